@@ -1,0 +1,58 @@
+package io.gamefleet.api;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.runtime.Services;
+import java.util.Map;
+
+/**
+ * One API operation behind API Gateway (HTTP API, payload 2.0): decode and validate the request
+ * against the FleetIQ model, call the domain, encode the FleetIQ output shape or the error.
+ * No business rule lives here.
+ */
+public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
+    private static final ModelValidator VALIDATOR = ModelValidator.load();
+    private static final Map<String, String> JSON_HEADERS = Map.of("Content-Type", "application/json");
+
+    private final String operation;
+    protected final Services services;
+
+    protected ApiHandler(String operation, Services services) {
+        this.operation = operation;
+        this.services = services;
+    }
+
+    @Override
+    public final APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
+        try {
+            ApiRequest request = ApiRequest.decode(operation, event, VALIDATOR);
+            return respond(200, handle(request));
+        } catch (GamefleetException e) {
+            return error(e);
+        } catch (RuntimeException e) {
+            // Unexpected: logged for the operator, never shown to the caller.
+            System.err.println(operation + " failed unexpectedly: " + e);
+            e.printStackTrace();
+            return error(GamefleetException.internal("the request could not be completed; it is safe to retry"));
+        }
+    }
+
+    protected abstract JsonNode handle(ApiRequest request);
+
+    private static APIGatewayV2HTTPResponse error(GamefleetException e) {
+        var body = Json.MAPPER.createObjectNode().put("__type", e.errorType()).put("Message", e.getMessage());
+        return respond(e.httpStatus(), body);
+    }
+
+    private static APIGatewayV2HTTPResponse respond(int status, JsonNode body) {
+        return APIGatewayV2HTTPResponse.builder()
+                .withStatusCode(status)
+                .withHeaders(JSON_HEADERS)
+                .withBody(body.toString())
+                .build();
+    }
+}

@@ -1,0 +1,29 @@
+package io.gamefleet.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.domain.GameServerService.Claim;
+import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.runtime.Services;
+import java.util.Optional;
+import java.util.Set;
+
+/** ClaimGameServer: Claims an AVAILABLE game server for ClaimTtlSeconds: the chosen one, or the best the group has. */
+public final class ClaimGameServerHandler extends ApiHandler {
+    public ClaimGameServerHandler() {
+        this(Services.shared());
+    }
+
+    public ClaimGameServerHandler(Services services) {
+        super("ClaimGameServer", services);
+    }
+
+    @Override
+    protected JsonNode handle(ApiRequest request) {
+        Optional<Set<InstanceStatus>> statuses = Optional.ofNullable(request.input().get("FilterOption"))
+                .map(filter -> filter.get("InstanceStatuses"))
+                .map(Inputs::instanceStatuses);
+        Claim claim = new Claim(request.string("GameServerGroupName"), request.optionalString("GameServerId"),
+                request.optionalString("GameServerData"), statuses);
+        return Inputs.serverResponse(services, services.gameServers().claim(claim));
+    }
+}

@@ -1,0 +1,23 @@
+package io.gamefleet.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.domain.DeleteOption;
+import io.gamefleet.runtime.Services;
+
+/** DeleteGameServerGroup: Schedules deletion (SAFE_DELETE by default) and starts the deletion workflow. */
+public final class DeleteGameServerGroupHandler extends ApiHandler {
+    public DeleteGameServerGroupHandler() {
+        this(Services.shared());
+    }
+
+    public DeleteGameServerGroupHandler(Services services) {
+        super("DeleteGameServerGroup", services);
+    }
+
+    @Override
+    protected JsonNode handle(ApiRequest request) {
+        DeleteOption option = request.optionalEnum("DeleteOption", DeleteOption.class).orElse(DeleteOption.SAFE_DELETE);
+        return Json.wrap("GameServerGroup",
+                Json.group(services.groups().delete(request.string("GameServerGroupName"), option)));
+    }
+}

@@ -1,0 +1,22 @@
+package io.gamefleet.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.runtime.Services;
+
+/** DeregisterGameServer: Removes a game server when its game has ended. */
+public final class DeregisterGameServerHandler extends ApiHandler {
+    public DeregisterGameServerHandler() {
+        this(Services.shared());
+    }
+
+    public DeregisterGameServerHandler(Services services) {
+        super("DeregisterGameServer", services);
+    }
+
+    @Override
+    protected JsonNode handle(ApiRequest request) {
+        services.gameServers().deregister(request.string("GameServerGroupName"), request.string("GameServerId"),
+                request.caller());
+        return Json.MAPPER.createObjectNode();
+    }
+}

@@ -1,0 +1,21 @@
+package io.gamefleet.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.runtime.Services;
+
+/** DescribeGameServer: Describes one game server. */
+public final class DescribeGameServerHandler extends ApiHandler {
+    public DescribeGameServerHandler() {
+        this(Services.shared());
+    }
+
+    public DescribeGameServerHandler(Services services) {
+        super("DescribeGameServer", services);
+    }
+
+    @Override
+    protected JsonNode handle(ApiRequest request) {
+        return Inputs.serverResponse(services, services.gameServers().describe(
+                request.string("GameServerGroupName"), request.string("GameServerId"), request.caller()));
+    }
+}

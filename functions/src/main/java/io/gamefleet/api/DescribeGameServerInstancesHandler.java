@@ -1,0 +1,23 @@
+package io.gamefleet.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.runtime.Services;
+
+/** DescribeGameServerInstances: Lists the group's instances, or the named ones, with their status. */
+public final class DescribeGameServerInstancesHandler extends ApiHandler {
+    public DescribeGameServerInstancesHandler() {
+        this(Services.shared());
+    }
+
+    public DescribeGameServerInstancesHandler(Services services) {
+        super("DescribeGameServerInstances", services);
+    }
+
+    @Override
+    protected JsonNode handle(ApiRequest request) {
+        var page = services.groups().describeInstances(request.string("GameServerGroupName"),
+                request.optionalStrings("InstanceIds"), request.limit(), request.optionalString("NextToken"));
+        return Json.page("GameServerInstances", page,
+                i -> Json.instance(i, services.settings().groupArn(i.gameServerGroupName())));
+    }
+}

@@ -1,0 +1,37 @@
+package io.gamefleet.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.domain.GameServer;
+import io.gamefleet.domain.GameServerGroupAction;
+import io.gamefleet.domain.InstanceDefinition;
+import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.runtime.Services;
+import java.util.EnumSet;
+import java.util.Set;
+
+/** Decoding of nested input members shared by several handlers (already validated). */
+final class Inputs {
+    private Inputs() {}
+
+    static InstanceDefinition instanceDefinition(JsonNode node) {
+        JsonNode weight = node.get("WeightedCapacity");
+        return new InstanceDefinition(node.get("InstanceType").asText(), weight == null ? null : weight.asText());
+    }
+
+    static Set<GameServerGroupAction> actions(ApiRequest request, String member) {
+        Set<GameServerGroupAction> actions = EnumSet.noneOf(GameServerGroupAction.class);
+        request.input().get(member).forEach(a -> actions.add(GameServerGroupAction.valueOf(a.asText())));
+        return actions;
+    }
+
+    static Set<InstanceStatus> instanceStatuses(JsonNode list) {
+        Set<InstanceStatus> statuses = EnumSet.noneOf(InstanceStatus.class);
+        list.forEach(s -> statuses.add(InstanceStatus.valueOf(s.asText())));
+        return statuses;
+    }
+
+    static JsonNode serverResponse(Services services, GameServer server) {
+        return Json.wrap("GameServer", Json.server(server,
+                services.settings().groupArn(server.gameServerGroupName()), services.clock().instant()));
+    }
+}

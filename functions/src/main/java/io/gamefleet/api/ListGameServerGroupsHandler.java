@@ -1,0 +1,21 @@
+package io.gamefleet.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.runtime.Services;
+
+/** ListGameServerGroups: Lists the account's groups, oldest first. */
+public final class ListGameServerGroupsHandler extends ApiHandler {
+    public ListGameServerGroupsHandler() {
+        this(Services.shared());
+    }
+
+    public ListGameServerGroupsHandler(Services services) {
+        super("ListGameServerGroups", services);
+    }
+
+    @Override
+    protected JsonNode handle(ApiRequest request) {
+        return Json.page("GameServerGroups",
+                services.groups().list(request.limit(), request.optionalString("NextToken")), Json::group);
+    }
+}

@@ -1,0 +1,24 @@
+package io.gamefleet.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.domain.GameServerService.Registration;
+import io.gamefleet.runtime.Services;
+
+/** RegisterGameServer: Registers a game server process (AVAILABLE) on an instance of the group. */
+public final class RegisterGameServerHandler extends ApiHandler {
+    public RegisterGameServerHandler() {
+        this(Services.shared());
+    }
+
+    public RegisterGameServerHandler(Services services) {
+        super("RegisterGameServer", services);
+    }
+
+    @Override
+    protected JsonNode handle(ApiRequest request) {
+        Registration registration = new Registration(request.string("GameServerGroupName"),
+                request.string("GameServerId"), request.string("InstanceId"),
+                request.optionalString("ConnectionInfo"), request.optionalString("GameServerData"));
+        return Inputs.serverResponse(services, services.gameServers().register(registration, request.caller()));
+    }
+}

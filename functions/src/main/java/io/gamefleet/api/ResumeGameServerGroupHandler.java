@@ -1,0 +1,21 @@
+package io.gamefleet.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.runtime.Services;
+
+/** ResumeGameServerGroup: Resumes suspended group activities. */
+public final class ResumeGameServerGroupHandler extends ApiHandler {
+    public ResumeGameServerGroupHandler() {
+        this(Services.shared());
+    }
+
+    public ResumeGameServerGroupHandler(Services services) {
+        super("ResumeGameServerGroup", services);
+    }
+
+    @Override
+    protected JsonNode handle(ApiRequest request) {
+        return Json.wrap("GameServerGroup", Json.group(services.groups().resume(
+                request.string("GameServerGroupName"), Inputs.actions(request, "ResumeActions"))));
+    }
+}

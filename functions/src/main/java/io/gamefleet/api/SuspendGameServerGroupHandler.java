@@ -1,0 +1,21 @@
+package io.gamefleet.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.runtime.Services;
+
+/** SuspendGameServerGroup: Suspends group activities (REPLACE_INSTANCE_TYPES). */
+public final class SuspendGameServerGroupHandler extends ApiHandler {
+    public SuspendGameServerGroupHandler() {
+        this(Services.shared());
+    }
+
+    public SuspendGameServerGroupHandler(Services services) {
+        super("SuspendGameServerGroup", services);
+    }
+
+    @Override
+    protected JsonNode handle(ApiRequest request) {
+        return Json.wrap("GameServerGroup", Json.group(services.groups().suspend(
+                request.string("GameServerGroupName"), Inputs.actions(request, "SuspendActions"))));
+    }
+}

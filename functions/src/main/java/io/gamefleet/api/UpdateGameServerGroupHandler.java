@@ -1,0 +1,28 @@
+package io.gamefleet.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.domain.BalancingStrategy;
+import io.gamefleet.domain.GameServerProtectionPolicy;
+import io.gamefleet.domain.GroupService.GroupUpdate;
+import io.gamefleet.runtime.Services;
+
+/** UpdateGameServerGroup: Changes the role, instance definitions, protection policy or balancing strategy. */
+public final class UpdateGameServerGroupHandler extends ApiHandler {
+    public UpdateGameServerGroupHandler() {
+        this(Services.shared());
+    }
+
+    public UpdateGameServerGroupHandler(Services services) {
+        super("UpdateGameServerGroup", services);
+    }
+
+    @Override
+    protected JsonNode handle(ApiRequest request) {
+        GroupUpdate update = new GroupUpdate(request.optionalString("RoleArn"),
+                request.optionalList("InstanceDefinitions", Inputs::instanceDefinition),
+                request.optionalEnum("GameServerProtectionPolicy", GameServerProtectionPolicy.class),
+                request.optionalEnum("BalancingStrategy", BalancingStrategy.class));
+        return Json.wrap("GameServerGroup",
+                Json.group(services.groups().update(request.string("GameServerGroupName"), update)));
+    }
+}

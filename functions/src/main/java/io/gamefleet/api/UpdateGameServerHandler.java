@@ -1,0 +1,26 @@
+package io.gamefleet.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.domain.GameServerService.Update;
+import io.gamefleet.domain.UtilizationStatus;
+import io.gamefleet.runtime.Services;
+
+/** UpdateGameServer: Heartbeat, game data, and AVAILABLE to UTILIZED. */
+public final class UpdateGameServerHandler extends ApiHandler {
+    public UpdateGameServerHandler() {
+        this(Services.shared());
+    }
+
+    public UpdateGameServerHandler(Services services) {
+        super("UpdateGameServer", services);
+    }
+
+    @Override
+    protected JsonNode handle(ApiRequest request) {
+        Update update = new Update(request.string("GameServerGroupName"), request.string("GameServerId"),
+                request.optionalString("GameServerData"),
+                request.optionalEnum("UtilizationStatus", UtilizationStatus.class),
+                request.optionalString("HealthCheck").isPresent());
+        return Inputs.serverResponse(services, services.gameServers().update(update, request.caller()));
+    }
+}

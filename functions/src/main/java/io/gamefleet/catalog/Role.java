@@ -1,0 +1,8 @@
+package io.gamefleet.catalog;
+
+/** Caller roles of API.md: each maps to an IAM policy in AWS and to a principal kind locally. */
+public enum Role {
+    ADMIN,
+    MATCHMAKER,
+    GAME_SERVER
+}

@@ -1,0 +1,34 @@
+package io.gamefleet.catalog;
+
+import java.util.List;
+
+/**
+ * Deployment settings the functions read from their environment, with their defaults. The CDK
+ * app sets them from context values; the local profile from its flags.
+ */
+public final class Settings {
+    public record Setting(String environmentVariable, String defaultValue, String meaning) {}
+
+    public static final Setting CLAIM_TTL_SECONDS =
+            new Setting("GAMEFLEET_CLAIM_TTL_SECONDS", "60", "how long a claim lasts");
+    public static final Setting HEALTH_TIMEOUT_SECONDS =
+            new Setting("GAMEFLEET_HEALTH_TIMEOUT_SECONDS", "180", "heartbeat window of a game server");
+    public static final Setting DELETED_RETENTION_SECONDS =
+            new Setting("GAMEFLEET_DELETED_RETENTION_SECONDS", "86400", "how long a DELETED group stays describable");
+    public static final Setting ACTIVATION_TIMEOUT_SECONDS =
+            new Setting("GAMEFLEET_ACTIVATION_TIMEOUT_SECONDS", "900", "how long activation waits for the first instance");
+    public static final Setting PAGE_TOKEN_KEY =
+            new Setting("GAMEFLEET_PAGE_TOKEN_KEY", "gamefleet-page-token", "HMAC key that signs pagination tokens");
+    public static final Setting ACCOUNT_ID =
+            new Setting("GAMEFLEET_ACCOUNT_ID", "000000000000", "account id used in the ARNs Gamefleet builds");
+    public static final Setting ACTIVATION_STATE_MACHINE_ARN =
+            new Setting("GAMEFLEET_ACTIVATION_STATE_MACHINE_ARN", "", "the activation workflow");
+    public static final Setting DELETION_STATE_MACHINE_ARN =
+            new Setting("GAMEFLEET_DELETION_STATE_MACHINE_ARN", "", "the deletion workflow");
+
+    public static final List<Setting> ALL = List.of(CLAIM_TTL_SECONDS, HEALTH_TIMEOUT_SECONDS,
+            DELETED_RETENTION_SECONDS, ACTIVATION_TIMEOUT_SECONDS, PAGE_TOKEN_KEY, ACCOUNT_ID,
+            ACTIVATION_STATE_MACHINE_ARN, DELETION_STATE_MACHINE_ARN);
+
+    private Settings() {}
+}

@@ -1,0 +1,92 @@
+package io.gamefleet.domain;
+
+import java.time.Instant;
+
+/**
+ * A registered game server. {@code claimExpiresAt} is set while a claim may be live; the claim
+ * is live only while it is in the future (see {@link #isClaimedAt}). {@code instanceStatus} and
+ * {@code instanceLaunchTime} are copied from the instance at registration (and by the balancer
+ * when the instance changes): they order claim candidates without reading the instance.
+ */
+public record GameServer(
+        String gameServerGroupName,
+        String gameServerId,
+        String instanceId,
+        String connectionInfo,
+        String gameServerData,
+        UtilizationStatus utilizationStatus,
+        Instant claimExpiresAt,
+        Instant lastClaimTime,
+        Instant lastHealthCheckTime,
+        Instant registrationTime,
+        InstanceStatus instanceStatus,
+        Instant instanceLaunchTime) {
+
+    public boolean isClaimedAt(Instant now) {
+        return claimExpiresAt != null && claimExpiresAt.isAfter(now);
+    }
+
+    public boolean isHealthyAt(Instant healthCutoff) {
+        return !lastHealthCheckTime.isBefore(healthCutoff);
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    public static Builder builder() {
+        return new Builder(null);
+    }
+
+    public static final class Builder {
+        private String gameServerGroupName;
+        private String gameServerId;
+        private String instanceId;
+        private String connectionInfo;
+        private String gameServerData;
+        private UtilizationStatus utilizationStatus = UtilizationStatus.AVAILABLE;
+        private Instant claimExpiresAt;
+        private Instant lastClaimTime;
+        private Instant lastHealthCheckTime;
+        private Instant registrationTime;
+        private InstanceStatus instanceStatus = InstanceStatus.ACTIVE;
+        private Instant instanceLaunchTime;
+
+        private Builder(GameServer s) {
+            if (s == null) {
+                return;
+            }
+            gameServerGroupName = s.gameServerGroupName;
+            gameServerId = s.gameServerId;
+            instanceId = s.instanceId;
+            connectionInfo = s.connectionInfo;
+            gameServerData = s.gameServerData;
+            utilizationStatus = s.utilizationStatus;
+            claimExpiresAt = s.claimExpiresAt;
+            lastClaimTime = s.lastClaimTime;
+            lastHealthCheckTime = s.lastHealthCheckTime;
+            registrationTime = s.registrationTime;
+            instanceStatus = s.instanceStatus;
+            instanceLaunchTime = s.instanceLaunchTime;
+        }
+
+        public Builder gameServerGroupName(String v) { gameServerGroupName = v; return this; }
+        public Builder gameServerId(String v) { gameServerId = v; return this; }
+        public Builder instanceId(String v) { instanceId = v; return this; }
+        public Builder connectionInfo(String v) { connectionInfo = v; return this; }
+        public Builder gameServerData(String v) { gameServerData = v; return this; }
+        public Builder utilizationStatus(UtilizationStatus v) { utilizationStatus = v; return this; }
+        public Builder claimExpiresAt(Instant v) { claimExpiresAt = v; return this; }
+        public Builder lastClaimTime(Instant v) { lastClaimTime = v; return this; }
+        public Builder lastHealthCheckTime(Instant v) { lastHealthCheckTime = v; return this; }
+        public Builder registrationTime(Instant v) { registrationTime = v; return this; }
+        public Builder instanceStatus(InstanceStatus v) { instanceStatus = v; return this; }
+        public Builder instanceLaunchTime(Instant v) { instanceLaunchTime = v; return this; }
+
+        public GameServer build() {
+            return new GameServer(gameServerGroupName, gameServerId, instanceId, connectionInfo,
+                    gameServerData, utilizationStatus, claimExpiresAt, lastClaimTime,
+                    lastHealthCheckTime, registrationTime, instanceStatus, instanceLaunchTime);
+        }
+    }
+}

@@ -1,0 +1,6 @@
+package io.gamefleet.domain;
+
+/** FleetIQ's GameServerGroupAction values, spelled as on the wire. */
+public enum GameServerGroupAction {
+    REPLACE_INSTANCE_TYPES
+}

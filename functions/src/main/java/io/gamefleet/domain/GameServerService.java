@@ -1,0 +1,210 @@
+package io.gamefleet.domain;
+
+import io.gamefleet.domain.GameServerRepository.ClaimCandidates;
+import io.gamefleet.domain.GameServerRepository.ClaimCondition;
+import io.gamefleet.domain.GameServerRepository.ServerUpdate;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** The game server operations of the API: registration, health, utilization, claims. */
+public final class GameServerService {
+    /** Candidates read per claim-index query. */
+    static final int CANDIDATES_PER_QUERY = 25;
+    /** Conditional writes a claimer tries before it gives up on a contended group. */
+    static final int MAX_CLAIM_WRITES = 8;
+    /** Claim-index queries per instance status, when every candidate of a page was taken. */
+    static final int MAX_QUERIES_PER_STATUS = 3;
+
+    private final GameServerRepository servers;
+    private final InstanceRepository instances;
+    private final ClaimPolicy claimPolicy;
+    private final PageTokens tokens;
+    private final ServiceSettings settings;
+    private final Clock clock;
+    private final Groups groups;
+
+    public GameServerService(GroupRepository groupRepository, GameServerRepository servers,
+            InstanceRepository instances, ClaimPolicy claimPolicy, PageTokens tokens,
+            ServiceSettings settings, Clock clock) {
+        this.servers = servers;
+        this.instances = instances;
+        this.claimPolicy = claimPolicy;
+        this.tokens = tokens;
+        this.settings = settings;
+        this.clock = clock;
+        this.groups = new Groups(groupRepository);
+    }
+
+    public record Registration(String groupNameOrArn, String gameServerId, String instanceId,
+            Optional<String> connectionInfo, Optional<String> gameServerData) {}
+
+    public GameServer register(Registration r, Caller caller) {
+        Instant now = clock.instant();
+        GameServerGroup group = groups.requireActive(ServiceSettings.groupName(r.groupNameOrArn()), now,
+                "RegisterGameServer");
+        caller.requireInstance(r.instanceId());
+        GameServerInstance instance = instances.find(group.name(), r.instanceId())
+                .orElseThrow(() -> GamefleetException.invalidRequest("InstanceId " + r.instanceId()
+                        + " is not an instance of game server group " + group.name()));
+        if (instance.instanceStatus() == InstanceStatus.SPOT_TERMINATING) {
+            throw GamefleetException.conflict("instance " + r.instanceId()
+                    + " is being interrupted and takes no new game servers");
+        }
+        GameServer server = GameServer.builder()
+                .gameServerGroupName(group.name())
+                .gameServerId(r.gameServerId())
+                .instanceId(r.instanceId())
+                .connectionInfo(r.connectionInfo().orElse(null))
+                .gameServerData(r.gameServerData().orElse(null))
+                .utilizationStatus(UtilizationStatus.AVAILABLE)
+                .registrationTime(now)
+                .lastHealthCheckTime(now)
+                .instanceStatus(instance.instanceStatus())
+                .instanceLaunchTime(instance.launchTime())
+                .build();
+        servers.register(server);
+        return server;
+    }
+
+    public GameServer describe(String groupNameOrArn, String gameServerId, Caller caller) {
+        String group = ServiceSettings.groupName(groupNameOrArn);
+        GameServer server = servers.find(gameServerId)
+                .filter(s -> s.gameServerGroupName().equals(group))
+                .orElseThrow(() -> serverNotFound(group, gameServerId));
+        caller.requireInstance(server.instanceId());
+        return server;
+    }
+
+    public Page<GameServer> list(String groupNameOrArn, Optional<SortOrder> order, int limit,
+            Optional<String> nextToken) {
+        GameServerGroup group = groups.require(ServiceSettings.groupName(groupNameOrArn), clock.instant());
+        SortOrder sort = order.orElse(SortOrder.ASCENDING);
+        String scope = "ListGameServers/" + group.name() + "/" + sort;
+        Page<GameServer> page = servers.listByGroup(group.name(), sort, limit, tokens.redeem(scope, nextToken));
+        return new Page<>(page.items(), tokens.issue(scope, page.cursor()));
+    }
+
+    public record Update(String groupNameOrArn, String gameServerId, Optional<String> gameServerData,
+            Optional<UtilizationStatus> utilizationStatus, boolean healthy) {}
+
+    public GameServer update(Update u, Caller caller) {
+        Instant now = clock.instant();
+        String group = groups.requireActive(ServiceSettings.groupName(u.groupNameOrArn()), now,
+                "UpdateGameServer").name();
+        ServerUpdate change = new ServerUpdate(u.gameServerData(), u.utilizationStatus(),
+                u.healthy() ? Optional.of(now) : Optional.empty());
+        return servers.update(group, u.gameServerId(), caller.boundInstanceId(), change)
+                .orElseThrow(() -> explainUpdateFailure(group, u, caller));
+    }
+
+    private GamefleetException explainUpdateFailure(String group, Update u, Caller caller) {
+        GameServer server = describe(group, u.gameServerId(), caller);
+        if (u.utilizationStatus().orElse(null) == UtilizationStatus.AVAILABLE
+                && server.utilizationStatus() == UtilizationStatus.UTILIZED) {
+            return GamefleetException.invalidRequest("game server " + u.gameServerId()
+                    + " is UTILIZED and cannot return to AVAILABLE; deregister it when its game ends");
+        }
+        return GamefleetException.conflict("game server " + u.gameServerId() + " was changed concurrently; try again");
+    }
+
+    public void deregister(String groupNameOrArn, String gameServerId, Caller caller) {
+        String group = ServiceSettings.groupName(groupNameOrArn);
+        if (!servers.deregister(group, gameServerId, caller.boundInstanceId())) {
+            describe(group, gameServerId, caller); // throws NotFound or Unauthorized, as appropriate
+            throw GamefleetException.conflict("game server " + gameServerId + " was changed concurrently; try again");
+        }
+    }
+
+    public record Claim(String groupNameOrArn, Optional<String> gameServerId, Optional<String> gameServerData,
+            Optional<Set<InstanceStatus>> instanceStatuses) {}
+
+    public GameServer claim(Claim c) {
+        String group = ServiceSettings.groupName(c.groupNameOrArn());
+        Set<InstanceStatus> allowed = c.instanceStatuses()
+                .map(s -> s.isEmpty() ? EnumSet.noneOf(InstanceStatus.class) : EnumSet.copyOf(s))
+                .orElse(EnumSet.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING));
+        if (!allowed.contains(InstanceStatus.ACTIVE)) {
+            throw GamefleetException.invalidRequest("FilterOption.InstanceStatuses must contain ACTIVE");
+        }
+        Instant now = clock.instant();
+        ClaimCondition condition = new ClaimCondition(now, now.minus(settings.healthTimeout()), allowed);
+        Instant expiresAt = now.plus(settings.claimTtl());
+        if (c.gameServerId().isPresent()) {
+            return claimNamed(group, c.gameServerId().get(), condition, expiresAt, c.gameServerData());
+        }
+        int[] writesLeft = {MAX_CLAIM_WRITES};
+        for (InstanceStatus status : List.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING)) {
+            if (allowed.contains(status)) {
+                Optional<GameServer> claimed = claimAny(group, status, condition, expiresAt, c.gameServerData(), writesLeft);
+                if (claimed.isPresent()) {
+                    return claimed.get();
+                }
+            }
+        }
+        throw GamefleetException.outOfCapacity("no game server of game server group " + group + " can be claimed now");
+    }
+
+    /** The uncontended path: one claim-index query, one conditional write. */
+    private Optional<GameServer> claimAny(String group, InstanceStatus status, ClaimCondition condition,
+            Instant expiresAt, Optional<String> data, int[] writesLeft) {
+        for (int query = 0; query < MAX_QUERIES_PER_STATUS && writesLeft[0] > 0; query++) {
+            ClaimCandidates candidates = servers.claimCandidates(group, status, condition.now(), CANDIDATES_PER_QUERY);
+            if (status == InstanceStatus.ACTIVE && query == 0
+                    && candidates.groupStatus().orElse(null) != GameServerGroupStatus.ACTIVE) {
+                // The index's copy of the status is a hint; the group table decides.
+                groups.requireActive(group, condition.now(), "ClaimGameServer");
+            }
+            List<GameServer> claimable = candidates.servers().stream()
+                    .filter(s -> refusal(s, condition).isEmpty())
+                    .toList();
+            if (claimable.isEmpty()) {
+                return Optional.empty();
+            }
+            for (GameServer candidate : claimPolicy.tryOrder(claimable)) {
+                if (writesLeft[0]-- <= 0) {
+                    break;
+                }
+                Optional<GameServer> claimed = servers.tryClaim(candidate, condition, expiresAt, data);
+                if (claimed.isPresent()) {
+                    return claimed;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A named claim reads the server first: its refusals say exactly why, and cost no write. */
+    private GameServer claimNamed(String group, String gameServerId, ClaimCondition condition, Instant expiresAt,
+            Optional<String> data) {
+        groups.requireActive(group, condition.now(), "ClaimGameServer");
+        GameServer server = describe(group, gameServerId, Caller.UNBOUND);
+        refusal(server, condition).ifPresent(why -> {
+            throw GamefleetException.conflict("game server " + gameServerId + " cannot be claimed: it " + why);
+        });
+        return servers.tryClaim(server, condition, expiresAt, data).orElseThrow(() -> GamefleetException.conflict(
+                "game server " + gameServerId + " was changed by another request while being claimed; try again"));
+    }
+
+    private Optional<String> refusal(GameServer server, ClaimCondition condition) {
+        if (server.utilizationStatus() == UtilizationStatus.UTILIZED) {
+            return Optional.of("is UTILIZED");
+        } else if (server.isClaimedAt(condition.now())) {
+            return Optional.of("is already claimed");
+        } else if (server.instanceStatus() == InstanceStatus.SPOT_TERMINATING) {
+            return Optional.of("is on an instance that is being interrupted");
+        } else if (!condition.instanceStatuses().contains(server.instanceStatus())) {
+            return Optional.of("is on a DRAINING instance, which FilterOption excludes");
+        } else if (!server.isHealthyAt(condition.healthCutoff())) {
+            return Optional.of("has not reported health within " + settings.healthTimeout().toSeconds() + " seconds");
+        }
+        return Optional.empty();
+    }
+
+    private static GamefleetException serverNotFound(String group, String gameServerId) {
+        return GamefleetException.notFound("game server " + gameServerId + " is not registered in game server group " + group);
+    }
+}

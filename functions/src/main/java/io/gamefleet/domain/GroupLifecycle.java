@@ -1,0 +1,166 @@
+package io.gamefleet.domain;
+
+import io.gamefleet.domain.Compute.ComputeInstance;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The steps of the activation and deletion workflows. Each step is idempotent: Step Functions
+ * retries a step after a transient failure, and a retried step must find its own earlier work
+ * done and carry on. A step that cannot succeed throws {@link StepRefusedException} with a
+ * reason a person can act on; the workflow then records it as the group's StatusReason.
+ */
+public final class GroupLifecycle {
+    /** Records deleted per purge step, so one step stays well inside a Lambda timeout. */
+    static final int PURGE_BATCH = 200;
+
+    private final GroupService groupService;
+    private final GroupRepository groups;
+    private final GameServerRepository servers;
+    private final InstanceRepository instances;
+    private final Compute compute;
+    private final ServiceSettings settings;
+    private final Clock clock;
+
+    public GroupLifecycle(GroupService groupService, GroupRepository groups, GameServerRepository servers,
+            InstanceRepository instances, Compute compute, ServiceSettings settings, Clock clock) {
+        this.groupService = groupService;
+        this.groups = groups;
+        this.servers = servers;
+        this.instances = instances;
+        this.compute = compute;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /** A step that cannot succeed, whatever the retries. */
+    public static final class StepRefusedException extends RuntimeException {
+        public StepRefusedException(String reason) {
+            super(reason);
+        }
+    }
+
+    // Activation: NEW -> ACTIVATING -> (scaling group, first instance in service) -> ACTIVE
+
+    public void startActivation(String name) {
+        move(name, EnumSet.of(GameServerGroupStatus.NEW), GameServerGroupStatus.ACTIVATING,
+                EnumSet.of(GameServerGroupStatus.ACTIVATING));
+    }
+
+    public String createScalingGroup(String name) {
+        GameServerGroup group = require(name, EnumSet.of(GameServerGroupStatus.ACTIVATING));
+        return compute.createScalingGroup(group);
+    }
+
+    /** Records the scaling group's instances; true once one of them is in service. */
+    public boolean checkActivation(String name) {
+        GameServerGroup group = require(name, EnumSet.of(GameServerGroupStatus.ACTIVATING));
+        List<ComputeInstance> found = compute.describeInstances(group.autoScalingGroupName());
+        for (ComputeInstance i : found) {
+            instances.save(new GameServerInstance(name, i.instanceId(), InstanceStatus.ACTIVE, i.instanceType(),
+                    i.availabilityZone(), i.launchTime(), i.inService(), i.protectedFromScaleIn()));
+        }
+        if (found.stream().anyMatch(ComputeInstance::inService)) {
+            return true;
+        }
+        Duration waited = Duration.between(group.lastUpdatedTime(), clock.instant());
+        if (waited.compareTo(settings.activationTimeout()) > 0) {
+            throw new StepRefusedException("no instance of Auto Scaling group " + group.autoScalingGroupName()
+                    + " came into service within " + settings.activationTimeout().toSeconds()
+                    + " seconds; check the launch template, the subnets and the instance types' availability");
+        }
+        return false;
+    }
+
+    public void completeActivation(String name, String autoScalingGroupArn) {
+        groupService.transition(name, g -> {
+            if (g.status() == GameServerGroupStatus.ACTIVE) {
+                return g;
+            }
+            requireStatus(g, EnumSet.of(GameServerGroupStatus.ACTIVATING));
+            return g.toBuilder().status(GameServerGroupStatus.ACTIVE).statusReason(null)
+                    .autoScalingGroupArn(autoScalingGroupArn).build();
+        });
+    }
+
+    // Deletion: DELETE_SCHEDULED -> (no UTILIZED game server, unless FORCE_DELETE) -> DELETING -> DELETED
+
+    /** True when deletion may proceed: FORCE_DELETE at once, otherwise once no game server is UTILIZED. */
+    public boolean readyToDelete(String name) {
+        GameServerGroup group = require(name,
+                EnumSet.of(GameServerGroupStatus.DELETE_SCHEDULED, GameServerGroupStatus.DELETING));
+        return group.status() == GameServerGroupStatus.DELETING
+                || group.deleteOption() == DeleteOption.FORCE_DELETE
+                || servers.countUtilized(name) == 0;
+    }
+
+    public void startDeleting(String name) {
+        move(name, EnumSet.of(GameServerGroupStatus.DELETE_SCHEDULED), GameServerGroupStatus.DELETING,
+                EnumSet.of(GameServerGroupStatus.DELETING));
+    }
+
+    /** Deletes the scaling group (not under RETAIN); true once it is gone. */
+    public boolean deleteScalingGroup(String name) {
+        GameServerGroup group = require(name, EnumSet.of(GameServerGroupStatus.DELETING));
+        if (group.deleteOption() == DeleteOption.RETAIN) {
+            return true;
+        }
+        return compute.deleteScalingGroup(group.autoScalingGroupName(), group.deleteOption() == DeleteOption.FORCE_DELETE);
+    }
+
+    /** Deletes a batch of the group's game server and instance records; true once none is left. */
+    public boolean purgeRecords(String name) {
+        require(name, EnumSet.of(GameServerGroupStatus.DELETING));
+        int deleted = servers.deleteSome(name, PURGE_BATCH);
+        if (deleted < PURGE_BATCH) {
+            deleted += instances.deleteSome(name, PURGE_BATCH - deleted);
+        }
+        return deleted < PURGE_BATCH;
+    }
+
+    public void completeDeletion(String name) {
+        Instant expiresAt = clock.instant().plus(settings.deletedRetention());
+        move(name, EnumSet.of(GameServerGroupStatus.DELETING), GameServerGroupStatus.DELETED,
+                EnumSet.of(GameServerGroupStatus.DELETED), b -> b.expiresAt(expiresAt));
+    }
+
+    /** Puts the group in ERROR with the reason (from any status but DELETED). */
+    public void recordFailure(String name, String reason) {
+        groupService.transition(name, g -> g.status() == GameServerGroupStatus.DELETED ? g
+                : g.toBuilder().status(GameServerGroupStatus.ERROR).statusReason(reason).build());
+    }
+
+    private void move(String name, Set<GameServerGroupStatus> from, GameServerGroupStatus to,
+            Set<GameServerGroupStatus> alreadyDone) {
+        move(name, from, to, alreadyDone, b -> b);
+    }
+
+    private void move(String name, Set<GameServerGroupStatus> from, GameServerGroupStatus to,
+            Set<GameServerGroupStatus> alreadyDone, java.util.function.UnaryOperator<GameServerGroup.Builder> extra) {
+        groupService.transition(name, g -> {
+            if (alreadyDone.contains(g.status())) {
+                return g;
+            }
+            requireStatus(g, from);
+            return extra.apply(g.toBuilder().status(to)).build();
+        });
+    }
+
+    private GameServerGroup require(String name, Set<GameServerGroupStatus> statuses) {
+        GameServerGroup group = groups.find(name)
+                .orElseThrow(() -> new StepRefusedException("game server group " + name + " no longer exists"));
+        requireStatus(group, statuses);
+        return group;
+    }
+
+    private static void requireStatus(GameServerGroup g, Set<GameServerGroupStatus> statuses) {
+        if (!statuses.contains(g.status())) {
+            throw new StepRefusedException("game server group " + g.name() + " is " + g.status()
+                    + " where " + statuses + " was expected; the workflow stopped");
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package io.gamefleet.domain;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/** The game server group operations of the API. */
+public final class GroupService {
+    private static final int OPTIMISTIC_ATTEMPTS = 5;
+    private static final Set<GameServerGroupStatus> DELETABLE =
+            EnumSet.of(GameServerGroupStatus.ACTIVE, GameServerGroupStatus.ERROR);
+    private static final Set<GameServerGroupStatus> BEING_DELETED = EnumSet.of(
+            GameServerGroupStatus.DELETE_SCHEDULED, GameServerGroupStatus.DELETING, GameServerGroupStatus.DELETED);
+
+    private final GroupRepository repository;
+    private final InstanceRepository instances;
+    private final WorkflowStarter workflows;
+    private final PageTokens tokens;
+    private final ServiceSettings settings;
+    private final Clock clock;
+    private final Groups groups;
+
+    public GroupService(GroupRepository repository, InstanceRepository instances, WorkflowStarter workflows,
+            PageTokens tokens, ServiceSettings settings, Clock clock) {
+        this.repository = repository;
+        this.instances = instances;
+        this.workflows = workflows;
+        this.tokens = tokens;
+        this.settings = settings;
+        this.clock = clock;
+        this.groups = new Groups(repository);
+    }
+
+    /** Stores the group as NEW and starts its activation workflow. */
+    public GameServerGroup create(GameServerGroup draft) {
+        requireDistinctTypes(draft.instanceDefinitions());
+        if (draft.minSize() > draft.maxSize()) {
+            throw GamefleetException.invalidRequest("MinSize (" + draft.minSize()
+                    + ") must not be greater than MaxSize (" + draft.maxSize() + ")");
+        }
+        LaunchTemplate template = draft.launchTemplate();
+        if ((template.launchTemplateId() == null) == (template.launchTemplateName() == null)) {
+            throw GamefleetException.invalidRequest(
+                    "LaunchTemplate must name exactly one of LaunchTemplateId and LaunchTemplateName");
+        }
+        Instant now = clock.instant();
+        GameServerGroup group = draft.toBuilder()
+                .arn(settings.groupArn(draft.name()))
+                .status(GameServerGroupStatus.NEW)
+                .creationTime(now)
+                .lastUpdatedTime(now)
+                .version(0)
+                .build();
+        repository.create(group);
+        try {
+            workflows.startActivation(group);
+        } catch (RuntimeException e) {
+            transition(group.name(), g -> g.toBuilder().status(GameServerGroupStatus.ERROR)
+                    .statusReason("the activation workflow could not be started; delete the group and create it again")
+                    .build());
+            throw GamefleetException.internal("the activation workflow could not be started");
+        }
+        return group;
+    }
+
+    public GameServerGroup describe(String nameOrArn) {
+        return groups.require(ServiceSettings.groupName(nameOrArn), clock.instant());
+    }
+
+    public Page<GameServerGroup> list(int limit, Optional<String> nextToken) {
+        String scope = "ListGameServerGroups";
+        Instant now = clock.instant();
+        Page<GameServerGroup> page = repository.list(limit, tokens.redeem(scope, nextToken));
+        List<GameServerGroup> visible = page.items().stream()
+                .filter(g -> g.expiresAt() == null || g.expiresAt().isAfter(now))
+                .toList();
+        return new Page<>(visible, tokens.issue(scope, page.cursor()));
+    }
+
+    /** The changes UpdateGameServerGroup may make; absent ones are kept. */
+    public record GroupUpdate(Optional<String> roleArn, Optional<List<InstanceDefinition>> instanceDefinitions,
+            Optional<GameServerProtectionPolicy> protectionPolicy, Optional<BalancingStrategy> balancingStrategy) {}
+
+    public GameServerGroup update(String nameOrArn, GroupUpdate update) {
+        update.instanceDefinitions().ifPresent(GroupService::requireDistinctTypes);
+        return transition(ServiceSettings.groupName(nameOrArn), g -> {
+            requireNotBeingDeleted(g, "UpdateGameServerGroup");
+            GameServerGroup.Builder b = g.toBuilder();
+            update.roleArn().ifPresent(b::roleArn);
+            update.instanceDefinitions().ifPresent(b::instanceDefinitions);
+            update.protectionPolicy().ifPresent(b::protectionPolicy);
+            update.balancingStrategy().ifPresent(b::balancingStrategy);
+            return b.build();
+        });
+    }
+
+    /** Schedules deletion (ACTIVE or ERROR groups only) and starts the deletion workflow. */
+    public GameServerGroup delete(String nameOrArn, DeleteOption option) {
+        GameServerGroup scheduled = transition(ServiceSettings.groupName(nameOrArn), g -> {
+            if (!DELETABLE.contains(g.status())) {
+                throw GamefleetException.conflict("DeleteGameServerGroup needs an ACTIVE or ERROR game server group; "
+                        + g.name() + " is " + g.status());
+            }
+            return g.toBuilder().status(GameServerGroupStatus.DELETE_SCHEDULED).statusReason(null)
+                    .deleteOption(option).build();
+        });
+        try {
+            workflows.startDeletion(scheduled);
+        } catch (RuntimeException e) {
+            transition(scheduled.name(), g -> g.toBuilder().status(GameServerGroupStatus.ERROR)
+                    .statusReason("the deletion workflow could not be started; call DeleteGameServerGroup again")
+                    .build());
+            throw GamefleetException.internal("the deletion workflow could not be started");
+        }
+        return scheduled;
+    }
+
+    public GameServerGroup suspend(String nameOrArn, Set<GameServerGroupAction> actions) {
+        return changeSuspensions(nameOrArn, "SuspendGameServerGroup", actions, true);
+    }
+
+    public GameServerGroup resume(String nameOrArn, Set<GameServerGroupAction> actions) {
+        return changeSuspensions(nameOrArn, "ResumeGameServerGroup", actions, false);
+    }
+
+    private GameServerGroup changeSuspensions(String nameOrArn, String operation,
+            Set<GameServerGroupAction> actions, boolean suspend) {
+        return transition(ServiceSettings.groupName(nameOrArn), g -> {
+            requireNotBeingDeleted(g, operation);
+            Set<GameServerGroupAction> suspended = new HashSet<>(g.suspendedActions());
+            if (suspend) {
+                suspended.addAll(actions);
+            } else {
+                suspended.removeAll(actions);
+            }
+            return g.toBuilder().suspendedActions(suspended).build();
+        });
+    }
+
+    public Page<GameServerInstance> describeInstances(String nameOrArn, Optional<List<String>> instanceIds,
+            int limit, Optional<String> nextToken) {
+        GameServerGroup group = describe(nameOrArn);
+        if (instanceIds.isPresent()) {
+            if (nextToken.isPresent()) {
+                throw GamefleetException.invalidRequest("NextToken cannot be used together with InstanceIds");
+            }
+            return new Page<>(instances.findAll(group.name(), instanceIds.get()), Optional.empty());
+        }
+        String scope = "DescribeGameServerInstances/" + group.name();
+        Page<GameServerInstance> page = instances.list(group.name(), limit, tokens.redeem(scope, nextToken));
+        return new Page<>(page.items(), tokens.issue(scope, page.cursor()));
+    }
+
+    /**
+     * Reads the group, applies the change and writes it back under optimistic locking, re-reading
+     * when a concurrent write came first. The change may throw to refuse.
+     */
+    GameServerGroup transition(String name, UnaryOperator<GameServerGroup> change) {
+        for (int attempt = 1; ; attempt++) {
+            GameServerGroup current = groups.require(name, clock.instant());
+            GameServerGroup changed = change.apply(current).toBuilder().lastUpdatedTime(clock.instant()).build();
+            try {
+                return repository.update(changed);
+            } catch (ConcurrentUpdateException e) {
+                if (attempt == OPTIMISTIC_ATTEMPTS) {
+                    throw GamefleetException.conflict("game server group " + name
+                            + " is being changed by another request; try again");
+                }
+            }
+        }
+    }
+
+    private static void requireNotBeingDeleted(GameServerGroup g, String operation) {
+        if (BEING_DELETED.contains(g.status())) {
+            throw GamefleetException.conflict(operation + " is not possible while game server group "
+                    + g.name() + " is " + g.status());
+        }
+    }
+
+    private static void requireDistinctTypes(List<InstanceDefinition> definitions) {
+        Set<String> seen = new HashSet<>();
+        for (InstanceDefinition d : definitions) {
+            if (!seen.add(d.instanceType())) {
+                throw GamefleetException.invalidRequest(
+                        "InstanceDefinitions names " + d.instanceType() + " twice; each instance type may appear once");
+            }
+        }
+        if (seen.size() < 2) {
+            throw GamefleetException.invalidRequest("InstanceDefinitions must name at least two different instance types");
+        }
+    }
+}

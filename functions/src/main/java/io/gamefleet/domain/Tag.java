@@ -1,0 +1,3 @@
+package io.gamefleet.domain;
+
+public record Tag(String key, String value) {}

@@ -1,0 +1,242 @@
+package io.gamefleet.store;
+
+import io.gamefleet.catalog.Tables;
+import io.gamefleet.domain.GameServer;
+import io.gamefleet.domain.GameServerGroupStatus;
+import io.gamefleet.domain.GameServerRepository;
+import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.Page;
+import io.gamefleet.domain.SortOrder;
+import io.gamefleet.domain.UtilizationStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
+import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
+import software.amazon.awssdk.enhanced.dynamodb.Expression;
+import software.amazon.awssdk.enhanced.dynamodb.Key;
+import software.amazon.awssdk.enhanced.dynamodb.model.PutItemEnhancedRequest;
+import software.amazon.awssdk.enhanced.dynamodb.model.QueryConditional;
+import software.amazon.awssdk.enhanced.dynamodb.model.QueryEnhancedRequest;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.Select;
+
+/**
+ * Game servers in the GameServers table (see {@link GameServerSchema} for the keys and indexes).
+ * Reads and plain writes go through the Enhanced Client. The claim and update writes use
+ * UpdateItem expressions (the Enhanced Client has no API for REMOVE or for setting only some
+ * attributes under a condition) and map the result through the same table schema.
+ */
+public final class DynamoGameServerRepository implements GameServerRepository {
+    private final DynamoDbClient dynamoDb;
+    private final DynamoDbTable<GameServer> table;
+
+    public DynamoGameServerRepository(DynamoDbClient dynamoDb, DynamoDbEnhancedClient enhanced, TableNames names) {
+        this.dynamoDb = dynamoDb;
+        this.table = enhanced.table(names.of(Tables.GAME_SERVERS), GameServerSchema.SCHEMA);
+    }
+
+    @Override
+    public void register(GameServer server) {
+        try {
+            table.putItem(PutItemEnhancedRequest.builder(GameServer.class).item(server)
+                    .conditionExpression(Expression.builder().expression("attribute_not_exists(GameServerId)").build())
+                    .build());
+        } catch (ConditionalCheckFailedException e) {
+            throw GamefleetException.conflict("a game server with id " + server.gameServerId()
+                    + " is already registered (ids are unique across all game server groups)");
+        }
+    }
+
+    @Override
+    public Optional<GameServer> find(String gameServerId) {
+        return Optional.ofNullable(table.getItem(r -> r.key(key(gameServerId)).consistentRead(true)));
+    }
+
+    @Override
+    public Page<GameServer> listByGroup(String group, SortOrder order, int limit, Optional<String> cursor) {
+        var page = table.index(Tables.SERVERS_BY_GROUP_INDEX).query(QueryEnhancedRequest.builder()
+                        .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(group)))
+                        .scanIndexForward(order == SortOrder.ASCENDING)
+                        .limit(limit)
+                        .exclusiveStartKey(Cursors.decode(cursor))
+                        .build())
+                .iterator().next();
+        return new Page<>(page.items(), Cursors.encode(page.lastEvaluatedKey()));
+    }
+
+    @Override
+    public ClaimCandidates claimCandidates(String group, InstanceStatus instanceStatus, Instant now, int limit) {
+        boolean withGate = instanceStatus == InstanceStatus.ACTIVE;
+        String from = withGate ? GameServerSchema.GATE_SORT_KEY : GameServerSchema.bucket(instanceStatus) + "#";
+        QueryResponse response = dynamoDb.query(q -> q.tableName(table.tableName())
+                .indexName(Tables.CLAIMABLE_INDEX)
+                .keyConditionExpression("ClaimPartition = :group AND ClaimSortKey BETWEEN :from AND :to")
+                .expressionAttributeValues(Map.of(
+                        ":group", AttributeValue.fromS(group),
+                        ":from", AttributeValue.fromS(from),
+                        ":to", AttributeValue.fromS(GameServerSchema.claimableUpTo(instanceStatus, now))))
+                .limit(withGate ? limit + 1 : limit));
+        Optional<GameServerGroupStatus> status = Optional.empty();
+        List<GameServer> servers = new ArrayList<>();
+        for (Map<String, AttributeValue> item : response.items()) {
+            AttributeValue gateStatus = item.get("GroupStatus");
+            if (gateStatus != null) {
+                status = Optional.of(GameServerGroupStatus.valueOf(gateStatus.s()));
+            } else {
+                servers.add(GameServerSchema.SCHEMA.mapToItem(item));
+            }
+        }
+        return new ClaimCandidates(status, servers);
+    }
+
+    @Override
+    public Optional<GameServer> tryClaim(GameServer candidate, ClaimCondition condition, Instant claimExpiresAt,
+            Optional<String> gameServerData) {
+        if (!condition.instanceStatuses().contains(candidate.instanceStatus())) {
+            return Optional.empty();
+        }
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":group", AttributeValue.fromS(candidate.gameServerGroupName()));
+        values.put(":available", AttributeValue.fromS(UtilizationStatus.AVAILABLE.name()));
+        values.put(":now", millis(condition.now()));
+        values.put(":cutoff", millis(condition.healthCutoff()));
+        values.put(":instanceStatus", AttributeValue.fromS(candidate.instanceStatus().name()));
+        values.put(":expires", millis(claimExpiresAt));
+        values.put(":sortKey", AttributeValue.fromS(GameServerSchema.claimSortKey(candidate, claimExpiresAt)));
+        String setClause = "SET ClaimExpiresAt = :expires, LastClaimTime = :now, ClaimSortKey = :sortKey";
+        if (gameServerData.isPresent()) {
+            values.put(":data", AttributeValue.fromS(gameServerData.get()));
+            setClause += ", GameServerData = :data";
+        }
+        String expression = setClause;
+        try {
+            var response = dynamoDb.updateItem(u -> u.tableName(table.tableName())
+                    .key(keyMap(candidate.gameServerId()))
+                    .updateExpression(expression)
+                    .conditionExpression("GameServerGroupName = :group AND UtilizationStatus = :available"
+                            + " AND (attribute_not_exists(ClaimExpiresAt) OR ClaimExpiresAt <= :now)"
+                            + " AND LastHealthCheckTime >= :cutoff AND InstanceStatus = :instanceStatus")
+                    .expressionAttributeValues(values)
+                    .returnValues(ReturnValue.ALL_NEW));
+            return Optional.of(GameServerSchema.SCHEMA.mapToItem(response.attributes()));
+        } catch (ConditionalCheckFailedException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Optional<GameServer> update(String group, String gameServerId, Optional<String> requiredInstanceId,
+            ServerUpdate update) {
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":group", AttributeValue.fromS(group));
+        List<String> sets = new ArrayList<>();
+        String remove = "";
+        String condition = "GameServerGroupName = :group";
+        if (requiredInstanceId.isPresent()) {
+            values.put(":instance", AttributeValue.fromS(requiredInstanceId.get()));
+            condition += " AND InstanceId = :instance";
+        }
+        if (update.gameServerData().isPresent()) {
+            values.put(":data", AttributeValue.fromS(update.gameServerData().get()));
+            sets.add("GameServerData = :data");
+        }
+        if (update.healthCheckTime().isPresent()) {
+            values.put(":health", millis(update.healthCheckTime().get()));
+            sets.add("LastHealthCheckTime = :health");
+        }
+        if (update.utilizationStatus().isPresent()) {
+            UtilizationStatus status = update.utilizationStatus().get();
+            values.put(":utilization", AttributeValue.fromS(status.name()));
+            sets.add("UtilizationStatus = :utilization");
+            if (status == UtilizationStatus.UTILIZED) {
+                // In play: no longer claimable, and the claim that led here is spent.
+                remove = " REMOVE ClaimPartition, ClaimSortKey, ClaimExpiresAt";
+            } else {
+                condition += " AND UtilizationStatus = :utilization";
+            }
+        }
+        if (sets.isEmpty()) {
+            sets.add("GameServerGroupName = :group");
+        }
+        String expression = "SET " + String.join(", ", sets) + remove;
+        String conditionExpression = condition;
+        try {
+            var response = dynamoDb.updateItem(u -> u.tableName(table.tableName())
+                    .key(keyMap(gameServerId))
+                    .updateExpression(expression)
+                    .conditionExpression(conditionExpression)
+                    .expressionAttributeValues(values)
+                    .returnValues(ReturnValue.ALL_NEW));
+            return Optional.of(GameServerSchema.SCHEMA.mapToItem(response.attributes()));
+        } catch (ConditionalCheckFailedException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public boolean deregister(String group, String gameServerId, Optional<String> requiredInstanceId) {
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":group", AttributeValue.fromS(group));
+        String condition = "GameServerGroupName = :group";
+        if (requiredInstanceId.isPresent()) {
+            values.put(":instance", AttributeValue.fromS(requiredInstanceId.get()));
+            condition += " AND InstanceId = :instance";
+        }
+        String conditionExpression = condition;
+        try {
+            dynamoDb.deleteItem(d -> d.tableName(table.tableName()).key(keyMap(gameServerId))
+                    .conditionExpression(conditionExpression).expressionAttributeValues(values));
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public long countUtilized(String group) {
+        long count = 0;
+        Map<String, AttributeValue> start = null;
+        do {
+            Map<String, AttributeValue> from = start;
+            QueryResponse page = dynamoDb.query(q -> q.tableName(table.tableName())
+                    .indexName(Tables.SERVERS_BY_GROUP_INDEX)
+                    .keyConditionExpression("GameServerGroupName = :group")
+                    .filterExpression("UtilizationStatus = :utilized")
+                    .expressionAttributeValues(Map.of(":group", AttributeValue.fromS(group),
+                            ":utilized", AttributeValue.fromS(UtilizationStatus.UTILIZED.name())))
+                    .select(Select.COUNT)
+                    .exclusiveStartKey(from));
+            count += page.count();
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return count;
+    }
+
+    @Override
+    public int deleteSome(String group, int max) {
+        List<GameServer> batch = listByGroup(group, SortOrder.ASCENDING, max, Optional.empty()).items();
+        batch.forEach(s -> table.deleteItem(key(s.gameServerId())));
+        return batch.size();
+    }
+
+    private static Key key(String gameServerId) {
+        return Key.builder().partitionValue(gameServerId).build();
+    }
+
+    private static Map<String, AttributeValue> keyMap(String gameServerId) {
+        return Map.of("GameServerId", AttributeValue.fromS(gameServerId));
+    }
+
+    private static AttributeValue millis(Instant instant) {
+        return AttributeValue.fromN(Long.toString(instant.toEpochMilli()));
+    }
+}

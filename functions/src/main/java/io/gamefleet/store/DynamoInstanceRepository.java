@@ -1,0 +1,67 @@
+package io.gamefleet.store;
+
+import io.gamefleet.catalog.Tables;
+import io.gamefleet.domain.GameServerInstance;
+import io.gamefleet.domain.InstanceRepository;
+import io.gamefleet.domain.Page;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
+import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
+import software.amazon.awssdk.enhanced.dynamodb.Key;
+import software.amazon.awssdk.enhanced.dynamodb.model.QueryConditional;
+import software.amazon.awssdk.enhanced.dynamodb.model.QueryEnhancedRequest;
+import software.amazon.awssdk.enhanced.dynamodb.model.ReadBatch;
+
+/** Instances in the GameServerInstances table (see {@link InstanceSchema}). */
+public final class DynamoInstanceRepository implements InstanceRepository {
+    private final DynamoDbEnhancedClient enhanced;
+    private final DynamoDbTable<GameServerInstance> table;
+
+    public DynamoInstanceRepository(DynamoDbEnhancedClient enhanced, TableNames names) {
+        this.enhanced = enhanced;
+        this.table = enhanced.table(names.of(Tables.GAME_SERVER_INSTANCES), InstanceSchema.SCHEMA);
+    }
+
+    @Override
+    public Optional<GameServerInstance> find(String group, String instanceId) {
+        return Optional.ofNullable(table.getItem(r -> r.key(key(group, instanceId)).consistentRead(true)));
+    }
+
+    /** One BatchGetItem (the API allows at most 20 ids); ids that are not the group's are left out. */
+    @Override
+    public List<GameServerInstance> findAll(String group, List<String> instanceIds) {
+        ReadBatch.Builder<GameServerInstance> batch = ReadBatch.builder(GameServerInstance.class).mappedTableResource(table);
+        instanceIds.stream().distinct().forEach(id -> batch.addGetItem(key(group, id)));
+        return enhanced.batchGetItem(r -> r.readBatches(batch.build())).resultsForTable(table).stream()
+                .sorted(java.util.Comparator.comparing(GameServerInstance::instanceId))
+                .toList();
+    }
+
+    @Override
+    public Page<GameServerInstance> list(String group, int limit, Optional<String> cursor) {
+        var page = table.query(QueryEnhancedRequest.builder()
+                        .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(group)))
+                        .limit(limit)
+                        .exclusiveStartKey(Cursors.decode(cursor))
+                        .build())
+                .iterator().next();
+        return new Page<>(page.items(), Cursors.encode(page.lastEvaluatedKey()));
+    }
+
+    @Override
+    public void save(GameServerInstance instance) {
+        table.putItem(instance);
+    }
+
+    @Override
+    public int deleteSome(String group, int max) {
+        List<GameServerInstance> batch = list(group, max, Optional.empty()).items();
+        batch.forEach(i -> table.deleteItem(key(group, i.instanceId())));
+        return batch.size();
+    }
+
+    private static Key key(String group, String instanceId) {
+        return Key.builder().partitionValue(group).sortValue(instanceId).build();
+    }
+}

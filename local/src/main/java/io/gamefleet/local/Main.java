@@ -1,0 +1,138 @@
+package io.gamefleet.local;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+
+/** {@code local/run}: starts the local profile in the foreground until Ctrl-C or SIGTERM. */
+public final class Main {
+    private Main() {}
+
+    public static void main(String[] args) throws InterruptedException {
+        long started = System.nanoTime();
+        LocalProfile.Options options;
+        try {
+            options = parse(List.of(args));
+        } catch (IllegalArgumentException e) {
+            System.err.println("local/run: " + e.getMessage());
+            System.err.println(USAGE);
+            System.exit(2);
+            return;
+        }
+        LocalProfile profile;
+        try {
+            profile = LocalProfile.start(options);
+        } catch (RuntimeException e) {
+            System.err.println("local/run: could not start: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("Gamefleet local profile stopping");
+            profile.close();
+            stopped.countDown();
+        }));
+        Principal admin = options.principals().get(0);
+        System.out.println("Gamefleet local profile ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+        System.out.println("  API:         " + profile.endpoint());
+        System.out.println("  credentials: " + admin.accessKeyId() + " / " + admin.secretAccessKey()
+                + " (region " + LocalProfile.REGION + ", SigV4 service execute-api)");
+        System.out.println("  try:         curl --aws-sigv4 \"aws:amz:us-east-1:execute-api\" --user "
+                + admin.accessKeyId() + ":" + admin.secretAccessKey() + " " + profile.endpoint() + "/game-server-groups");
+        System.out.println("  Ctrl-C stops it.");
+        stopped.await();
+    }
+
+    static final String USAGE = """
+            usage: local/run [--port N] [--claim-ttl-seconds S] [--health-timeout-seconds S]
+                             [--balancer-rate-seconds S] [--instance-launch-seconds S] [--data-dir DIR]
+                             [--dynamodb-endpoint URL] [--stepfunctions-endpoint URL] [--principals FILE]""";
+
+    static LocalProfile.Options parse(List<String> args) {
+        LocalProfile.Options o = LocalProfile.Options.defaults(home());
+        int port = o.port();
+        Duration claimTtl = o.claimTtl();
+        Duration health = o.healthTimeout();
+        Duration balancer = o.balancerRate();
+        Duration launch = o.instanceLaunch();
+        Optional<Path> dataDir = Optional.empty();
+        Optional<URI> dynamo = Optional.empty();
+        Optional<URI> sfn = Optional.empty();
+        List<Principal> principals = new ArrayList<>(o.principals());
+        Iterator<String> it = args.iterator();
+        while (it.hasNext()) {
+            String flag = it.next();
+            if (flag.equals("--help") || flag.equals("-h")) {
+                System.out.println(USAGE);
+                System.exit(0);
+            }
+            if (!it.hasNext()) {
+                throw new IllegalArgumentException(flag + " needs a value");
+            }
+            String value = it.next();
+            switch (flag) {
+                case "--port" -> port = integer(flag, value, 0, 65535);
+                case "--claim-ttl-seconds" -> claimTtl = Duration.ofSeconds(integer(flag, value, 1, 86400));
+                case "--health-timeout-seconds" -> health = Duration.ofSeconds(integer(flag, value, 1, 86400));
+                case "--balancer-rate-seconds" -> balancer = Duration.ofSeconds(integer(flag, value, 1, 86400));
+                case "--instance-launch-seconds" -> launch = Duration.ofSeconds(integer(flag, value, 0, 3600));
+                case "--data-dir" -> {
+                    Path dir = Path.of(value);
+                    try {
+                        Files.createDirectories(dir);
+                    } catch (java.io.IOException e) {
+                        throw new IllegalArgumentException("--data-dir " + value + " cannot be created: " + e.getMessage());
+                    }
+                    dataDir = Optional.of(dir.toAbsolutePath());
+                }
+                case "--dynamodb-endpoint" -> dynamo = Optional.of(url(flag, value));
+                case "--stepfunctions-endpoint" -> sfn = Optional.of(url(flag, value));
+                case "--principals" -> principals.addAll(Principals.read(Path.of(value)));
+                default -> throw new IllegalArgumentException("unknown flag " + flag);
+            }
+        }
+        return new LocalProfile.Options(port, claimTtl, health, balancer, launch, dataDir, dynamo, sfn,
+                List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors());
+    }
+
+    /** The local/ folder: node_modules and the sidecar live there. */
+    static Path home() {
+        String configured = System.getenv("GAMEFLEET_LOCAL_HOME");
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured).toAbsolutePath();
+        }
+        Path here = Path.of("").toAbsolutePath();
+        return Files.exists(here.resolve("sidecar/sidecar.mjs")) ? here : here.resolve("local");
+    }
+
+    private static int integer(String flag, String value, int min, int max) {
+        try {
+            int v = Integer.parseInt(value);
+            if (v >= min && v <= max) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(flag + " must be a whole number from " + min + " to " + max + ", not " + value);
+    }
+
+    private static URI url(String flag, String value) {
+        try {
+            URI uri = URI.create(value);
+            if (uri.getScheme() != null && uri.getHost() != null) {
+                return uri;
+            }
+        } catch (IllegalArgumentException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(flag + " must be a URL such as http://127.0.0.1:4566, not " + value);
+    }
+}
