@@ -1,0 +1,122 @@
+package io.gamefleet.local;
+
+import io.gamefleet.domain.GameServer;
+import io.gamefleet.domain.GameServerGroup;
+import io.gamefleet.domain.GameServerGroupStatus;
+import io.gamefleet.domain.GameServerInstance;
+import io.gamefleet.domain.GameServerService;
+import io.gamefleet.domain.GameServerService.Claim;
+import io.gamefleet.domain.GameServerService.Registration;
+import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.domain.InstanceDefinition;
+import io.gamefleet.domain.LaunchTemplate;
+import io.gamefleet.domain.Caller;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+
+/**
+ * Claim throughput against the local profile's DynamoDB (dynoxide): for 1, 8 and 32 concurrent
+ * claimers, each on a fresh ACTIVE group of {@code servers} AVAILABLE game servers, claims until
+ * the group is out of capacity and prints claims per second, DynamoDB calls per successful claim
+ * and p50/p99 latency. Run: {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.ClaimBenchmark [servers]}.
+ */
+public final class ClaimBenchmark {
+    private ClaimBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        int servers = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        AtomicLong dynamoCalls = new AtomicLong();
+        ExecutionInterceptor counter = new ExecutionInterceptor() {
+            @Override
+            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+                if ("DynamoDb".equals(attributes.getAttribute(software.amazon.awssdk.core.interceptor.SdkExecutionAttribute.SERVICE_NAME))) {
+                    dynamoCalls.incrementAndGet();
+                }
+            }
+        };
+        LocalProfile.Options d = LocalProfile.Options.defaults(Main.home());
+        LocalProfile.Options options = new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), d.balancerRate(),
+                Duration.ZERO, Optional.empty(), Optional.empty(), Optional.empty(), d.principals(), d.clock(),
+                Duration.ofMillis(20), d.home(), List.of(counter));
+        try (LocalProfile profile = LocalProfile.start(options)) {
+            System.out.printf("%-9s %8s %12s %16s %9s %9s%n", "claimers", "claims", "claims/s", "DDB calls/claim",
+                    "p50 ms", "p99 ms");
+            for (int claimers : new int[] {1, 8, 32}) {
+                String group = "bench-" + claimers;
+                prepare(profile, group, servers);
+                GameServerService service = profile.services().gameServers();
+                List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
+                dynamoCalls.set(0);
+                long start = System.nanoTime();
+                ExecutorService pool = Executors.newFixedThreadPool(claimers);
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < claimers; t++) {
+                    done.add(pool.submit(() -> {
+                        while (true) {
+                            long t0 = System.nanoTime();
+                            try {
+                                service.claim(new Claim(group, Optional.empty(), Optional.empty(), Optional.empty()));
+                                latencies.add(System.nanoTime() - t0);
+                            } catch (GamefleetException e) {
+                                if (e.errorType().equals("OutOfCapacityException")) {
+                                    return;
+                                }
+                                throw e;
+                            }
+                        }
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get();
+                }
+                pool.shutdown();
+                double seconds = (System.nanoTime() - start) / 1e9;
+                List<Long> sorted = new ArrayList<>(latencies);
+                Collections.sort(sorted);
+                System.out.printf("%-9d %8d %12.0f %16.2f %9.1f %9.1f%n", claimers, sorted.size(),
+                        sorted.size() / seconds, (double) dynamoCalls.get() / sorted.size(),
+                        percentile(sorted, 0.50), percentile(sorted, 0.99));
+            }
+        }
+    }
+
+    /** An ACTIVE group whose instance holds {@code servers} AVAILABLE game servers. */
+    private static void prepare(LocalProfile profile, String group, int servers) throws InterruptedException {
+        var groups = profile.services().groups();
+        groups.create(GameServerGroup.builder().name(group).roleArn("arn:aws:iam::000000000000:role/bench")
+                .minSize(1).maxSize(1).launchTemplate(new LaunchTemplate(null, "bench", null))
+                .instanceDefinitions(List.of(new InstanceDefinition("c5.large", null), new InstanceDefinition("m5.large", null)))
+                .build());
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (groups.describe(group).status() != GameServerGroupStatus.ACTIVE) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException(group + " did not become ACTIVE: " + groups.describe(group));
+            }
+            Thread.sleep(20);
+        }
+        GameServerInstance instance = groups.describeInstances(group, Optional.empty(), 1, Optional.empty()).items().get(0);
+        for (int i = 0; i < servers; i++) {
+            profile.services().gameServers().register(new Registration(group, group + "-" + i, instance.instanceId(),
+                    Optional.of("10.0.0.1:" + (7000 + i)), Optional.empty()), Caller.UNBOUND);
+        }
+    }
+
+    private static double percentile(List<Long> sorted, double p) {
+        if (sorted.isEmpty()) {
+            return 0;
+        }
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1)) / 1e6;
+    }
+}
