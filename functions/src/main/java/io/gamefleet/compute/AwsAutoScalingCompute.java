@@ -235,7 +235,7 @@ public final class AwsAutoScalingCompute implements Compute {
     /** Gamefleet's own decisions must not wait for the cooldown of the last scaling activity. */
     static SetDesiredCapacityRequest desiredCapacityRequest(String name, int desiredCapacity) {
         return SetDesiredCapacityRequest.builder()
-                .autoScalingGroupName(name).desiredCapacity(desiredCapacity).honorCooldown(true).build();
+                .autoScalingGroupName(name).desiredCapacity(desiredCapacity).honorCooldown(false).build();
     }
 
     static SetInstanceProtectionRequest protectionRequest(String name, String instanceId, boolean protect) {
@@ -254,7 +254,7 @@ public final class AwsAutoScalingCompute implements Compute {
         return Math.min(Math.max(minSize, 1), maxSize);
     }
 
-    static InstancesDistribution distribution(BalancingStrategy strategy) {
+    private static InstancesDistribution distribution(BalancingStrategy strategy) {
         return switch (strategy) {
             // SPOT_PREFERRED's fallback to On-Demand is the balancer's job (it rewrites the
             // distribution when no Spot type is viable), so both start all-Spot.

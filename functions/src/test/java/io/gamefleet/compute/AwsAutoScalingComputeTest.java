@@ -141,11 +141,6 @@ class AwsAutoScalingComputeTest {
     }
 
     @Test
-    void everyStrategyHasADistribution() {
-        assertThat(BalancingStrategy.values()).allSatisfy(s -> assertThat(AwsAutoScalingCompute.distribution(s)).isNotNull());
-    }
-
-    @Test
     void sizesAndDesiredCapacityStartAtLeastOneButNeverAboveMax() {
         CreateAutoScalingGroupRequest fromZero = AwsAutoScalingCompute.createRequest(group().minSize(0).maxSize(10).build());
         assertThat(fromZero.minSize()).isZero();
