@@ -33,7 +33,7 @@ public final class Tables {
             "GameServerInstances", "GAMEFLEET_INSTANCES_TABLE",
             string("GameServerGroupName"), Optional.of(string("InstanceId")),
             List.of(),
-            Optional.of("ExpiresAt"));
+            Optional.empty());
 
     public static final List<TableDefinition> ALL = List.of(GAME_SERVER_GROUPS, GAME_SERVERS, GAME_SERVER_INSTANCES);
 

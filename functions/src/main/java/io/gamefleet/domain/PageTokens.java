@@ -35,7 +35,7 @@ public final class PageTokens {
             try {
                 byte[] payload = DECODER.decode(t.substring(0, Math.max(dot, 0)));
                 byte[] signature = DECODER.decode(t.substring(dot + 1));
-                if (dot > 0 && MessageDigest.isEqual(signature, mac(scope, payload))) {
+                if (dot >= 0 && MessageDigest.isEqual(signature, mac(scope, payload))) {
                     return new String(payload, StandardCharsets.UTF_8);
                 }
             } catch (IllegalArgumentException malformed) {

@@ -20,8 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Supplier;
-import java.util.random.RandomGenerator;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
@@ -76,8 +76,9 @@ public final class Services {
         var workflows = new StepFunctionsWorkflowStarter(sfn, setting(Settings.ACTIVATION_STATE_MACHINE_ARN),
                 setting(Settings.DELETION_STATE_MACHINE_ARN));
         this.groupService = new GroupService(groups, instances, workflows, tokens, settings, clock);
+        // java.util.Random is thread-safe: the local profile serves many requests at once.
         this.gameServerService = new GameServerService(groups, servers, instances,
-                new ClaimPolicy(8, RandomGenerator.getDefault()), tokens, settings, clock);
+                new ClaimPolicy(8, new Random()), tokens, settings, clock);
         // Only the workflow steps use Auto Scaling: API functions never build that client.
         Supplier<Compute> computePort = compute.<Supplier<Compute>>map(c -> () -> c).orElse(memoize(
                 () -> new AwsAutoScalingCompute(configure(AutoScalingClient.builder(), "AUTO_SCALING").build())));

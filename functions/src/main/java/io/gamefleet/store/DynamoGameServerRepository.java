@@ -95,7 +95,8 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                 servers.add(GameServerSchema.SCHEMA.mapToItem(item));
             }
         }
-        return new ClaimCandidates(status, servers);
+        // Room was made for the gate; without one the page holds a server too many.
+        return new ClaimCandidates(status, servers.subList(0, Math.min(limit, servers.size())));
     }
 
     @Override

@@ -28,8 +28,9 @@ import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchem
  *     ClaimPartition (the group) and ClaimSortKey
  *     {@code <bucket>#<claim expiry ms>#<instance launch ms>#<id>}: bucket 0 for ACTIVE instances,
  *     1 for DRAINING ones; an unclaimed server's expiry is 0. So one key-range query up to
- *     {@code <bucket>#<now>#~} reads exactly the servers whose claim is absent or lapsed, oldest
- *     instance first (packing), without any background job to clear claims. Setting UTILIZED
+ *     {@code <bucket>#<now>#~} reads exactly the servers whose claim is absent or lapsed, without
+ *     any background job to clear claims: never-claimed servers first, oldest instance first
+ *     (packing), then servers whose claim lapsed (a matchmaker gave up on them). Setting UTILIZED
  *     removes both attributes. Each group's partition starts with a gate entry (sort key "!")
  *     that carries the group's status, so the claim query also tells whether the group is ACTIVE.</li>
  * </ul>
