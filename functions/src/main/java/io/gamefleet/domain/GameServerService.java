@@ -44,7 +44,7 @@ public final class GameServerService {
 
     public GameServer register(Registration r, Caller caller) {
         Instant now = clock.instant();
-        GameServerGroup group = groups.requireActive(ServiceSettings.groupName(r.groupNameOrArn()), now,
+        GameServerGroup group = groups.requireActive(settings.groupName(r.groupNameOrArn()), now,
                 "RegisterGameServer");
         caller.requireInstance(r.instanceId());
         GameServerInstance instance = instances.find(group.name(), r.instanceId())
@@ -71,7 +71,7 @@ public final class GameServerService {
     }
 
     public GameServer describe(String groupNameOrArn, String gameServerId, Caller caller) {
-        String group = ServiceSettings.groupName(groupNameOrArn);
+        String group = settings.groupName(groupNameOrArn);
         GameServer server = servers.find(gameServerId)
                 .filter(s -> s.gameServerGroupName().equals(group))
                 .orElseThrow(() -> serverNotFound(group, gameServerId));
@@ -81,7 +81,7 @@ public final class GameServerService {
 
     public Page<GameServer> list(String groupNameOrArn, Optional<SortOrder> order, int limit,
             Optional<String> nextToken) {
-        GameServerGroup group = groups.require(ServiceSettings.groupName(groupNameOrArn), clock.instant());
+        GameServerGroup group = groups.require(settings.groupName(groupNameOrArn), clock.instant());
         SortOrder sort = order.orElse(SortOrder.ASCENDING);
         String scope = "ListGameServers/" + group.name() + "/" + sort;
         Page<GameServer> page = servers.listByGroup(group.name(), sort, limit, tokens.redeem(scope, nextToken));
@@ -93,12 +93,18 @@ public final class GameServerService {
 
     public GameServer update(Update u, Caller caller) {
         Instant now = clock.instant();
-        String group = groups.requireActive(ServiceSettings.groupName(u.groupNameOrArn()), now,
-                "UpdateGameServer").name();
+        GameServerGroup group = groups.require(settings.groupName(u.groupNameOrArn()), now);
+        // While a SAFE_DELETE waits for games to end, their servers keep reporting health and
+        // data; only new games (UTILIZED) are refused, since they would hold the deletion up.
+        boolean startsAGame = u.utilizationStatus().orElse(null) == UtilizationStatus.UTILIZED;
+        if (group.status() != GameServerGroupStatus.ACTIVE
+                && (group.status() != GameServerGroupStatus.DELETE_SCHEDULED || startsAGame)) {
+            throw Groups.notActive(group, startsAGame ? "UpdateGameServer to UTILIZED" : "UpdateGameServer");
+        }
         ServerUpdate change = new ServerUpdate(u.gameServerData(), u.utilizationStatus(),
                 u.healthy() ? Optional.of(now) : Optional.empty());
-        return servers.update(group, u.gameServerId(), caller.boundInstanceId(), change)
-                .orElseThrow(() -> explainUpdateFailure(group, u, caller));
+        return servers.update(group.name(), u.gameServerId(), caller.boundInstanceId(), change)
+                .orElseThrow(() -> explainUpdateFailure(group.name(), u, caller));
     }
 
     private GamefleetException explainUpdateFailure(String group, Update u, Caller caller) {
@@ -112,7 +118,7 @@ public final class GameServerService {
     }
 
     public void deregister(String groupNameOrArn, String gameServerId, Caller caller) {
-        String group = ServiceSettings.groupName(groupNameOrArn);
+        String group = settings.groupName(groupNameOrArn);
         if (!servers.deregister(group, gameServerId, caller.boundInstanceId())) {
             describe(group, gameServerId, caller); // throws NotFound or Unauthorized, as appropriate
             throw GamefleetException.conflict("game server " + gameServerId + " was changed concurrently; try again");
@@ -123,7 +129,7 @@ public final class GameServerService {
             Optional<Set<InstanceStatus>> instanceStatuses) {}
 
     public GameServer claim(Claim c) {
-        String group = ServiceSettings.groupName(c.groupNameOrArn());
+        String group = settings.groupName(c.groupNameOrArn());
         Set<InstanceStatus> allowed = c.instanceStatuses()
                 .map(s -> s.isEmpty() ? EnumSet.noneOf(InstanceStatus.class) : EnumSet.copyOf(s))
                 .orElse(EnumSet.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING));

@@ -69,7 +69,7 @@ public final class GroupService {
     }
 
     public GameServerGroup describe(String nameOrArn) {
-        return groups.require(ServiceSettings.groupName(nameOrArn), clock.instant());
+        return groups.require(settings.groupName(nameOrArn), clock.instant());
     }
 
     public Page<GameServerGroup> list(int limit, Optional<String> nextToken) {
@@ -88,7 +88,7 @@ public final class GroupService {
 
     public GameServerGroup update(String nameOrArn, GroupUpdate update) {
         update.instanceDefinitions().ifPresent(GroupService::requireDistinctTypes);
-        return transition(ServiceSettings.groupName(nameOrArn), g -> {
+        return transition(settings.groupName(nameOrArn), g -> {
             requireNotBeingDeleted(g, "UpdateGameServerGroup");
             GameServerGroup.Builder b = g.toBuilder();
             update.roleArn().ifPresent(b::roleArn);
@@ -101,7 +101,7 @@ public final class GroupService {
 
     /** Schedules deletion (ACTIVE or ERROR groups only) and starts the deletion workflow. */
     public GameServerGroup delete(String nameOrArn, DeleteOption option) {
-        GameServerGroup scheduled = transition(ServiceSettings.groupName(nameOrArn), g -> {
+        GameServerGroup scheduled = transition(settings.groupName(nameOrArn), g -> {
             if (!DELETABLE.contains(g.status())) {
                 throw GamefleetException.conflict("DeleteGameServerGroup needs an ACTIVE or ERROR game server group; "
                         + g.name() + " is " + g.status());
@@ -130,7 +130,7 @@ public final class GroupService {
 
     private GameServerGroup changeSuspensions(String nameOrArn, String operation,
             Set<GameServerGroupAction> actions, boolean suspend) {
-        return transition(ServiceSettings.groupName(nameOrArn), g -> {
+        return transition(settings.groupName(nameOrArn), g -> {
             requireNotBeingDeleted(g, operation);
             Set<GameServerGroupAction> suspended = new HashSet<>(g.suspendedActions());
             if (suspend) {

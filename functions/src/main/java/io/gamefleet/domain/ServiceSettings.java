@@ -15,11 +15,20 @@ public record ServiceSettings(
         return "arn:aws:gamelift:" + region + ":" + accountId + ":gameservergroup/" + groupName;
     }
 
-    /** GameServerGroupNameOrArn: the name itself, or the name at the end of the ARN. */
-    public static String groupName(String nameOrArn) {
-        int slash = nameOrArn.lastIndexOf("gameservergroup/");
-        return nameOrArn.startsWith("arn:") && slash >= 0
-                ? nameOrArn.substring(slash + "gameservergroup/".length())
-                : nameOrArn;
+    /**
+     * GameServerGroupNameOrArn: the name itself, or the name at the end of this deployment's ARN
+     * for it. An ARN of another partition, region or account names no group here: accepting it
+     * would let endless spellings of one group slip past IAM rules written for its name.
+     */
+    public String groupName(String nameOrArn) {
+        if (!nameOrArn.startsWith("arn:")) {
+            return nameOrArn;
+        }
+        String name = nameOrArn.substring(nameOrArn.lastIndexOf('/') + 1);
+        if (!nameOrArn.equals(groupArn(name))) {
+            throw GamefleetException.notFound("game server group " + nameOrArn + " does not exist in this deployment ("
+                    + region + ", account " + accountId + ")");
+        }
+        return name;
     }
 }

@@ -7,8 +7,9 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException;
 
 /**
- * Starts the group workflows. The execution name is the group and the moment of the transition,
- * so a retried start of the same transition finds the execution already there.
+ * Starts the group workflows. Each start names its execution once (verb, time, a random part,
+ * the group), so the SDK's own retries of the call find the execution already there, while a
+ * group created again under the same name, even at the same instant, gets its own.
  */
 final class StepFunctionsWorkflowStarter implements WorkflowStarter {
     private final Supplier<SfnClient> sfn;
@@ -33,7 +34,8 @@ final class StepFunctionsWorkflowStarter implements WorkflowStarter {
 
     private void start(String stateMachineArn, GameServerGroup group, String verb) {
         // Execution names: at most 80 characters of [A-Za-z0-9-_]; group names may hold dots.
-        String base = verb + "-" + group.lastUpdatedTime().toEpochMilli() + "-" + group.name().replace('.', '_');
+        String base = verb + "-" + group.lastUpdatedTime().toEpochMilli() + "-"
+                + java.util.UUID.randomUUID().toString().substring(0, 8) + "-" + group.name().replace('.', '_');
         String name = base.length() > 80 ? base.substring(0, 80) : base;
         String input = "{\"GameServerGroupName\":\"" + group.name() + "\"}";
         try {

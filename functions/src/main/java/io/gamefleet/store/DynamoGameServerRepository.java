@@ -17,13 +17,16 @@ import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
-import software.amazon.awssdk.enhanced.dynamodb.Expression;
 import software.amazon.awssdk.enhanced.dynamodb.Key;
-import software.amazon.awssdk.enhanced.dynamodb.model.PutItemEnhancedRequest;
 import software.amazon.awssdk.enhanced.dynamodb.model.QueryConditional;
 import software.amazon.awssdk.enhanced.dynamodb.model.QueryEnhancedRequest;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
@@ -44,15 +47,37 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         this.table = enhanced.table(names.of(Tables.GAME_SERVERS), GameServerSchema.SCHEMA);
     }
 
+    /**
+     * One transaction: the server is written only while its group's gate says ACTIVE, so a
+     * registration racing a deletion cannot leave a server behind in a deleted group.
+     */
     @Override
     public void register(GameServer server) {
+        ConditionCheck groupActive = ConditionCheck.builder().tableName(table.tableName())
+                .key(keyMap(GameServerSchema.GATE_ID_PREFIX + server.gameServerGroupName()))
+                .conditionExpression("GroupStatus = :active")
+                .expressionAttributeValues(Map.of(":active", AttributeValue.fromS(GameServerGroupStatus.ACTIVE.name())))
+                .build();
+        Put put = Put.builder().tableName(table.tableName())
+                .item(GameServerSchema.SCHEMA.itemToMap(server, true))
+                .conditionExpression("attribute_not_exists(GameServerId)")
+                .build();
         try {
-            table.putItem(PutItemEnhancedRequest.builder(GameServer.class).item(server)
-                    .conditionExpression(Expression.builder().expression("attribute_not_exists(GameServerId)").build())
-                    .build());
-        } catch (ConditionalCheckFailedException e) {
-            throw GamefleetException.conflict("a game server with id " + server.gameServerId()
-                    + " is already registered (ids are unique across all game server groups)");
+            dynamoDb.transactWriteItems(t -> t.transactItems(
+                    TransactWriteItem.builder().conditionCheck(groupActive).build(),
+                    TransactWriteItem.builder().put(put).build()));
+        } catch (TransactionCanceledException e) {
+            List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
+            if (reasons.size() > 1 && "ConditionalCheckFailed".equals(reasons.get(1).code())) {
+                throw GamefleetException.conflict("a game server with id " + server.gameServerId()
+                        + " is already registered (ids are unique across all game server groups)");
+            }
+            if (!reasons.isEmpty() && "ConditionalCheckFailed".equals(reasons.get(0).code())) {
+                throw GamefleetException.conflict("game server group " + server.gameServerGroupName()
+                        + " stopped being ACTIVE during the registration");
+            }
+            throw GamefleetException.conflict("game server " + server.gameServerId()
+                    + " could not be registered because of a concurrent change; try again");
         }
     }
 

@@ -45,6 +45,8 @@ class DynamoGameServerRepositoryTest {
 
     /** A group name and id prefix of this test alone: the tables are shared by the class. */
     private String group;
+    private GameServerGroup activeGroup;
+    private static final java.util.Set<String> ACTIVE_OTHER_GROUPS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @BeforeAll
     static void repositories() {
@@ -55,6 +57,7 @@ class DynamoGameServerRepositoryTest {
     @BeforeEach
     void uniqueGroup() {
         group = "group-" + SEQUENCE.incrementAndGet();
+        activeGroup = null;
     }
 
     // ---- helpers -------------------------------------------------------------------------
@@ -77,15 +80,27 @@ class DynamoGameServerRepositoryTest {
                 .build();
     }
 
+    /** Registration needs the group's gate to say ACTIVE: the group is created on first use. */
     private GameServer registered(GameServer s) {
+        if (s.gameServerGroupName().equals(group)) {
+            createActiveGroup();
+        } else if (ACTIVE_OTHER_GROUPS.add(s.gameServerGroupName())) {
+            activate(s.gameServerGroupName());
+        }
         servers.register(s);
         return s;
     }
 
     private void createActiveGroup() {
-        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0).build();
+        if (activeGroup == null) {
+            activeGroup = activate(group);
+        }
+    }
+
+    private static GameServerGroup activate(String name) {
+        GameServerGroup g = GameServerGroup.builder().name(name).creationTime(T0).lastUpdatedTime(T0).build();
         groups.create(g);
-        groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
+        return groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
     }
 
     private List<String> candidateIds(InstanceStatus status, Instant now) {
@@ -128,6 +143,21 @@ class DynamoGameServerRepositoryTest {
     }
 
     // ---- register, find, list ------------------------------------------------------------
+
+    @Test
+    void registrationNeedsAnActiveGroup() {
+        GamefleetException noGroup = catchThrowableOfType(GamefleetException.class,
+                () -> servers.register(server("a", "i-1", 0)));
+        assertThat(noGroup).isNotNull();
+        assertThat(noGroup.errorType()).isEqualTo("ConflictException");
+        assertThat(servers.find(id("a"))).isEmpty();
+
+        createActiveGroup();
+        groups.update(activeGroup.toBuilder().status(GameServerGroupStatus.DELETE_SCHEDULED).build());
+        assertThat(catchThrowableOfType(GamefleetException.class, () -> servers.register(server("a", "i-1", 0))))
+                .isNotNull();
+        assertThat(servers.find(id("a"))).isEmpty();
+    }
 
     @Test
     void registerThenFindReturnsTheSameServer() {
@@ -271,6 +301,7 @@ class DynamoGameServerRepositoryTest {
         for (int n = 0; n < 3; n++) {
             registered(server("s" + n, "i-" + n, n));
         }
+        groups.update(activeGroup.toBuilder().status(GameServerGroupStatus.DELETED).build()); // removes the gate
         ClaimCandidates candidates = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, 2);
         assertThat(candidates.groupStatus()).isEmpty();
         assertThat(candidates.servers()).extracting(GameServer::gameServerId).startsWith(id("s0"), id("s1"));

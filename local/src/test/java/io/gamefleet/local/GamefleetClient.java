@@ -1,0 +1,416 @@
+package io.gamefleet.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.SignRequest;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+
+/**
+ * A small Gamefleet API client for tests: java.net.http, every request signed with SigV4
+ * (execute-api, us-east-1) by the AWS SDK's own signer at the time of the given clock, so that
+ * moving the profile's clock keeps signatures valid. Every response is checked against API.md's
+ * wire rules before it is returned: JSON content, error bodies of exactly {@code __type} and
+ * {@code Message} with no internal names, and no {@code null} anywhere in a successful body.
+ */
+final class GamefleetClient {
+    /** Numbers are read as BigDecimal, exactly as sent (timestamps are compared to the millisecond). */
+    static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    private static final AwsV4HttpSigner SIGNER = AwsV4HttpSigner.create();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    private final URI endpoint;
+    private final String accessKeyId;
+    private final String secretAccessKey;
+    private final Clock clock;
+
+    GamefleetClient(URI endpoint, String accessKeyId, String secretAccessKey, Clock clock) {
+        this.endpoint = endpoint;
+        this.accessKeyId = accessKeyId;
+        this.secretAccessKey = secretAccessKey;
+        this.clock = clock;
+    }
+
+    GamefleetClient(URI endpoint, Principal principal, Clock clock) {
+        this(endpoint, principal.accessKeyId(), principal.secretAccessKey(), clock);
+    }
+
+    /** The same endpoint and clock with other credentials (for example a wrong secret). */
+    GamefleetClient as(String accessKey, String secret) {
+        return new GamefleetClient(endpoint, accessKey, secret, clock);
+    }
+
+    // ---------------------------------------------------------------- responses
+
+    record Response(String method, String target, int status, JsonNode body, String raw) {
+        String type() {
+            return body.path("__type").asText(null);
+        }
+
+        String message() {
+            return body.path("Message").asText(null);
+        }
+
+        JsonNode server() {
+            return body.get("GameServer");
+        }
+
+        JsonNode group() {
+            return body.get("GameServerGroup");
+        }
+
+        String serverId() {
+            return server().get("GameServerId").asText();
+        }
+
+        /** Asserts status 200 and returns this. */
+        Response ok() {
+            assertThat(status).as("%s %s -> %s", method, target, raw).isEqualTo(200);
+            return this;
+        }
+
+        /** Asserts an error of this status and __type and returns this. */
+        Response error(int expectedStatus, String expectedType) {
+            assertThat(status).as("%s %s -> %s", method, target, raw).isEqualTo(expectedStatus);
+            assertThat(type()).as("%s %s -> %s", method, target, raw).isEqualTo(expectedType);
+            return this;
+        }
+
+        boolean isError(int expectedStatus, String expectedType) {
+            return status == expectedStatus && expectedType.equals(type());
+        }
+
+        @Override
+        public String toString() {
+            return method + " " + target + " -> " + status + " " + raw;
+        }
+    }
+
+    // ---------------------------------------------------------------- raw calls
+
+    Response call(String method, String target) {
+        return send(method, target, null, true);
+    }
+
+    Response call(String method, String target, JsonNode body) {
+        return send(method, target, body == null ? null : body.toString(), true);
+    }
+
+    /** {@code body} is sent verbatim (so it may be malformed JSON). */
+    Response callRaw(String method, String target, String body) {
+        return send(method, target, body, true);
+    }
+
+    /** No Authorization, X-Amz-Date or x-amz-content-sha256 header at all. */
+    Response callUnsigned(String method, String target, JsonNode body) {
+        return send(method, target, body == null ? null : body.toString(), false);
+    }
+
+    private Response send(String method, String target, String body, boolean sign) {
+        int q = target.indexOf('?');
+        String rawPath = q < 0 ? target : target.substring(0, q);
+        String rawQuery = q < 0 ? null : target.substring(q + 1);
+        byte[] bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+
+        HttpRequest.Builder http = HttpRequest.newBuilder(URI.create(endpoint + target))
+                .timeout(Duration.ofSeconds(30))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(bytes));
+        if (sign) {
+            // The signed request carries Content-Type too; send every header it has but Host (set by the client).
+            signedHeaders(method, rawPath, rawQuery, body != null, bytes).forEach((name, values) -> {
+                if (!name.equalsIgnoreCase("host")) {
+                    values.forEach(v -> http.header(name, v));
+                }
+            });
+        } else if (body != null) {
+            http.header("Content-Type", "application/json");
+        }
+        HttpResponse<String> response;
+        try {
+            response = HTTP.send(http.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(method + " " + target + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        JsonNode json;
+        try {
+            json = JSON.readTree(response.body());
+        } catch (JsonProcessingException e) {
+            throw new AssertionError(method + " " + target + " answered " + response.statusCode()
+                    + " with a body that is not JSON: " + response.body());
+        }
+        Response r = new Response(method, target, response.statusCode(), json, response.body());
+        checkWireRules(r, response.headers().firstValue("Content-Type").orElse(""));
+        return r;
+    }
+
+    private Map<String, List<String>> signedHeaders(String method, String rawPath, String rawQuery, boolean hasBody,
+            byte[] bytes) {
+        SdkHttpRequest.Builder request = SdkHttpRequest.builder().protocol(endpoint.getScheme())
+                .host(endpoint.getHost()).port(endpoint.getPort())
+                .method(SdkHttpMethod.fromValue(method)).encodedPath(rawPath);
+        if (rawQuery != null && !rawQuery.isEmpty()) {
+            for (String pair : rawQuery.split("&")) {
+                int eq = pair.indexOf('=');
+                request.appendRawQueryParameter(SigV4Verifier.percentDecode(eq < 0 ? pair : pair.substring(0, eq)),
+                        eq < 0 ? "" : SigV4Verifier.percentDecode(pair.substring(eq + 1)));
+            }
+        }
+        if (hasBody) {
+            request.putHeader("Content-Type", "application/json");
+        }
+        AwsCredentialsIdentity identity = AwsCredentialsIdentity.create(accessKeyId, secretAccessKey);
+        SdkHttpRequest signed = SIGNER.sign((SignRequest.Builder<AwsCredentialsIdentity> r) -> r
+                .identity(identity).request(request.build()).payload(ContentStreamProvider.fromByteArray(bytes))
+                .putProperty(AwsV4HttpSigner.REGION_NAME, LocalProfile.REGION)
+                .putProperty(AwsV4FamilyHttpSigner.SERVICE_SIGNING_NAME, "execute-api")
+                .putProperty(HttpSigner.SIGNING_CLOCK, clock)).request();
+        return signed.headers();
+    }
+
+    /** API.md's wire format, checked on every response this client sees. */
+    private static void checkWireRules(Response r, String contentType) {
+        assertThat(contentType).as("Content-Type of %s", r).startsWith("application/json");
+        if (r.status() >= 400) {
+            assertThat(r.body().isObject()).as("error body of %s", r).isTrue();
+            List<String> names = new ArrayList<>();
+            r.body().fieldNames().forEachRemaining(names::add);
+            assertThat(names).as("error body members of %s", r).containsExactlyInAnyOrder("__type", "Message");
+            assertThat(r.body().get("__type").isTextual()).as("__type of %s", r).isTrue();
+            assertThat(r.body().get("Message").isTextual()).as("Message of %s", r).isTrue();
+            assertThat(r.message()).as("Message of %s", r).isNotBlank()
+                    .doesNotContain("io.gamefleet").doesNotContain("software.amazon").doesNotContain("java.")
+                    .doesNotContain("\tat ").doesNotContain("Exception:");
+            assertThat(r.type()).as("__type of %s", r).isIn("InvalidRequestException", "LimitExceededException",
+                    "UnauthorizedException", "NotFoundException", "ConflictException", "OutOfCapacityException",
+                    "ThrottlingException", "InternalServiceException");
+        } else {
+            assertThat(r.status()).as("status of %s", r).isEqualTo(200);
+            List<String> nulls = new ArrayList<>();
+            findNulls(r.body(), "$", nulls);
+            assertThat(nulls).as("null members in %s", r).isEmpty();
+        }
+    }
+
+    static void findNulls(JsonNode node, String path, List<String> out) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            out.add(path);
+        } else if (node.isObject()) {
+            for (Map.Entry<String, JsonNode> e : node.properties()) {
+                findNulls(e.getValue(), path + "." + e.getKey(), out);
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                findNulls(node.get(i), path + "[" + i + "]", out);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- paths and bodies
+
+    /** One path segment, percent-encoded (so an ARN's ':' and '/' survive routing). */
+    static String seg(String s) {
+        return SigV4Verifier.uriEncode(s, false);
+    }
+
+    static String groupPath(String group) {
+        return "/game-server-groups/" + seg(group);
+    }
+
+    static String serverPath(String group, String id) {
+        return groupPath(group) + "/game-servers/" + seg(id);
+    }
+
+    /** "?a=1&b=2" from name/value pairs (in order), RFC 3986-encoded; "" when empty. */
+    static String query(String... namesAndValues) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            if (namesAndValues[i + 1] != null) {
+                m.put(namesAndValues[i], namesAndValues[i + 1]);
+            }
+        }
+        if (m.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("?");
+        m.forEach((k, v) -> b.append(b.length() > 1 ? "&" : "").append(seg(k)).append('=').append(seg(v)));
+        return b.toString();
+    }
+
+    static ObjectNode obj() {
+        return JSON.createObjectNode();
+    }
+
+    static ObjectNode parse(String json) {
+        try {
+            return (ObjectNode) JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(json, e);
+        }
+    }
+
+    /** A valid CreateGameServerGroup body. */
+    static ObjectNode groupBody(String name, int minSize, int maxSize) {
+        ObjectNode b = obj();
+        b.put("GameServerGroupName", name);
+        b.put("RoleArn", "arn:aws:iam::000000000000:role/GameLiftGameServerGroupRole");
+        b.put("MinSize", minSize);
+        b.put("MaxSize", maxSize);
+        b.putObject("LaunchTemplate").put("LaunchTemplateName", "arena-lt").put("Version", "1");
+        ArrayNode defs = b.putArray("InstanceDefinitions");
+        defs.addObject().put("InstanceType", "c5.large");
+        defs.addObject().put("InstanceType", "m5.large");
+        return b;
+    }
+
+    // ---------------------------------------------------------------- operations
+
+    Response createGroup(ObjectNode body) {
+        return call("POST", "/game-server-groups", body);
+    }
+
+    Response describeGroup(String group) {
+        return call("GET", groupPath(group));
+    }
+
+    Response listGroups(String query) {
+        return call("GET", "/game-server-groups" + query);
+    }
+
+    Response updateGroup(String group, ObjectNode body) {
+        return call("PATCH", groupPath(group), body);
+    }
+
+    Response deleteGroup(String group, String deleteOption) {
+        return call("DELETE", groupPath(group) + query("DeleteOption", deleteOption));
+    }
+
+    Response suspend(String group, String action) {
+        ObjectNode body = obj();
+        body.putArray("SuspendActions").add(action);
+        return call("POST", groupPath(group) + "/suspend", body);
+    }
+
+    Response resume(String group, String action) {
+        ObjectNode body = obj();
+        body.putArray("ResumeActions").add(action);
+        return call("POST", groupPath(group) + "/resume", body);
+    }
+
+    Response describeInstances(String group, String query) {
+        return call("GET", groupPath(group) + "/instances" + query);
+    }
+
+    Response register(String group, String id, String instanceId) {
+        ObjectNode body = obj().put("GameServerId", id).put("InstanceId", instanceId)
+                .put("ConnectionInfo", "10.0.0.1:7777");
+        return call("POST", groupPath(group) + "/game-servers", body);
+    }
+
+    Response listServers(String group, String query) {
+        return call("GET", groupPath(group) + "/game-servers" + query);
+    }
+
+    Response describeServer(String group, String id) {
+        return call("GET", serverPath(group, id));
+    }
+
+    Response updateServer(String group, String id, ObjectNode body) {
+        return call("PATCH", serverPath(group, id), body);
+    }
+
+    Response setUtilized(String group, String id) {
+        return updateServer(group, id, obj().put("UtilizationStatus", "UTILIZED"));
+    }
+
+    Response deregister(String group, String id) {
+        return call("DELETE", serverPath(group, id));
+    }
+
+    Response claim(String group) {
+        return claim(group, obj());
+    }
+
+    Response claim(String group, ObjectNode body) {
+        return call("POST", groupPath(group) + "/claim", body);
+    }
+
+    /** Every item of a paginated listing, following NextToken. */
+    List<JsonNode> listAll(String basePathAndQuery, String itemsMember, int limit) {
+        List<JsonNode> items = new ArrayList<>();
+        String token = null;
+        int pages = 0;
+        do {
+            String sep = basePathAndQuery.contains("?") ? "&" : "?";
+            String target = basePathAndQuery + sep + "Limit=" + limit
+                    + (token == null ? "" : "&NextToken=" + seg(token));
+            Response page = call("GET", target).ok();
+            assertThat(page.body().get(itemsMember).size()).as("page size of %s", page).isLessThanOrEqualTo(limit);
+            page.body().get(itemsMember).forEach(items::add);
+            token = page.body().path("NextToken").asText(null);
+            assertThat(++pages).as("pages of %s (no end?)", basePathAndQuery).isLessThan(1000);
+        } while (token != null);
+        return items;
+    }
+
+    /** Polls DescribeGameServerGroup until its Status is one of {@code statuses}. */
+    JsonNode awaitGroup(String group, Set<String> statuses, Duration timeout) {
+        return awaitGroup(group, g -> statuses.contains(g.get("Status").asText()), timeout,
+                "Status in " + statuses);
+    }
+
+    JsonNode awaitGroup(String group, Predicate<JsonNode> condition, Duration timeout, String what) {
+        Instant deadline = Instant.now().plus(timeout);
+        JsonNode last = null;
+        while (Instant.now().isBefore(deadline)) {
+            last = describeGroup(group).ok().group();
+            if (condition.test(last)) {
+                return last;
+            }
+            pause(20);
+        }
+        throw new AssertionError("game server group " + group + " did not reach " + what + " within " + timeout
+                + "; last seen: " + last);
+    }
+
+    /** Waits for an asynchronous workflow to make progress (real time, never the profile's clock). */
+    static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
