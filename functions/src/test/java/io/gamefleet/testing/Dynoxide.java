@@ -23,9 +23,10 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -36,17 +37,24 @@ import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /**
- * The DynamoDB emulator (dynoxide, installed by npm in local/) for one test class, with the
- * catalog's tables under names unique to that class. Use it as
+ * DynamoDB for one test class, with the catalog's tables under names unique to that class: the
+ * DynamoDB emulator (dynoxide, installed by npm in local/) on the default embedded backend, or
+ * the DynamoDB of the backend {@link TestBackend} selects (LocalStack, or a given endpoint), where
+ * the class's tables are deleted after it. With LocalStack and no Docker the class is skipped,
+ * with the reason. Use it as
  * {@code @RegisterExtension static final Dynoxide DYNAMO = new Dynoxide();}: it starts before the
  * class's {@code @BeforeAll} methods and stops after the class.
  */
-public final class Dynoxide implements BeforeAllCallback, AfterAllCallback {
+public final class Dynoxide implements ExecutionCondition, BeforeAllCallback, AfterAllCallback {
     /** Relative to the functions module, surefire's working directory. */
     private static final Path BINARY = Path.of("../local/node_modules/@dynoxide/linux-x64/dynoxide");
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
+
+    private TestBackend backend;
 
     private Process process;
     private Path log;
@@ -55,7 +63,40 @@ public final class Dynoxide implements BeforeAllCallback, AfterAllCallback {
     private TableNames tableNames;
 
     @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        if (backend == null) {
+            backend = TestBackend.selected(); // a bad gamefleet.* property fails the class here, saying which
+        }
+        return backend.condition();
+    }
+
+    @Override
     public void beforeAll(ExtensionContext context) throws Exception {
+        URI endpoint = backend.dynamoDb().orElse(null);
+        if (endpoint == null) {
+            endpoint = startDynoxide(context);
+        }
+        client = DynamoDbClient.builder()
+                .endpointOverride(endpoint)
+                .region(backend.embedded() ? Region.US_EAST_1 : backend.region())
+                .credentialsProvider(backend.credentials())
+                .httpClient(UrlConnectionHttpClient.create())
+                .build();
+        enhanced = DynamoDbEnhancedClient.builder().dynamoDbClient(client).build();
+        String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + "-";
+        Map<String, String> env = new HashMap<>();
+        Tables.ALL.forEach(t -> env.put(t.environmentVariable(), prefix + t.logicalName()));
+        tableNames = new TableNames(Map.copyOf(env));
+        Tables.ALL.forEach(this::createTable);
+        if (!backend.embedded()) {
+            try (DynamoDbWaiter waiter = DynamoDbWaiter.builder().client(client).overrideConfiguration(w -> w
+                    .backoffStrategy(FixedDelayBackoffStrategy.create(Duration.ofSeconds(1))).maxAttempts(180)).build()) {
+                Tables.ALL.forEach(t -> waiter.waitUntilTableExists(r -> r.tableName(tableNames.of(t))));
+            }
+        }
+    }
+
+    private URI startDynoxide(ExtensionContext context) throws Exception {
         if (!Files.isExecutable(BINARY)) {
             throw new IllegalStateException("the DynamoDB emulator is not installed at " + BINARY.toAbsolutePath()
                     + "; run `npm ci` in local/ first");
@@ -69,22 +110,20 @@ public final class Dynoxide implements BeforeAllCallback, AfterAllCallback {
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         URI endpoint = URI.create("http://127.0.0.1:" + port);
         awaitReady(endpoint);
-        client = DynamoDbClient.builder()
-                .endpointOverride(endpoint)
-                .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .httpClient(UrlConnectionHttpClient.create())
-                .build();
-        enhanced = DynamoDbEnhancedClient.builder().dynamoDbClient(client).build();
-        String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + "-";
-        Map<String, String> env = new HashMap<>();
-        Tables.ALL.forEach(t -> env.put(t.environmentVariable(), prefix + t.logicalName()));
-        tableNames = new TableNames(Map.copyOf(env));
-        Tables.ALL.forEach(this::createTable);
+        return endpoint;
     }
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
+        if (client != null && !backend.embedded() && tableNames != null) {
+            for (TableDefinition t : Tables.ALL) { // an emulator or account outlives the class: leave no tables
+                try {
+                    client.deleteTable(d -> d.tableName(tableNames.of(t)));
+                } catch (ResourceNotFoundException gone) {
+                    // not created
+                }
+            }
+        }
         if (client != null) {
             client.close();
         }
