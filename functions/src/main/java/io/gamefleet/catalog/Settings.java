@@ -21,13 +21,21 @@ public final class Settings {
             new Setting("GAMEFLEET_PAGE_TOKEN_KEY", "gamefleet-page-token", "HMAC key that signs pagination tokens");
     public static final Setting ACCOUNT_ID =
             new Setting("GAMEFLEET_ACCOUNT_ID", "000000000000", "account id used in the ARNs Gamefleet builds");
+    public static final Setting BALANCER_RATE_SECONDS =
+            new Setting("GAMEFLEET_BALANCER_RATE_SECONDS", "60", "how often the balancer runs");
+    public static final Setting VIABILITY_WINDOW_SECONDS =
+            new Setting("GAMEFLEET_VIABILITY_WINDOW_SECONDS", "3600", "how far back Spot interruptions count");
+    public static final Setting VIABILITY_THRESHOLD =
+            new Setting("GAMEFLEET_VIABILITY_THRESHOLD", "0.2",
+                    "interruptions per instance of a type within the window above which the type is not viable");
     public static final Setting ACTIVATION_STATE_MACHINE_ARN =
             new Setting("GAMEFLEET_ACTIVATION_STATE_MACHINE_ARN", "", "the activation workflow");
     public static final Setting DELETION_STATE_MACHINE_ARN =
             new Setting("GAMEFLEET_DELETION_STATE_MACHINE_ARN", "", "the deletion workflow");
 
     public static final List<Setting> ALL = List.of(CLAIM_TTL_SECONDS, HEALTH_TIMEOUT_SECONDS,
-            DELETED_RETENTION_SECONDS, ACTIVATION_TIMEOUT_SECONDS, PAGE_TOKEN_KEY, ACCOUNT_ID,
+            DELETED_RETENTION_SECONDS, ACTIVATION_TIMEOUT_SECONDS, BALANCER_RATE_SECONDS, VIABILITY_WINDOW_SECONDS,
+            VIABILITY_THRESHOLD, PAGE_TOKEN_KEY, ACCOUNT_ID,
             ACTIVATION_STATE_MACHINE_ARN, DELETION_STATE_MACHINE_ARN);
 
     private Settings() {}

@@ -91,9 +91,14 @@ public final class AwsAutoScalingCompute implements Compute {
     }
 
     @Override
-    public List<ComputeInstance> describeInstances(String scalingGroupName) {
-        return find(scalingGroupName).map(g -> g.instances().stream().map(AwsAutoScalingCompute::toInstance).toList())
-                .orElse(List.of());
+    public Optional<ScalingGroupState> describeScalingGroup(String scalingGroupName) {
+        return find(scalingGroupName).map(g -> new ScalingGroupState(g.desiredCapacity(), g.minSize(), g.maxSize(),
+                g.mixedInstancesPolicy() == null ? List.of() : g.mixedInstancesPolicy().launchTemplate().overrides()
+                        .stream().map(o -> o.instanceType()).toList(),
+                g.mixedInstancesPolicy() != null && g.mixedInstancesPolicy().instancesDistribution() != null
+                        && Integer.valueOf(100).equals(
+                                g.mixedInstancesPolicy().instancesDistribution().onDemandPercentageAboveBaseCapacity()),
+                g.instances().stream().map(AwsAutoScalingCompute::toInstance).toList()));
     }
 
     /**

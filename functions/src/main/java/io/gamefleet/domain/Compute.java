@@ -2,6 +2,7 @@ package io.gamefleet.domain;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The compute port: what Gamefleet asks of EC2 Auto Scaling. The AWS adapter is in
@@ -13,8 +14,13 @@ public interface Compute {
     /** Creates the group's scaling group, or finds the one created before; returns its ARN. */
     String createScalingGroup(GameServerGroup group);
 
+    /** The scaling group as it is now; empty when it does not exist. */
+    Optional<ScalingGroupState> describeScalingGroup(String scalingGroupName);
+
     /** The scaling group's instances; empty when the scaling group does not exist. */
-    List<ComputeInstance> describeInstances(String scalingGroupName);
+    default List<ComputeInstance> describeInstances(String scalingGroupName) {
+        return describeScalingGroup(scalingGroupName).map(ScalingGroupState::instances).orElse(List.of());
+    }
 
     /**
      * Starts deleting the scaling group and its instances (protected ones too when
@@ -29,6 +35,13 @@ public interface Compute {
     void setInstanceProtection(String scalingGroupName, String instanceId, boolean protectedFromScaleIn);
 
     void terminateInstance(String scalingGroupName, String instanceId, boolean decrementDesiredCapacity);
+
+    /**
+     * Sizes, the instance types new instances may have (the mixed instances policy's overrides),
+     * whether they are bought On-Demand only, and the instances.
+     */
+    record ScalingGroupState(int desiredCapacity, int minSize, int maxSize, List<String> instanceTypes,
+            boolean onDemandOnly, List<ComputeInstance> instances) {}
 
     record ComputeInstance(String instanceId, String instanceType, String availabilityZone,
             Instant launchTime, boolean inService, boolean protectedFromScaleIn) {}

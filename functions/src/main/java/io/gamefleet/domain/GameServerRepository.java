@@ -50,6 +50,26 @@ public interface GameServerRepository {
     /** Deletes the server if it is in the group (and on the instance, when one is given). */
     boolean deregister(String group, String gameServerId, Optional<String> requiredInstanceId);
 
+    /** Every game server of the group (the balancer's one query per group, paged). */
+    List<GameServer> listAll(String group);
+
+    /** The game servers on one instance. */
+    List<GameServer> onInstance(String instanceId);
+
+    /**
+     * Moves the servers of one instance, as they were read, to an instance status: DRAINING
+     * keeps them claimable as a last resort, SPOT_TERMINATING takes them out of the claim index.
+     * Servers that a claim or an update changed meanwhile are read again and moved; servers that
+     * are gone are left alone.
+     */
+    void setInstanceStatus(List<GameServer> servers, InstanceStatus status);
+
+    /** Deletes the server if its last heartbeat is still older than {@code cutoff}. */
+    boolean deleteIfUnhealthy(String gameServerId, Instant cutoff);
+
+    /** Deletes the server whatever its state (its instance is gone). */
+    void delete(String gameServerId);
+
     /** How many game servers of the group are UTILIZED (a query over the group's servers). */
     long countUtilized(String group);
 

@@ -9,6 +9,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /** The game server operations of the API: registration, health, utilization, claims. */
 public final class GameServerService {
@@ -21,6 +22,7 @@ public final class GameServerService {
 
     private final GameServerRepository servers;
     private final InstanceRepository instances;
+    private final Supplier<Compute> compute;
     private final ClaimPolicy claimPolicy;
     private final PageTokens tokens;
     private final ServiceSettings settings;
@@ -28,8 +30,9 @@ public final class GameServerService {
     private final Groups groups;
 
     public GameServerService(GroupRepository groupRepository, GameServerRepository servers,
-            InstanceRepository instances, ClaimPolicy claimPolicy, PageTokens tokens,
+            InstanceRepository instances, Supplier<Compute> compute, ClaimPolicy claimPolicy, PageTokens tokens,
             ServiceSettings settings, Clock clock) {
+        this.compute = compute;
         this.servers = servers;
         this.instances = instances;
         this.claimPolicy = claimPolicy;
@@ -48,6 +51,7 @@ public final class GameServerService {
                 "RegisterGameServer");
         caller.requireInstance(r.instanceId());
         GameServerInstance instance = instances.find(group.name(), r.instanceId())
+                .or(() -> newInstance(group, r.instanceId()))
                 .orElseThrow(() -> GamefleetException.invalidRequest("InstanceId " + r.instanceId()
                         + " is not an instance of game server group " + group.name()));
         if (instance.instanceStatus() == InstanceStatus.SPOT_TERMINATING) {
@@ -68,6 +72,23 @@ public final class GameServerService {
                 .build();
         servers.register(server);
         return server;
+    }
+
+    /**
+     * An instance the Auto Scaling group launched since the balancer last looked: asked of the
+     * scaling group (once per new instance) and recorded, so its first game server can register.
+     */
+    private Optional<GameServerInstance> newInstance(GameServerGroup group, String instanceId) {
+        return compute.get().describeInstances(group.autoScalingGroupName()).stream()
+                .filter(i -> i.instanceId().equals(instanceId))
+                .findFirst()
+                .map(i -> {
+                    GameServerInstance added = new GameServerInstance(group.name(), i.instanceId(), InstanceStatus.ACTIVE,
+                            i.instanceType(), i.availabilityZone(), i.launchTime(), i.inService(),
+                            i.protectedFromScaleIn());
+                    instances.save(added);
+                    return added;
+                });
     }
 
     public GameServer describe(String groupNameOrArn, String gameServerId, Caller caller) {

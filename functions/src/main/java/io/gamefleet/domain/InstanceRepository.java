@@ -11,7 +11,15 @@ public interface InstanceRepository {
 
     Page<GameServerInstance> list(String group, int limit, Optional<String> cursor);
 
+    /** Every instance of the group. */
+    List<GameServerInstance> listAll(String group);
+
+    /** The instance with this id in whichever group has it (instance events carry only the id). */
+    Optional<GameServerInstance> findById(String instanceId);
+
     void save(GameServerInstance instance);
+
+    void delete(String group, String instanceId);
 
     /** Deletes up to {@code max} of the group's instances; returns how many it deleted. */
     int deleteSome(String group, int max);

@@ -2,17 +2,22 @@ package io.gamefleet.runtime;
 
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Settings.Setting;
+import io.gamefleet.balancing.EmfMetrics;
 import io.gamefleet.compute.AwsAutoScalingCompute;
 import io.gamefleet.domain.ClaimPolicy;
 import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.GameServerService;
 import io.gamefleet.domain.GroupLifecycle;
 import io.gamefleet.domain.GroupService;
+import io.gamefleet.domain.InstanceEvents;
+import io.gamefleet.domain.Metrics;
+import io.gamefleet.domain.SpotBalancer;
 import io.gamefleet.domain.PageTokens;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.store.DynamoGameServerRepository;
 import io.gamefleet.store.DynamoGroupRepository;
 import io.gamefleet.store.DynamoInstanceRepository;
+import io.gamefleet.store.DynamoInterruptionRepository;
 import io.gamefleet.store.TableNames;
 import java.net.URI;
 import java.time.Clock;
@@ -54,9 +59,11 @@ public final class Services {
     private final GroupService groupService;
     private final GameServerService gameServerService;
     private final Supplier<GroupLifecycle> lifecycle;
+    private final Supplier<SpotBalancer> balancer;
+    private final InstanceEvents instanceEvents;
 
     public Services(Map<String, String> environment, Clock clock, Optional<Compute> compute,
-            AwsCredentialsProvider credentials, List<ExecutionInterceptor> interceptors) {
+            Optional<Metrics> metrics, AwsCredentialsProvider credentials, List<ExecutionInterceptor> interceptors) {
         this.environment = Map.copyOf(environment);
         this.clock = clock;
         this.region = Region.of(environment.getOrDefault("AWS_REGION", "us-east-1"));
@@ -76,14 +83,23 @@ public final class Services {
         var workflows = new StepFunctionsWorkflowStarter(sfn, setting(Settings.ACTIVATION_STATE_MACHINE_ARN),
                 setting(Settings.DELETION_STATE_MACHINE_ARN));
         this.groupService = new GroupService(groups, instances, workflows, tokens, settings, clock);
-        // java.util.Random is thread-safe: the local profile serves many requests at once.
-        this.gameServerService = new GameServerService(groups, servers, instances,
-                new ClaimPolicy(8, new Random()), tokens, settings, clock);
-        // Only the workflow steps use Auto Scaling: API functions never build that client.
+        // Built on first use: most API functions never need Auto Scaling (registration asks it
+        // only about an instance launched since the balancer last looked).
         Supplier<Compute> computePort = compute.<Supplier<Compute>>map(c -> () -> c).orElse(memoize(
                 () -> new AwsAutoScalingCompute(configure(AutoScalingClient.builder(), "AUTO_SCALING").build())));
+        // java.util.Random is thread-safe: the local profile serves many requests at once.
+        this.gameServerService = new GameServerService(groups, servers, instances, computePort,
+                new ClaimPolicy(8, new Random()), tokens, settings, clock);
         this.lifecycle = memoize(() -> new GroupLifecycle(groupService, groups, servers, instances,
                 computePort.get(), settings, clock));
+        var interruptions = new DynamoInterruptionRepository(dynamoDb, tables);
+        Metrics metricsPort = metrics.orElseGet(() -> new EmfMetrics(clock, System.out::println));
+        Duration window = seconds(Settings.VIABILITY_WINDOW_SECONDS);
+        double threshold = number(Settings.VIABILITY_THRESHOLD);
+        this.balancer = memoize(() -> new SpotBalancer(groups, servers, instances, interruptions, computePort.get(),
+                metricsPort, settings, window, threshold, clock, System.out::println));
+        this.instanceEvents = new InstanceEvents(instances, servers, interruptions, metricsPort, window, clock,
+                System.out::println);
     }
 
     /** The services of a deployed function: its environment, the system clock, AWS itself. */
@@ -92,7 +108,7 @@ public final class Services {
         if (s == null) {
             synchronized (Services.class) {
                 if (shared == null) {
-                    shared = new Services(System.getenv(), Clock.systemUTC(), Optional.empty(),
+                    shared = new Services(System.getenv(), Clock.systemUTC(), Optional.empty(), Optional.empty(),
                             DefaultCredentialsProvider.builder().build(), List.of());
                 }
                 s = shared;
@@ -111,6 +127,14 @@ public final class Services {
 
     public GroupLifecycle lifecycle() {
         return lifecycle.get();
+    }
+
+    public SpotBalancer balancer() {
+        return balancer.get();
+    }
+
+    public InstanceEvents instanceEvents() {
+        return instanceEvents;
     }
 
     public ServiceSettings settings() {
@@ -154,6 +178,15 @@ public final class Services {
             return Duration.ofSeconds(Long.parseLong(value));
         } catch (NumberFormatException e) {
             throw new IllegalStateException(s.environmentVariable() + " must be a whole number of seconds, not " + value);
+        }
+    }
+
+    private double number(Setting s) {
+        String value = setting(s);
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException(s.environmentVariable() + " must be a number, not " + value);
         }
     }
 

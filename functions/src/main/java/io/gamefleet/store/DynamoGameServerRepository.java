@@ -27,6 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
@@ -225,6 +226,107 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         } catch (ConditionalCheckFailedException e) {
             return false;
         }
+    }
+
+    @Override
+    public List<GameServer> listAll(String group) {
+        List<GameServer> all = new ArrayList<>();
+        table.index(Tables.SERVERS_BY_GROUP_INDEX).query(QueryEnhancedRequest.builder()
+                        .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(group))).build())
+                .forEach(page -> all.addAll(page.items()));
+        return all;
+    }
+
+    @Override
+    public List<GameServer> onInstance(String instanceId) {
+        List<GameServer> all = new ArrayList<>();
+        table.index(Tables.SERVERS_BY_INSTANCE_INDEX).query(QueryEnhancedRequest.builder()
+                        .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(instanceId))).build())
+                .forEach(page -> all.addAll(page.items()));
+        return all;
+    }
+
+    /** TransactWriteItems takes at most 100 actions. */
+    private static final int TRANSACTION_LIMIT = 100;
+
+    /**
+     * One transaction per 100 servers, each update conditioned on the claim and utilization the
+     * server was read with; when a concurrent claim or update cancels it, the servers are moved
+     * one by one from a fresh read.
+     */
+    @Override
+    public void setInstanceStatus(List<GameServer> servers, InstanceStatus status) {
+        for (int from = 0; from < servers.size(); from += TRANSACTION_LIMIT) {
+            List<GameServer> chunk = servers.subList(from, Math.min(servers.size(), from + TRANSACTION_LIMIT));
+            List<TransactWriteItem> updates = chunk.stream()
+                    .map(s -> TransactWriteItem.builder().update(statusUpdate(s, status)).build()).toList();
+            try {
+                dynamoDb.transactWriteItems(t -> t.transactItems(updates));
+            } catch (TransactionCanceledException changedMeanwhile) {
+                chunk.forEach(s -> moveOneByOne(s.gameServerId(), status));
+            }
+        }
+    }
+
+    private void moveOneByOne(String gameServerId, InstanceStatus status) {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            Optional<GameServer> current = find(gameServerId);
+            if (current.isEmpty()) {
+                return;
+            }
+            Update u = statusUpdate(current.get(), status);
+            try {
+                dynamoDb.updateItem(r -> r.tableName(u.tableName()).key(u.key()).updateExpression(u.updateExpression())
+                        .conditionExpression(u.conditionExpression()).expressionAttributeValues(u.expressionAttributeValues()));
+                return;
+            } catch (ConditionalCheckFailedException changedMeanwhile) {
+                // read it again and redo
+            }
+        }
+        throw GamefleetException.conflict("game server " + gameServerId + " kept changing while its instance status was set");
+    }
+
+    /** The server's instance status and claim-index entry, rewritten together. */
+    private Update statusUpdate(GameServer current, InstanceStatus status) {
+        GameServer moved = current.toBuilder().instanceStatus(status).build();
+        String sortKey = GameServerSchema.claimSortKey(moved, moved.claimExpiresAt());
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":status", AttributeValue.fromS(status.name()));
+        values.put(":utilization", AttributeValue.fromS(current.utilizationStatus().name()));
+        String condition = "UtilizationStatus = :utilization AND ";
+        if (current.claimExpiresAt() == null) {
+            condition += "attribute_not_exists(ClaimExpiresAt)";
+        } else {
+            values.put(":expires", millis(current.claimExpiresAt()));
+            condition += "ClaimExpiresAt = :expires";
+        }
+        String update;
+        if (sortKey == null) {
+            update = "SET InstanceStatus = :status REMOVE ClaimPartition, ClaimSortKey";
+        } else {
+            values.put(":sortKey", AttributeValue.fromS(sortKey));
+            values.put(":group", AttributeValue.fromS(current.gameServerGroupName()));
+            update = "SET InstanceStatus = :status, ClaimSortKey = :sortKey, ClaimPartition = :group";
+        }
+        return Update.builder().tableName(table.tableName()).key(keyMap(current.gameServerId()))
+                .updateExpression(update).conditionExpression(condition).expressionAttributeValues(values).build();
+    }
+
+    @Override
+    public boolean deleteIfUnhealthy(String gameServerId, Instant cutoff) {
+        try {
+            dynamoDb.deleteItem(d -> d.tableName(table.tableName()).key(keyMap(gameServerId))
+                    .conditionExpression("LastHealthCheckTime < :cutoff")
+                    .expressionAttributeValues(Map.of(":cutoff", millis(cutoff))));
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void delete(String gameServerId) {
+        table.deleteItem(key(gameServerId));
     }
 
     @Override

@@ -50,6 +50,27 @@ public final class DynamoInstanceRepository implements InstanceRepository {
     }
 
     @Override
+    public List<GameServerInstance> listAll(String group) {
+        List<GameServerInstance> all = new java.util.ArrayList<>();
+        table.query(QueryEnhancedRequest.builder()
+                        .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(group))).build())
+                .items().forEach(all::add);
+        return all;
+    }
+
+    @Override
+    public Optional<GameServerInstance> findById(String instanceId) {
+        return table.index(Tables.INSTANCES_BY_ID_INDEX).query(QueryEnhancedRequest.builder()
+                        .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(instanceId))).limit(1).build())
+                .iterator().next().items().stream().findFirst();
+    }
+
+    @Override
+    public void delete(String group, String instanceId) {
+        table.deleteItem(key(group, instanceId));
+    }
+
+    @Override
     public void save(GameServerInstance instance) {
         table.putItem(instance);
     }

@@ -33,6 +33,7 @@ import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchem
  *     (packing), then servers whose claim lapsed (a matchmaker gave up on them). Setting UTILIZED
  *     removes both attributes. Each group's partition starts with a gate entry (sort key "!")
  *     that carries the group's status, so the claim query also tells whether the group is ACTIVE.</li>
+ * <li>ByInstance index: the servers of one instance (draining it, a Spot interruption, its end).</li>
  * </ul>
  */
 final class GameServerSchema {
@@ -69,7 +70,8 @@ final class GameServerSchema {
         var s = StaticImmutableTableSchema.builder(GameServer.class, GameServer.Builder.class)
                 .newItemBuilder(GameServer::builder, GameServer.Builder::build);
         s.addAttribute(String.class, a -> a.name("GameServerId")
-                .getter(GameServer::gameServerId).setter(GameServer.Builder::gameServerId).tags(primaryPartitionKey()));
+                .getter(GameServer::gameServerId).setter(GameServer.Builder::gameServerId)
+                .tags(primaryPartitionKey(), secondarySortKey(Tables.SERVERS_BY_INSTANCE_INDEX)));
         s.addAttribute(String.class, a -> a.name("GameServerGroupName")
                 .getter(GameServer::gameServerGroupName).setter(GameServer.Builder::gameServerGroupName)
                 .tags(secondaryPartitionKey(Tables.SERVERS_BY_GROUP_INDEX)));
@@ -77,7 +79,9 @@ final class GameServerSchema {
                 .getter(g -> g.registrationTime() == null ? null : g.registrationTime().toEpochMilli())
                 .setter((b, v) -> b.registrationTime(v == null ? null : Instant.ofEpochMilli(v)))
                 .tags(secondarySortKey(Tables.SERVERS_BY_GROUP_INDEX)));
-        string(s, "InstanceId", GameServer::instanceId, GameServer.Builder::instanceId);
+        s.addAttribute(String.class, a -> a.name("InstanceId")
+                .getter(GameServer::instanceId).setter(GameServer.Builder::instanceId)
+                .tags(secondaryPartitionKey(Tables.SERVERS_BY_INSTANCE_INDEX)));
         string(s, "ConnectionInfo", GameServer::connectionInfo, GameServer.Builder::connectionInfo);
         string(s, "GameServerData", GameServer::gameServerData, GameServer.Builder::gameServerData);
         enumeration(s, "UtilizationStatus", UtilizationStatus.class,

@@ -5,7 +5,10 @@ import static io.gamefleet.store.Attributes.millis;
 import static io.gamefleet.store.Attributes.string;
 import static software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags.primaryPartitionKey;
 import static software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags.primarySortKey;
+import static software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags.secondaryPartitionKey;
+import static software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags.secondarySortKey;
 
+import io.gamefleet.catalog.Tables;
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceStatus;
 import java.time.Instant;
@@ -42,9 +45,11 @@ final class InstanceSchema {
         var s = StaticImmutableTableSchema.builder(GameServerInstance.class, Builder.class)
                 .newItemBuilder(Builder::new, Builder::build);
         s.addAttribute(String.class, a -> a.name("GameServerGroupName").getter(GameServerInstance::gameServerGroupName)
-                .setter((b, v) -> b.group = v).tags(primaryPartitionKey()));
+                .setter((b, v) -> b.group = v)
+                .tags(primaryPartitionKey(), secondarySortKey(Tables.INSTANCES_BY_ID_INDEX)));
         s.addAttribute(String.class, a -> a.name("InstanceId").getter(GameServerInstance::instanceId)
-                .setter((b, v) -> b.instanceId = v).tags(primarySortKey()));
+                .setter((b, v) -> b.instanceId = v)
+                .tags(primarySortKey(), secondaryPartitionKey(Tables.INSTANCES_BY_ID_INDEX)));
         enumeration(s, "InstanceStatus", InstanceStatus.class, GameServerInstance::instanceStatus, (b, v) -> b.status = v);
         string(s, "InstanceType", GameServerInstance::instanceType, (b, v) -> b.type = v);
         string(s, "AvailabilityZone", GameServerInstance::availabilityZone, (b, v) -> b.zone = v);

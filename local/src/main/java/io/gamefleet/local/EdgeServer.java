@@ -3,6 +3,7 @@ package io.gamefleet.local;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -36,6 +37,7 @@ final class EdgeServer implements AutoCloseable {
         System.setProperty("sun.net.httpserver.nodelay", "true");
     }
     private static final String INVOKE_PREFIX = "/2015-03-31/functions/";
+    private static final String SCHEDULES_PREFIX = "/_local/schedules/";
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -45,6 +47,8 @@ final class EdgeServer implements AutoCloseable {
     private volatile List<ApiRoute> routes = List.of();
     private volatile Map<String, RequestHandler<?, ?>> functions = Map.of();
     private volatile boolean ready;
+    private volatile EventRouter events;
+    private volatile java.util.function.Function<String, Map<String, Object>> schedules;
 
     record ApiRoute(Route route, String[] segments, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler) {}
 
@@ -68,9 +72,12 @@ final class EdgeServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    void serve(List<ApiRoute> apiRoutes, Map<String, RequestHandler<?, ?>> byFunctionName) {
+    void serve(List<ApiRoute> apiRoutes, Map<String, RequestHandler<?, ?>> byFunctionName, EventRouter router,
+            java.util.function.Function<String, Map<String, Object>> runSchedule) {
         this.routes = List.copyOf(apiRoutes);
         this.functions = Map.copyOf(byFunctionName);
+        this.events = router;
+        this.schedules = runSchedule;
         this.ready = true;
     }
 
@@ -81,6 +88,13 @@ final class EdgeServer implements AutoCloseable {
             byte[] body = exchange.getRequestBody().readAllBytes();
             if (path.equals("/_local/health")) {
                 send(exchange, ready ? 200 : 503, ready ? "{\"status\":\"ready\"}" : "{\"status\":\"starting\"}");
+            } else if (method.equals("POST") && path.equals("/_local/events")) {
+                localEvents(exchange, body);
+            } else if (method.equals("POST") && path.startsWith(SCHEDULES_PREFIX)) {
+                send(exchange, 200, JSON.writeValueAsString(schedules.apply(path.substring(SCHEDULES_PREFIX.length()))));
+            } else if (method.equals("POST") && path.equals("/")
+                    && "AWSEvents.PutEvents".equals(exchange.getRequestHeaders().getFirst("X-Amz-Target"))) {
+                putEvents(exchange, body);
             } else if (method.equals("POST") && path.startsWith(INVOKE_PREFIX) && path.endsWith("/invocations")) {
                 invoke(exchange, path.substring(INVOKE_PREFIX.length(), path.length() - "/invocations".length()), body);
             } else {
@@ -179,6 +193,38 @@ final class EdgeServer implements AutoCloseable {
                 .withIsBase64Encoded(false)
                 .withRequestContext(context)
                 .build();
+    }
+
+    /** {@code /_local/events}: one EventBridge event (or an array of them), routed by the catalog's rules. */
+    @SuppressWarnings("unchecked")
+    private void localEvents(HttpExchange exchange, byte[] body) throws IOException {
+        JsonNode parsed = JSON.readTree(body);
+        int matched = 0;
+        for (JsonNode event : parsed.isArray() ? parsed : JSON.createArrayNode().add(parsed)) {
+            matched += events.deliver(JSON.convertValue(event, Map.class));
+        }
+        send(exchange, 200, "{\"Matched\":" + matched + "}");
+    }
+
+    /** EventBridge's PutEvents (AWS JSON 1.1): Detail is a JSON string, as the SDKs send it. */
+    @SuppressWarnings("unchecked")
+    private void putEvents(HttpExchange exchange, byte[] body) throws IOException {
+        JsonNode entries = JSON.readTree(body).path("Entries");
+        var results = JSON.createArrayNode();
+        for (JsonNode entry : entries) {
+            Map<String, Object> event = new LinkedHashMap<>();
+            event.put("version", "0");
+            event.put("id", java.util.UUID.randomUUID().toString());
+            event.put("source", entry.path("Source").asText());
+            event.put("detail-type", entry.path("DetailType").asText());
+            event.put("account", accountId);
+            event.put("region", "us-east-1");
+            event.put("detail", JSON.readValue(entry.path("Detail").asText("{}"), Map.class));
+            events.deliver(event);
+            results.addObject().put("EventId", (String) event.get("id"));
+        }
+        exchange.getResponseHeaders().add("Content-Type", "application/x-amz-json-1.1");
+        send(exchange, 200, JSON.createObjectNode().put("FailedEntryCount", 0).set("Entries", results).toString());
     }
 
     /** Lambda's Invoke API: a function error is 200 with X-Amz-Function-Error, as in AWS. */

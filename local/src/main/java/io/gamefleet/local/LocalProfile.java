@@ -3,14 +3,19 @@ package io.gamefleet.local;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import io.gamefleet.balancing.EmfMetrics;
+import io.gamefleet.catalog.EventRule;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
+import io.gamefleet.catalog.Schedule;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.TableDefinition;
+import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
+import io.gamefleet.domain.Metrics;
 import io.gamefleet.runtime.Services;
 import java.io.File;
 import java.io.IOException;
@@ -26,6 +31,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -56,6 +64,8 @@ public final class LocalProfile implements AutoCloseable {
     }
 
     private final List<AutoCloseable> resources = new ArrayList<>();
+    private final Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedules = new LinkedHashMap<>();
+    private EventRouter events;
     private EdgeServer edge;
     private SimulatedFleet fleet;
     private Services services;
@@ -111,8 +121,10 @@ public final class LocalProfile implements AutoCloseable {
             }
         }
 
+        environment.put(Settings.BALANCER_RATE_SECONDS.environmentVariable(), Long.toString(o.balancerRate().toSeconds()));
         fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), ACCOUNT_ID);
-        services = new Services(environment, o.clock(), Optional.of(fleet), credentials, o.interceptors());
+        services = new Services(environment, o.clock(), Optional.of(fleet), Optional.of(localMetrics(o, logs)),
+                credentials, o.interceptors());
 
         List<EdgeServer.ApiRoute> apiRoutes = new ArrayList<>();
         Map<String, RequestHandler<?, ?>> functions = new HashMap<>();
@@ -124,7 +136,91 @@ public final class LocalProfile implements AutoCloseable {
         for (WorkflowStep s : Workflows.allSteps()) {
             functions.put(s.functionName(), instantiate(s.handlerClass()));
         }
-        edge.serve(apiRoutes, functions);
+        List<EventRouter.Target> targets = new ArrayList<>();
+        for (EventRule rule : Triggers.EVENT_RULES) {
+            RequestHandler<Map<String, Object>, Map<String, Object>> handler = instantiate(rule.handlerClass());
+            functions.put(rule.functionName(), handler);
+            targets.add(new EventRouter.Target(rule, EventRouter.pattern(rule), handler));
+        }
+        events = new EventRouter(targets);
+        fleet.sendEventsTo(events::deliver);
+        for (Schedule schedule : Triggers.SCHEDULES) {
+            RequestHandler<Map<String, Object>, Map<String, Object>> handler = instantiate(schedule.handlerClass());
+            functions.put(schedule.functionName(), handler);
+            schedules.put(schedule.name(), handler);
+        }
+        edge.serve(apiRoutes, functions, events, this::runSchedule);
+        startScheduler(o);
+    }
+
+    /**
+     * The local EventBridge Scheduler: every schedule at the --balancer-rate-seconds period, and
+     * the simulated fleet advanced every second. A zero rate leaves both to the caller (tests
+     * move a clock and call {@link #runSchedule}).
+     */
+    private void startScheduler(Options o) {
+        if (o.balancerRate().isZero()) {
+            return;
+        }
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "local-scheduler");
+            t.setDaemon(true);
+            return t;
+        });
+        resources.add(scheduler::shutdownNow);
+        scheduler.scheduleAtFixedRate(() -> guarded("the simulated fleet", fleet::tick), 1, 1, TimeUnit.SECONDS);
+        long period = o.balancerRate().toMillis();
+        for (String name : schedules.keySet()) {
+            scheduler.scheduleAtFixedRate(() -> guarded(name, () -> runSchedule(name)), period, period,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static void guarded(String what, Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            System.err.println("local scheduler: " + what + " failed: " + e);
+        }
+    }
+
+    /** Runs a catalog schedule's function now (what the scheduler does at each period). */
+    public Map<String, Object> runSchedule(String name) {
+        RequestHandler<Map<String, Object>, Map<String, Object>> handler = schedules.get(name);
+        if (handler == null) {
+            throw new IllegalArgumentException("no schedule named " + name + "; there are " + schedules.keySet());
+        }
+        return handler.handleRequest(Map.of("source", "aws.scheduler", "detail-type", "Scheduled Event"), null);
+    }
+
+    /** Delivers an EventBridge event to the catalog's matching rules; returns how many matched. */
+    public int sendEvent(Map<String, Object> event) {
+        return events.deliver(event);
+    }
+
+    /** FleetIQ metrics as EMF lines in metrics.log, and the utilization fed to the fleet's target tracking. */
+    private Metrics localMetrics(Options o, File logs) {
+        File file = new File(logs, "metrics.log");
+        EmfMetrics emf = new EmfMetrics(o.clock(), line -> {
+            try {
+                Files.writeString(file.toPath(), line + System.lineSeparator(), java.nio.charset.StandardCharsets.UTF_8,
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                System.err.println("cannot write " + file + ": " + e.getMessage());
+            }
+        });
+        return new Metrics() {
+            @Override
+            public void gameServers(String group, GameServerCounts counts) {
+                emf.gameServers(group, counts);
+                fleet.observe(group, counts.percentUtilized());
+            }
+
+            @Override
+            public void interruption(String group, String instanceType, int gameServers) {
+                emf.interruption(group, instanceType, gameServers);
+            }
+        };
     }
 
     private URI startDynoxide(Options o, File logs) {

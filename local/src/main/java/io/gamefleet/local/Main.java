@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
@@ -16,18 +18,20 @@ public final class Main {
 
     public static void main(String[] args) throws InterruptedException {
         long started = System.nanoTime();
-        LocalProfile.Options options;
+        Launch launch;
         try {
-            options = parse(List.of(args));
+            launch = parse(List.of(args));
         } catch (IllegalArgumentException e) {
             System.err.println("local/run: " + e.getMessage());
             System.err.println(USAGE);
             System.exit(2);
             return;
         }
+        LocalProfile.Options options = launch.options();
         LocalProfile profile;
         try {
             profile = LocalProfile.start(options);
+            launch.spotInterruptionsPerHour().forEach(profile.fleet()::setInterruptionRate);
         } catch (RuntimeException e) {
             System.err.println("local/run: could not start: " + e.getMessage());
             System.exit(1);
@@ -53,9 +57,14 @@ public final class Main {
     static final String USAGE = """
             usage: local/run [--port N] [--claim-ttl-seconds S] [--health-timeout-seconds S]
                              [--balancer-rate-seconds S] [--instance-launch-seconds S] [--data-dir DIR]
-                             [--dynamodb-endpoint URL] [--stepfunctions-endpoint URL] [--principals FILE]""";
+                             [--dynamodb-endpoint URL] [--stepfunctions-endpoint URL] [--principals FILE]
+                             [--spot-interruption-rate TYPE=PER_HOUR]... [--localstack]   (local/run only: LocalStack's DynamoDB in Docker)""";
 
-    static LocalProfile.Options parse(List<String> args) {
+    /** What the command line asks for: the profile's options and the simulated Spot interruption rates. */
+    record Launch(LocalProfile.Options options, Map<String, Double> spotInterruptionsPerHour) {}
+
+    static Launch parse(List<String> args) {
+        Map<String, Double> interruptions = new LinkedHashMap<>();
         LocalProfile.Options o = LocalProfile.Options.defaults(home());
         int port = o.port();
         Duration claimTtl = o.claimTtl();
@@ -72,6 +81,11 @@ public final class Main {
             if (flag.equals("--help") || flag.equals("-h")) {
                 System.out.println(USAGE);
                 System.exit(0);
+            }
+            if (flag.equals("--localstack")) {
+                throw new IllegalArgumentException("--localstack is a flag of local/run, which starts LocalStack in Docker"
+                        + " and passes --dynamodb-endpoint; with java -jar, start LocalStack yourself and pass"
+                        + " --dynamodb-endpoint http://127.0.0.1:4566");
             }
             if (!it.hasNext()) {
                 throw new IllegalArgumentException(flag + " needs a value");
@@ -95,11 +109,25 @@ public final class Main {
                 case "--dynamodb-endpoint" -> dynamo = Optional.of(url(flag, value));
                 case "--stepfunctions-endpoint" -> sfn = Optional.of(url(flag, value));
                 case "--principals" -> principals.addAll(Principals.read(Path.of(value)));
+                case "--spot-interruption-rate" -> {
+                    int eq = value.indexOf('=');
+                    double perHour = -1;
+                    try {
+                        perHour = eq > 0 ? Double.parseDouble(value.substring(eq + 1)) : -1;
+                    } catch (NumberFormatException e) {
+                        // reported below
+                    }
+                    if (perHour < 0 || !Double.isFinite(perHour)) {
+                        throw new IllegalArgumentException("--spot-interruption-rate takes TYPE=PER_HOUR, such as "
+                                + "c4.large=0.5 (interruption warnings per instance-hour), not " + value);
+                    }
+                    interruptions.put(value.substring(0, eq), perHour);
+                }
                 default -> throw new IllegalArgumentException("unknown flag " + flag);
             }
         }
-        return new LocalProfile.Options(port, claimTtl, health, balancer, launch, dataDir, dynamo, sfn,
-                List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors());
+        return new Launch(new LocalProfile.Options(port, claimTtl, health, balancer, launch, dataDir, dynamo, sfn,
+                List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors()), interruptions);
     }
 
     /** The local/ folder: node_modules and the sidecar live there. */

@@ -14,12 +14,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The local stand-in for EC2 Auto Scaling: scaling groups and their instances, in memory.
  * An instance is InService once {@code launchDelay} has passed on the profile's clock, so
- * tests move the clock instead of waiting. Instance types rotate through the group's
- * definitions, and each instance gets an EC2-shaped id ({@code i-} and 17 hex digits).
+ * tests move the clock instead of waiting. Instance types rotate through the group's current
+ * instance types, and each instance gets an EC2-shaped id ({@code i-} and 17 hex digits).
+ *
+ * <p>Spot interruptions: {@link #interrupt} (or a configured rate per instance type, applied by
+ * {@link #tick}) sends EC2's "Spot Instance Interruption Warning" event, and two minutes later
+ * on the clock the instance terminates with a "terminated" state-change event; the scaling group
+ * then launches a replacement. With an AutoScalingPolicy the group follows target tracking on
+ * PercentUtilizedGameServers, from the metrics the balancer publishes.
  */
 public final class SimulatedFleet implements Compute {
     private static final String HEX = "0123456789abcdef";
@@ -29,30 +36,53 @@ public final class SimulatedFleet implements Compute {
     private final Duration launchDelay;
     private final String accountId;
     private final SecureRandom random = new SecureRandom();
+    private static final Duration INTERRUPTION_NOTICE = Duration.ofMinutes(2);
+
     private final Map<String, ScalingGroup> groups = new ConcurrentHashMap<>();
+    private final Map<String, Double> interruptionsPerHour = new ConcurrentHashMap<>();
+    private final Map<String, Instant> pendingTerminations = new ConcurrentHashMap<>();
     private volatile Optional<String> refusal = Optional.empty();
+    private volatile Consumer<Map<String, Object>> events = e -> { };
+    private Instant lastTick;
 
     public SimulatedFleet(Clock clock, Duration launchDelay, String accountId) {
         this.clock = clock;
         this.launchDelay = launchDelay;
         this.accountId = accountId;
+        this.lastTick = clock.instant();
+    }
+
+    /** Where the fleet's EC2 events go (the local event router). */
+    void sendEventsTo(Consumer<Map<String, Object>> sink) {
+        this.events = sink;
+    }
+
+    /** Spot interruption warnings per instance-hour for instances of one type. */
+    public void setInterruptionRate(String instanceType, double perHour) {
+        interruptionsPerHour.put(instanceType, perHour);
     }
 
     private static final class ScalingGroup {
         final String name;
         final String arn;
+        final GameServerGroup group;
         List<InstanceDefinition> definitions;
+        boolean onDemandOnly;
         int desired;
+        final int min;
         final int max;
         final Map<String, SimulatedInstance> instances = new LinkedHashMap<>();
         int launched;
 
-        ScalingGroup(String name, String arn, List<InstanceDefinition> definitions, int desired, int max) {
+        ScalingGroup(String name, String arn, GameServerGroup group, int desired) {
             this.name = name;
             this.arn = arn;
-            this.definitions = definitions;
+            this.group = group;
+            this.definitions = group.instanceDefinitions();
+            this.onDemandOnly = group.balancingStrategy() == BalancingStrategy.ON_DEMAND_ONLY;
             this.desired = desired;
-            this.max = max;
+            this.min = group.minSize();
+            this.max = group.maxSize();
         }
     }
 
@@ -84,7 +114,7 @@ public final class SimulatedFleet implements Compute {
         String arn = "arn:aws:autoscaling:us-east-1:" + accountId + ":autoScalingGroup:"
                 + java.util.UUID.nameUUIDFromBytes(name.getBytes()) + ":autoScalingGroupName/" + name;
         int desired = Math.min(Math.max(group.minSize(), 1), group.maxSize());
-        ScalingGroup created = new ScalingGroup(name, arn, group.instanceDefinitions(), desired, group.maxSize());
+        ScalingGroup created = new ScalingGroup(name, arn, group, desired);
         synchronized (created) {
             fill(created);
         }
@@ -93,10 +123,10 @@ public final class SimulatedFleet implements Compute {
     }
 
     @Override
-    public List<ComputeInstance> describeInstances(String scalingGroupName) {
+    public Optional<ScalingGroupState> describeScalingGroup(String scalingGroupName) {
         ScalingGroup g = groups.get(scalingGroupName);
         if (g == null) {
-            return List.of();
+            return Optional.empty();
         }
         Instant now = clock.instant();
         synchronized (g) {
@@ -105,8 +135,105 @@ public final class SimulatedFleet implements Compute {
                 out.add(new ComputeInstance(i.id(), i.type(), i.zone(), i.launchTime(),
                         !now.isBefore(i.launchTime().plus(launchDelay)), i.protectedFromScaleIn()));
             }
-            return out;
+            return Optional.of(new ScalingGroupState(g.desired, g.min, g.max,
+                    g.definitions.stream().map(InstanceDefinition::instanceType).toList(), g.onDemandOnly, out));
         }
+    }
+
+    /** Sends the Spot interruption warning now; the instance terminates two minutes later (on the clock). */
+    public void interrupt(String instanceId) {
+        if (pendingTerminations.putIfAbsent(instanceId, clock.instant().plus(INTERRUPTION_NOTICE)) == null) {
+            events.accept(event("EC2 Spot Instance Interruption Warning",
+                    Map.of("instance-id", instanceId, "instance-action", "terminate")));
+        }
+    }
+
+    /**
+     * Advances the fleet to the clock: terminates instances whose interruption notice ran out
+     * (the scaling group replaces them), and draws new interruptions at the configured rates.
+     */
+    public void tick() {
+        Instant now = clock.instant();
+        double hours;
+        synchronized (this) {
+            hours = Math.max(0, Duration.between(lastTick, now).toMillis() / 3_600_000.0);
+            lastTick = now;
+        }
+        for (Map.Entry<String, Instant> due : Map.copyOf(pendingTerminations).entrySet()) {
+            if (!now.isBefore(due.getValue())) {
+                pendingTerminations.remove(due.getKey());
+                for (ScalingGroup g : groups.values()) {
+                    synchronized (g) {
+                        if (g.instances.remove(due.getKey()) != null) {
+                            fill(g);
+                        }
+                    }
+                }
+                events.accept(event("EC2 Instance State-change Notification",
+                        Map.of("instance-id", due.getKey(), "state", "terminated")));
+            }
+        }
+        if (hours == 0 || interruptionsPerHour.isEmpty()) {
+            return;
+        }
+        for (ScalingGroup g : groups.values()) {
+            List<SimulatedInstance> candidates;
+            synchronized (g) {
+                candidates = List.copyOf(g.instances.values());
+            }
+            for (SimulatedInstance i : candidates) {
+                double rate = interruptionsPerHour.getOrDefault(i.type(), 0.0);
+                if (rate > 0 && random.nextDouble() < 1 - Math.exp(-rate * hours)) {
+                    interrupt(i.id());
+                }
+            }
+        }
+    }
+
+    /**
+     * Target tracking on PercentUtilizedGameServers: desired becomes the capacity that brings
+     * the metric to the policy's target, within the group's sizes. Scale-in picks the newest
+     * instances that are not protected, as the default termination policy would prefer.
+     */
+    void observe(String gameServerGroup, double percentUtilized) {
+        ScalingGroup g = groups.get("gamefleet-" + gameServerGroup);
+        if (g == null || g.group.autoScalingPolicy() == null) {
+            return;
+        }
+        double target = Math.max(1, g.group.autoScalingPolicy().targetValue());
+        synchronized (g) {
+            int current = g.instances.size();
+            int wanted = Math.max(g.min, Math.min(g.max, (int) Math.ceil(current * percentUtilized / target)));
+            if (wanted > g.desired) {
+                g.desired = wanted;
+                fill(g);
+            } else if (wanted < g.desired) {
+                List<SimulatedInstance> newestFirst = new ArrayList<>(g.instances.values());
+                java.util.Collections.reverse(newestFirst);
+                for (SimulatedInstance i : newestFirst) {
+                    if (g.desired <= wanted) {
+                        break;
+                    }
+                    if (!i.protectedFromScaleIn()) {
+                        g.instances.remove(i.id());
+                        g.desired--;
+                    }
+                }
+            }
+        }
+    }
+
+    private Map<String, Object> event(String detailType, Map<String, Object> detail) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("version", "0");
+        e.put("id", java.util.UUID.randomUUID().toString());
+        e.put("detail-type", detailType);
+        e.put("source", "aws.ec2");
+        e.put("account", accountId);
+        e.put("time", clock.instant().toString());
+        e.put("region", "us-east-1");
+        e.put("detail", detail);
+        return e;
     }
 
     @Override
@@ -131,6 +258,7 @@ public final class SimulatedFleet implements Compute {
         ScalingGroup g = require(scalingGroupName);
         synchronized (g) {
             g.definitions = List.copyOf(definitions);
+            g.onDemandOnly = strategy == BalancingStrategy.ON_DEMAND_ONLY;
         }
     }
 
@@ -160,6 +288,8 @@ public final class SimulatedFleet implements Compute {
             }
             fill(g);
         }
+        events.accept(event("EC2 Instance State-change Notification",
+                Map.of("instance-id", instanceId, "state", "terminated")));
     }
 
     private ScalingGroup require(String name) {

@@ -1,6 +1,10 @@
 package io.gamefleet.local;
 
+import io.gamefleet.testing.TestBackend;
 import io.gamefleet.catalog.Role;
+import io.gamefleet.catalog.TableDefinition;
+import io.gamefleet.catalog.Tables;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,8 +13,18 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /**
  * One local profile per test class ({@code @RegisterExtension static final}): dynoxide, the
@@ -18,8 +32,15 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
  * in service at once, workflow Wait states of 50 ms, and these principals: the built-in admin,
  * a MATCHMAKER, a GAME_SERVER bound to {@link #BOUND_INSTANCE_ID} (an instance of no group),
  * and an unbound GAME_SERVER.
+ *
+ * <p>On another {@link TestBackend} the DynamoDB is LocalStack's or the given endpoint's (and
+ * the Step Functions endpoint the given one, if any). The profile names its tables after the
+ * catalog, so the class deletes the catalog's tables there before it starts (a clean state like
+ * the embedded one's) and after it ends. With LocalStack and no Docker the class is skipped,
+ * with the reason.
  */
-final class LocalProfileExtension implements BeforeAllCallback, AfterAllCallback {
+final class LocalProfileExtension implements ExecutionCondition, BeforeAllCallback, AfterAllCallback {
+
     static final Principal ADMIN = Principals.builtInAdmin();
     static final Principal MATCHMAKER =
             new Principal("test-matchmaker", "matchmaker-secret/0123456789", Role.MATCHMAKER, Optional.empty());
@@ -31,6 +52,7 @@ final class LocalProfileExtension implements BeforeAllCallback, AfterAllCallback
             "unbound-secret/0123456789", Role.GAME_SERVER, Optional.empty());
 
     private final List<ExecutionInterceptor> interceptors = new ArrayList<>();
+    private TestBackend backend;
     private MutableClock clock;
     private LocalProfile profile;
     private Duration startup;
@@ -41,18 +63,52 @@ final class LocalProfileExtension implements BeforeAllCallback, AfterAllCallback
     }
 
     @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        if (backend == null) {
+            backend = TestBackend.selected(); // a bad gamefleet.* property fails the class here, saying which
+        }
+        return backend.condition();
+    }
+
+    @Override
     public void beforeAll(ExtensionContext context) {
         clock = MutableClock.startingNow();
+        Optional<URI> dynamoDb = backend.dynamoDb();
+        dynamoDb.ifPresent(LocalProfileExtension::deleteCatalogTables);
         LocalProfile.Options d = LocalProfile.Options.defaults(home());
-        LocalProfile.Options options = new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), d.balancerRate(),
-                Duration.ZERO, d.dataDir(), d.dynamoDbEndpoint(), d.stepFunctionsEndpoint(),
+        // No background schedules: tests run the balancer themselves, after moving the clock.
+        LocalProfile.Options options = new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), Duration.ZERO,
+                Duration.ZERO, d.dataDir(), dynamoDb, backend.stepFunctions(),
                 List.of(ADMIN, MATCHMAKER, BOUND_GAME_SERVER, UNBOUND_GAME_SERVER), clock, Duration.ofMillis(50),
                 d.home(), List.copyOf(interceptors));
         long started = System.nanoTime();
         profile = LocalProfile.start(options);
         startup = Duration.ofNanos(System.nanoTime() - started);
         System.out.println(context.getDisplayName() + ": local profile started in " + startup.toMillis() + " ms at "
-                + profile.endpoint());
+                + profile.endpoint() + (backend.embedded() ? "" : " on backend " + backend));
+    }
+
+    /**
+     * With the credentials LocalProfile itself uses ("local"), which an emulator takes and AWS
+     * refuses: this never deletes a table of an AWS account.
+     */
+    private static void deleteCatalogTables(URI endpoint) {
+        try (DynamoDbClient client = DynamoDbClient.builder().endpointOverride(endpoint)
+                .region(Region.of(LocalProfile.REGION))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .httpClient(UrlConnectionHttpClient.create()).build();
+                DynamoDbWaiter waiter = DynamoDbWaiter.builder().client(client).overrideConfiguration(w -> w
+                        .backoffStrategy(FixedDelayBackoffStrategy.create(Duration.ofMillis(200))).maxAttempts(150))
+                        .build()) {
+            for (TableDefinition t : Tables.ALL) {
+                try {
+                    client.deleteTable(r -> r.tableName(t.logicalName()));
+                    waiter.waitUntilTableNotExists(r -> r.tableName(t.logicalName()));
+                } catch (ResourceNotFoundException absent) {
+                    // nothing to delete
+                }
+            }
+        }
     }
 
     @Override
@@ -60,6 +116,9 @@ final class LocalProfileExtension implements BeforeAllCallback, AfterAllCallback
         if (profile != null) {
             profile.close();
             profile = null;
+        }
+        if (backend != null && !backend.embedded()) {
+            backend.dynamoDb().ifPresent(LocalProfileExtension::deleteCatalogTables); // leave the endpoint as found
         }
     }
 

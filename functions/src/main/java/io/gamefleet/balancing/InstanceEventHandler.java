@@ -1,0 +1,40 @@
+package io.gamefleet.balancing;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import io.gamefleet.runtime.Services;
+import java.util.Map;
+
+/**
+ * EC2 events routed by the catalog's rule: "EC2 Spot Instance Interruption Warning" and
+ * "EC2 Instance State-change Notification" (only the terminal states matter here).
+ */
+public final class InstanceEventHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+    private final Services services;
+
+    public InstanceEventHandler() {
+        this(Services.shared());
+    }
+
+    public InstanceEventHandler(Services services) {
+        this.services = services;
+    }
+
+    @Override
+    public Map<String, Object> handleRequest(Map<String, Object> event, Context context) {
+        Object type = event.get("detail-type");
+        if (!(event.get("detail") instanceof Map<?, ?> detail) || !(detail.get("instance-id") instanceof String id)) {
+            return Map.of("Handled", false);
+        }
+        boolean handled;
+        if ("EC2 Spot Instance Interruption Warning".equals(type)) {
+            handled = services.instanceEvents().spotInterruptionWarning(id);
+        } else if ("EC2 Instance State-change Notification".equals(type)
+                && ("terminated".equals(detail.get("state")) || "shutting-down".equals(detail.get("state")))) {
+            handled = services.instanceEvents().terminated(id);
+        } else {
+            handled = false;
+        }
+        return Map.of("Handled", handled);
+    }
+}

@@ -1,0 +1,128 @@
+package io.gamefleet.domain;
+
+import io.gamefleet.domain.Compute.ComputeInstance;
+import io.gamefleet.domain.Compute.ScalingGroupState;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What one balancer run decides for one group, from what it observed: a pure function, so the
+ * Spot balancing rules are tested without DynamoDB or Auto Scaling.
+ *
+ * <p>Rules (FleetIQ's Spot balancing process):
+ * <ul>
+ * <li>An instance type is not viable while its interruption rate, interruptions in the window ÷
+ *     instances of the type the group ran in it (those running now plus those interrupted), is
+ *     above the threshold. Not viable types leave the scaling group's instance types at once
+ *     and return when viable again. SPOT_PREFERRED with no viable type falls back to On-Demand
+ *     (every type); SPOT_ONLY then launches nothing new.</li>
+ * <li>Instances of non-viable types become DRAINING and desired capacity grows by as many, so
+ *     replacements launch (within MaxSize). The serving capacity, desired minus draining, holds.</li>
+ * <li>A draining instance without UTILIZED or claimed game servers is terminated (desired shrinks
+ *     by one) once the in-service ACTIVE instances reach the serving capacity, or at once when no
+ *     replacement will come (SPOT_ONLY without a viable type). Draining instances with games are
+ *     left to finish them, protected or not.</li>
+ * <li>None of that runs for ON_DEMAND_ONLY groups or while REPLACE_INSTANCE_TYPES is suspended;
+ *     instance protection (FULL_PROTECTION: protected while it has a UTILIZED or claimed game
+ *     server), the health sweep and metrics always run.</li>
+ * </ul>
+ */
+public record BalancePlan(
+        Set<String> nonViableTypes,
+        Optional<InstanceTypeChange> instanceTypes,
+        List<String> drain,
+        Optional<Integer> desiredCapacity,
+        List<String> terminate,
+        Map<String, Boolean> protection) {
+
+    /** The scaling group's new instance types and the purchase option they are bought with. */
+    public record InstanceTypeChange(List<InstanceDefinition> definitions, BalancingStrategy purchase) {}
+
+    /** Per instance: its recorded status, and whether a game is on it (UTILIZED or live claim). */
+    public record InstanceView(ComputeInstance instance, InstanceStatus status, boolean hasGames) {}
+
+    public static BalancePlan decide(GameServerGroup group, ScalingGroupState scaling, List<InstanceView> instances,
+            Map<String, Long> interruptionsByType, double threshold) {
+        Map<String, Boolean> protection = new LinkedHashMap<>();
+        for (InstanceView v : instances) {
+            boolean wanted = group.protectionPolicy() == GameServerProtectionPolicy.FULL_PROTECTION && v.hasGames();
+            if (v.status() != InstanceStatus.SPOT_TERMINATING && wanted != v.instance().protectedFromScaleIn()) {
+                protection.put(v.instance().instanceId(), wanted);
+            }
+        }
+        boolean balancing = group.balancingStrategy() != BalancingStrategy.ON_DEMAND_ONLY
+                && !group.isSuspended(GameServerGroupAction.REPLACE_INSTANCE_TYPES);
+        if (!balancing) {
+            return new BalancePlan(Set.of(), Optional.empty(), List.of(), Optional.empty(), List.of(), protection);
+        }
+
+        Set<String> nonViable = nonViableTypes(group, instances, interruptionsByType, threshold);
+        List<InstanceDefinition> viable = group.instanceDefinitions().stream()
+                .filter(d -> !nonViable.contains(d.instanceType())).toList();
+        boolean replacements = !viable.isEmpty() || group.balancingStrategy() == BalancingStrategy.SPOT_PREFERRED;
+        InstanceTypeChange target = viable.isEmpty()
+                ? new InstanceTypeChange(group.instanceDefinitions(),
+                        replacements ? BalancingStrategy.ON_DEMAND_ONLY : group.balancingStrategy())
+                : new InstanceTypeChange(viable, group.balancingStrategy());
+        Set<String> targetTypes = new LinkedHashSet<>();
+        target.definitions().forEach(d -> targetTypes.add(d.instanceType()));
+        boolean changed = !targetTypes.equals(new LinkedHashSet<>(scaling.instanceTypes()))
+                || (target.purchase() == BalancingStrategy.ON_DEMAND_ONLY) != scaling.onDemandOnly();
+        Optional<InstanceTypeChange> typeChange = replacements && changed ? Optional.of(target) : Optional.empty();
+
+        List<String> drain = new ArrayList<>();
+        int draining = 0;
+        int inServiceActive = 0;
+        List<InstanceView> idleDraining = new ArrayList<>();
+        for (InstanceView v : instances) {
+            InstanceStatus status = v.status();
+            if (status == InstanceStatus.ACTIVE && nonViable.contains(v.instance().instanceType())) {
+                drain.add(v.instance().instanceId());
+                status = InstanceStatus.DRAINING;
+            }
+            if (status == InstanceStatus.DRAINING) {
+                draining++;
+                if (!v.hasGames()) {
+                    idleDraining.add(v);
+                }
+            } else if (status == InstanceStatus.ACTIVE && v.instance().inService()) {
+                inServiceActive++;
+            }
+        }
+        int desired = scaling.desiredCapacity();
+        if (replacements && !drain.isEmpty()) {
+            desired = Math.min(scaling.maxSize(), desired + drain.size());
+        }
+        int servingCapacity = scaling.desiredCapacity() - (draining - drain.size());
+        List<String> terminate = new ArrayList<>();
+        if (!replacements || inServiceActive >= servingCapacity) {
+            idleDraining.forEach(v -> terminate.add(v.instance().instanceId()));
+        }
+        Optional<Integer> desiredChange = desired != scaling.desiredCapacity() ? Optional.of(desired) : Optional.empty();
+        return new BalancePlan(nonViable, typeChange, drain, desiredChange, terminate, protection);
+    }
+
+    static Set<String> nonViableTypes(GameServerGroup group, List<InstanceView> instances,
+            Map<String, Long> interruptionsByType, double threshold) {
+        Set<String> nonViable = new LinkedHashSet<>();
+        for (InstanceDefinition d : group.instanceDefinitions()) {
+            long interrupted = interruptionsByType.getOrDefault(d.instanceType(), 0L);
+            if (interrupted == 0) {
+                continue;
+            }
+            long running = instances.stream()
+                    .filter(v -> v.status() != InstanceStatus.SPOT_TERMINATING)
+                    .filter(v -> v.instance().instanceType().equals(d.instanceType()))
+                    .count();
+            if ((double) interrupted / (running + interrupted) > threshold) {
+                nonViable.add(d.instanceType());
+            }
+        }
+        return nonViable;
+    }
+}

@@ -1,0 +1,208 @@
+package io.gamefleet.domain;
+
+import io.gamefleet.domain.BalancePlan.InstanceView;
+import io.gamefleet.domain.Compute.ComputeInstance;
+import io.gamefleet.domain.Compute.ScalingGroupState;
+import io.gamefleet.domain.InterruptionRepository.Interruption;
+import io.gamefleet.domain.Metrics.GameServerCounts;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * The scheduled balancer: for every ACTIVE group, one query of its game servers, one of its
+ * instances, one of its recent interruptions and one describe of its scaling group; then a few
+ * calls per instance that changes (see {@link BalancePlan} for the rules). Game servers are
+ * written only when their instance changes status or when they are swept.
+ */
+public final class SpotBalancer {
+    private final GroupRepository groups;
+    private final GameServerRepository servers;
+    private final InstanceRepository instances;
+    private final InterruptionRepository interruptions;
+    private final Compute compute;
+    private final Metrics metrics;
+    private final ServiceSettings settings;
+    private final Duration viabilityWindow;
+    private final double viabilityThreshold;
+    private final Clock clock;
+    private final Consumer<String> log;
+
+    public SpotBalancer(GroupRepository groups, GameServerRepository servers, InstanceRepository instances,
+            InterruptionRepository interruptions, Compute compute, Metrics metrics, ServiceSettings settings,
+            Duration viabilityWindow, double viabilityThreshold, Clock clock, Consumer<String> log) {
+        this.groups = groups;
+        this.servers = servers;
+        this.instances = instances;
+        this.interruptions = interruptions;
+        this.compute = compute;
+        this.metrics = metrics;
+        this.settings = settings;
+        this.viabilityWindow = viabilityWindow;
+        this.viabilityThreshold = viabilityThreshold;
+        this.clock = clock;
+        this.log = log;
+    }
+
+    /** What a run did to one group, for logs and tests. */
+    public record GroupReport(String group, int swept, Set<String> nonViableTypes, List<String> drained,
+            List<String> terminated, Optional<Integer> desiredCapacity, GameServerCounts counts) {}
+
+    /** Balances every ACTIVE group; a failure in one group is logged and the others still run. */
+    public List<GroupReport> runAll() {
+        List<GroupReport> reports = new java.util.ArrayList<>();
+        Optional<String> cursor = Optional.empty();
+        do {
+            Page<GameServerGroup> page = groups.list(100, cursor);
+            for (GameServerGroup g : page.items()) {
+                if (g.status() == GameServerGroupStatus.ACTIVE) {
+                    try {
+                        reports.add(run(g));
+                    } catch (RuntimeException e) {
+                        log.accept("balancer: group " + g.name() + " failed this run: " + e);
+                    }
+                }
+            }
+            cursor = page.cursor();
+        } while (cursor.isPresent());
+        return reports;
+    }
+
+    public GroupReport run(GameServerGroup group) {
+        Instant now = clock.instant();
+        String name = group.name();
+        Optional<ScalingGroupState> found = compute.describeScalingGroup(group.autoScalingGroupName());
+        if (found.isEmpty()) {
+            log.accept("balancer: group " + name + " has no Auto Scaling group " + group.autoScalingGroupName());
+            return new GroupReport(name, 0, Set.of(), List.of(), List.of(), Optional.empty(),
+                    new GameServerCounts(0, 0, 0, 0));
+        }
+        ScalingGroupState scaling = found.get();
+        Map<String, GameServerInstance> recorded = instances.listAll(name).stream()
+                .collect(Collectors.toMap(GameServerInstance::instanceId, i -> i));
+        List<GameServer> all = servers.listAll(name);
+
+        // Instances: record new ones, forget those the scaling group no longer has.
+        Set<String> live = new HashSet<>();
+        for (ComputeInstance c : scaling.instances()) {
+            live.add(c.instanceId());
+            if (!recorded.containsKey(c.instanceId())) {
+                GameServerInstance added = new GameServerInstance(name, c.instanceId(), InstanceStatus.ACTIVE,
+                        c.instanceType(), c.availabilityZone(), c.launchTime(), c.inService(), c.protectedFromScaleIn());
+                instances.save(added);
+                recorded.put(c.instanceId(), added);
+            }
+        }
+        for (GameServerInstance gone : List.copyOf(recorded.values())) {
+            if (!live.contains(gone.instanceId())) {
+                forget(gone, all);
+                recorded.remove(gone.instanceId());
+            }
+        }
+
+        // Health sweep.
+        Instant cutoff = now.minus(settings.healthTimeout());
+        int swept = 0;
+        for (GameServer s : List.copyOf(all)) {
+            if (!s.isHealthyAt(cutoff) && servers.deleteIfUnhealthy(s.gameServerId(), cutoff)) {
+                swept++;
+                all.remove(s);
+                log.accept("balancer: deregistered game server " + s.gameServerId() + " of group " + name
+                        + ": no heartbeat since " + s.lastHealthCheckTime() + " (health timeout "
+                        + settings.healthTimeout().toSeconds() + " s)");
+            }
+        }
+
+        // Plan and act.
+        Map<String, List<GameServer>> byInstance = all.stream().collect(Collectors.groupingBy(GameServer::instanceId));
+        List<InstanceView> views = scaling.instances().stream().map(c -> new InstanceView(c,
+                recorded.get(c.instanceId()).instanceStatus(),
+                byInstance.getOrDefault(c.instanceId(), List.of()).stream().anyMatch(s -> hasGame(s, now))))
+                .toList();
+        Map<String, Long> interruptedByType = interruptions.since(name, now.minus(viabilityWindow)).stream()
+                .collect(Collectors.groupingBy(Interruption::instanceType, Collectors.counting()));
+        BalancePlan plan = BalancePlan.decide(group, scaling, views, interruptedByType, viabilityThreshold);
+
+        plan.instanceTypes().ifPresent(change -> {
+            compute.setInstanceTypes(group.autoScalingGroupName(), change.definitions(), change.purchase());
+            log.accept("balancer: group " + name + " now launches " + change.definitions().stream()
+                    .map(InstanceDefinition::instanceType).toList() + " (" + change.purchase() + "); not viable: "
+                    + plan.nonViableTypes());
+        });
+        for (String id : plan.drain()) {
+            GameServerInstance i = recorded.get(id);
+            instances.save(i.withStatus(InstanceStatus.DRAINING));
+            recorded.put(id, i.withStatus(InstanceStatus.DRAINING));
+            servers.setInstanceStatus(byInstance.getOrDefault(id, List.of()), InstanceStatus.DRAINING);
+        }
+        plan.desiredCapacity().ifPresent(d -> compute.setDesiredCapacity(group.autoScalingGroupName(), d));
+        plan.protection().forEach((id, protect) -> {
+            compute.setInstanceProtection(group.autoScalingGroupName(), id, protect);
+            GameServerInstance i = recorded.get(id);
+            instances.save(new GameServerInstance(name, id, i.instanceStatus(), i.instanceType(), i.availabilityZone(),
+                    i.launchTime(), i.inService(), protect));
+        });
+        for (String id : plan.terminate()) {
+            compute.terminateInstance(group.autoScalingGroupName(), id, true);
+            forget(recorded.get(id), all);
+            log.accept("balancer: terminated draining instance " + id + " of group " + name);
+        }
+
+        GameServerCounts counts = count(all, recorded);
+        metrics.gameServers(name, counts);
+        return new GroupReport(name, swept, plan.nonViableTypes(), plan.drain(), plan.terminate(),
+                plan.desiredCapacity(), counts);
+    }
+
+    /** An instance that is gone: its game servers and its record go too. */
+    private void forget(GameServerInstance instance, List<GameServer> all) {
+        for (GameServer s : List.copyOf(all)) {
+            if (s.instanceId().equals(instance.instanceId())) {
+                servers.delete(s.gameServerId());
+                all.remove(s);
+            }
+        }
+        instances.delete(instance.gameServerGroupName(), instance.instanceId());
+    }
+
+    private static boolean hasGame(GameServer s, Instant now) {
+        return s.utilizationStatus() == UtilizationStatus.UTILIZED || s.isClaimedAt(now);
+    }
+
+    private static GameServerCounts count(List<GameServer> all, Map<String, GameServerInstance> recorded) {
+        long available = 0;
+        long utilized = 0;
+        long drainingAvailable = 0;
+        long drainingUtilized = 0;
+        Map<String, InstanceStatus> status = new HashMap<>();
+        recorded.forEach((id, i) -> status.put(id, i.instanceStatus()));
+        for (GameServer s : all) {
+            InstanceStatus st = status.getOrDefault(s.instanceId(), s.instanceStatus());
+            if (st == InstanceStatus.SPOT_TERMINATING) {
+                continue;
+            }
+            boolean inUse = s.utilizationStatus() == UtilizationStatus.UTILIZED;
+            if (inUse) {
+                utilized++;
+            } else {
+                available++;
+            }
+            if (st == InstanceStatus.DRAINING) {
+                if (inUse) {
+                    drainingUtilized++;
+                } else {
+                    drainingAvailable++;
+                }
+            }
+        }
+        return new GameServerCounts(available, utilized, drainingAvailable, drainingUtilized);
+    }
+}

@@ -1,0 +1,202 @@
+package io.gamefleet.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gamefleet.domain.BalancePlan.InstanceTypeChange;
+import io.gamefleet.domain.BalancePlan.InstanceView;
+import io.gamefleet.domain.Compute.ComputeInstance;
+import io.gamefleet.domain.Compute.ScalingGroupState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The Spot balancing rules, step by step through FleetIQ's worked example (m4, c4, c5). */
+class BalancePlanTest {
+    private static final List<InstanceDefinition> TYPES = List.of(new InstanceDefinition("m4.large", null),
+            new InstanceDefinition("c4.large", null), new InstanceDefinition("c5.large", null));
+    private static final double THRESHOLD = 0.2;
+
+    private static GameServerGroup group(BalancingStrategy strategy, GameServerProtectionPolicy protection) {
+        return GameServerGroup.builder().name("arena").instanceDefinitions(TYPES).balancingStrategy(strategy)
+                .protectionPolicy(protection).status(GameServerGroupStatus.ACTIVE).minSize(1).maxSize(12).build();
+    }
+
+    private static InstanceView view(String id, String type, InstanceStatus status, boolean games, boolean inService,
+            boolean protectedFromScaleIn) {
+        return new InstanceView(new ComputeInstance(id, type, "us-east-1a", Instant.EPOCH, inService, protectedFromScaleIn),
+                status, games);
+    }
+
+    /** Step 1: two of each type, four with UTILIZED game servers (protected), two idle. */
+    private static List<InstanceView> stepOne() {
+        return List.of(
+                view("m4-a", "m4.large", InstanceStatus.ACTIVE, true, true, true),
+                view("m4-b", "m4.large", InstanceStatus.ACTIVE, false, true, false),
+                view("c4-a", "c4.large", InstanceStatus.ACTIVE, true, true, true),
+                view("c4-b", "c4.large", InstanceStatus.ACTIVE, false, true, false),
+                view("c5-a", "c5.large", InstanceStatus.ACTIVE, true, true, true),
+                view("c5-b", "c5.large", InstanceStatus.ACTIVE, true, true, true));
+    }
+
+    private static ScalingGroupState scaling(int desired, List<String> types, List<InstanceView> views) {
+        return new ScalingGroupState(desired, 1, 12, types, false, views.stream().map(InstanceView::instance).toList());
+    }
+
+    private static final List<String> ALL_TYPES = List.of("m4.large", "c4.large", "c5.large");
+
+    @Test
+    void aQuietGroupIsLeftAlone() {
+        GameServerGroup g = group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.FULL_PROTECTION);
+        BalancePlan plan = BalancePlan.decide(g, scaling(6, ALL_TYPES, stepOne()), stepOne(), Map.of(), THRESHOLD);
+        assertThat(plan.nonViableTypes()).isEmpty();
+        assertThat(plan.instanceTypes()).isEmpty();
+        assertThat(plan.drain()).isEmpty();
+        assertThat(plan.desiredCapacity()).isEmpty();
+        assertThat(plan.terminate()).isEmpty();
+        assertThat(plan.protection()).isEmpty();
+    }
+
+    @Test
+    void theWorkedExampleStepByStep() {
+        GameServerGroup g = group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.FULL_PROTECTION);
+        Map<String, Long> c4Interrupted = Map.of("c4.large", 1L);
+
+        // Step 2 and 3: c4.large is not viable (1 interruption among 3 instances > 0.2): it leaves the
+        // instance types, both c4 instances drain, and desired grows by two so replacements launch.
+        BalancePlan step3 = BalancePlan.decide(g, scaling(6, ALL_TYPES, stepOne()), stepOne(), c4Interrupted, THRESHOLD);
+        assertThat(step3.nonViableTypes()).containsExactly("c4.large");
+        assertThat(step3.instanceTypes()).map(InstanceTypeChange::definitions).get().asList()
+                .extracting("instanceType").containsExactly("m4.large", "c5.large");
+        assertThat(step3.drain()).containsExactly("c4-a", "c4-b");
+        assertThat(step3.desiredCapacity()).contains(8);
+        assertThat(step3.terminate()).as("no replacement is in service yet").isEmpty();
+
+        // Replacements launched but not yet in service: nothing is terminated.
+        List<InstanceView> launching = new ArrayList<>(drained(stepOne()));
+        launching.add(view("c5-c", "c5.large", InstanceStatus.ACTIVE, false, false, false));
+        launching.add(view("m4-c", "m4.large", InstanceStatus.ACTIVE, false, false, false));
+        List<String> withoutC4 = List.of("m4.large", "c5.large");
+        BalancePlan waiting = BalancePlan.decide(g, scaling(8, withoutC4, launching), launching, c4Interrupted, THRESHOLD);
+        assertThat(waiting.instanceTypes()).isEmpty();
+        assertThat(waiting.drain()).isEmpty();
+        assertThat(waiting.desiredCapacity()).isEmpty();
+        assertThat(waiting.terminate()).isEmpty();
+
+        // Step 4: the replacements are in service; the idle, unprotected c4 goes first.
+        List<InstanceView> inService = new ArrayList<>(drained(stepOne()));
+        inService.add(view("c5-c", "c5.large", InstanceStatus.ACTIVE, false, true, false));
+        inService.add(view("m4-c", "m4.large", InstanceStatus.ACTIVE, false, true, false));
+        BalancePlan step4 = BalancePlan.decide(g, scaling(8, withoutC4, inService), inService, c4Interrupted, THRESHOLD);
+        assertThat(step4.terminate()).containsExactly("c4-b");
+
+        // Step 5: the protected c4 keeps running while its game goes on, then ends too.
+        List<InstanceView> afterStep4 = new ArrayList<>(inService);
+        afterStep4.removeIf(v -> v.instance().instanceId().equals("c4-b"));
+        BalancePlan playing = BalancePlan.decide(g, scaling(7, withoutC4, afterStep4), afterStep4, c4Interrupted, THRESHOLD);
+        assertThat(playing.terminate()).isEmpty();
+
+        List<InstanceView> gameOver = afterStep4.stream().map(v -> v.instance().instanceId().equals("c4-a")
+                ? view("c4-a", "c4.large", InstanceStatus.DRAINING, false, true, true) : v).toList();
+        BalancePlan step5 = BalancePlan.decide(g, scaling(7, withoutC4, gameOver), gameOver, c4Interrupted, THRESHOLD);
+        assertThat(step5.terminate()).containsExactly("c4-a");
+        assertThat(step5.protection()).as("unprotected once its games ended").containsEntry("c4-a", false);
+
+        // c4.large is viable again once its interruptions leave the window: it returns.
+        List<InstanceView> settled = gameOver.stream().filter(v -> !v.instance().instanceType().equals("c4.large")).toList();
+        BalancePlan viableAgain = BalancePlan.decide(g, scaling(6, withoutC4, settled), settled, Map.of(), THRESHOLD);
+        assertThat(viableAgain.instanceTypes()).map(InstanceTypeChange::definitions).get().asList()
+                .extracting("instanceType").containsExactly("m4.large", "c4.large", "c5.large");
+    }
+
+    @Test
+    void anInterruptionRateAtTheThresholdIsStillViable() {
+        GameServerGroup g = group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.NO_PROTECTION);
+        // 1 interruption among 4 c4 instances plus the interrupted one: 1/5 = 0.2, not above it.
+        List<InstanceView> views = List.of(view("a", "c4.large", InstanceStatus.ACTIVE, false, true, false),
+                view("b", "c4.large", InstanceStatus.ACTIVE, false, true, false),
+                view("c", "c4.large", InstanceStatus.ACTIVE, false, true, false),
+                view("d", "c4.large", InstanceStatus.ACTIVE, false, true, false));
+        assertThat(BalancePlan.decide(g, scaling(4, ALL_TYPES, views), views, Map.of("c4.large", 1L), THRESHOLD)
+                .nonViableTypes()).isEmpty();
+        assertThat(BalancePlan.decide(g, scaling(4, ALL_TYPES, views), views, Map.of("c4.large", 2L), THRESHOLD)
+                .nonViableTypes()).containsExactly("c4.large");
+    }
+
+    @Test
+    void onDemandOnlyAndSuspendedGroupsAreNotBalancedButStillProtected() {
+        Map<String, Long> c4Interrupted = Map.of("c4.large", 5L);
+        for (GameServerGroup g : List.of(
+                group(BalancingStrategy.ON_DEMAND_ONLY, GameServerProtectionPolicy.FULL_PROTECTION),
+                group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.FULL_PROTECTION).toBuilder()
+                        .suspendedActions(Set.of(GameServerGroupAction.REPLACE_INSTANCE_TYPES)).build())) {
+            List<InstanceView> views = List.of(view("c4-a", "c4.large", InstanceStatus.ACTIVE, true, true, false));
+            BalancePlan plan = BalancePlan.decide(g, scaling(1, ALL_TYPES, views), views, c4Interrupted, THRESHOLD);
+            assertThat(plan.drain()).isEmpty();
+            assertThat(plan.instanceTypes()).isEmpty();
+            assertThat(plan.desiredCapacity()).isEmpty();
+            assertThat(plan.protection()).containsEntry("c4-a", true);
+        }
+    }
+
+    @Test
+    void noProtectionUnprotectsInstancesWithGames() {
+        GameServerGroup g = group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.NO_PROTECTION);
+        List<InstanceView> views = List.of(view("a", "m4.large", InstanceStatus.ACTIVE, true, true, true));
+        assertThat(BalancePlan.decide(g, scaling(1, ALL_TYPES, views), views, Map.of(), THRESHOLD).protection())
+                .containsExactly(Map.entry("a", false));
+    }
+
+    @Test
+    void spotPreferredFallsBackToOnDemandWhenNoTypeIsViable() {
+        GameServerGroup g = group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.NO_PROTECTION);
+        List<InstanceView> views = stepOne();
+        Map<String, Long> everything = Map.of("m4.large", 3L, "c4.large", 3L, "c5.large", 3L);
+        BalancePlan plan = BalancePlan.decide(g, scaling(6, ALL_TYPES, views), views, everything, THRESHOLD);
+        assertThat(plan.instanceTypes()).contains(new InstanceTypeChange(TYPES, BalancingStrategy.ON_DEMAND_ONLY));
+        assertThat(plan.drain()).hasSize(6);
+        assertThat(plan.desiredCapacity()).contains(12);
+    }
+
+    @Test
+    void spotOnlyWithNoViableTypeLaunchesNothingAndEndsIdleInstancesAtOnce() {
+        GameServerGroup g = group(BalancingStrategy.SPOT_ONLY, GameServerProtectionPolicy.FULL_PROTECTION);
+        List<InstanceView> views = stepOne();
+        Map<String, Long> everything = Map.of("m4.large", 3L, "c4.large", 3L, "c5.large", 3L);
+        BalancePlan plan = BalancePlan.decide(g, scaling(6, ALL_TYPES, views), views, everything, THRESHOLD);
+        assertThat(plan.instanceTypes()).isEmpty();
+        assertThat(plan.desiredCapacity()).isEmpty();
+        assertThat(plan.drain()).hasSize(6);
+        assertThat(plan.terminate()).containsExactlyInAnyOrder("m4-b", "c4-b");
+    }
+
+    @Test
+    void replacementsStayWithinMaxSize() {
+        GameServerGroup g = group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.NO_PROTECTION);
+        List<InstanceView> views = stepOne();
+        ScalingGroupState full = new ScalingGroupState(6, 1, 7, ALL_TYPES, false,
+                views.stream().map(InstanceView::instance).toList());
+        assertThat(BalancePlan.decide(g, full, views, Map.of("c4.large", 1L), THRESHOLD).desiredCapacity()).contains(7);
+    }
+
+    @Test
+    void spotTerminatingInstancesAreNeitherDrainedNorProtected() {
+        GameServerGroup g = group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.FULL_PROTECTION);
+        List<InstanceView> views = List.of(view("x", "c4.large", InstanceStatus.SPOT_TERMINATING, true, true, false),
+                view("y", "m4.large", InstanceStatus.ACTIVE, false, true, false));
+        BalancePlan plan = BalancePlan.decide(g, scaling(2, ALL_TYPES, views), views, Map.of("c4.large", 1L), THRESHOLD);
+        assertThat(plan.nonViableTypes()).containsExactly("c4.large");
+        assertThat(plan.drain()).isEmpty();
+        assertThat(plan.protection()).isEmpty();
+        assertThat(plan.terminate()).isEmpty();
+        assertThat(plan.desiredCapacity()).isEqualTo(Optional.empty());
+    }
+
+    private static List<InstanceView> drained(List<InstanceView> views) {
+        return views.stream().map(v -> v.instance().instanceType().equals("c4.large")
+                ? new InstanceView(v.instance(), InstanceStatus.DRAINING, v.hasGames()) : v).toList();
+    }
+}

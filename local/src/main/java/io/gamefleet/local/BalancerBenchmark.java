@@ -1,0 +1,90 @@
+package io.gamefleet.local;
+
+import io.gamefleet.domain.Caller;
+import io.gamefleet.domain.Compute.ComputeInstance;
+import io.gamefleet.domain.GameServerGroup;
+import io.gamefleet.domain.GameServerGroupStatus;
+import io.gamefleet.domain.GameServerService.Registration;
+import io.gamefleet.domain.InstanceDefinition;
+import io.gamefleet.domain.LaunchTemplate;
+import io.gamefleet.domain.SpotBalancer.GroupReport;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+
+/**
+ * One balancer run over one group of {@code servers} game servers on {@code instances}
+ * instances, against the local profile's DynamoDB (dynoxide): a quiet run (nothing changes), then
+ * a run in which one of three instance types stops being viable and its instances drain, then
+ * the run after. Prints DynamoDB calls and wall time of each. Run:
+ * {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.BalancerBenchmark [servers] [instances]}.
+ */
+public final class BalancerBenchmark {
+    private BalancerBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        int servers = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+        int instanceCount = args.length > 1 ? Integer.parseInt(args[1]) : 500;
+        AtomicLong dynamoCalls = new AtomicLong();
+        ExecutionInterceptor counter = new ExecutionInterceptor() {
+            @Override
+            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+                if ("DynamoDb".equals(attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME))) {
+                    dynamoCalls.incrementAndGet();
+                }
+            }
+        };
+        LocalProfile.Options d = LocalProfile.Options.defaults(Main.home());
+        LocalProfile.Options options = new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), Duration.ZERO,
+                Duration.ZERO, Optional.empty(), Optional.empty(), Optional.empty(), d.principals(), d.clock(),
+                Duration.ofMillis(20), d.home(), List.of(counter));
+        try (LocalProfile profile = LocalProfile.start(options)) {
+            var groups = profile.services().groups();
+            String group = "bench";
+            groups.create(GameServerGroup.builder().name(group).roleArn("arn:aws:iam::000000000000:role/bench")
+                    .minSize(instanceCount).maxSize(instanceCount * 2)
+                    .launchTemplate(new LaunchTemplate(null, "bench", null))
+                    .instanceDefinitions(List.of(new InstanceDefinition("c5.large", null),
+                            new InstanceDefinition("m5.large", null), new InstanceDefinition("c4.large", null)))
+                    .build());
+            Instant deadline = Instant.now().plusSeconds(120);
+            while (groups.describe(group).status() != GameServerGroupStatus.ACTIVE) {
+                if (Instant.now().isAfter(deadline)) {
+                    throw new IllegalStateException(group + " did not become ACTIVE: " + groups.describe(group));
+                }
+                Thread.sleep(50);
+            }
+            List<ComputeInstance> instances = profile.fleet().describeInstances("gamefleet-" + group);
+            long started = System.nanoTime();
+            for (int i = 0; i < servers; i++) {
+                String instance = instances.get(i % instances.size()).instanceId();
+                profile.services().gameServers().register(new Registration(group, "bench-" + i, instance,
+                        Optional.of("10.0.0.1:" + (7000 + i % 1000)), Optional.empty()), Caller.UNBOUND);
+            }
+            System.out.printf("registered %d game servers on %d instances in %.1f s%n", servers, instances.size(),
+                    (System.nanoTime() - started) / 1e9);
+
+            run(profile, dynamoCalls, "quiet run (nothing changes)");
+            // A quarter of the c4.large instances get Spot interruption warnings: above the 0.2 threshold.
+            List<ComputeInstance> c4 = instances.stream().filter(i -> i.instanceType().equals("c4.large")).toList();
+            c4.subList(0, (c4.size() + 3) / 4).forEach(i -> profile.fleet().interrupt(i.instanceId()));
+            run(profile, dynamoCalls, "c4.large not viable (the other c4.large instances drain)");
+            run(profile, dynamoCalls, "the run after (replacements launched; interrupted instances not yet replaced)");
+        }
+    }
+
+    private static void run(LocalProfile profile, AtomicLong dynamoCalls, String what) {
+        dynamoCalls.set(0);
+        long started = System.nanoTime();
+        GroupReport report = profile.services().balancer().runAll().get(0);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        System.out.printf("%-70s %7d DynamoDB calls %7.2f s  drained %d, terminated %d%n", what, dynamoCalls.get(),
+                seconds, report.drained().size(), report.terminated().size());
+    }
+}
