@@ -1,26 +1,31 @@
 package io.gamefleet.infra;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gamefleet.catalog.EventRule;
 import io.gamefleet.catalog.IndexDefinition;
 import io.gamefleet.catalog.KeyAttribute;
+import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
+import io.gamefleet.catalog.Schedule;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
+import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.gamefleet.infra.FunctionAccess.Access;
+import io.gamefleet.infra.FunctionAccess.TableAccess;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
@@ -28,11 +33,15 @@ import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.aws_apigatewayv2_authorizers.HttpIamAuthorizer;
 import software.amazon.awscdk.aws_apigatewayv2_integrations.HttpLambdaIntegration;
+import software.amazon.awscdk.services.apigateway.AccessLogFormat;
 import software.amazon.awscdk.services.apigatewayv2.AddRoutesOptions;
 import software.amazon.awscdk.services.apigatewayv2.HttpApi;
 import software.amazon.awscdk.services.apigatewayv2.HttpMethod;
 import software.amazon.awscdk.services.apigatewayv2.HttpStage;
 import software.amazon.awscdk.services.apigatewayv2.HttpStageOptions;
+import software.amazon.awscdk.services.apigatewayv2.IAccessLogDestination;
+import software.amazon.awscdk.services.apigatewayv2.IAccessLogSettings;
+import software.amazon.awscdk.services.apigatewayv2.LogGroupLogDestination;
 import software.amazon.awscdk.services.apigatewayv2.ThrottleSettings;
 import software.amazon.awscdk.services.dynamodb.Attribute;
 import software.amazon.awscdk.services.dynamodb.AttributeType;
@@ -41,190 +50,197 @@ import software.amazon.awscdk.services.dynamodb.GlobalSecondaryIndexProps;
 import software.amazon.awscdk.services.dynamodb.PointInTimeRecoverySpecification;
 import software.amazon.awscdk.services.dynamodb.ProjectionType;
 import software.amazon.awscdk.services.dynamodb.Table;
+import software.amazon.awscdk.services.events.CfnRule;
 import software.amazon.awscdk.services.iam.Effect;
+import software.amazon.awscdk.services.iam.ManagedPolicy;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.amazon.awscdk.services.lambda.Alias;
+import software.amazon.awscdk.services.lambda.Architecture;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.Permission;
 import software.amazon.awscdk.services.lambda.Runtime;
+import software.amazon.awscdk.services.lambda.SnapStartConf;
+import software.amazon.awscdk.services.lambda.VersionOptions;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.logs.RetentionDays;
+import software.amazon.awscdk.services.scheduler.ScheduleExpression;
+import software.amazon.awscdk.services.scheduler.targets.LambdaInvoke;
+import software.amazon.awscdk.services.secretsmanager.Secret;
+import software.amazon.awscdk.services.secretsmanager.SecretStringGenerator;
 import software.amazon.awscdk.services.stepfunctions.DefinitionBody;
+import software.amazon.awscdk.services.stepfunctions.LogLevel;
+import software.amazon.awscdk.services.stepfunctions.LogOptions;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 import software.constructs.Construct;
 
 /**
- * Every AWS resource of Gamefleet, built from the catalog ({@link Routes}, {@link Tables},
- * {@link Workflows}, {@link Settings}): nothing here names a route, a table, a key, a workflow step
- * or a setting default of its own.
+ * Every AWS resource of Gamefleet, built from the catalog: {@link Routes}, {@link Tables},
+ * {@link Workflows}, {@link Triggers} and {@link Settings}. Nothing here names a route, a table, a
+ * key, a workflow step, a schedule, an event pattern or a setting default of its own; what each
+ * function may do with the tables and with Auto Scaling comes from {@link FunctionAccess}.
  *
- * <p>Context values (cdk.json or {@code cdk synth -c key=value}):
- * <ul>
- *   <li>{@code lambdaJar}: the shaded functions jar; default
- *       {@code ../functions/target/gamefleet-functions-<version>-lambda.jar} (relative to the
- *       working directory, which is {@code infra/} when the CDK CLI runs the app);</li>
- *   <li>{@code removalPolicy}: {@code retain} (default) or {@code destroy}, for the tables;</li>
- *   <li>{@code apiThrottleBurstLimit}, {@code apiThrottleRateLimit}: the default stage's throttling;</li>
- *   <li>one key per {@link #CONTEXT_SETTINGS} entry, named by {@link #contextKey(Setting)}
- *       ({@code claimTtlSeconds}, {@code healthTimeoutSeconds}, ...), default the setting's default.</li>
- * </ul>
- *
- * <p>The stack is environment-agnostic and does no lookups: synthesis needs neither AWS
- * credentials nor a network.
+ * <p>Context values are read and checked by {@link DeploymentContext}; the README's "Deploying"
+ * section lists them. The stack is environment-agnostic and does no lookups: synthesis needs
+ * neither AWS credentials nor a network.
  */
 public final class GamefleetStack extends Stack {
-    public static final String CONTEXT_LAMBDA_JAR = "lambdaJar";
-    public static final String CONTEXT_REMOVAL_POLICY = "removalPolicy";
-    public static final String CONTEXT_THROTTLE_BURST = "apiThrottleBurstLimit";
-    public static final String CONTEXT_THROTTLE_RATE = "apiThrottleRateLimit";
-    static final int DEFAULT_THROTTLE_BURST = 40;
-    static final int DEFAULT_THROTTLE_RATE = 20;
+    /** The alias every caller invokes (API Gateway, Step Functions, Scheduler, EventBridge). */
+    public static final String LIVE_ALIAS = "live";
+    /** The HTTP API's only stage. */
+    public static final String STAGE = "$default";
 
+    /** How long a function of each kind may run; every function has {@link #MEMORY_MB}. */
+    enum Kind {
+        /** Below the HTTP API's 30-second integration limit: a stuck call ends (and is logged) in the function. */
+        API(Duration.seconds(20)),
+        STEP(Duration.seconds(60)),
+        /** The default; a scheduled function gets its schedule's period instead (see {@link #scheduledTimeout}). */
+        SCHEDULED(Duration.seconds(60)),
+        EVENT(Duration.seconds(60));
+
+        final Duration timeout;
+
+        Kind(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+
+    /** CPU scales with memory: 1 GB keeps Java's start and the SDK's first calls quick. */
     static final int MEMORY_MB = 1024;
-    static final Duration API_TIMEOUT = Duration.seconds(30);
-    static final Duration STEP_TIMEOUT = Duration.seconds(60);
-
-    /**
-     * The settings a deployer tunes through context values. Not here: the account id (from the
-     * stack), the state machine ARNs (from the workflows), and the page-token HMAC key, which is a
-     * secret and must not travel as a plain context value or environment variable (the security
-     * issue moves it to a secret; until then the functions use their built-in default).
-     */
-    public static final List<Setting> CONTEXT_SETTINGS = List.of(Settings.CLAIM_TTL_SECONDS,
-            Settings.HEALTH_TIMEOUT_SECONDS, Settings.DELETED_RETENTION_SECONDS,
-            Settings.ACTIVATION_TIMEOUT_SECONDS);
 
     /** The API operations that start a workflow, and which one each starts. */
     static final Map<Route, WorkflowDefinition> WORKFLOW_STARTERS = Map.of(
             Routes.byOperation("CreateGameServerGroup"), Workflows.ACTIVATION,
             Routes.byOperation("DeleteGameServerGroup"), Workflows.DELETION);
 
-    /** What creating, scaling, protecting and deleting a group's Auto Scaling group needs. */
-    static final List<String> SCALING_ACTIONS = List.of(
-            "autoscaling:CreateAutoScalingGroup",
-            "autoscaling:DescribeAutoScalingGroups",
-            "autoscaling:UpdateAutoScalingGroup",
-            "autoscaling:DeleteAutoScalingGroup",
-            "autoscaling:SetDesiredCapacity",
-            "autoscaling:SetInstanceProtection",
-            "autoscaling:TerminateInstanceInAutoScalingGroup",
-            "autoscaling:PutScalingPolicy",
-            "autoscaling:CreateOrUpdateTags",
-            // CreateAutoScalingGroup with a launch template is authorized against the caller too:
-            "ec2:RunInstances",
-            "ec2:CreateTags",
-            "ec2:DescribeLaunchTemplateVersions");
+    private static final ObjectMapper JSON = new ObjectMapper();
 
+    private final DeploymentContext context;
+    private final Map<Setting, String> settings;
+    private final RetentionDays logRetention;
     private final Map<String, Table> tables = new LinkedHashMap<>();
     private final Map<String, Function> functions = new LinkedHashMap<>();
+    private final Map<String, Alias> aliases = new LinkedHashMap<>();
+    private final Map<String, LogGroup> logGroups = new LinkedHashMap<>();
     private final Map<String, StateMachine> stateMachines = new LinkedHashMap<>();
+    private final Map<String, software.amazon.awscdk.services.scheduler.Schedule> schedules = new LinkedHashMap<>();
+    private final Map<String, CfnRule> eventRules = new LinkedHashMap<>();
+    private final Map<Role, ManagedPolicy> callerPolicies = new EnumMap<>(Role.class);
+    private final Secret pageTokenKey;
+    private final Monitoring monitoring;
     private final HttpApi api;
     private final HttpStage stage;
 
     public GamefleetStack(Construct scope, String id, StackProps props) {
         super(scope, id, props);
+        context = new DeploymentContext(getNode());
+        settings = context.settings();
+        logRetention = context.logRetention();
+        RemovalPolicy removalPolicy = context.removalPolicy();
+        monitoring = new Monitoring(this, "Monitoring", context.alarmEmail());
 
-        RemovalPolicy removalPolicy = removalPolicy();
         for (TableDefinition definition : Tables.ALL) {
-            tables.put(definition.logicalName(), table(definition, removalPolicy));
+            Table table = table(definition, removalPolicy);
+            tables.put(definition.logicalName(), table);
+            monitoring.tableAlarm(definition, table);
         }
 
+        // Signs pagination tokens (API.md: a token the service did not issue is a 400). Generated
+        // by Secrets Manager at deployment, so no two deployments share it and it is in no file;
+        // the functions receive it through a dynamic reference that CloudFormation resolves.
+        pageTokenKey = Secret.Builder.create(this, "PageTokenKey")
+                .description("HMAC key that signs Gamefleet pagination tokens")
+                .generateSecretString(SecretStringGenerator.builder().passwordLength(64).excludePunctuation(true)
+                        .build())
+                .removalPolicy(RemovalPolicy.DESTROY)
+                .build();
+
         // One asset for every function: the shaded jar holds all handlers.
-        Code code = Code.fromAsset(lambdaJar().toString());
+        Code code = Code.fromAsset(context.lambdaJar().toString());
         Map<String, String> environment = commonEnvironment();
 
         // Workflow steps first: the state machines name them, and the API functions name the
         // state machines. Nothing points back (steps never start workflows), so no cycle.
-        Map<WorkflowStep, Function> stepFunctions = new LinkedHashMap<>();
         for (WorkflowStep step : Workflows.allSteps()) {
-            Function fn = function(step.name() + "Function", step.functionName(), step.handlerMethod(),
-                    STEP_TIMEOUT, code, environment);
-            fn.addToRolePolicy(PolicyStatement.Builder.create()
-                    .sid("ManageScalingGroups")
-                    .effect(Effect.ALLOW)
-                    .actions(SCALING_ACTIONS)
-                    // Resource-level scoping (tag conditions on Catalog.MANAGED_TAG_KEY) is the
-                    // security issue's; CreateAutoScalingGroup cannot be scoped by ARN anyway.
-                    .resources(List.of("*"))
-                    .build());
-            fn.addToRolePolicy(PolicyStatement.Builder.create()
-                    .sid("PassInstanceRoleToEc2")
-                    .effect(Effect.ALLOW)
-                    .actions(List.of("iam:PassRole"))
-                    .resources(List.of("*"))
-                    .conditions(Map.of("StringEquals", Map.of("iam:PassedToService", "ec2.amazonaws.com")))
-                    .build());
-            fn.addToRolePolicy(PolicyStatement.Builder.create()
-                    .sid("CreateAutoScalingServiceLinkedRole")
-                    .effect(Effect.ALLOW)
-                    .actions(List.of("iam:CreateServiceLinkedRole"))
-                    .resources(List.of("*"))
-                    .conditions(Map.of("StringEquals", Map.of("iam:AWSServiceName", "autoscaling.amazonaws.com")))
-                    .build());
-            stepFunctions.put(step, fn);
-            functions.put(step.functionName(), fn);
+            function(step.name(), step.functionName(), step.handlerMethod(), Kind.STEP, Kind.STEP.timeout, code,
+                    environment);
         }
-
         for (WorkflowDefinition workflow : Workflows.ALL) {
-            Map<String, String> substitutions = new LinkedHashMap<>();
-            for (WorkflowStep step : workflow.steps()) {
-                substitutions.put(step.placeholder(), stepFunctions.get(step).getFunctionArn());
-            }
-            // The ASL file's text as shipped in the functions jar (the file the local profile runs);
-            // fromString keeps it byte for byte, with the placeholders left to Step Functions.
-            StateMachine stateMachine = StateMachine.Builder.create(this, workflow.name() + "StateMachine")
-                    .stateMachineName(workflow.stateMachineName())
-                    .definitionBody(DefinitionBody.fromString(workflow.asl()))
-                    .definitionSubstitutions(substitutions)
-                    .build();
-            for (WorkflowStep step : workflow.steps()) {
-                stepFunctions.get(step).grantInvoke(stateMachine);
-            }
-            stateMachines.put(workflow.name(), stateMachine);
+            stateMachines.put(workflow.name(), stateMachine(workflow));
         }
 
+        for (Schedule schedule : Triggers.SCHEDULES) {
+            long minutes = DeploymentContext.scheduleMinutes(settings.get(schedule.rate()));
+            function(schedule.name(), schedule.functionName(), schedule.handlerMethod(), Kind.SCHEDULED,
+                    scheduledTimeout(minutes), code, environment);
+            schedules.put(schedule.name(), schedule(schedule, minutes));
+        }
+        for (EventRule rule : Triggers.EVENT_RULES) {
+            function(rule.name(), rule.functionName(), rule.handlerMethod(), Kind.EVENT, Kind.EVENT.timeout, code,
+                    environment);
+            eventRules.put(rule.name(), eventRule(rule));
+        }
+
+        LogGroup accessLogs = logGroup("ApiAccessLogs", "/" + getStackName() + "/api/access");
         api = HttpApi.Builder.create(this, "Api")
-                .apiName("gamefleet")
+                .apiName(getStackName())
                 .description("Gamefleet: FleetIQ-style game server management (SigV4, service execute-api)")
                 .defaultAuthorizer(new HttpIamAuthorizer())
                 .createDefaultStage(false)
                 .build();
         stage = api.addStage("DefaultStage", HttpStageOptions.builder()
-                .stageName("$default")
+                .stageName(STAGE)
                 .autoDeploy(true)
                 .throttle(ThrottleSettings.builder()
-                        .burstLimit(intContext(CONTEXT_THROTTLE_BURST, DEFAULT_THROTTLE_BURST))
-                        .rateLimit(intContext(CONTEXT_THROTTLE_RATE, DEFAULT_THROTTLE_RATE))
+                        .burstLimit(context.throttleBurst())
+                        .rateLimit(context.throttleRate())
                         .build())
+                .accessLogSettings(accessLogSettings(accessLogs))
                 .build());
 
+        Map<String, String> apiEnvironment = new LinkedHashMap<>(environment);
+        apiEnvironment.put(Settings.PAGE_TOKEN_KEY.environmentVariable(),
+                pageTokenKey.getSecretValue().unsafeUnwrap());
         HttpIamAuthorizer iam = new HttpIamAuthorizer();
         for (Route route : Routes.ALL) {
-            Map<String, String> env = new LinkedHashMap<>(environment);
+            Map<String, String> env = new LinkedHashMap<>(apiEnvironment);
             WorkflowDefinition started = WORKFLOW_STARTERS.get(route);
             if (started != null) {
                 env.put(started.arnSetting().environmentVariable(),
                         stateMachines.get(started.name()).getStateMachineArn());
             }
-            Function fn = function(route.operation() + "Function", route.functionName(), route.handlerMethod(),
-                    API_TIMEOUT, code, env);
+            Function fn = function(route.operation(), route.functionName(), route.handlerMethod(), Kind.API,
+                    Kind.API.timeout, code, env);
             if (started != null) {
                 stateMachines.get(started.name()).grantStartExecution(fn);
             }
-            functions.put(route.functionName(), fn);
             api.addRoutes(AddRoutesOptions.builder()
                     .path(route.path())
                     .methods(List.of(HttpMethod.valueOf(route.method())))
-                    .integration(new HttpLambdaIntegration(route.operation() + "Integration", fn))
+                    .integration(new HttpLambdaIntegration(route.operation() + "Integration",
+                            aliases.get(route.functionName())))
                     .authorizer(iam)
                     .build());
         }
 
-        CfnOutput.Builder.create(this, "ApiUrl").value(stage.getUrl())
-                .description("Base URL of the Gamefleet HTTP API (SigV4-signed requests, service execute-api)")
-                .build();
-        tables.forEach((name, table) -> CfnOutput.Builder.create(this, name + "TableName")
-                .value(table.getTableName())
-                .description("Physical name of the " + name + " table")
-                .build());
+        for (Role role : Role.values()) {
+            callerPolicies.put(role, callerPolicy(role));
+        }
+
+        monitoring.functionAlarms(functions);
+        monitoring.apiAlarm(api);
+        for (WorkflowDefinition workflow : Workflows.ALL) {
+            monitoring.stateMachineAlarm(workflow.stateMachineName(), stateMachines.get(workflow.name()));
+        }
+        monitoring.dashboard(getStackName(), api, functions, stateMachines, tables);
+
+        outputs();
+        NagRules.suppress(this);
     }
+
+    // ---- accessors (tests, NagRules) ----
 
     public Map<String, Table> tables() {
         return Map.copyOf(tables);
@@ -234,24 +250,57 @@ public final class GamefleetStack extends Stack {
         return Map.copyOf(functions);
     }
 
+    public Map<String, Alias> aliases() {
+        return Map.copyOf(aliases);
+    }
+
     public Map<String, StateMachine> stateMachines() {
         return Map.copyOf(stateMachines);
+    }
+
+    public Map<String, software.amazon.awscdk.services.scheduler.Schedule> schedules() {
+        return Map.copyOf(schedules);
+    }
+
+    public Map<String, CfnRule> eventRules() {
+        return Map.copyOf(eventRules);
+    }
+
+    public Map<Role, ManagedPolicy> callerPolicies() {
+        return Map.copyOf(callerPolicies);
     }
 
     public HttpApi api() {
         return api;
     }
 
-    /** The context key of a setting: its variable without GAMEFLEET_, in lower camel case. */
-    public static String contextKey(Setting setting) {
-        String[] words = setting.environmentVariable().replaceFirst("^GAMEFLEET_", "")
-                .toLowerCase(Locale.ROOT).split("_");
-        StringBuilder key = new StringBuilder(words[0]);
-        for (int i = 1; i < words.length; i++) {
-            key.append(Character.toUpperCase(words[i].charAt(0))).append(words[i].substring(1));
-        }
-        return key.toString();
+    public Map<String, LogGroup> functionLogGroups() {
+        return Map.copyOf(logGroups);
     }
+
+    Monitoring monitoring() {
+        return monitoring;
+    }
+
+    Secret pageTokenKey() {
+        return pageTokenKey;
+    }
+
+    /** The context key of a setting (see {@link DeploymentContext#contextKey}). */
+    public static String contextKey(Setting setting) {
+        return DeploymentContext.contextKey(setting);
+    }
+
+    /**
+     * The execute-api resource of a route, as IAM matches it: path parameters become {@code *}
+     * ({@code POST /game-server-groups/{GameServerGroupName}/claim} becomes
+     * {@code .../$default/POST/game-server-groups/* /claim}).
+     */
+    public static String routeResourcePath(Route route) {
+        return route.path().replaceAll("\\{[^/}]+}", "*");
+    }
+
+    // ---- tables ----
 
     private Table table(TableDefinition definition, RemovalPolicy removalPolicy) {
         // No physical tableName: CloudFormation generates one, passed to the functions through
@@ -288,96 +337,245 @@ public final class GamefleetStack extends Stack {
         return Attribute.builder().name(key.name()).type(type).build();
     }
 
+    // ---- functions ----
+
     /**
-     * A function under the catalog's name. Explicit names are unique per account and region, so
-     * one account/region holds one Gamefleet deployment (a stage prefix would have to go into the
-     * catalog, which the local profile shares).
+     * A function under the catalog's name, with its own role (only its log group, tables and
+     * actions), its own log group, SnapStart on published versions, and the alias {@value #LIVE_ALIAS}
+     * on the current version, which is what every caller invokes. Explicit names are unique per
+     * account and region, so one account/region holds one Gamefleet deployment (a stage prefix
+     * would have to go into the catalog, which the local profile shares).
      */
-    private Function function(String id, String name, String handler, Duration timeout, Code code,
+    private Function function(String id, String name, String handler, Kind kind, Duration timeout, Code code,
             Map<String, String> environment) {
-        Function fn = Function.Builder.create(this, id)
+        Access access = FunctionAccess.of(name);
+        LogGroup logs = logGroup(id + "FunctionLogs", "/" + getStackName() + "/lambda/" + name);
+        software.amazon.awscdk.services.iam.Role role = software.amazon.awscdk.services.iam.Role.Builder
+                .create(this, id + "Role")
+                .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
+                .description("Gamefleet function " + name + " (" + kind.name().toLowerCase(Locale.ROOT) + ")")
+                .build();
+        logs.grantWrite(role);
+        Function fn = Function.Builder.create(this, id + "Function")
                 .functionName(name)
+                .description("Gamefleet " + kind.name().toLowerCase(Locale.ROOT) + ": " + handler)
                 .runtime(Runtime.JAVA_21)
+                .architecture(Architecture.ARM_64)
                 .handler(handler)
                 .code(code)
                 .memorySize(MEMORY_MB)
                 .timeout(timeout)
                 .environment(environment)
+                .role(role)
+                .logGroup(logs)
+                .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
+                // Versions are replaced on every change; keeping old ones would only pile up code storage.
+                .currentVersionOptions(VersionOptions.builder().removalPolicy(RemovalPolicy.DESTROY).build())
                 .build();
-        // Every function gets read/write on every table for now; per-function least privilege
-        // (only the tables and actions each handler uses) is the security issue's.
-        tables.values().forEach(t -> t.grantReadWriteData(fn));
+        // Acknowledged: the function is published (currentVersion) and only ever invoked through the alias.
+        software.amazon.awscdk.Annotations.of(fn).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
+                "every function publishes its current version, and callers invoke the live alias on it");
+        grantTables(role, access);
+        ScalingPermissions.statements(this, access.scaling()).forEach(role::addToPrincipalPolicy);
+
+        Alias.Builder alias = Alias.Builder.create(this, id + "Live")
+                .aliasName(LIVE_ALIAS)
+                .version(fn.getCurrentVersion());
+        if (kind == Kind.SCHEDULED) {
+            // A failed balancer run is not retried: the next scheduled run does the same work.
+            alias.retryAttempts(0).maxEventAge(Duration.seconds(Math.max(60, timeout.toSeconds().longValue())));
+        }
+        functions.put(name, fn);
+        aliases.put(name, alias.build());
+        logGroups.put(name, logs);
         return fn;
     }
 
+    /** One run must end before the next one starts: the period, within Lambda's 15 minutes. */
+    static Duration scheduledTimeout(long minutes) {
+        return Duration.minutes(Math.min(minutes, 15));
+    }
+
+    /** Item actions on the table's ARN; queries of an index on that index's ARN only. */
+    private void grantTables(software.amazon.awscdk.services.iam.Role role, Access access) {
+        for (TableAccess grant : access.tables()) {
+            Table table = tables.get(grant.table().logicalName());
+            String sid = grant.table().logicalName();
+            if (!grant.actions().isEmpty()) {
+                role.addToPrincipalPolicy(PolicyStatement.Builder.create()
+                        .sid(sid + "Items")
+                        .effect(Effect.ALLOW)
+                        .actions(grant.actions().stream().sorted().map(a -> "dynamodb:" + a).toList())
+                        .resources(List.of(table.getTableArn()))
+                        .build());
+            }
+            if (!grant.queriedIndexes().isEmpty()) {
+                role.addToPrincipalPolicy(PolicyStatement.Builder.create()
+                        .sid(sid + "Indexes")
+                        .effect(Effect.ALLOW)
+                        .actions(List.of("dynamodb:Query"))
+                        .resources(grant.queriedIndexes().stream().sorted()
+                                .map(index -> table.getTableArn() + "/index/" + index).toList())
+                        .build());
+            }
+        }
+    }
+
+    /** Table names, the account and the context settings: what every function's Services reads. */
     private Map<String, String> commonEnvironment() {
         Map<String, String> env = new LinkedHashMap<>();
         for (TableDefinition definition : Tables.ALL) {
             env.put(definition.environmentVariable(), tables.get(definition.logicalName()).getTableName());
         }
-        env.put(Settings.ACCOUNT_ID.environmentVariable(), Stack.of(this).getAccount());
-        for (Setting setting : CONTEXT_SETTINGS) {
-            String value = stringContext(contextKey(setting), setting.defaultValue());
-            try {
-                Long.parseLong(value);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("context " + contextKey(setting)
-                        + " must be a whole number of seconds, not " + value, e);
-            }
-            env.put(setting.environmentVariable(), value);
-        }
+        env.put(Settings.ACCOUNT_ID.environmentVariable(), getAccount());
+        settings.forEach((setting, value) -> env.put(setting.environmentVariable(), value));
         return env;
     }
 
-    private RemovalPolicy removalPolicy() {
-        String value = stringContext(CONTEXT_REMOVAL_POLICY, "retain").toLowerCase(Locale.ROOT);
-        return switch (value) {
-            case "retain" -> RemovalPolicy.RETAIN;
-            case "destroy" -> RemovalPolicy.DESTROY;
-            default -> throw new IllegalArgumentException(
-                    "context " + CONTEXT_REMOVAL_POLICY + " must be retain or destroy, not " + value);
+    /** Named after the stack (not /aws/lambda/...) and deleted with it: a redeployment never collides. */
+    private LogGroup logGroup(String id, String name) {
+        return LogGroup.Builder.create(this, id)
+                .logGroupName(name)
+                .retention(logRetention)
+                .removalPolicy(RemovalPolicy.DESTROY)
+                .build();
+    }
+
+    // ---- workflows ----
+
+    private StateMachine stateMachine(WorkflowDefinition workflow) {
+        Map<String, String> substitutions = new LinkedHashMap<>();
+        for (WorkflowStep step : workflow.steps()) {
+            substitutions.put(step.placeholder(), aliases.get(step.functionName()).getFunctionArn());
+        }
+        // Step Functions' own prefix for vended logs keeps CloudWatch Logs' resource policy small.
+        LogGroup logs = logGroup(workflow.name() + "StateMachineLogs",
+                "/aws/vendedlogs/states/" + getStackName() + "/" + workflow.stateMachineName());
+        // The ASL file's text as shipped in the functions jar (the file the local profile runs);
+        // fromString keeps it byte for byte, with the placeholders left to Step Functions.
+        StateMachine stateMachine = StateMachine.Builder.create(this, workflow.name() + "StateMachine")
+                .stateMachineName(workflow.stateMachineName())
+                .definitionBody(DefinitionBody.fromString(workflow.asl()))
+                .definitionSubstitutions(substitutions)
+                .logs(LogOptions.builder().destination(logs).level(LogLevel.ALL).includeExecutionData(true).build())
+                .tracingEnabled(true)
+                .build();
+        for (WorkflowStep step : workflow.steps()) {
+            aliases.get(step.functionName()).grantInvoke(stateMachine);
+        }
+        return stateMachine;
+    }
+
+    // ---- triggers ----
+
+    private software.amazon.awscdk.services.scheduler.Schedule schedule(Schedule schedule, long minutes) {
+        return software.amazon.awscdk.services.scheduler.Schedule.Builder.create(this, schedule.name() + "Schedule")
+                .scheduleName(schedule.functionName())
+                .description("Runs " + schedule.functionName() + " every " + minutes + " minute(s) ("
+                        + contextKey(schedule.rate()) + " rounded up to whole minutes)")
+                .schedule(ScheduleExpression.rate(Duration.minutes(minutes)))
+                .target(LambdaInvoke.Builder.create(aliases.get(schedule.functionName()))
+                        // Missed runs are not made up: the next run does the same work.
+                        .retryAttempts(0)
+                        .maxEventAge(Duration.minutes(1))
+                        .build())
+                .build();
+    }
+
+    /** The pattern is the catalog's JSON, parsed as is (the local profile's event router reads the same text). */
+    private CfnRule eventRule(EventRule rule) {
+        Map<String, Object> pattern;
+        try {
+            pattern = JSON.readValue(rule.pattern(), new TypeReference<Map<String, Object>>() {});
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the event pattern of " + rule.name() + " is not JSON", e);
+        }
+        Alias target = aliases.get(rule.functionName());
+        CfnRule cfnRule = CfnRule.Builder.create(this, rule.name() + "Rule")
+                .name(rule.functionName())
+                .description("Routes the catalog's events to " + rule.functionName())
+                .state("ENABLED")
+                .eventPattern(pattern)
+                .targets(List.of(CfnRule.TargetProperty.builder().id(rule.name()).arn(target.getFunctionArn()).build()))
+                .build();
+        target.addPermission(rule.name() + "Events", Permission.builder()
+                .principal(new ServicePrincipal("events.amazonaws.com"))
+                .sourceArn(cfnRule.getAttrArn())
+                .sourceAccount(getAccount())
+                .build());
+        return cfnRule;
+    }
+
+    // ---- API ----
+
+    private static IAccessLogSettings accessLogSettings(LogGroup logs) {
+        LogGroupLogDestination destination = new LogGroupLogDestination(logs);
+        // $context.identity.userArn names the caller (an instance-profile session names its instance).
+        String format = "{\"requestId\":\"$context.requestId\",\"time\":\"$context.requestTime\","
+                + "\"ip\":\"$context.identity.sourceIp\",\"caller\":\"$context.identity.userArn\","
+                + "\"routeKey\":\"$context.routeKey\",\"path\":\"$context.path\",\"status\":\"$context.status\","
+                + "\"responseLength\":\"$context.responseLength\",\"latency\":\"$context.responseLatency\","
+                + "\"integrationLatency\":\"$context.integrationLatency\","
+                + "\"integrationError\":\"$context.integrationErrorMessage\",\"error\":\"$context.error.message\"}";
+        return new IAccessLogSettings() {
+            @Override
+            public IAccessLogDestination getDestination() {
+                return destination;
+            }
+
+            @Override
+            public AccessLogFormat getFormat() {
+                return AccessLogFormat.custom(format);
+            }
         };
     }
 
-    private Path lambdaJar() {
-        String configured = stringContext(CONTEXT_LAMBDA_JAR, defaultLambdaJar());
-        Path jar = Path.of(configured).toAbsolutePath().normalize();
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("Lambda jar " + jar + " does not exist: build it with "
-                    + "'mvn -pl functions -am install -DskipTests' from the repository root, or pass "
-                    + "-c " + CONTEXT_LAMBDA_JAR + "=<path>");
-        }
-        return jar;
-    }
-
-    static String defaultLambdaJar() {
-        return "../functions/target/gamefleet-functions-" + projectVersion() + "-lambda.jar";
-    }
-
-    static String projectVersion() {
-        try (InputStream in = GamefleetStack.class.getResourceAsStream("build.properties")) {
-            if (in == null) {
-                throw new IllegalStateException("build.properties missing from the infra classpath");
+    /** execute-api:Invoke on exactly the routes whose catalog roles include this one. */
+    private ManagedPolicy callerPolicy(Role role) {
+        List<String> resources = new ArrayList<>();
+        for (Route route : Routes.ALL) {
+            if (route.roles().contains(role)) {
+                resources.add(api.arnForExecuteApi(route.method(), routeResourcePath(route), STAGE));
             }
-            Properties properties = new Properties();
-            properties.load(in);
-            return properties.getProperty("version");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
+        String title = title(role);
+        return ManagedPolicy.Builder.create(this, title + "CallerPolicy")
+                .description("Gamefleet " + role + " callers: execute-api:Invoke on their " + resources.size()
+                        + " routes of API " + getStackName())
+                .statements(List.of(PolicyStatement.Builder.create()
+                        .sid("Invoke" + title + "Routes")
+                        .effect(Effect.ALLOW)
+                        .actions(List.of("execute-api:Invoke"))
+                        .resources(resources)
+                        .build()))
+                .build();
     }
 
-    private String stringContext(String key, String defaultValue) {
-        Object value = getNode().tryGetContext(key);
-        return value == null || String.valueOf(value).isBlank() ? defaultValue : String.valueOf(value).trim();
+    /** GAME_SERVER as GameServer. */
+    static String title(Role role) {
+        StringBuilder out = new StringBuilder();
+        for (String word : role.name().toLowerCase(Locale.ROOT).split("_")) {
+            out.append(Character.toUpperCase(word.charAt(0))).append(word.substring(1));
+        }
+        return out.toString();
     }
 
-    private int intContext(String key, int defaultValue) {
-        String value = stringContext(key, Integer.toString(defaultValue));
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("context " + key + " must be a whole number, not " + value, e);
-        }
+    // ---- outputs ----
+
+    private void outputs() {
+        CfnOutput.Builder.create(this, "ApiUrl").value(stage.getUrl())
+                .description("Base URL of the Gamefleet HTTP API (SigV4-signed requests, service execute-api)")
+                .build();
+        callerPolicies.forEach((role, policy) -> CfnOutput.Builder.create(this, title(role) + "PolicyArn")
+                .value(policy.getManagedPolicyArn())
+                .description("Attach to the IAM roles or users of " + role + " callers")
+                .build());
+        tables.forEach((name, table) -> CfnOutput.Builder.create(this, name + "TableName")
+                .value(table.getTableName())
+                .description("Physical name of the " + name + " table")
+                .build());
+        CfnOutput.Builder.create(this, "AlarmTopicArn").value(monitoring.topic().getTopicArn())
+                .description("Every Gamefleet alarm notifies this SNS topic: subscribe to it")
+                .build();
     }
 }

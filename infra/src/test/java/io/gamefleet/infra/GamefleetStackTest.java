@@ -5,17 +5,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gamefleet.catalog.Catalog;
+import io.gamefleet.catalog.EventRule;
 import io.gamefleet.catalog.IndexDefinition;
 import io.gamefleet.catalog.KeyAttribute;
+import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
+import io.gamefleet.catalog.Schedule;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
+import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
+import io.gamefleet.infra.FunctionAccess.Access;
+import io.gamefleet.infra.FunctionAccess.Scaling;
+import io.gamefleet.infra.FunctionAccess.TableAccess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,11 +48,17 @@ import software.amazon.awscdk.CfnElement;
 import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
+import software.constructs.IConstruct;
 
-/** Synthesizes the stack (no credentials, no network) and checks it against the catalog. */
+/**
+ * Synthesizes the stack once (no credentials, no network) and checks it against the catalog:
+ * routes, functions, least privilege, tables, workflows, triggers, caller policies, alarms.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GamefleetStackTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> WRITE_ACTIONS = Set.of("dynamodb:PutItem", "dynamodb:UpdateItem",
+            "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem", "dynamodb:BatchWriteItem");
 
     @TempDir
     static Path temp;
@@ -64,19 +79,17 @@ class GamefleetStackTest {
     @Test
     void oneIamAuthorizedRoutePerCatalogRoute() {
         template.resourceCountIs("AWS::ApiGatewayV2::Route", Routes.ALL.size());
-        for (Route route : Routes.ALL) {
-            template.hasResourceProperties("AWS::ApiGatewayV2::Route", Map.of(
-                    "RouteKey", route.method() + " " + route.path(),
-                    "AuthorizationType", "AWS_IAM"));
+        Set<String> routeKeys = new HashSet<>();
+        for (Map<String, Object> route : ofType("AWS::ApiGatewayV2::Route").values()) {
+            assertThat(props(route)).containsEntry("AuthorizationType", "AWS_IAM");
+            routeKeys.add((String) props(route).get("RouteKey"));
         }
-        Set<String> routeKeys = ofType("AWS::ApiGatewayV2::Route").values().stream()
-                .map(r -> (String) props(r).get("RouteKey")).collect(Collectors.toSet());
         assertThat(routeKeys).isEqualTo(Routes.ALL.stream().map(r -> r.method() + " " + r.path())
                 .collect(Collectors.toSet()));
     }
 
     @Test
-    void eachRouteIntegratesItsOwnHandlerFunction() {
+    void eachRouteIntegratesTheLiveAliasOfItsOwnHandler() {
         for (Map<String, Object> routeResource : ofType("AWS::ApiGatewayV2::Route").values()) {
             Map<String, Object> p = props(routeResource);
             Route route = Routes.ALL.stream().filter(r -> (r.method() + " " + r.path()).equals(p.get("RouteKey")))
@@ -84,67 +97,152 @@ class GamefleetStackTest {
             // Target: {"Fn::Join": ["", ["integrations/", {"Ref": integration}]]}
             List<Object> join = cast(map(p.get("Target")).get("Fn::Join"));
             List<Object> parts = cast(join.get(1));
-            String integrationId = (String) map(parts.get(1)).get("Ref");
-            Map<String, Object> integration = props(resources.get(integrationId));
+            Map<String, Object> integration = props(resources.get((String) map(parts.get(1)).get("Ref")));
             assertThat(integration).containsEntry("IntegrationType", "AWS_PROXY")
-                    .containsEntry("PayloadFormatVersion", "2.0");
-            assertThat(integration.get("IntegrationUri")).isEqualTo(arnOf(functionId(route.functionName())));
+                    .containsEntry("PayloadFormatVersion", "2.0")
+                    .containsEntry("IntegrationUri", ref(aliasId(route.functionName())));
         }
     }
 
     @Test
-    void defaultStageIsThrottledAndAutoDeployed() {
+    void defaultStageIsThrottledAutoDeployedAndAccessLogged() {
         template.resourceCountIs("AWS::ApiGatewayV2::Stage", 1);
-        template.hasResourceProperties("AWS::ApiGatewayV2::Stage", Map.of(
-                "StageName", "$default",
-                "AutoDeploy", true,
-                "DefaultRouteSettings", Map.of(
-                        "ThrottlingBurstLimit", GamefleetStack.DEFAULT_THROTTLE_BURST,
-                        "ThrottlingRateLimit", GamefleetStack.DEFAULT_THROTTLE_RATE)));
+        Map<String, Object> stage = props(ofType("AWS::ApiGatewayV2::Stage").values().iterator().next());
+        assertThat(stage).containsEntry("StageName", "$default").containsEntry("AutoDeploy", true)
+                .containsEntry("DefaultRouteSettings", Map.of(
+                        "ThrottlingBurstLimit", DeploymentContext.DEFAULT_THROTTLE_BURST,
+                        "ThrottlingRateLimit", DeploymentContext.DEFAULT_THROTTLE_RATE));
+        Map<String, Object> logs = map(stage.get("AccessLogSettings"));
+        String logGroupId = getAttId(logs.get("DestinationArn"));
+        assertThat(props(resources.get(logGroupId))).containsEntry("RetentionInDays",
+                DeploymentContext.DEFAULT_LOG_RETENTION_DAYS);
+        assertThat((String) logs.get("Format")).contains("$context.requestId", "$context.identity.userArn",
+                "$context.routeKey", "$context.status");
     }
 
     // ---- Functions ----
 
     @Test
-    void oneJava21FunctionPerRouteAndWorkflowStep() {
-        template.resourceCountIs("AWS::Lambda::Function", Routes.ALL.size() + Workflows.allSteps().size());
-        for (Route route : Routes.ALL) {
-            template.hasResourceProperties("AWS::Lambda::Function", Map.of(
-                    "FunctionName", route.functionName(),
-                    "Runtime", "java21",
-                    "Handler", route.handlerMethod(),
-                    "MemorySize", 1024,
-                    "Timeout", 30));
-        }
-        for (WorkflowStep step : Workflows.allSteps()) {
-            template.hasResourceProperties("AWS::Lambda::Function", Map.of(
-                    "FunctionName", step.functionName(),
-                    "Runtime", "java21",
-                    "Handler", step.handlerMethod(),
-                    "MemorySize", 1024,
-                    "Timeout", 60));
+    void oneFunctionPerRouteStepScheduleAndEventRule() {
+        Map<String, String> handlers = new LinkedHashMap<>();
+        Map<String, Integer> timeouts = new HashMap<>();
+        Routes.ALL.forEach(r -> handlers.put(r.functionName(), r.handlerMethod()));
+        Routes.ALL.forEach(r -> timeouts.put(r.functionName(), 20));
+        Workflows.allSteps().forEach(s -> handlers.put(s.functionName(), s.handlerMethod()));
+        Workflows.allSteps().forEach(s -> timeouts.put(s.functionName(), 60));
+        Triggers.SCHEDULES.forEach(s -> handlers.put(s.functionName(), s.handlerMethod()));
+        Triggers.SCHEDULES.forEach(s -> timeouts.put(s.functionName(), 60)); // the default rate, one minute
+        Triggers.EVENT_RULES.forEach(e -> handlers.put(e.functionName(), e.handlerMethod()));
+        Triggers.EVENT_RULES.forEach(e -> timeouts.put(e.functionName(), 60));
+
+        template.resourceCountIs("AWS::Lambda::Function", handlers.size());
+        assertThat(stack.functions().keySet()).isEqualTo(handlers.keySet());
+        handlers.forEach((name, handler) -> {
+            Map<String, Object> p = props(resources.get(functionId(name)));
+            assertThat(p).as(name)
+                    .containsEntry("FunctionName", name)
+                    .containsEntry("Handler", handler)
+                    .containsEntry("Runtime", "java21")
+                    .containsEntry("MemorySize", GamefleetStack.MEMORY_MB)
+                    .containsEntry("Timeout", timeouts.get(name))
+                    .containsEntry("SnapStart", Map.of("ApplyOn", "PublishedVersions"))
+                    .containsEntry("LoggingConfig", Map.of("LogGroup", ref(logicalId(stack.functionLogGroups().get(name)))));
+            assertThat(props(resources.get(logicalId(stack.functionLogGroups().get(name)))))
+                    .containsEntry("RetentionInDays", DeploymentContext.DEFAULT_LOG_RETENTION_DAYS);
+        });
+    }
+
+    @Test
+    void everyFunctionPublishesAVersionBehindTheLiveAlias() {
+        template.resourceCountIs("AWS::Lambda::Alias", stack.functions().size());
+        for (String name : stack.functions().keySet()) {
+            Map<String, Object> alias = props(resources.get(aliasId(name)));
+            assertThat(alias).containsEntry("Name", GamefleetStack.LIVE_ALIAS)
+                    .containsEntry("FunctionName", ref(functionId(name)));
+            String versionId = getAttId(alias.get("FunctionVersion"));
+            assertThat(resources.get(versionId)).containsEntry("Type", "AWS::Lambda::Version");
+            assertThat(props(resources.get(versionId))).containsEntry("FunctionName", ref(functionId(name)));
         }
     }
 
     @Test
-    void everyFunctionGetsTablesAccountAndSettings() {
-        for (Map<String, Object> fn : ofType("AWS::Lambda::Function").values()) {
-            Map<String, Object> variables = variables(fn);
+    void everyFunctionGetsTablesAccountAndContextSettings() {
+        for (String name : stack.functions().keySet()) {
+            Map<String, Object> variables = variables(resources.get(functionId(name)));
             for (TableDefinition table : Tables.ALL) {
-                assertThat(variables.get(table.environmentVariable()))
-                        .isEqualTo(Map.of("Ref", logicalId(stack.tables().get(table.logicalName()))));
+                assertThat(variables.get(table.environmentVariable())).as(name)
+                        .isEqualTo(ref(logicalId(stack.tables().get(table.logicalName()))));
             }
-            assertThat(variables.get(Settings.ACCOUNT_ID.environmentVariable()))
-                    .isEqualTo(Map.of("Ref", "AWS::AccountId"));
-            for (Setting setting : GamefleetStack.CONTEXT_SETTINGS) {
-                assertThat(variables.get(setting.environmentVariable())).isEqualTo(setting.defaultValue());
+            assertThat(variables.get(Settings.ACCOUNT_ID.environmentVariable())).isEqualTo(ref("AWS::AccountId"));
+            for (Setting setting : DeploymentContext.CONTEXT_SETTINGS) {
+                assertThat(variables.get(setting.environmentVariable())).as(name + " " + setting.environmentVariable())
+                        .isEqualTo(setting.defaultValue());
             }
-            assertThat(variables).doesNotContainKey(Settings.PAGE_TOKEN_KEY.environmentVariable());
         }
     }
 
     @Test
-    void onlyTheWorkflowStartersGetStateMachineArnsAndStartExecution() {
+    void onlyApiFunctionsGetThePageTokenKeyAndOnlyFromTheGeneratedSecret() {
+        Set<String> apiFunctions = Routes.ALL.stream().map(Route::functionName).collect(Collectors.toSet());
+        String variable = Settings.PAGE_TOKEN_KEY.environmentVariable();
+        for (String name : stack.functions().keySet()) {
+            Map<String, Object> variables = variables(resources.get(functionId(name)));
+            if (apiFunctions.contains(name)) {
+                assertThat(render(variables.get(variable))).as(name)
+                        .isEqualTo("{{resolve:secretsmanager:<" + logicalId(stack.pageTokenKey()) + ">:SecretString:::}}");
+            } else {
+                assertThat(variables).as(name).doesNotContainKey(variable);
+            }
+        }
+        assertThat(props(resources.get(logicalId(stack.pageTokenKey()))).get("GenerateSecretString")).isNotNull();
+    }
+
+    // ---- Least privilege ----
+
+    @Test
+    void everyCatalogFunctionHasDeclaredAccessAndNothingElseDoes() {
+        assertThat(FunctionAccess.all().keySet()).isEqualTo(stack.functions().keySet());
+    }
+
+    @Test
+    void eachFunctionMayUseExactlyItsDeclaredTablesIndexesAndActions() {
+        for (String name : stack.functions().keySet()) {
+            Set<String> expected = new HashSet<>();
+            for (TableAccess grant : FunctionAccess.of(name).tables()) {
+                String table = "<" + logicalId(stack.tables().get(grant.table().logicalName())) + ".Arn>";
+                grant.actions().forEach(a -> expected.add("dynamodb:" + a + " on " + table));
+                grant.queriedIndexes().forEach(i -> expected.add("dynamodb:Query on " + table + "/index/" + i));
+            }
+            Set<String> actual = new HashSet<>();
+            for (Map<String, Object> s : statementsOf(name)) {
+                for (String action : actions(s)) {
+                    if (action.startsWith("dynamodb:")) {
+                        resourcesOf(s).forEach(r -> actual.add(action + " on " + render(r)));
+                    }
+                }
+            }
+            assertThat(actual).as(name).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void eachFunctionWritesOnlyToItsOwnLogGroup() {
+        for (String name : stack.functions().keySet()) {
+            List<Map<String, Object>> logs = statementsOf(name).stream()
+                    .filter(s -> actions(s).stream().anyMatch(a -> a.startsWith("logs:"))).toList();
+            assertThat(logs).as(name).hasSize(1);
+            assertThat(actions(logs.get(0))).containsExactlyInAnyOrder("logs:CreateLogStream", "logs:PutLogEvents");
+            assertThat(resourcesOf(logs.get(0))).containsExactly(
+                    Map.of("Fn::GetAtt", List.of(logicalId(stack.functionLogGroups().get(name)), "Arn")));
+        }
+        // No AWS managed policy anywhere (AWSLambdaBasicExecutionRole and the like).
+        for (Map<String, Object> role : ofType("AWS::IAM::Role").values()) {
+            assertThat(props(role)).doesNotContainKey("ManagedPolicyArns");
+        }
+    }
+
+    @Test
+    void apiFunctionsNeitherScaleNorStartWorkflowsExceptTheTwoStarters() {
         Map<String, WorkflowDefinition> starters = Map.of(
                 "CreateGameServerGroup", Workflows.ACTIVATION, "DeleteGameServerGroup", Workflows.DELETION);
         for (Route route : Routes.ALL) {
@@ -153,7 +251,7 @@ class GamefleetStackTest {
             WorkflowDefinition started = starters.get(route.operation());
             for (WorkflowDefinition workflow : Workflows.ALL) {
                 String variable = workflow.arnSetting().environmentVariable();
-                Object machineRef = Map.of("Ref", logicalId(stack.stateMachines().get(workflow.name())));
+                Object machineRef = ref(logicalId(stack.stateMachines().get(workflow.name())));
                 boolean starts = workflow == started;
                 if (starts) {
                     assertThat(variables.get(variable)).as(route.operation()).isEqualTo(machineRef);
@@ -161,42 +259,112 @@ class GamefleetStackTest {
                     assertThat(variables).as(route.operation()).doesNotContainKey(variable);
                 }
                 assertThat(statements.stream().anyMatch(s -> actions(s).contains("states:StartExecution")
-                        && machineRef.equals(s.get("Resource")))).as(route.operation() + " starts " + workflow.name())
+                        && resourcesOf(s).contains(machineRef))).as(route.operation() + " starts " + workflow.name())
                         .isEqualTo(starts);
             }
-            assertThat(statements.stream().flatMap(s -> actions(s).stream()))
-                    .noneMatch(a -> a.startsWith("autoscaling:") || a.startsWith("ec2:") || a.startsWith("iam:"));
+            // RegisterGameServer may look up an instance the scaling group launched since the balancer's last run.
+            boolean describes = route.operation().equals("RegisterGameServer");
+            assertThat(statements.stream().flatMap(s -> actions(s).stream())).as(route.operation())
+                    .allMatch(a -> a.startsWith("dynamodb:") || a.startsWith("logs:")
+                            || (started != null && a.equals("states:StartExecution"))
+                            || (describes && a.equals("autoscaling:DescribeAutoScalingGroups")));
         }
-    }
-
-    @Test
-    void onlyWorkflowStepsManageScalingGroups() {
-        for (WorkflowStep step : Workflows.allSteps()) {
-            List<String> actions = statementsOf(step.functionName()).stream()
-                    .flatMap(s -> actions(s).stream()).toList();
-            assertThat(actions).containsAll(GamefleetStack.SCALING_ACTIONS)
-                    .contains("iam:PassRole", "iam:CreateServiceLinkedRole")
-                    .doesNotContain("states:StartExecution")
-                    .noneMatch(a -> a.equals("autoscaling:*") || a.equals("*"));
-            assertThat(variables(resources.get(functionId(step.functionName()))))
-                    .doesNotContainKeys(Workflows.ALL.stream().map(w -> w.arnSetting().environmentVariable())
-                            .toArray(String[]::new));
-        }
-    }
-
-    @Test
-    void everyFunctionCanReadAndWriteEveryTable() {
-        // Every function on every table until the security issue narrows it per handler.
+        // Nothing else may start a workflow.
+        Set<String> startersNames = starters.keySet().stream().map(o -> Routes.byOperation(o).functionName())
+                .collect(Collectors.toSet());
         for (String name : stack.functions().keySet()) {
-            List<Map<String, Object>> statements = statementsOf(name);
-            for (TableDefinition table : Tables.ALL) {
-                Object tableArn = arnOf(logicalId(stack.tables().get(table.logicalName())));
-                assertThat(statements).as(name + " on " + table.logicalName()).anyMatch(s ->
-                        // TransactWriteItems is authorized item by item (Put/Update/Delete/ConditionCheckItem).
-                        actions(s).containsAll(List.of("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem",
-                                "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem", "dynamodb:Query",
-                                "dynamodb:BatchGetItem"))
-                                && resourcesOf(s).contains(tableArn));
+            if (!startersNames.contains(name)) {
+                assertThat(statementsOf(name).stream().flatMap(s -> actions(s).stream()))
+                        .as(name).noneMatch(a -> a.startsWith("states:"));
+            }
+        }
+    }
+
+    @Test
+    void readOnlyOperationsWriteNothing() {
+        for (Route route : Routes.ALL) {
+            if (route.operation().startsWith("Describe") || route.operation().startsWith("List")) {
+                assertThat(statementsOf(route.functionName()).stream().flatMap(s -> actions(s).stream()))
+                        .as(route.operation()).noneMatch(WRITE_ACTIONS::contains);
+            }
+        }
+    }
+
+    @Test
+    void stepsTouchOnlyTheTablesTheirWorkNeeds() {
+        Map<String, Set<String>> tablesOf = new HashMap<>();
+        for (WorkflowStep step : Workflows.allSteps()) {
+            tablesOf.put(step.name(), tablesTouchedBy(step.functionName()));
+        }
+        String interruptions = logicalId(stack.tables().get(Tables.SPOT_INTERRUPTIONS.logicalName()));
+        String instances = logicalId(stack.tables().get(Tables.GAME_SERVER_INSTANCES.logicalName()));
+        String servers = logicalId(stack.tables().get(Tables.GAME_SERVERS.logicalName()));
+        String groups = logicalId(stack.tables().get(Tables.GAME_SERVER_GROUPS.logicalName()));
+        tablesOf.forEach((step, touched) -> {
+            assertThat(touched).as(step).doesNotContain(interruptions).contains(groups);
+            assertThat(touched.contains(instances)).as(step + " on instances")
+                    .isEqualTo(Set.of("CheckActivation", "PurgeGroupRecords").contains(step));
+        });
+        // The scaling-group steps read the group and call Auto Scaling; they write no table.
+        for (WorkflowStep step : List.of(Workflows.CREATE_SCALING_GROUP, Workflows.DELETE_SCALING_GROUP)) {
+            assertThat(tablesOf.get(step.name())).as(step.name()).containsExactly(groups);
+        }
+        assertThat(tablesOf.get(Workflows.CHECK_READY_TO_DELETE.name())).containsExactlyInAnyOrder(groups, servers);
+    }
+
+    @Test
+    void onlyTheScalingStepsAndTheBalancerChangeAutoScalingGroups() {
+        Map<String, Set<String>> compute = new HashMap<>();
+        for (String name : stack.functions().keySet()) {
+            Set<String> actions = statementsOf(name).stream().flatMap(s -> actions(s).stream())
+                    .filter(a -> a.startsWith("autoscaling:") || a.startsWith("ec2:") || a.startsWith("iam:"))
+                    .collect(Collectors.toSet());
+            if (!actions.isEmpty()) {
+                compute.put(name, actions);
+            }
+        }
+        assertThat(compute.keySet()).containsExactlyInAnyOrder(Workflows.CREATE_SCALING_GROUP.functionName(),
+                Workflows.CHECK_ACTIVATION.functionName(), Workflows.DELETE_SCALING_GROUP.functionName(),
+                Triggers.BALANCER.functionName(), Routes.byOperation("RegisterGameServer").functionName());
+        assertThat(compute.get(Workflows.CHECK_ACTIVATION.functionName()))
+                .containsExactly("autoscaling:DescribeAutoScalingGroups");
+        assertThat(compute.get(Routes.byOperation("RegisterGameServer").functionName()))
+                .containsExactly("autoscaling:DescribeAutoScalingGroups");
+        assertThat(compute.get(Workflows.DELETE_SCALING_GROUP.functionName())).containsExactlyInAnyOrder(
+                "autoscaling:DescribeAutoScalingGroups", "autoscaling:UpdateAutoScalingGroup",
+                "autoscaling:DeleteAutoScalingGroup");
+        assertThat(compute.get(Workflows.CREATE_SCALING_GROUP.functionName())).contains(
+                "autoscaling:CreateAutoScalingGroup", "autoscaling:PutScalingPolicy", "ec2:RunInstances",
+                "iam:PassRole").doesNotContain("autoscaling:DeleteAutoScalingGroup",
+                "autoscaling:TerminateInstanceInAutoScalingGroup");
+        assertThat(compute.get(Triggers.BALANCER.functionName())).contains("autoscaling:SetDesiredCapacity",
+                "autoscaling:SetInstanceProtection", "autoscaling:TerminateInstanceInAutoScalingGroup")
+                .doesNotContain("autoscaling:CreateAutoScalingGroup", "autoscaling:DeleteAutoScalingGroup");
+        compute.values().forEach(actions -> assertThat(actions).noneMatch(a -> a.endsWith("*")));
+    }
+
+    @Test
+    void scalingActionsReachOnlyGroupsThatCarryTheManagedTag() {
+        String resourceTag = "aws:ResourceTag/" + Catalog.MANAGED_TAG_KEY;
+        String requestTag = "aws:RequestTag/" + Catalog.MANAGED_TAG_KEY;
+        for (String name : stack.functions().keySet()) {
+            for (Map<String, Object> s : statementsOf(name)) {
+                List<String> actions = actions(s);
+                Map<String, Object> condition = s.containsKey("Condition") ? map(s.get("Condition")) : Map.of();
+                if (actions.stream().anyMatch(a -> a.startsWith("autoscaling:") && !a.startsWith("autoscaling:Describe"))) {
+                    String tag = actions.contains("autoscaling:CreateAutoScalingGroup") ? requestTag : resourceTag;
+                    assertThat(condition).as(name + " " + actions).isEqualTo(Map.of("Null", Map.of(tag, "false")));
+                    assertThat(resourcesOf(s)).hasSize(1);
+                    assertThat(render(resourcesOf(s).get(0))).as(name)
+                            .endsWith(":autoScalingGroup:*:autoScalingGroupName/*");
+                }
+                if (actions.contains("iam:PassRole")) {
+                    assertThat(condition).isEqualTo(Map.of("StringEquals", Map.of("iam:PassedToService",
+                            List.of("ec2.amazonaws.com", "autoscaling.amazonaws.com"))));
+                }
+                if (actions.contains("ec2:CreateTags")) {
+                    assertThat(condition).isEqualTo(Map.of("StringEquals", Map.of("ec2:CreateAction", "RunInstances")));
+                }
             }
         }
     }
@@ -212,7 +380,6 @@ class GamefleetStackTest {
             assertThat(p).containsEntry("BillingMode", "PAY_PER_REQUEST")
                     .containsEntry("PointInTimeRecoverySpecification", Map.of("PointInTimeRecoveryEnabled", true));
             assertThat(resource).containsEntry("DeletionPolicy", "Retain").containsEntry("UpdateReplacePolicy", "Retain");
-
             assertThat(p.get("KeySchema")).isEqualTo(keySchema(definition.partitionKey(),
                     definition.sortKey().orElse(null)));
 
@@ -249,21 +416,14 @@ class GamefleetStackTest {
                 assertThat(p).doesNotContainKey("TimeToLiveSpecification");
             }
         }
-    }
-
-    @Test
-    void outputsTheApiUrlAndEveryTableName() {
-        template.hasOutput("ApiUrl", Map.of());
-        for (TableDefinition definition : Tables.ALL) {
-            template.hasOutput(definition.logicalName() + "TableName", Map.of("Value",
-                    Map.of("Ref", logicalId(stack.tables().get(definition.logicalName())))));
-        }
+        // Tables with expiring records: DELETED groups, old interruptions.
+        assertThat(Tables.ALL.stream().filter(t -> t.ttlAttribute().isPresent()).count()).isGreaterThanOrEqualTo(2);
     }
 
     // ---- Workflows ----
 
     @Test
-    void stateMachinesRunTheCatalogAslWithStepArnsSubstituted() throws IOException {
+    void stateMachinesRunTheCatalogAslWithStepAliasesSubstituted() throws IOException {
         template.resourceCountIs("AWS::StepFunctions::StateMachine", Workflows.ALL.size());
         for (WorkflowDefinition workflow : Workflows.ALL) {
             Map<String, Object> p = props(resources.get(logicalId(stack.stateMachines().get(workflow.name()))));
@@ -272,90 +432,281 @@ class GamefleetStackTest {
 
             Map<String, Object> expected = new LinkedHashMap<>();
             for (WorkflowStep step : workflow.steps()) {
-                expected.put(step.placeholder(), arnOf(functionId(step.functionName())));
+                expected.put(step.placeholder(), ref(aliasId(step.functionName())));
             }
             assertThat(p.get("DefinitionSubstitutions")).isEqualTo(expected);
 
-            // What Step Functions will run: the ASL with each placeholder replaced by a step ARN.
-            Map<String, String> arns = workflow.steps().stream().collect(Collectors.toMap(
-                    WorkflowStep::placeholder, s -> "arn:aws:lambda:us-east-1:123456789012:function:" + s.functionName()));
+            // What Step Functions will run: the ASL with each placeholder replaced by a step's alias ARN.
+            Map<String, String> arns = workflow.steps().stream().collect(Collectors.toMap(WorkflowStep::placeholder,
+                    s -> "arn:aws:lambda:us-east-1:123456789012:function:" + s.functionName() + ":live"));
             String substituted = workflow.aslWith(arns);
             assertThat(substituted).doesNotContain("${");
             JsonNode definition = JSON.readTree(substituted);
             Set<String> taskResources = new HashSet<>();
             definition.findValues("Resource").forEach(r -> taskResources.add(r.asText()));
             assertThat(taskResources).isEqualTo(Set.copyOf(arns.values()));
-            assertThat(JSON.readTree(workflow.asl()).get("StartAt")).isEqualTo(definition.get("StartAt"));
         }
     }
 
     @Test
-    void stateMachinesMayInvokeTheirStepsOnly() {
+    void stateMachinesLogEverythingAndAreTraced() {
         for (WorkflowDefinition workflow : Workflows.ALL) {
-            StateMachineRole role = stateMachineRole(workflow);
-            Set<Object> invokable = role.statements().stream()
+            Map<String, Object> p = props(resources.get(logicalId(stack.stateMachines().get(workflow.name()))));
+            assertThat(p).containsEntry("TracingConfiguration", Map.of("Enabled", true));
+            Map<String, Object> logging = map(p.get("LoggingConfiguration"));
+            assertThat(logging).containsEntry("Level", "ALL").containsEntry("IncludeExecutionData", true);
+            assertThat(render(logging.get("Destinations"))).contains("StateMachineLogs");
+        }
+    }
+
+    @Test
+    void stateMachinesMayInvokeTheirStepsLiveAliasesOnly() {
+        for (WorkflowDefinition workflow : Workflows.ALL) {
+            Map<String, Object> p = props(resources.get(logicalId(stack.stateMachines().get(workflow.name()))));
+            String roleId = getAttId(p.get("RoleArn"));
+            Set<Object> invokable = statementsOfRole(roleId).stream()
                     .filter(s -> actions(s).contains("lambda:InvokeFunction"))
                     .flatMap(s -> resourcesOf(s).stream()).collect(Collectors.toSet());
-            Set<Object> expected = new HashSet<>();
-            for (WorkflowStep step : workflow.steps()) {
-                expected.add(arnOf(functionId(step.functionName())));
-            }
-            // grantInvoke also allows the function's versions and aliases (ARN + ":*").
-            assertThat(invokable).containsAll(expected);
-            Set<String> referenced = invokable.stream().map(Object::toString).collect(Collectors.toSet());
-            for (WorkflowStep other : Workflows.allSteps()) {
-                if (!workflow.steps().contains(other)) {
-                    assertThat(referenced).noneMatch(r -> r.contains(functionId(other.functionName())));
+            assertThat(invokable).isEqualTo(workflow.steps().stream().map(s -> ref(aliasId(s.functionName())))
+                    .collect(Collectors.toSet()));
+        }
+    }
+
+    // ---- Triggers ----
+
+    @Test
+    void theScheduleInvokesTheBalancerAliasEveryMinuteByDefault() {
+        template.resourceCountIs("AWS::Scheduler::Schedule", Triggers.SCHEDULES.size());
+        for (Schedule schedule : Triggers.SCHEDULES) {
+            Map<String, Object> p = props(resources.get(logicalId(stack.schedules().get(schedule.name()))));
+            assertThat(p).containsEntry("ScheduleExpression", "rate(1 minute)").containsEntry("State", "ENABLED");
+            Map<String, Object> target = map(p.get("Target"));
+            assertThat(target.get("Arn")).isEqualTo(ref(aliasId(schedule.functionName())));
+            String roleId = getAttId(target.get("RoleArn"));
+            List<Map<String, Object>> statements = statementsOfRole(roleId);
+            assertThat(statements).hasSize(1);
+            assertThat(actions(statements.get(0))).containsExactly("lambda:InvokeFunction");
+            assertThat(resourcesOf(statements.get(0))).containsExactly(ref(aliasId(schedule.functionName())));
+        }
+    }
+
+    @Test
+    void theEventRuleCarriesTheCatalogPatternToTheHandlerAlias() throws IOException {
+        template.resourceCountIs("AWS::Events::Rule", Triggers.EVENT_RULES.size());
+        for (EventRule rule : Triggers.EVENT_RULES) {
+            String ruleId = stack.getLogicalId(stack.eventRules().get(rule.name()));
+            Map<String, Object> p = props(resources.get(ruleId));
+            assertThat(p).containsEntry("State", "ENABLED");
+            JsonNode pattern = JSON.valueToTree(p.get("EventPattern"));
+            assertThat(pattern).isEqualTo(JSON.readTree(rule.pattern()));
+            List<Object> targets = listOf(p.get("Targets"));
+            assertThat(targets).hasSize(1);
+            assertThat(map(targets.get(0)).get("Arn")).isEqualTo(ref(aliasId(rule.functionName())));
+            // EventBridge may invoke that alias, for this rule only.
+            assertThat(ofType("AWS::Lambda::Permission").values().stream().map(GamefleetStackTest::props)
+                    .filter(perm -> "events.amazonaws.com".equals(perm.get("Principal"))).toList())
+                    .singleElement().satisfies(perm -> {
+                        assertThat(perm.get("FunctionName")).isEqualTo(ref(aliasId(rule.functionName())));
+                        assertThat(perm.get("SourceArn")).isEqualTo(Map.of("Fn::GetAtt", List.of(ruleId, "Arn")));
+                    });
+        }
+    }
+
+    // ---- Caller policies ----
+
+    @Test
+    void callerPoliciesGrantExactlyTheirRoutes() {
+        String apiRef = "<" + logicalId(stack.api()) + ">";
+        for (Role role : Role.values()) {
+            Map<String, Object> policy = props(resources.get(logicalId(stack.callerPolicies().get(role))));
+            List<Object> statements = listOf(map(policy.get("PolicyDocument")).get("Statement"));
+            assertThat(statements).hasSize(1);
+            Map<String, Object> statement = map(statements.get(0));
+            assertThat(actions(statement)).containsExactly("execute-api:Invoke");
+            Set<String> granted = resourcesOf(statement).stream().map(GamefleetStackTest::render)
+                    .collect(Collectors.toSet());
+            Set<String> expected = Routes.ALL.stream().filter(r -> r.roles().contains(role))
+                    .map(r -> "arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:" + apiRef + "/$default/"
+                            + r.method() + r.path().replaceAll("\\{[^}]+}", "*"))
+                    .collect(Collectors.toSet());
+            assertThat(granted).as(role.name()).isEqualTo(expected);
+        }
+    }
+
+    /** IAM's '*' also matches '/': no role's patterns may reach a route it does not have. */
+    @Test
+    void callerPoliciesReachNoOtherRouteThroughTheirWildcards() {
+        String prefix = "arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<" + logicalId(stack.api()) + ">";
+        for (Role role : Role.values()) {
+            Map<String, Object> policy = props(resources.get(logicalId(stack.callerPolicies().get(role))));
+            Map<String, Object> statement = map(listOf(map(policy.get("PolicyDocument")).get("Statement")).get(0));
+            List<Pattern> patterns = resourcesOf(statement).stream().map(GamefleetStackTest::render)
+                    .map(GamefleetStackTest::iamGlob).toList();
+            for (Route route : Routes.ALL) {
+                for (String group : List.of("arena", "arena-eu.1")) {
+                    String path = route.path().replace("{GameServerGroupName}", group)
+                            .replace("{GameServerId}", "match-1");
+                    String arn = prefix + "/$default/" + route.method() + path;
+                    boolean reachable = patterns.stream().anyMatch(p -> p.matcher(arn).matches());
+                    assertThat(reachable).as(role + " -> " + route.operation()).isEqualTo(route.roles().contains(role));
                 }
             }
         }
     }
 
+    // ---- Alarms, dashboard, outputs ----
+
+    @Test
+    void alarmsCoverFunctionsWorkflowsTablesAndTheApi() {
+        List<Map<String, Object>> alarms = ofType("AWS::CloudWatch::Alarm").values().stream()
+                .map(GamefleetStackTest::props).toList();
+        Object topic = ref(logicalId(stack.monitoring().topic()));
+        assertThat(alarms).allSatisfy(a -> assertThat(a.get("AlarmActions")).isEqualTo(List.of(topic)));
+        for (String name : stack.functions().keySet()) {
+            for (String metric : List.of("Errors", "Throttles")) {
+                assertThat(alarms).as(name + " " + metric).anyMatch(a -> metric.equals(a.get("MetricName"))
+                        && "AWS/Lambda".equals(a.get("Namespace"))
+                        && listOf(a.get("Dimensions")).contains(Map.of("Name", "FunctionName", "Value", ref(functionId(name)))));
+            }
+        }
+        for (StateMachineRef sm : stateMachineRefs()) {
+            assertThat(alarms).as(sm.name()).anyMatch(a -> "ExecutionsFailed".equals(a.get("MetricName"))
+                    && listOf(a.get("Dimensions")).contains(Map.of("Name", "StateMachineArn", "Value", ref(sm.id()))));
+        }
+        for (TableDefinition table : Tables.ALL) {
+            Object tableRef = ref(logicalId(stack.tables().get(table.logicalName())));
+            assertThat(alarms).as(table.logicalName()).anyMatch(a -> {
+                String metrics = String.valueOf(a.get("Metrics"));
+                return metrics.contains("ReadThrottleEvents") && metrics.contains("WriteThrottleEvents")
+                        && metrics.contains(tableRef.toString());
+            });
+        }
+        assertThat(alarms).anyMatch(a -> "5xx".equals(a.get("MetricName")) && "AWS/ApiGateway".equals(a.get("Namespace")));
+        assertThat(alarms).hasSize(2 * stack.functions().size() + Workflows.ALL.size() + Tables.ALL.size() + 1);
+    }
+
+    @Test
+    void theDashboardShowsEveryFleetIqMetric() {
+        template.resourceCountIs("AWS::CloudWatch::Dashboard", 1);
+        String body = render(props(ofType("AWS::CloudWatch::Dashboard").values().iterator().next()).get("DashboardBody"));
+        for (String metric : Stream.concat(Monitoring.FLEETIQ_GAUGES.stream(), Monitoring.FLEETIQ_COUNTS.stream())
+                .toList()) {
+            assertThat(body).contains("Namespace=\\\"" + Catalog.METRICS_NAMESPACE + "\\\" MetricName=\\\"" + metric + "\\\"");
+        }
+        assertThat(Monitoring.FLEETIQ_GAUGES.size() + Monitoring.FLEETIQ_COUNTS.size()).isEqualTo(7);
+    }
+
+    @Test
+    void outputsTheApiUrlPolicyArnsTableNamesAndAlarmTopic() {
+        template.hasOutput("ApiUrl", Map.of());
+        for (Role role : Role.values()) {
+            template.hasOutput(GamefleetStack.title(role) + "PolicyArn",
+                    Map.of("Value", ref(logicalId(stack.callerPolicies().get(role)))));
+        }
+        assertThat(GamefleetStack.title(Role.GAME_SERVER)).isEqualTo("GameServer");
+        for (TableDefinition definition : Tables.ALL) {
+            template.hasOutput(definition.logicalName() + "TableName", Map.of("Value",
+                    ref(logicalId(stack.tables().get(definition.logicalName())))));
+        }
+        template.hasOutput("AlarmTopicArn", Map.of("Value", ref(logicalId(stack.monitoring().topic()))));
+    }
+
     // ---- Context ----
 
     @Test
-    void contextTunesSettingsRemovalPolicyAndThrottling() throws IOException {
+    void contextTunesSettingsRetentionRemovalPolicyThrottlingAndTheSchedule() throws IOException {
         Map<String, Object> context = new HashMap<>();
         context.put("removalPolicy", "destroy");
+        context.put("logRetentionDays", 90);
         context.put(GamefleetStack.contextKey(Settings.CLAIM_TTL_SECONDS), "30");
         context.put(GamefleetStack.contextKey(Settings.HEALTH_TIMEOUT_SECONDS), 90);
-        context.put(GamefleetStack.CONTEXT_THROTTLE_BURST, 100);
-        context.put(GamefleetStack.CONTEXT_THROTTLE_RATE, "50");
-        Template tuned = Template.fromStack(stack(context));
+        context.put(GamefleetStack.contextKey(Settings.VIABILITY_THRESHOLD), "0.5");
+        context.put(GamefleetStack.contextKey(Settings.BALANCER_RATE_SECONDS), "150");
+        context.put("apiThrottleBurstLimit", 100);
+        context.put("apiThrottleRateLimit", "50");
+        context.put("alarmEmail", "ops@example.com");
+        GamefleetStack tunedStack = stack(context);
+        Template tuned = Template.fromStack(tunedStack);
 
         tuned.allResources("AWS::DynamoDB::Table", Map.of("DeletionPolicy", "Delete", "UpdateReplacePolicy", "Delete"));
+        tuned.allResourcesProperties("AWS::Logs::LogGroup", Map.of("RetentionInDays", 90));
         tuned.allResourcesProperties("AWS::Lambda::Function", Map.of("Environment", Map.of("Variables",
                 Match.objectLike(Map.of(
                         Settings.CLAIM_TTL_SECONDS.environmentVariable(), "30",
                         Settings.HEALTH_TIMEOUT_SECONDS.environmentVariable(), "90",
+                        Settings.VIABILITY_THRESHOLD.environmentVariable(), "0.5",
+                        // 150 s is 3 whole minutes: the functions learn the period they actually get.
+                        Settings.BALANCER_RATE_SECONDS.environmentVariable(), "180",
                         Settings.DELETED_RETENTION_SECONDS.environmentVariable(),
                         Settings.DELETED_RETENTION_SECONDS.defaultValue())))));
+        tuned.hasResourceProperties("AWS::Scheduler::Schedule", Map.of("ScheduleExpression", "rate(3 minutes)"));
+        tuned.hasResourceProperties("AWS::Lambda::Function", Map.of(
+                "FunctionName", Triggers.BALANCER.functionName(), "Timeout", 180));
         tuned.hasResourceProperties("AWS::ApiGatewayV2::Stage", Map.of("DefaultRouteSettings",
                 Map.of("ThrottlingBurstLimit", 100, "ThrottlingRateLimit", 50)));
+        tuned.hasResourceProperties("AWS::SNS::Subscription", Map.of("Protocol", "email", "Endpoint", "ops@example.com"));
     }
 
     @Test
-    void contextKeysFollowTheSettingNames() {
+    void theScheduleRateIsRoundedUpToWholeMinutes() {
+        assertThat(DeploymentContext.scheduleMinutes("1")).isEqualTo(1);
+        assertThat(DeploymentContext.scheduleMinutes("60")).isEqualTo(1);
+        assertThat(DeploymentContext.scheduleMinutes("61")).isEqualTo(2);
+        assertThat(DeploymentContext.scheduleMinutes("0")).isEqualTo(1);
+        assertThat(GamefleetStack.scheduledTimeout(60).toSeconds().intValue()).isEqualTo(900);
+    }
+
+    @Test
+    void everyCatalogSettingButTheDerivedOnesIsAContextKey() {
+        assertThat(DeploymentContext.CONTEXT_SETTINGS).containsAll(List.of(Settings.CLAIM_TTL_SECONDS,
+                Settings.HEALTH_TIMEOUT_SECONDS, Settings.DELETED_RETENTION_SECONDS, Settings.BALANCER_RATE_SECONDS,
+                Settings.VIABILITY_WINDOW_SECONDS, Settings.VIABILITY_THRESHOLD))
+                .doesNotContain(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID, Settings.ACTIVATION_STATE_MACHINE_ARN,
+                        Settings.DELETION_STATE_MACHINE_ARN);
+        assertThat(Stream.concat(DeploymentContext.CONTEXT_SETTINGS.stream(), DeploymentContext.DERIVED.stream()))
+                .containsExactlyInAnyOrderElementsOf(Settings.ALL);
         assertThat(GamefleetStack.contextKey(Settings.CLAIM_TTL_SECONDS)).isEqualTo("claimTtlSeconds");
-        assertThat(GamefleetStack.contextKey(Settings.HEALTH_TIMEOUT_SECONDS)).isEqualTo("healthTimeoutSeconds");
-        assertThat(GamefleetStack.contextKey(Settings.DELETED_RETENTION_SECONDS)).isEqualTo("deletedRetentionSeconds");
+        assertThat(GamefleetStack.contextKey(Settings.VIABILITY_THRESHOLD)).isEqualTo("viabilityThreshold");
     }
 
     @Test
     void badContextFailsSynthesis() {
-        assertThatThrownBy(() -> stack(Map.of("removalPolicy", "snapshot")))
-                .hasMessageContaining("removalPolicy");
+        assertThatThrownBy(() -> stack(Map.of("removalPolicy", "snapshot"))).hasMessageContaining("removalPolicy");
         assertThatThrownBy(() -> stack(Map.of(GamefleetStack.contextKey(Settings.CLAIM_TTL_SECONDS), "soon")))
                 .hasMessageContaining("claimTtlSeconds");
+        assertThatThrownBy(() -> stack(Map.of(GamefleetStack.contextKey(Settings.VIABILITY_THRESHOLD), "high")))
+                .hasMessageContaining("viabilityThreshold");
+        assertThatThrownBy(() -> stack(Map.of("logRetentionDays", 10))).hasMessageContaining("logRetentionDays");
+        assertThatThrownBy(() -> stack(Map.of("alarmEmail", "ops"))).hasMessageContaining("alarmEmail");
         assertThatThrownBy(() -> stack(Map.of("lambdaJar", temp.resolve("missing.jar").toString())))
                 .hasMessageContaining("missing.jar");
     }
 
     @Test
     void defaultJarIsTheFunctionsShadedJar() {
-        assertThat(GamefleetStack.defaultLambdaJar())
-                .isEqualTo("../functions/target/gamefleet-functions-" + GamefleetStack.projectVersion() + "-lambda.jar")
+        assertThat(DeploymentContext.defaultLambdaJar())
+                .isEqualTo("../functions/target/gamefleet-functions-" + DeploymentContext.projectVersion() + "-lambda.jar")
                 .doesNotContain("${");
+    }
+
+    /** The README's table of context settings names every key with its default. */
+    @Test
+    void theReadmeDocumentsEveryContextKeyWithItsDefault() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        String deploying = readme.substring(readme.indexOf("## Deploying"));
+        deploying = deploying.substring(0, deploying.indexOf("\n## ", 1) < 0 ? deploying.length()
+                : deploying.indexOf("\n## ", 1));
+        Map<String, String> keys = new LinkedHashMap<>();
+        DeploymentContext.CONTEXT_SETTINGS.forEach(s -> keys.put(DeploymentContext.contextKey(s), s.defaultValue()));
+        keys.put(DeploymentContext.REMOVAL_POLICY, DeploymentContext.DEFAULT_REMOVAL_POLICY);
+        keys.put(DeploymentContext.LOG_RETENTION_DAYS, Integer.toString(DeploymentContext.DEFAULT_LOG_RETENTION_DAYS));
+        keys.put(DeploymentContext.THROTTLE_BURST, Integer.toString(DeploymentContext.DEFAULT_THROTTLE_BURST));
+        keys.put(DeploymentContext.THROTTLE_RATE, Integer.toString(DeploymentContext.DEFAULT_THROTTLE_RATE));
+        for (Map.Entry<String, String> key : keys.entrySet()) {
+            assertThat(deploying).as(key.getKey()).containsPattern(
+                    "\\| `" + Pattern.quote(key.getKey()) + "` \\| " + Pattern.quote(key.getValue()) + " \\|");
+        }
+        assertThat(deploying).contains("`" + DeploymentContext.ALARM_EMAIL + "`", "`" + DeploymentContext.LAMBDA_JAR + "`");
     }
 
     // ---- helpers ----
@@ -373,7 +724,7 @@ class GamefleetStackTest {
         return new GamefleetStack(app, "Gamefleet", StackProps.builder().build());
     }
 
-    private String logicalId(software.constructs.IConstruct construct) {
+    private String logicalId(IConstruct construct) {
         return stack.getLogicalId((CfnElement) construct.getNode().getDefaultChild());
     }
 
@@ -381,8 +732,19 @@ class GamefleetStackTest {
         return logicalId(stack.functions().get(functionName));
     }
 
-    private static Map<String, Object> arnOf(String logicalId) {
-        return Map.of("Fn::GetAtt", List.of(logicalId, "Arn"));
+    private String aliasId(String functionName) {
+        return logicalId(stack.aliases().get(functionName));
+    }
+
+    private record StateMachineRef(String name, String id) {}
+
+    private List<StateMachineRef> stateMachineRefs() {
+        return stack.stateMachines().entrySet().stream()
+                .map(e -> new StateMachineRef(e.getKey(), logicalId(e.getValue()))).toList();
+    }
+
+    private static Map<String, Object> ref(String logicalId) {
+        return Map.of("Ref", logicalId);
     }
 
     private Map<String, Map<String, Object>> ofType(String type) {
@@ -405,23 +767,28 @@ class GamefleetStackTest {
         return statementsOfRole((String) roleArn.get(0));
     }
 
-    private record StateMachineRole(String roleId, List<Map<String, Object>> statements) {}
-
-    private StateMachineRole stateMachineRole(WorkflowDefinition workflow) {
-        Map<String, Object> p = props(resources.get(logicalId(stack.stateMachines().get(workflow.name()))));
-        List<Object> roleArn = cast(map(p.get("RoleArn")).get("Fn::GetAtt"));
-        String roleId = (String) roleArn.get(0);
-        return new StateMachineRole(roleId, statementsOfRole(roleId));
-    }
-
     private List<Map<String, Object>> statementsOfRole(String roleId) {
-        Map<String, Object> roleRef = Map.of("Ref", roleId);
+        Map<String, Object> roleRef = ref(roleId);
         return ofType("AWS::IAM::Policy").values().stream()
                 .map(GamefleetStackTest::props)
                 .filter(p -> listOf(p.get("Roles")).contains(roleRef))
                 .flatMap(p -> listOf(map(p.get("PolicyDocument")).get("Statement")).stream())
                 .map(s -> GamefleetStackTest.<Map<String, Object>>cast(s))
                 .toList();
+    }
+
+    /** The tables a function's DynamoDB statements reach (by logical id), indexes included. */
+    private Set<String> tablesTouchedBy(String functionName) {
+        Set<String> touched = new HashSet<>();
+        for (Map<String, Object> s : statementsOf(functionName)) {
+            if (actions(s).stream().anyMatch(a -> a.startsWith("dynamodb:"))) {
+                for (Object r : resourcesOf(s)) {
+                    String rendered = render(r);
+                    touched.add(rendered.substring(1, rendered.indexOf('.')));
+                }
+            }
+        }
+        return touched;
     }
 
     private static List<String> actions(Map<String, Object> statement) {
@@ -432,6 +799,42 @@ class GamefleetStackTest {
     private static List<Object> resourcesOf(Map<String, Object> statement) {
         Object resource = statement.get("Resource");
         return resource instanceof List<?> list ? List.copyOf(list) : List.of(resource);
+    }
+
+    /** A CloudFormation value as text: Ref as {@code <Id>}, GetAtt as {@code <Id.Attr>}, joins joined. */
+    private static String render(Object value) {
+        if (value instanceof String s) {
+            return s;
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(GamefleetStackTest::render).collect(Collectors.joining(","));
+        }
+        Map<String, Object> m = map(value);
+        if (m.containsKey("Ref")) {
+            return "<" + m.get("Ref") + ">";
+        }
+        if (m.containsKey("Fn::GetAtt")) {
+            List<Object> att = cast(m.get("Fn::GetAtt"));
+            return "<" + att.get(0) + "." + att.get(1) + ">";
+        }
+        if (m.containsKey("Fn::Join")) {
+            List<Object> join = cast(m.get("Fn::Join"));
+            List<Object> parts = cast(join.get(1));
+            return parts.stream().map(GamefleetStackTest::render).collect(Collectors.joining((String) join.get(0)));
+        }
+        return String.valueOf(value);
+    }
+
+    /** An IAM resource pattern: '*' matches any characters, '/' included. */
+    private static Pattern iamGlob(String pattern) {
+        StringBuilder regex = new StringBuilder();
+        for (String part : pattern.split("\\*", -1)) {
+            if (regex.length() > 0) {
+                regex.append(".*");
+            }
+            regex.append(Pattern.quote(part));
+        }
+        return Pattern.compile(regex.toString());
     }
 
     private static List<Object> keySchema(KeyAttribute partitionKey, KeyAttribute sortKey) {
@@ -447,6 +850,12 @@ class GamefleetStackTest {
     @SuppressWarnings("unchecked")
     private static <T> T cast(Object value) {
         return (T) value;
+    }
+
+    /** The logical id in {"Fn::GetAtt": [id, attribute]}. */
+    private static String getAttId(Object value) {
+        List<Object> att = cast(map(value).get("Fn::GetAtt"));
+        return (String) att.get(0);
     }
 
     @SuppressWarnings("unchecked")

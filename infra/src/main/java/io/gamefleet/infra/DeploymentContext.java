@@ -1,0 +1,214 @@
+package io.gamefleet.infra;
+
+import io.gamefleet.catalog.Settings;
+import io.gamefleet.catalog.Settings.Setting;
+import io.gamefleet.catalog.Triggers;
+import io.gamefleet.catalog.Workflows;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.services.logs.RetentionDays;
+import software.constructs.Node;
+
+/**
+ * The deployer's choices, read once from CDK context ({@code cdk.json} or {@code -c key=value})
+ * and checked before any resource is built: a bad value fails synthesis with the key's name.
+ *
+ * <p>The function settings come from {@link Settings#ALL} (name, default, meaning): every setting
+ * except those the stack derives itself ({@link #DERIVED}) is a context key named by
+ * {@link #contextKey(Setting)}, so a setting added to the catalog is tunable at once.
+ */
+public final class DeploymentContext {
+    public static final String LAMBDA_JAR = "lambdaJar";
+    public static final String REMOVAL_POLICY = "removalPolicy";
+    public static final String LOG_RETENTION_DAYS = "logRetentionDays";
+    public static final String THROTTLE_BURST = "apiThrottleBurstLimit";
+    public static final String THROTTLE_RATE = "apiThrottleRateLimit";
+    public static final String ALARM_EMAIL = "alarmEmail";
+
+    static final String DEFAULT_REMOVAL_POLICY = "retain";
+    static final int DEFAULT_LOG_RETENTION_DAYS = 30;
+    static final int DEFAULT_THROTTLE_BURST = 40;
+    static final int DEFAULT_THROTTLE_RATE = 20;
+
+    /**
+     * Settings the stack sets itself: the account (from the stack), the workflow ARNs (from the
+     * state machines) and the page-token HMAC key (a generated secret, never a context value).
+     */
+    static final Set<Setting> DERIVED = derived();
+
+    /** The settings a deployer tunes through context, in catalog order. */
+    public static final List<Setting> CONTEXT_SETTINGS = Settings.ALL.stream()
+            .filter(s -> !DERIVED.contains(s)).toList();
+
+    /** CloudWatch Logs' retention periods in days, in the order of CDK's {@link RetentionDays}. */
+    private static final int[] RETENTION_PERIODS = {1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731,
+            1096, 1827, 2192, 2557, 2922, 3288, 3653};
+
+    private final Node node;
+
+    DeploymentContext(Node node) {
+        this.node = node;
+    }
+
+    /** The context key of a setting: its variable without GAMEFLEET_, in lower camel case. */
+    public static String contextKey(Setting setting) {
+        String[] words = setting.environmentVariable().replaceFirst("^GAMEFLEET_", "")
+                .toLowerCase(Locale.ROOT).split("_");
+        StringBuilder key = new StringBuilder(words[0]);
+        for (int i = 1; i < words.length; i++) {
+            key.append(Character.toUpperCase(words[i].charAt(0))).append(words[i].substring(1));
+        }
+        return key.toString();
+    }
+
+    /**
+     * Every context setting's value, checked against the type of its default (a whole number for
+     * whole-number defaults such as seconds, a number for decimal ones). A schedule's rate is
+     * rounded up to whole minutes, the finest rate EventBridge Scheduler has, and the functions
+     * get the rounded value: the period they actually run at.
+     */
+    Map<Setting, String> settings() {
+        Map<Setting, String> values = new LinkedHashMap<>();
+        for (Setting setting : CONTEXT_SETTINGS) {
+            String key = contextKey(setting);
+            String value = string(key, setting.defaultValue());
+            if (isWholeNumber(setting.defaultValue())) {
+                if (!isWholeNumber(value) || Long.parseLong(value) < 0) {
+                    throw new IllegalArgumentException("context " + key + " must be a non-negative whole number, not " + value);
+                }
+            } else if (isNumber(setting.defaultValue()) && (!isNumber(value) || Double.parseDouble(value) < 0)) {
+                throw new IllegalArgumentException("context " + key + " must be a non-negative number, not " + value);
+            }
+            values.put(setting, value);
+        }
+        for (var schedule : Triggers.SCHEDULES) {
+            values.put(schedule.rate(), Long.toString(scheduleMinutes(values.get(schedule.rate())) * 60));
+        }
+        return values;
+    }
+
+    /** A rate in seconds as EventBridge Scheduler's whole minutes: rounded up, at least one. */
+    static long scheduleMinutes(String seconds) {
+        long s = Long.parseLong(seconds);
+        return Math.max(1, (s + 59) / 60);
+    }
+
+    RemovalPolicy removalPolicy() {
+        String value = string(REMOVAL_POLICY, DEFAULT_REMOVAL_POLICY).toLowerCase(Locale.ROOT);
+        return switch (value) {
+            case "retain" -> RemovalPolicy.RETAIN;
+            case "destroy" -> RemovalPolicy.DESTROY;
+            default -> throw new IllegalArgumentException(
+                    "context " + REMOVAL_POLICY + " must be retain or destroy, not " + value);
+        };
+    }
+
+    RetentionDays logRetention() {
+        int days = integer(LOG_RETENTION_DAYS, DEFAULT_LOG_RETENTION_DAYS);
+        for (int i = 0; i < RETENTION_PERIODS.length; i++) {
+            if (RETENTION_PERIODS[i] == days) {
+                return RetentionDays.values()[i];
+            }
+        }
+        throw new IllegalArgumentException("context " + LOG_RETENTION_DAYS + " must be one of CloudWatch Logs' periods "
+                + java.util.Arrays.toString(RETENTION_PERIODS) + ", not " + days);
+    }
+
+    int throttleBurst() {
+        return integer(THROTTLE_BURST, DEFAULT_THROTTLE_BURST);
+    }
+
+    int throttleRate() {
+        return integer(THROTTLE_RATE, DEFAULT_THROTTLE_RATE);
+    }
+
+    Optional<String> alarmEmail() {
+        Object value = node.tryGetContext(ALARM_EMAIL);
+        if (value == null || value.toString().isBlank()) {
+            return Optional.empty();
+        }
+        String email = value.toString().trim();
+        if (!email.matches("[^@\\s]+@[^@\\s]+\\.[^@\\s]+")) {
+            throw new IllegalArgumentException("context " + ALARM_EMAIL + " must be an email address, not " + email);
+        }
+        return Optional.of(email);
+    }
+
+    /** The shaded functions jar: context {@code lambdaJar}, or the one {@code mvn install} builds. */
+    Path lambdaJar() {
+        Path jar = Path.of(string(LAMBDA_JAR, defaultLambdaJar())).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("Lambda jar " + jar + " does not exist: build it with "
+                    + "'mvn -pl functions -am install -DskipTests' from the repository root, or pass "
+                    + "-c " + LAMBDA_JAR + "=<path>");
+        }
+        return jar;
+    }
+
+    /** Relative to the working directory, which is {@code infra/} when the CDK CLI runs the app. */
+    static String defaultLambdaJar() {
+        return "../functions/target/gamefleet-functions-" + projectVersion() + "-lambda.jar";
+    }
+
+    static String projectVersion() {
+        try (InputStream in = DeploymentContext.class.getResourceAsStream("build.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("build.properties missing from the infra classpath");
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private String string(String key, String defaultValue) {
+        Object value = node.tryGetContext(key);
+        return value == null || String.valueOf(value).isBlank() ? defaultValue : String.valueOf(value).trim();
+    }
+
+    private int integer(String key, int defaultValue) {
+        String value = string(key, Integer.toString(defaultValue));
+        try {
+            int parsed = Integer.parseInt(value);
+            if (parsed < 0) {
+                throw new NumberFormatException();
+            }
+            return parsed;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("context " + key + " must be a non-negative whole number, not " + value, e);
+        }
+    }
+
+    private static boolean isWholeNumber(String value) {
+        return value.matches("-?\\d{1,18}");
+    }
+
+    private static boolean isNumber(String value) {
+        try {
+            return Double.isFinite(Double.parseDouble(value));
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static Set<Setting> derived() {
+        Set<Setting> derived = Workflows.ALL.stream().map(w -> w.arnSetting()).collect(Collectors.toSet());
+        derived.add(Settings.ACCOUNT_ID);
+        derived.add(Settings.PAGE_TOKEN_KEY);
+        return Set.copyOf(derived);
+    }
+}

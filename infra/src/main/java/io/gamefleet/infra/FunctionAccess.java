@@ -1,0 +1,198 @@
+package io.gamefleet.infra;
+
+import static io.gamefleet.catalog.Tables.GAME_SERVERS;
+import static io.gamefleet.catalog.Tables.GAME_SERVER_GROUPS;
+import static io.gamefleet.catalog.Tables.GAME_SERVER_INSTANCES;
+import static io.gamefleet.catalog.Tables.SPOT_INTERRUPTIONS;
+
+import io.gamefleet.catalog.Routes;
+import io.gamefleet.catalog.TableDefinition;
+import io.gamefleet.catalog.Tables;
+import io.gamefleet.catalog.Triggers;
+import io.gamefleet.catalog.WorkflowStep;
+import io.gamefleet.catalog.Workflows;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What each function does with the tables and with Auto Scaling / EC2: the input of its IAM
+ * policy. Read from the functions' code (the repository calls on each handler's path through the
+ * domain services); the comments name the calls.
+ *
+ * <p>TODO(catalog): this belongs next to the routes, steps and triggers in the catalog (an
+ * {@code access} member of Route, WorkflowStep, Schedule and EventRule), where the person who adds
+ * a repository call sees the list to extend. Until then it lives here, keyed by the catalog's
+ * function names; synthesis fails for a catalog function without an entry, and the tests check
+ * the entries' shape (read-only operations write nothing, steps touch only their tables, ...).
+ *
+ * <p>Recurring patterns in the functions:
+ * <ul>
+ *   <li>a group transition ({@code GroupService.transition}): GetItem on the group, then one
+ *       TransactWriteItems of a conditional Put on the group and the group's claim gate in
+ *       GameServers (a Put, or a Delete once the group is DELETED). TransactWriteItems is
+ *       authorized item by item, as PutItem / DeleteItem / ConditionCheckItem;</li>
+ *   <li>a group lookup ({@code Groups.require}): GetItem on the group.</li>
+ * </ul>
+ */
+final class FunctionAccess {
+    static final String GET = "GetItem";
+    static final String PUT = "PutItem";
+    static final String UPDATE = "UpdateItem";
+    static final String DELETE = "DeleteItem";
+    static final String CONDITION_CHECK = "ConditionCheckItem";
+    static final String QUERY = "Query";
+    static final String BATCH_GET = "BatchGetItem";
+
+    /** What a function asks of Auto Scaling and EC2 (see {@link ScalingPermissions}). */
+    enum Scaling {
+        /** DescribeAutoScalingGroups. */
+        DESCRIBE,
+        /** CreateAutoScalingGroup with the managed tag, its scaling policy, launching from a template. */
+        CREATE,
+        /** Shrinking a managed Auto Scaling group to zero and deleting it. */
+        DELETE,
+        /** Instance types, desired capacity, scale-in protection and termination of managed groups' instances. */
+        BALANCE
+    }
+
+    /** DynamoDB actions (without "dynamodb:") on a table's items, and the indexes it queries. */
+    record TableAccess(TableDefinition table, Set<String> actions, Set<String> queriedIndexes) {
+        TableAccess {
+            actions = Set.copyOf(actions);
+            queriedIndexes = Set.copyOf(queriedIndexes);
+            for (String index : queriedIndexes) {
+                if (table.indexes().stream().noneMatch(i -> i.name().equals(index))) {
+                    throw new IllegalArgumentException(table.logicalName() + " has no index " + index);
+                }
+            }
+        }
+    }
+
+    record Access(List<TableAccess> tables, Set<Scaling> scaling) {
+        Access {
+            tables = List.copyOf(tables);
+            scaling = scaling.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(scaling));
+        }
+    }
+
+    private static final Map<String, Access> BY_FUNCTION = new LinkedHashMap<>();
+
+    static {
+        // ---- API operations (io.gamefleet.api -> GroupService / GameServerService) ----
+        // create: transactional Put of the group and its gate; if the workflow cannot start, a transition to ERROR.
+        api("CreateGameServerGroup", items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
+        // list: one page of the groups' creation-time index.
+        api("ListGameServerGroups", index(GAME_SERVER_GROUPS, Tables.GROUPS_BY_CREATION_INDEX));
+        api("DescribeGameServerGroup", items(GAME_SERVER_GROUPS, GET));
+        // update, delete (to DELETE_SCHEDULED), suspend, resume: a transition.
+        for (String op : List.of("UpdateGameServerGroup", "DeleteGameServerGroup", "SuspendGameServerGroup",
+                "ResumeGameServerGroup")) {
+            api(op, items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
+        }
+        // the group, then one page of its instances (Query) or the named ones (BatchGetItem).
+        api("DescribeGameServerInstances", items(GAME_SERVER_GROUPS, GET),
+                items(GAME_SERVER_INSTANCES, QUERY, BATCH_GET));
+        // the ACTIVE group, the instance record (an instance launched since the balancer last ran is
+        // looked up in the scaling group and recorded), then ConditionCheck on the gate + conditional Put.
+        apiWithScaling("RegisterGameServer", Set.of(Scaling.DESCRIBE), items(GAME_SERVER_GROUPS, GET),
+                items(GAME_SERVER_INSTANCES, GET, PUT), items(GAME_SERVERS, CONDITION_CHECK, PUT));
+        api("ListGameServers", items(GAME_SERVER_GROUPS, GET), index(GAME_SERVERS, Tables.SERVERS_BY_GROUP_INDEX));
+        api("DescribeGameServer", items(GAME_SERVERS, GET));
+        // the group's status, a conditional UpdateItem; on a failed condition a GetItem says why.
+        api("UpdateGameServer", items(GAME_SERVER_GROUPS, GET), items(GAME_SERVERS, GET, UPDATE));
+        // a conditional DeleteItem; on a failed condition a GetItem says why.
+        api("DeregisterGameServer", items(GAME_SERVERS, GET, DELETE));
+        // the claim index, the group when the gate is not ACTIVE, conditional UpdateItems (GetItem for a named claim).
+        api("ClaimGameServer", items(GAME_SERVER_GROUPS, GET),
+                new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE), Set.of(Tables.CLAIMABLE_INDEX)));
+
+        // ---- Workflow steps (io.gamefleet.workflow -> GroupLifecycle) ----
+        step(Workflows.START_ACTIVATION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
+        step(Workflows.CREATE_SCALING_GROUP, Set.of(Scaling.DESCRIBE, Scaling.CREATE), items(GAME_SERVER_GROUPS, GET));
+        // records the scaling group's instances.
+        step(Workflows.CHECK_ACTIVATION, Set.of(Scaling.DESCRIBE), items(GAME_SERVER_GROUPS, GET),
+                items(GAME_SERVER_INSTANCES, PUT));
+        step(Workflows.COMPLETE_ACTIVATION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
+        // counts UTILIZED servers over the group's index.
+        step(Workflows.CHECK_READY_TO_DELETE, Set.of(), items(GAME_SERVER_GROUPS, GET),
+                index(GAME_SERVERS, Tables.SERVERS_BY_GROUP_INDEX));
+        step(Workflows.START_DELETING, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
+        step(Workflows.DELETE_SCALING_GROUP, Set.of(Scaling.DESCRIBE, Scaling.DELETE), items(GAME_SERVER_GROUPS, GET));
+        // deletes a batch of the group's servers (found through its index) and instances.
+        step(Workflows.PURGE_GROUP_RECORDS, Set.of(), items(GAME_SERVER_GROUPS, GET),
+                new TableAccess(GAME_SERVERS, Set.of(DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
+                items(GAME_SERVER_INSTANCES, QUERY, DELETE));
+        // to DELETED: the gate is deleted.
+        step(Workflows.COMPLETE_DELETION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, DELETE));
+        // to ERROR (gate Put), or a no-op rewrite of a DELETED group (gate Delete).
+        step(Workflows.RECORD_FAILURE, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT, DELETE));
+
+        // ---- Triggers (io.gamefleet.balancing -> SpotBalancer, InstanceEvents) ----
+        // every group (creation-time index); per ACTIVE group: its servers (group index), instances
+        // (Query), recent interruptions (Query); writes: instance records, servers' instance status
+        // (GetItem + conditional UpdateItem), sweeps and forgotten instances (DeleteItem).
+        trigger(Triggers.BALANCER.functionName(), Set.of(Scaling.DESCRIBE, Scaling.BALANCE),
+                index(GAME_SERVER_GROUPS, Tables.GROUPS_BY_CREATION_INDEX),
+                new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
+                items(GAME_SERVER_INSTANCES, QUERY, PUT, DELETE),
+                items(SPOT_INTERRUPTIONS, QUERY));
+        // the instance by id (index), its servers (index); a warning: instance status on both and
+        // one interruption record; a termination: both deleted.
+        trigger(Triggers.INSTANCE_EVENTS.functionName(), Set.of(),
+                new TableAccess(GAME_SERVER_INSTANCES, Set.of(PUT, DELETE), Set.of(Tables.INSTANCES_BY_ID_INDEX)),
+                new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX)),
+                items(SPOT_INTERRUPTIONS, PUT));
+    }
+
+    private FunctionAccess() {}
+
+    /** The access of a catalog function; fails for a function this table does not know. */
+    static Access of(String functionName) {
+        Access access = BY_FUNCTION.get(functionName);
+        if (access == null) {
+            throw new IllegalStateException("no table/compute access is declared for function " + functionName
+                    + ": add it to " + FunctionAccess.class.getName());
+        }
+        return access;
+    }
+
+    static Map<String, Access> all() {
+        return Map.copyOf(BY_FUNCTION);
+    }
+
+    private static void api(String operation, TableAccess... tables) {
+        put(Routes.byOperation(operation).functionName(), new Access(List.of(tables), Set.of()));
+    }
+
+    private static void apiWithScaling(String operation, Set<Scaling> scaling, TableAccess... tables) {
+        put(Routes.byOperation(operation).functionName(), new Access(List.of(tables), scaling));
+    }
+
+    private static void step(WorkflowStep step, Set<Scaling> scaling, TableAccess... tables) {
+        put(step.functionName(), new Access(List.of(tables), scaling));
+    }
+
+    private static void trigger(String functionName, Set<Scaling> scaling, TableAccess... tables) {
+        put(functionName, new Access(List.of(tables), scaling));
+    }
+
+    private static void put(String functionName, Access access) {
+        if (BY_FUNCTION.putIfAbsent(functionName, access) != null) {
+            throw new IllegalStateException("access of " + functionName + " declared twice");
+        }
+        if (access.tables().stream().map(TableAccess::table).distinct().count() != access.tables().size()) {
+            throw new IllegalStateException("access of " + functionName + " names a table twice");
+        }
+    }
+
+    private static TableAccess items(TableDefinition table, String... actions) {
+        return new TableAccess(table, Set.of(actions), Set.of());
+    }
+
+    private static TableAccess index(TableDefinition table, String index) {
+        return new TableAccess(table, Set.of(), Set.of(index));
+    }
+}

@@ -1,0 +1,112 @@
+package io.gamefleet.infra;
+
+import io.gamefleet.catalog.Catalog;
+import io.gamefleet.infra.FunctionAccess.Scaling;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.iam.Effect;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+
+/**
+ * The Auto Scaling and EC2 permissions of FleetIQ's model, scoped to the groups Gamefleet manages:
+ * every action that supports resource-level permissions names Auto Scaling group ARNs and requires
+ * the managed tag ({@link Catalog#MANAGED_TAG_KEY}, which the compute adapter puts on every group it
+ * creates and which a caller cannot replace): on the request for CreateAutoScalingGroup, on the
+ * resource for the rest. The remaining wildcards are actions without resource-level permissions
+ * (Describe*), or launches from the customer's own launch templates (see {@link #launch}).
+ */
+final class ScalingPermissions {
+    static final String RESOURCE_TAG = "aws:ResourceTag/" + Catalog.MANAGED_TAG_KEY;
+    static final String REQUEST_TAG = "aws:RequestTag/" + Catalog.MANAGED_TAG_KEY;
+
+    /** Actions Gamefleet may call on an existing managed group, per capability. */
+    static final Map<Scaling, List<String>> GROUP_ACTIONS = Map.of(
+            Scaling.CREATE, List.of("autoscaling:PutScalingPolicy"),
+            Scaling.DELETE, List.of("autoscaling:UpdateAutoScalingGroup", "autoscaling:DeleteAutoScalingGroup"),
+            Scaling.BALANCE, List.of("autoscaling:UpdateAutoScalingGroup", "autoscaling:SetDesiredCapacity",
+                    "autoscaling:SetInstanceProtection", "autoscaling:TerminateInstanceInAutoScalingGroup"));
+
+    private ScalingPermissions() {}
+
+    static List<PolicyStatement> statements(Stack stack, Set<Scaling> scaling) {
+        List<PolicyStatement> statements = new ArrayList<>();
+        if (scaling.contains(Scaling.DESCRIBE)) {
+            statements.add(statement("DescribeScalingGroups", List.of("autoscaling:DescribeAutoScalingGroups"),
+                    List.of("*"), Map.of()));
+        }
+        if (scaling.contains(Scaling.CREATE)) {
+            // The tag must be in the request: Gamefleet can create only groups that carry its tag.
+            statements.add(statement("CreateManagedScalingGroups", List.of("autoscaling:CreateAutoScalingGroup"),
+                    List.of(groupArns(stack)), Map.of("Null", Map.of(REQUEST_TAG, "false"))));
+            // The first group of an account creates Auto Scaling's service-linked role.
+            statements.add(statement("CreateAutoScalingServiceLinkedRole", List.of("iam:CreateServiceLinkedRole"),
+                    List.of(Stack.of(stack).formatArn(ArnComponents.builder()
+                            .service("iam").region("").resource("role")
+                            .resourceName("aws-service-role/autoscaling.amazonaws.com/AWSServiceRoleForAutoScaling")
+                            .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build())),
+                    Map.of("StringEquals", Map.of("iam:AWSServiceName", "autoscaling.amazonaws.com"))));
+        }
+        List<String> groupActions = new ArrayList<>();
+        for (Scaling s : Scaling.values()) {
+            for (String action : GROUP_ACTIONS.getOrDefault(s, List.of())) {
+                if (scaling.contains(s) && !groupActions.contains(action)) {
+                    groupActions.add(action);
+                }
+            }
+        }
+        if (!groupActions.isEmpty()) {
+            statements.add(statement("ManageManagedScalingGroups", groupActions, List.of(groupArns(stack)),
+                    Map.of("Null", Map.of(RESOURCE_TAG, "false"))));
+        }
+        if (scaling.contains(Scaling.CREATE) || scaling.contains(Scaling.BALANCE)) {
+            statements.addAll(launch(stack));
+        }
+        return statements;
+    }
+
+    /**
+     * Creating a group from a launch template, or changing its mixed instances policy, is checked
+     * against the caller as if it launched the instances itself (ec2:RunInstances, tags on launch,
+     * the template, and iam:PassRole for the template's instance profile). The templates, their
+     * subnets and their roles are the customer's, named in CreateGameServerGroup, so none of them
+     * is known when the stack is deployed: FleetIQ's own managed policy has the same wildcards.
+     */
+    private static List<PolicyStatement> launch(Stack stack) {
+        Map<String, Object> passRoleCondition = new LinkedHashMap<>();
+        passRoleCondition.put("StringEquals", Map.of("iam:PassedToService",
+                List.of("ec2.amazonaws.com", "autoscaling.amazonaws.com")));
+        return List.of(
+                statement("LaunchFromLaunchTemplates",
+                        List.of("ec2:RunInstances", "ec2:DescribeLaunchTemplateVersions"), List.of("*"), Map.of()),
+                statement("TagInstancesOnLaunch", List.of("ec2:CreateTags"), List.of("*"),
+                        Map.of("StringEquals", Map.of("ec2:CreateAction", "RunInstances"))),
+                statement("PassInstanceRoles", List.of("iam:PassRole"),
+                        List.of(Stack.of(stack).formatArn(ArnComponents.builder()
+                                .service("iam").region("").resource("role").resourceName("*")
+                                .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build())),
+                        passRoleCondition));
+    }
+
+    /** Every Auto Scaling group of this account and region (the group id part of the ARN is random). */
+    static String groupArns(Stack stack) {
+        return Stack.of(stack).formatArn(ArnComponents.builder()
+                .service("autoscaling").resource("autoScalingGroup").resourceName("*:autoScalingGroupName/*")
+                .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
+    }
+
+    private static PolicyStatement statement(String sid, List<String> actions, List<String> resources,
+            Map<String, ?> conditions) {
+        PolicyStatement.Builder b = PolicyStatement.Builder.create().sid(sid).effect(Effect.ALLOW)
+                .actions(actions).resources(resources);
+        if (!conditions.isEmpty()) {
+            b.conditions(Map.copyOf(conditions));
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,89 @@
+package io.gamefleet.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.AppProps;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.assertions.Annotations;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.cxapi.SynthesisMessage;
+
+/** The app's cdk-nag AwsSolutions checks: no unsuppressed error, and no warning either. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class NagChecksTest {
+    @TempDir
+    static Path temp;
+
+    private Annotations annotations;
+    private Map<String, Object> resources;
+
+    @BeforeAll
+    void synthesize() throws IOException {
+        Path jar = temp.resolve("functions-lambda.jar");
+        Files.write(jar, new byte[] {'P', 'K', 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+        App app = new App(AppProps.builder().context(Map.of("lambdaJar", jar.toString()))
+                .outdir(temp.resolve("cdk.out").toString()).build());
+        GamefleetStack stack = new GamefleetStack(app, "Gamefleet", StackProps.builder().build());
+        GamefleetApp.applyChecks(app, false);
+        annotations = Annotations.fromStack(stack);
+        resources = cast(Template.fromStack(stack).toJSON().get("Resources"));
+    }
+
+    @Test
+    void noUnsuppressedErrors() {
+        List<SynthesisMessage> errors = annotations.findError("*", Match.stringLikeRegexp("AwsSolutions-.*"));
+        assertThat(errors.stream().map(NagChecksTest::describe).toList()).isEmpty();
+    }
+
+    @Test
+    void noUnsuppressedWarnings() {
+        List<SynthesisMessage> warnings = annotations.findWarning("*", Match.stringLikeRegexp("AwsSolutions-.*"));
+        assertThat(warnings.stream().map(NagChecksTest::describe).toList()).isEmpty();
+    }
+
+    /** Only the accepted kinds of finding are suppressed, IAM5 always for named resource strings. */
+    @Test
+    void suppressionsAreFewNarrowAndExplained() {
+        Set<String> ruleIds = new HashSet<>();
+        for (Object resource : resources.values()) {
+            Map<String, Object> metadata = cast(NagChecksTest.<Map<String, Object>>cast(resource).get("Metadata"));
+            if (metadata == null || metadata.get("cdk_nag") == null) {
+                continue;
+            }
+            List<Object> rules = cast(NagChecksTest.<Map<String, Object>>cast(metadata.get("cdk_nag")).get("rules_to_suppress"));
+            for (Object r : rules) {
+                Map<String, Object> rule = NagChecksTest.<Map<String, Object>>cast(r);
+                String id = (String) rule.get("id");
+                ruleIds.add(id);
+                assertThat((String) rule.get("reason")).as(id).hasSizeGreaterThan(100);
+                if (id.equals("AwsSolutions-IAM5")) {
+                    assertThat(rule.get("applies_to")).as("IAM5 names the resource strings it accepts").isNotNull();
+                }
+            }
+        }
+        assertThat(ruleIds).containsExactlyInAnyOrder("AwsSolutions-L1", "AwsSolutions-IAM5", "AwsSolutions-SMG4");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T cast(Object value) {
+        return (T) value;
+    }
+
+    private static String describe(SynthesisMessage m) {
+        String text = String.valueOf(m.getEntry().getData());
+        return m.getId() + ": " + (text.length() > 300 ? text.substring(0, 300) : text);
+    }
+}
