@@ -231,6 +231,24 @@ class SpotBalancingTest {
     }
 
     @Test
+    void theFleetFollowsTargetTrackingOnPercentUtilized() {
+        ObjectNode body = GamefleetClient.groupBody("tracked", 2, 6);
+        body.putObject("AutoScalingPolicy").putObject("TargetTrackingConfiguration").put("TargetValue", 50);
+        admin.createGroup(body).ok();
+        assertThat(admin.awaitGroup("tracked", Set.of("ACTIVE", "ERROR"), WORKFLOW).get("Status").asText())
+                .isEqualTo("ACTIVE");
+        List<ComputeInstance> two = scaling("tracked").instances();
+        for (int i = 0; i < 4; i++) {
+            admin.register("tracked", "t-" + i, two.get(i % 2).instanceId()).ok();
+            admin.setUtilized("tracked", "t-" + i).ok();
+        }
+        // 100 % utilized against a 50 % target: twice the capacity.
+        assertThat(balance("tracked").counts().percentUtilized()).isEqualTo(100.0);
+        assertThat(scaling("tracked").desiredCapacity()).isEqualTo(4);
+        assertThat(scaling("tracked").instances()).hasSize(4);
+    }
+
+    @Test
     void theSweepDeregistersServersWithoutHeartbeat() {
         String g = activeGroup("sweep", 1, "NO_PROTECTION");
         String instance = scaling(g).instances().get(0).instanceId();
