@@ -20,10 +20,13 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
 
     private final String operation;
     protected final Services services;
+    /** Held so the CRaC context, which keeps resources weakly, does not lose it. */
+    Object priming;
 
     protected ApiHandler(String operation, Services services) {
         this.operation = operation;
         this.services = services;
+        SnapStartPriming.register(this);
     }
 
     @Override

@@ -1,0 +1,50 @@
+package io.gamefleet.api;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import java.util.Map;
+import org.crac.Context;
+import org.crac.Core;
+import org.crac.Resource;
+
+/**
+ * Before Lambda SnapStart takes its snapshot, runs the handler's hot path once so that the
+ * classes it loads and the code it JIT-compiles are in the snapshot: request decoding and
+ * validation, the error encoding, and one DynamoDB read of a group that does not exist (the SDK's
+ * marshalling, signing and HTTP client). Outside SnapStart the hook never fires.
+ */
+final class SnapStartPriming implements Resource {
+    private static final String NO_SUCH_GROUP = "gamefleet-snapstart-priming";
+    private final ApiHandler handler;
+
+    private SnapStartPriming(ApiHandler handler) {
+        this.handler = handler;
+    }
+
+    static void register(ApiHandler handler) {
+        // CRaC keeps resources weakly: the handler holds this one for as long as it lives.
+        SnapStartPriming priming = new SnapStartPriming(handler);
+        handler.priming = priming;
+        Core.getGlobalContext().register(priming);
+    }
+
+    @Override
+    public void beforeCheckpoint(Context<? extends Resource> context) {
+        prime(handler);
+    }
+
+    @Override
+    public void afterRestore(Context<? extends Resource> context) {
+        // nothing to renew: SDK clients open connections on demand
+    }
+
+    /** Never throws: a snapshot without priming is slower to warm, not broken. */
+    static void prime(ApiHandler handler) {
+        try {
+            handler.handleRequest(APIGatewayV2HTTPEvent.builder().withBody("{").withIsBase64Encoded(false)
+                    .withPathParameters(Map.of("GameServerGroupName", NO_SUCH_GROUP)).build(), null);
+            handler.services.groups().describe(NO_SUCH_GROUP);
+        } catch (RuntimeException expected) {
+            // NotFound, or no network while priming: either way the code paths are loaded
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.gamefleet.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import io.gamefleet.runtime.Services;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+
+/** Priming runs the handler's paths, DynamoDB included, and never fails the snapshot. */
+class SnapStartPrimingTest {
+    @Test
+    void primingReachesDynamoDbAndSwallowsItsFailure() {
+        AtomicInteger dynamoCalls = new AtomicInteger();
+        ExecutionInterceptor counter = new ExecutionInterceptor() {
+            @Override
+            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+                dynamoCalls.incrementAndGet();
+            }
+        };
+        // Nothing listens on port 1: the read fails, as it may while a snapshot is taken.
+        Services services = new Services(Map.of("AWS_REGION", "us-east-1", "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1"),
+                Clock.systemUTC(), Optional.empty(), Optional.empty(),
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")), List.of(counter));
+        DescribeGameServerGroupHandler handler = new DescribeGameServerGroupHandler(services);
+
+        assertThatCode(() -> SnapStartPriming.prime(handler)).doesNotThrowAnyException();
+        assertThat(dynamoCalls.get()).isPositive();
+        assertThat(handler.priming).isInstanceOf(SnapStartPriming.class);
+    }
+}
