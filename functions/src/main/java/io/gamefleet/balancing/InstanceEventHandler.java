@@ -3,7 +3,9 @@ package io.gamefleet.balancing;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import io.gamefleet.runtime.Services;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * EC2 events routed by the catalog's rule: "EC2 Spot Instance Interruption Warning" and
@@ -28,7 +30,7 @@ public final class InstanceEventHandler implements RequestHandler<Map<String, Ob
         }
         boolean handled;
         if ("EC2 Spot Instance Interruption Warning".equals(type)) {
-            handled = services.instanceEvents().spotInterruptionWarning(id);
+            handled = services.instanceEvents().spotInterruptionWarning(id, time(event.get("time")));
         } else if ("EC2 Instance State-change Notification".equals(type)
                 && ("terminated".equals(detail.get("state")) || "shutting-down".equals(detail.get("state")))) {
             handled = services.instanceEvents().terminated(id);
@@ -36,5 +38,14 @@ public final class InstanceEventHandler implements RequestHandler<Map<String, Ob
             handled = false;
         }
         return Map.of("Handled", handled);
+    }
+
+    /** EventBridge's event time (ISO 8601), when it has a readable one. */
+    private static Optional<Instant> time(Object value) {
+        try {
+            return value instanceof String text ? Optional.of(Instant.parse(text)) : Optional.empty();
+        } catch (java.time.format.DateTimeParseException unreadable) {
+            return Optional.empty();
+        }
     }
 }

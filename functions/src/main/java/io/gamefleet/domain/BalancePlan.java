@@ -22,11 +22,14 @@ import java.util.Set;
  *     and return when viable again. SPOT_PREFERRED with no viable type falls back to On-Demand
  *     (every type); SPOT_ONLY then launches nothing new.</li>
  * <li>Instances of non-viable types become DRAINING and desired capacity grows by as many, so
- *     replacements launch (within MaxSize). The serving capacity, desired minus draining, holds.</li>
- * <li>A draining instance without UTILIZED or claimed game servers is terminated (desired shrinks
- *     by one) once the in-service ACTIVE instances reach the serving capacity, or at once when no
- *     replacement will come (SPOT_ONLY without a viable type). Draining instances with games are
- *     left to finish them, protected or not.</li>
+ *     replacements launch (within MaxSize). The serving capacity, desired minus draining, holds.
+ *     While SPOT_PREFERRED runs On-Demand, no further instance is drained.</li>
+ * <li>A draining instance without UTILIZED or claimed game servers is terminated once the
+ *     in-service ACTIVE instances reach the serving capacity: desired shrinks with it if it grew
+ *     for its replacement; at MaxSize the scaling group replaces it instead, one a run. When no
+ *     replacement will come (SPOT_ONLY without a viable type) idle ones end at once, desired
+ *     shrinking down to MinSize. Draining instances with games are left to finish them, protected
+ *     or not.</li>
  * <li>None of that runs for ON_DEMAND_ONLY groups or while REPLACE_INSTANCE_TYPES is suspended;
  *     instance protection (FULL_PROTECTION: protected while it has a UTILIZED or claimed game
  *     server), the health sweep and metrics always run.</li>
@@ -36,15 +39,26 @@ public record BalancePlan(
         Set<String> nonViableTypes,
         Optional<InstanceTypeChange> instanceTypes,
         List<String> drain,
+        Set<String> replaced,
         Optional<Integer> desiredCapacity,
-        List<String> terminate,
+        List<Termination> terminate,
         Map<String, Boolean> protection) {
+
+    /**
+     * A draining instance to end. Desired capacity shrinks with it only if it grew for its
+     * replacement; otherwise (MaxSize reached) the scaling group replaces it, one a run.
+     */
+    public record Termination(String instanceId, boolean decrementDesiredCapacity) {}
 
     /** The scaling group's new instance types and the purchase option they are bought with. */
     public record InstanceTypeChange(List<InstanceDefinition> definitions, BalancingStrategy purchase) {}
 
-    /** Per instance: its recorded status, and whether a game is on it (UTILIZED or live claim). */
-    public record InstanceView(ComputeInstance instance, InstanceStatus status, boolean hasGames) {}
+    /**
+     * Per instance: its recorded status, whether a game is on it (UTILIZED or live claim), and
+     * whether desired capacity grew for its replacement when it started draining.
+     */
+    public record InstanceView(ComputeInstance instance, InstanceStatus status, boolean hasGames,
+            boolean replacementRequested) {}
 
     public static BalancePlan decide(GameServerGroup group, ScalingGroupState scaling, List<InstanceView> instances,
             Map<String, Long> interruptionsByType, double threshold) {
@@ -58,7 +72,11 @@ public record BalancePlan(
         boolean balancing = group.balancingStrategy() != BalancingStrategy.ON_DEMAND_ONLY
                 && !group.isSuspended(GameServerGroupAction.REPLACE_INSTANCE_TYPES);
         if (!balancing) {
-            return new BalancePlan(Set.of(), Optional.empty(), List.of(), Optional.empty(), List.of(), protection);
+            // ON_DEMAND_ONLY still has its purchase option and instance types applied (an update may change them).
+            Optional<InstanceTypeChange> onDemand = group.balancingStrategy() == BalancingStrategy.ON_DEMAND_ONLY
+                    ? change(new InstanceTypeChange(group.instanceDefinitions(), BalancingStrategy.ON_DEMAND_ONLY), scaling)
+                    : Optional.empty();
+            return new BalancePlan(Set.of(), onDemand, List.of(), Set.of(), Optional.empty(), List.of(), protection);
         }
 
         Set<String> nonViable = nonViableTypes(group, instances, interruptionsByType, threshold);
@@ -69,19 +87,18 @@ public record BalancePlan(
                 ? new InstanceTypeChange(group.instanceDefinitions(),
                         replacements ? BalancingStrategy.ON_DEMAND_ONLY : group.balancingStrategy())
                 : new InstanceTypeChange(viable, group.balancingStrategy());
-        Set<String> targetTypes = new LinkedHashSet<>();
-        target.definitions().forEach(d -> targetTypes.add(d.instanceType()));
-        boolean changed = !targetTypes.equals(new LinkedHashSet<>(scaling.instanceTypes()))
-                || (target.purchase() == BalancingStrategy.ON_DEMAND_ONLY) != scaling.onDemandOnly();
-        Optional<InstanceTypeChange> typeChange = replacements && changed ? Optional.of(target) : Optional.empty();
+        Optional<InstanceTypeChange> typeChange = replacements ? change(target, scaling) : Optional.empty();
 
+        // While SPOT_PREFERRED runs On-Demand, instances are not drained: they are the On-Demand
+        // replacements (the Spot ones were drained when the fallback began).
+        boolean drainNew = !(scaling.onDemandOnly() && group.balancingStrategy() == BalancingStrategy.SPOT_PREFERRED);
         List<String> drain = new ArrayList<>();
         int draining = 0;
         int inServiceActive = 0;
         List<InstanceView> idleDraining = new ArrayList<>();
         for (InstanceView v : instances) {
             InstanceStatus status = v.status();
-            if (status == InstanceStatus.ACTIVE && nonViable.contains(v.instance().instanceType())) {
+            if (drainNew && status == InstanceStatus.ACTIVE && nonViable.contains(v.instance().instanceType())) {
                 drain.add(v.instance().instanceId());
                 status = InstanceStatus.DRAINING;
             }
@@ -94,17 +111,48 @@ public record BalancePlan(
                 inServiceActive++;
             }
         }
+        Set<String> replaced = new LinkedHashSet<>();
         int desired = scaling.desiredCapacity();
-        if (replacements && !drain.isEmpty()) {
-            desired = Math.min(scaling.maxSize(), desired + drain.size());
+        for (String id : drain) {
+            if (replacements && desired < scaling.maxSize()) {
+                desired++;
+                replaced.add(id);
+            }
         }
-        int servingCapacity = scaling.desiredCapacity() - (draining - drain.size());
-        List<String> terminate = new ArrayList<>();
-        if (!replacements || inServiceActive >= servingCapacity) {
-            idleDraining.forEach(v -> terminate.add(v.instance().instanceId()));
+        // Idle draining instances end once the ACTIVE instances the desired capacity stands for are
+        // in service. Those whose replacement was requested take desired capacity down with them;
+        // the others (MaxSize reached) are replaced by the scaling group, one a run.
+        int expectedActive = desired - draining;
+        List<Termination> terminate = new ArrayList<>();
+        if (!replacements) {
+            // Nothing new may launch: desired capacity shrinks with each, down to MinSize.
+            int remaining = desired;
+            for (InstanceView v : idleDraining) {
+                boolean decrement = remaining > scaling.minSize();
+                terminate.add(new Termination(v.instance().instanceId(), decrement));
+                remaining -= decrement ? 1 : 0;
+            }
+        } else if (expectedActive > 0 && inServiceActive >= expectedActive) {
+            boolean unreplacedEnded = false;
+            for (InstanceView v : idleDraining) {
+                if (v.replacementRequested()) {
+                    terminate.add(new Termination(v.instance().instanceId(), true));
+                } else if (!drain.contains(v.instance().instanceId()) && !unreplacedEnded) {
+                    terminate.add(new Termination(v.instance().instanceId(), false));
+                    unreplacedEnded = true;
+                }
+            }
         }
         Optional<Integer> desiredChange = desired != scaling.desiredCapacity() ? Optional.of(desired) : Optional.empty();
-        return new BalancePlan(nonViable, typeChange, drain, desiredChange, terminate, protection);
+        return new BalancePlan(nonViable, typeChange, drain, replaced, desiredChange, terminate, protection);
+    }
+
+    private static Optional<InstanceTypeChange> change(InstanceTypeChange target, ScalingGroupState scaling) {
+        Set<String> targetTypes = new LinkedHashSet<>();
+        target.definitions().forEach(d -> targetTypes.add(d.instanceType()));
+        boolean changed = !targetTypes.equals(new LinkedHashSet<>(scaling.instanceTypes()))
+                || (target.purchase() == BalancingStrategy.ON_DEMAND_ONLY) != scaling.onDemandOnly();
+        return changed ? Optional.of(target) : Optional.empty();
     }
 
     static Set<String> nonViableTypes(GameServerGroup group, List<InstanceView> instances,

@@ -17,11 +17,12 @@ public interface GameServerRepository {
     Page<GameServer> listByGroup(String group, SortOrder order, int limit, Optional<String> cursor);
 
     /**
-     * Claim candidates on instances of one status, best first, and the group's status as the
-     * claim index knows it (empty when the group has no entry there). A hint, never authority:
-     * {@link #tryClaim} decides.
+     * Claim candidates on instances of one status that reported health at or after
+     * {@code healthCutoff}, best first, and the group's status as the claim index knows it (empty
+     * when the group has no entry there). A hint, never authority: {@link #tryClaim} decides.
      */
-    ClaimCandidates claimCandidates(String group, InstanceStatus instanceStatus, Instant now, int limit);
+    ClaimCandidates claimCandidates(String group, InstanceStatus instanceStatus, Instant now, Instant healthCutoff,
+            int limit);
 
     record ClaimCandidates(Optional<GameServerGroupStatus> groupStatus, List<GameServer> servers) {}
 
@@ -63,6 +64,12 @@ public interface GameServerRepository {
      * are gone are left alone.
      */
     void setInstanceStatus(List<GameServer> servers, InstanceStatus status);
+
+    /**
+     * Takes the servers of an instance about to be terminated out of claims, but only if each is
+     * still as it was read (no claim or game started since): false, and nothing decided, if not.
+     */
+    boolean retire(List<GameServer> servers);
 
     /** Deletes the server if its last heartbeat is still older than {@code cutoff}. */
     boolean deleteIfUnhealthy(String gameServerId, Instant cutoff);

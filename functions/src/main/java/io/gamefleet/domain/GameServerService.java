@@ -86,7 +86,7 @@ public final class GameServerService {
                     GameServerInstance added = new GameServerInstance(group.name(), i.instanceId(), InstanceStatus.ACTIVE,
                             i.instanceType(), i.availabilityZone(), i.launchTime(), i.inService(),
                             i.protectedFromScaleIn());
-                    instances.save(added);
+                    instances.addIfAbsent(added);
                     return added;
                 });
     }
@@ -179,7 +179,8 @@ public final class GameServerService {
     private Optional<GameServer> claimAny(String group, InstanceStatus status, ClaimCondition condition,
             Instant expiresAt, Optional<String> data, int[] writesLeft) {
         for (int query = 0; query < MAX_QUERIES_PER_STATUS && writesLeft[0] > 0; query++) {
-            ClaimCandidates candidates = servers.claimCandidates(group, status, condition.now(), CANDIDATES_PER_QUERY);
+            ClaimCandidates candidates = servers.claimCandidates(group, status, condition.now(),
+                    condition.healthCutoff(), CANDIDATES_PER_QUERY);
             if (status == InstanceStatus.ACTIVE && query == 0
                     && candidates.groupStatus().orElse(null) != GameServerGroupStatus.ACTIVE) {
                 // The index's copy of the status is a hint; the group table decides.

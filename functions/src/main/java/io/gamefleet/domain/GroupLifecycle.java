@@ -61,7 +61,7 @@ public final class GroupLifecycle {
         GameServerGroup group = require(name, EnumSet.of(GameServerGroupStatus.ACTIVATING));
         List<ComputeInstance> found = compute.describeInstances(group.autoScalingGroupName());
         for (ComputeInstance i : found) {
-            instances.save(new GameServerInstance(name, i.instanceId(), InstanceStatus.ACTIVE, i.instanceType(),
+            instances.addIfAbsent(new GameServerInstance(name, i.instanceId(), InstanceStatus.ACTIVE, i.instanceType(),
                     i.availabilityZone(), i.launchTime(), i.inService(), i.protectedFromScaleIn()));
         }
         if (found.stream().anyMatch(ComputeInstance::inService)) {
@@ -109,7 +109,17 @@ public final class GroupLifecycle {
         if (group.deleteOption() == DeleteOption.RETAIN) {
             return true;
         }
-        return compute.deleteScalingGroup(group.autoScalingGroupName(), group.deleteOption() == DeleteOption.FORCE_DELETE);
+        boolean force = group.deleteOption() == DeleteOption.FORCE_DELETE;
+        if (!force) {
+            // No game is left (readyToDelete said so): protection from scale-in, which only the
+            // balancer of an ACTIVE group would lift, must not keep the instances alive.
+            for (ComputeInstance i : compute.describeInstances(group.autoScalingGroupName())) {
+                if (i.protectedFromScaleIn()) {
+                    compute.setInstanceProtection(group.autoScalingGroupName(), i.instanceId(), false);
+                }
+            }
+        }
+        return compute.deleteScalingGroup(group.autoScalingGroupName(), force);
     }
 
     /** Deletes a batch of the group's game server and instance records; true once none is left. */

@@ -35,25 +35,27 @@ public final class InstanceEvents {
         this.log = log;
     }
 
-    /** Returns whether the instance belongs to a group. */
-    public boolean spotInterruptionWarning(String instanceId) {
+    /**
+     * Returns whether the instance belongs to a group. The interruption is recorded (and its
+     * metrics emitted) first and once, keyed by the warning's time; the status writes after it
+     * are idempotent, so a retried or repeated warning finishes the work without counting twice.
+     */
+    public boolean spotInterruptionWarning(String instanceId, Optional<Instant> warningTime) {
         Optional<GameServerInstance> found = instances.findById(instanceId);
         if (found.isEmpty()) {
             return false;
         }
         GameServerInstance instance = found.get();
+        Instant at = warningTime.orElseGet(clock::instant);
         List<GameServer> onIt = servers.onInstance(instanceId);
-        boolean firstWarning = instance.instanceStatus() != InstanceStatus.SPOT_TERMINATING;
-        instances.save(instance.withStatus(InstanceStatus.SPOT_TERMINATING));
-        servers.setInstanceStatus(onIt, InstanceStatus.SPOT_TERMINATING);
-        if (firstWarning) {
-            Instant now = clock.instant();
-            interruptions.record(new Interruption(instance.gameServerGroupName(), instanceId, instance.instanceType(), now),
-                    now.plus(viabilityWindow).plus(Duration.ofHours(1)));
+        if (interruptions.record(new Interruption(instance.gameServerGroupName(), instanceId, instance.instanceType(), at),
+                at.plus(viabilityWindow).plus(Duration.ofHours(1)))) {
             metrics.interruption(instance.gameServerGroupName(), instance.instanceType(), onIt.size());
             log.accept("instance events: Spot interruption of " + instanceId + " (" + instance.instanceType()
                     + ") in group " + instance.gameServerGroupName() + "; " + onIt.size() + " game servers affected");
         }
+        instances.save(instance.withStatus(InstanceStatus.SPOT_TERMINATING));
+        servers.setInstanceStatus(onIt, InstanceStatus.SPOT_TERMINATING);
         return true;
     }
 

@@ -19,6 +19,19 @@ public interface InstanceRepository {
 
     void save(GameServerInstance instance);
 
+    /** Records the instance unless a record of it exists (whatever its status). */
+    void addIfAbsent(GameServerInstance instance);
+
+    /**
+     * Moves the instance from one status to another, setting whether a replacement was requested;
+     * false when its status is no longer {@code from} (a Spot interruption came first) or it is gone.
+     */
+    boolean changeStatus(String group, String instanceId, InstanceStatus from, InstanceStatus to,
+            boolean replacementRequested);
+
+    /** Records the scaling group's protection of the instance (nothing else changes). */
+    void setProtection(String group, String instanceId, boolean protectedFromScaleIn);
+
     void delete(String group, String instanceId);
 
     /** Deletes up to {@code max} of the group's instances; returns how many it deleted. */

@@ -7,8 +7,11 @@ import java.util.List;
 public interface InterruptionRepository {
     record Interruption(String group, String instanceId, String instanceType, Instant at) {}
 
-    /** Records it once (an interruption warning delivered twice counts once). */
-    void record(Interruption interruption, Instant expiresAt);
+    /**
+     * Records it unless it is recorded already: an interruption is keyed by its instance and the
+     * warning's own time, so a warning delivered or handled twice counts once. True if recorded now.
+     */
+    boolean record(Interruption interruption, Instant expiresAt);
 
     List<Interruption> since(String group, Instant from);
 }

@@ -97,7 +97,7 @@ public final class SpotBalancer {
             if (!recorded.containsKey(c.instanceId())) {
                 GameServerInstance added = new GameServerInstance(name, c.instanceId(), InstanceStatus.ACTIVE,
                         c.instanceType(), c.availabilityZone(), c.launchTime(), c.inService(), c.protectedFromScaleIn());
-                instances.save(added);
+                instances.addIfAbsent(added);
                 recorded.put(c.instanceId(), added);
             }
         }
@@ -125,7 +125,8 @@ public final class SpotBalancer {
         Map<String, List<GameServer>> byInstance = all.stream().collect(Collectors.groupingBy(GameServer::instanceId));
         List<InstanceView> views = scaling.instances().stream().map(c -> new InstanceView(c,
                 recorded.get(c.instanceId()).instanceStatus(),
-                byInstance.getOrDefault(c.instanceId(), List.of()).stream().anyMatch(s -> hasGame(s, now))))
+                byInstance.getOrDefault(c.instanceId(), List.of()).stream().anyMatch(s -> hasGame(s, now)),
+                recorded.get(c.instanceId()).replacementRequested()))
                 .toList();
         Map<String, Long> interruptedByType = interruptions.since(name, now.minus(viabilityWindow)).stream()
                 .collect(Collectors.groupingBy(Interruption::instanceType, Collectors.counting()));
@@ -137,29 +138,38 @@ public final class SpotBalancer {
                     .map(InstanceDefinition::instanceType).toList() + " (" + change.purchase() + "); not viable: "
                     + plan.nonViableTypes());
         });
+        List<String> drained = new java.util.ArrayList<>();
         for (String id : plan.drain()) {
-            GameServerInstance i = recorded.get(id);
-            instances.save(i.withStatus(InstanceStatus.DRAINING));
-            recorded.put(id, i.withStatus(InstanceStatus.DRAINING));
-            servers.setInstanceStatus(byInstance.getOrDefault(id, List.of()), InstanceStatus.DRAINING);
+            // Conditional: a Spot interruption that came first keeps the instance SPOT_TERMINATING.
+            if (instances.changeStatus(name, id, InstanceStatus.ACTIVE, InstanceStatus.DRAINING,
+                    plan.replaced().contains(id))) {
+                recorded.put(id, recorded.get(id).withStatus(InstanceStatus.DRAINING));
+                servers.setInstanceStatus(byInstance.getOrDefault(id, List.of()), InstanceStatus.DRAINING);
+                drained.add(id);
+            }
         }
         plan.desiredCapacity().ifPresent(d -> compute.setDesiredCapacity(group.autoScalingGroupName(), d));
         plan.protection().forEach((id, protect) -> {
             compute.setInstanceProtection(group.autoScalingGroupName(), id, protect);
-            GameServerInstance i = recorded.get(id);
-            instances.save(new GameServerInstance(name, id, i.instanceStatus(), i.instanceType(), i.availabilityZone(),
-                    i.launchTime(), i.inService(), protect));
+            instances.setProtection(name, id, protect);
         });
-        for (String id : plan.terminate()) {
-            compute.terminateInstance(group.autoScalingGroupName(), id, true);
-            forget(recorded.get(id), all);
-            log.accept("balancer: terminated draining instance " + id + " of group " + name);
+        List<String> terminated = new java.util.ArrayList<>();
+        for (BalancePlan.Termination t : plan.terminate()) {
+            // The servers read at the start must still be unclaimed: a claim since then keeps the instance.
+            if (!servers.retire(byInstance.getOrDefault(t.instanceId(), List.of()))) {
+                log.accept("balancer: draining instance " + t.instanceId() + " of group " + name
+                        + " got a claim or a game during this run; it stays for now");
+                continue;
+            }
+            compute.terminateInstance(group.autoScalingGroupName(), t.instanceId(), t.decrementDesiredCapacity());
+            forget(recorded.get(t.instanceId()), all);
+            terminated.add(t.instanceId());
+            log.accept("balancer: terminated draining instance " + t.instanceId() + " of group " + name);
         }
 
         GameServerCounts counts = count(all, recorded);
         metrics.gameServers(name, counts);
-        return new GroupReport(name, swept, plan.nonViableTypes(), plan.drain(), plan.terminate(),
-                plan.desiredCapacity(), counts);
+        return new GroupReport(name, swept, plan.nonViableTypes(), drained, terminated, plan.desiredCapacity(), counts);
     }
 
     /** An instance that is gone: its game servers and its record go too. */

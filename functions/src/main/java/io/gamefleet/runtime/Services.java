@@ -20,12 +20,12 @@ import io.gamefleet.store.DynamoInstanceRepository;
 import io.gamefleet.store.DynamoInterruptionRepository;
 import io.gamefleet.store.TableNames;
 import java.net.URI;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -74,7 +74,7 @@ public final class Services {
         TableNames tables = new TableNames(environment);
         var groups = new DynamoGroupRepository(dynamoDb, enhanced, tables);
         var servers = new DynamoGameServerRepository(dynamoDb, enhanced, tables);
-        var instances = new DynamoInstanceRepository(enhanced, tables);
+        var instances = new DynamoInstanceRepository(dynamoDb, enhanced, tables);
         this.settings = new ServiceSettings(region.id(), setting(Settings.ACCOUNT_ID),
                 seconds(Settings.CLAIM_TTL_SECONDS), seconds(Settings.HEALTH_TIMEOUT_SECONDS),
                 seconds(Settings.DELETED_RETENTION_SECONDS), seconds(Settings.ACTIVATION_TIMEOUT_SECONDS));
@@ -87,9 +87,10 @@ public final class Services {
         // only about an instance launched since the balancer last looked).
         Supplier<Compute> computePort = compute.<Supplier<Compute>>map(c -> () -> c).orElse(memoize(
                 () -> new AwsAutoScalingCompute(configure(AutoScalingClient.builder(), "AUTO_SCALING").build())));
-        // java.util.Random is thread-safe: the local profile serves many requests at once.
+        // SecureRandom: thread-safe (the local profile serves requests concurrently), and reseeded
+        // after a SnapStart restore, so environments restored from one snapshot spread differently.
         this.gameServerService = new GameServerService(groups, servers, instances, computePort,
-                new ClaimPolicy(8, new Random()), tokens, settings, clock);
+                new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock);
         this.lifecycle = memoize(() -> new GroupLifecycle(groupService, groups, servers, instances,
                 computePort.get(), settings, clock));
         var interruptions = new DynamoInterruptionRepository(dynamoDb, tables);

@@ -99,27 +99,43 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         return new Page<>(page.items(), Cursors.encode(page.lastEvaluatedKey()));
     }
 
+    /** Pages read past servers that stopped reporting health (they stay indexed until swept). */
+    private static final int MAX_CANDIDATE_PAGES = 4;
+
     @Override
-    public ClaimCandidates claimCandidates(String group, InstanceStatus instanceStatus, Instant now, int limit) {
+    public ClaimCandidates claimCandidates(String group, InstanceStatus instanceStatus, Instant now, Instant healthCutoff,
+            int limit) {
         boolean withGate = instanceStatus == InstanceStatus.ACTIVE;
         String from = withGate ? GameServerSchema.GATE_SORT_KEY : GameServerSchema.bucket(instanceStatus) + "#";
-        QueryResponse response = dynamoDb.query(q -> q.tableName(table.tableName())
-                .indexName(Tables.CLAIMABLE_INDEX)
-                .keyConditionExpression("ClaimPartition = :group AND ClaimSortKey BETWEEN :from AND :to")
-                .expressionAttributeValues(Map.of(
-                        ":group", AttributeValue.fromS(group),
-                        ":from", AttributeValue.fromS(from),
-                        ":to", AttributeValue.fromS(GameServerSchema.claimableUpTo(instanceStatus, now))))
-                .limit(withGate ? limit + 1 : limit));
         Optional<GameServerGroupStatus> status = Optional.empty();
         List<GameServer> servers = new ArrayList<>();
-        for (Map<String, AttributeValue> item : response.items()) {
-            AttributeValue gateStatus = item.get("GroupStatus");
-            if (gateStatus != null) {
-                status = Optional.of(GameServerGroupStatus.valueOf(gateStatus.s()));
-            } else {
-                servers.add(GameServerSchema.SCHEMA.mapToItem(item));
+        Map<String, AttributeValue> start = null;
+        for (int page = 0; page < MAX_CANDIDATE_PAGES && servers.isEmpty(); page++) {
+            Map<String, AttributeValue> exclusiveStart = start;
+            QueryResponse response = dynamoDb.query(q -> q.tableName(table.tableName())
+                    .indexName(Tables.CLAIMABLE_INDEX)
+                    .keyConditionExpression("ClaimPartition = :group AND ClaimSortKey BETWEEN :from AND :to")
+                    // The gate entry has no health time; servers past the cutoff are no candidates.
+                    .filterExpression("attribute_not_exists(LastHealthCheckTime) OR LastHealthCheckTime >= :cutoff")
+                    .expressionAttributeValues(Map.of(
+                            ":group", AttributeValue.fromS(group),
+                            ":from", AttributeValue.fromS(from),
+                            ":to", AttributeValue.fromS(GameServerSchema.claimableUpTo(instanceStatus, now)),
+                            ":cutoff", millis(healthCutoff)))
+                    .exclusiveStartKey(exclusiveStart)
+                    .limit(withGate ? limit + 1 : limit));
+            for (Map<String, AttributeValue> item : response.items()) {
+                AttributeValue gateStatus = item.get("GroupStatus");
+                if (gateStatus != null) {
+                    status = Optional.of(GameServerGroupStatus.valueOf(gateStatus.s()));
+                } else {
+                    servers.add(GameServerSchema.SCHEMA.mapToItem(item));
+                }
             }
+            if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
+                break;
+            }
+            start = response.lastEvaluatedKey();
         }
         // Room was made for the gate; without one the page holds a server too many.
         return new ClaimCandidates(status, servers.subList(0, Math.min(limit, servers.size())));
@@ -268,11 +284,26 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         }
     }
 
+    @Override
+    public boolean retire(List<GameServer> servers) {
+        for (int from = 0; from < servers.size(); from += TRANSACTION_LIMIT) {
+            List<TransactWriteItem> updates = servers.subList(from, Math.min(servers.size(), from + TRANSACTION_LIMIT))
+                    .stream().map(s -> TransactWriteItem.builder()
+                            .update(statusUpdate(s, InstanceStatus.SPOT_TERMINATING)).build()).toList();
+            try {
+                dynamoDb.transactWriteItems(t -> t.transactItems(updates));
+            } catch (TransactionCanceledException changedMeanwhile) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void moveOneByOne(String gameServerId, InstanceStatus status) {
         for (int attempt = 0; attempt < 5; attempt++) {
             Optional<GameServer> current = find(gameServerId);
-            if (current.isEmpty()) {
-                return;
+            if (current.isEmpty() || current.get().instanceStatus() == InstanceStatus.SPOT_TERMINATING) {
+                return; // gone, or its instance is being interrupted: that status stays
             }
             Update u = statusUpdate(current.get(), status);
             try {
@@ -286,14 +317,18 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         throw GamefleetException.conflict("game server " + gameServerId + " kept changing while its instance status was set");
     }
 
-    /** The server's instance status and claim-index entry, rewritten together. */
+    /**
+     * The server's instance status and claim-index entry, rewritten together, if the server is
+     * as it was read. A server on an interrupted instance never leaves SPOT_TERMINATING.
+     */
     private Update statusUpdate(GameServer current, InstanceStatus status) {
         GameServer moved = current.toBuilder().instanceStatus(status).build();
         String sortKey = GameServerSchema.claimSortKey(moved, moved.claimExpiresAt());
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":status", AttributeValue.fromS(status.name()));
         values.put(":utilization", AttributeValue.fromS(current.utilizationStatus().name()));
-        String condition = "UtilizationStatus = :utilization AND ";
+        values.put(":terminating", AttributeValue.fromS(InstanceStatus.SPOT_TERMINATING.name()));
+        String condition = "UtilizationStatus = :utilization AND InstanceStatus <> :terminating AND ";
         if (current.claimExpiresAt() == null) {
             condition += "attribute_not_exists(ClaimExpiresAt)";
         } else {

@@ -3,22 +3,31 @@ package io.gamefleet.store;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceRepository;
+import io.gamefleet.domain.InstanceStatus;
 import io.gamefleet.domain.Page;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
+import software.amazon.awssdk.enhanced.dynamodb.Expression;
 import software.amazon.awssdk.enhanced.dynamodb.Key;
+import software.amazon.awssdk.enhanced.dynamodb.model.PutItemEnhancedRequest;
 import software.amazon.awssdk.enhanced.dynamodb.model.QueryConditional;
 import software.amazon.awssdk.enhanced.dynamodb.model.QueryEnhancedRequest;
 import software.amazon.awssdk.enhanced.dynamodb.model.ReadBatch;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
 /** Instances in the GameServerInstances table (see {@link InstanceSchema}). */
 public final class DynamoInstanceRepository implements InstanceRepository {
+    private final DynamoDbClient dynamoDb;
     private final DynamoDbEnhancedClient enhanced;
     private final DynamoDbTable<GameServerInstance> table;
 
-    public DynamoInstanceRepository(DynamoDbEnhancedClient enhanced, TableNames names) {
+    public DynamoInstanceRepository(DynamoDbClient dynamoDb, DynamoDbEnhancedClient enhanced, TableNames names) {
+        this.dynamoDb = dynamoDb;
         this.enhanced = enhanced;
         this.table = enhanced.table(names.of(Tables.GAME_SERVER_INSTANCES), InstanceSchema.SCHEMA);
     }
@@ -73,6 +82,49 @@ public final class DynamoInstanceRepository implements InstanceRepository {
     @Override
     public void save(GameServerInstance instance) {
         table.putItem(instance);
+    }
+
+    @Override
+    public void addIfAbsent(GameServerInstance instance) {
+        try {
+            table.putItem(PutItemEnhancedRequest.builder(GameServerInstance.class).item(instance)
+                    .conditionExpression(Expression.builder().expression("attribute_not_exists(InstanceId)").build())
+                    .build());
+        } catch (ConditionalCheckFailedException alreadyRecorded) {
+            // kept as it is: its status may have moved on since
+        }
+    }
+
+    @Override
+    public boolean changeStatus(String group, String instanceId, InstanceStatus from, InstanceStatus to,
+            boolean replacementRequested) {
+        try {
+            dynamoDb.updateItem(u -> u.tableName(table.tableName()).key(keyMap(group, instanceId))
+                    .updateExpression("SET InstanceStatus = :to, ReplacementRequested = :replacement")
+                    .conditionExpression("InstanceStatus = :from")
+                    .expressionAttributeValues(Map.of(":to", AttributeValue.fromS(to.name()),
+                            ":from", AttributeValue.fromS(from.name()),
+                            ":replacement", AttributeValue.fromBool(replacementRequested))));
+            return true;
+        } catch (ConditionalCheckFailedException changed) {
+            return false;
+        }
+    }
+
+    @Override
+    public void setProtection(String group, String instanceId, boolean protectedFromScaleIn) {
+        try {
+            dynamoDb.updateItem(u -> u.tableName(table.tableName()).key(keyMap(group, instanceId))
+                    .updateExpression("SET ProtectedFromScaleIn = :protected")
+                    .conditionExpression("attribute_exists(InstanceId)")
+                    .expressionAttributeValues(Map.of(":protected", AttributeValue.fromBool(protectedFromScaleIn))));
+        } catch (ConditionalCheckFailedException gone) {
+            // the instance ended meanwhile
+        }
+    }
+
+    private static Map<String, AttributeValue> keyMap(String group, String instanceId) {
+        return Map.of("GameServerGroupName", AttributeValue.fromS(group), "InstanceId", AttributeValue.fromS(instanceId));
     }
 
     @Override

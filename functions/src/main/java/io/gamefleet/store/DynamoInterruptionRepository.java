@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
@@ -26,13 +27,19 @@ public final class DynamoInterruptionRepository implements InterruptionRepositor
     }
 
     @Override
-    public void record(Interruption i, Instant expiresAt) {
-        dynamoDb.putItem(p -> p.tableName(table).item(Map.of(
-                "GameServerGroupName", AttributeValue.fromS(i.group()),
-                "InterruptionKey", AttributeValue.fromS(Attributes.sortable(i.at()) + "#" + i.instanceId()),
-                "InstanceId", AttributeValue.fromS(i.instanceId()),
-                "InstanceType", AttributeValue.fromS(i.instanceType()),
-                "ExpiresAt", AttributeValue.fromN(Long.toString(expiresAt.getEpochSecond())))));
+    public boolean record(Interruption i, Instant expiresAt) {
+        try {
+            dynamoDb.putItem(p -> p.tableName(table).item(Map.of(
+                            "GameServerGroupName", AttributeValue.fromS(i.group()),
+                            "InterruptionKey", AttributeValue.fromS(Attributes.sortable(i.at()) + "#" + i.instanceId()),
+                            "InstanceId", AttributeValue.fromS(i.instanceId()),
+                            "InstanceType", AttributeValue.fromS(i.instanceType()),
+                            "ExpiresAt", AttributeValue.fromN(Long.toString(expiresAt.getEpochSecond()))))
+                    .conditionExpression("attribute_not_exists(InterruptionKey)"));
+            return true;
+        } catch (ConditionalCheckFailedException alreadyRecorded) {
+            return false;
+        }
     }
 
     @Override

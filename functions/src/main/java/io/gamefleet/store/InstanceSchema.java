@@ -35,9 +35,11 @@ final class InstanceSchema {
         private Instant launchTime;
         private boolean inService;
         private boolean protectedFromScaleIn;
+        private boolean replacementRequested;
 
         GameServerInstance build() {
-            return new GameServerInstance(group, instanceId, status, type, zone, launchTime, inService, protectedFromScaleIn);
+            return new GameServerInstance(group, instanceId, status, type, zone, launchTime, inService, protectedFromScaleIn,
+                    replacementRequested);
         }
     }
 
@@ -58,6 +60,8 @@ final class InstanceSchema {
                 .setter((b, v) -> b.inService = Boolean.TRUE.equals(v)));
         s.addAttribute(Boolean.class, a -> a.name("ProtectedFromScaleIn").getter(GameServerInstance::protectedFromScaleIn)
                 .setter((b, v) -> b.protectedFromScaleIn = Boolean.TRUE.equals(v)));
+        s.addAttribute(Boolean.class, a -> a.name("ReplacementRequested").getter(GameServerInstance::replacementRequested)
+                .setter((b, v) -> b.replacementRequested = Boolean.TRUE.equals(v)));
         return s.build();
     }
 }

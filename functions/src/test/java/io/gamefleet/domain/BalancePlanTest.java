@@ -28,7 +28,7 @@ class BalancePlanTest {
     private static InstanceView view(String id, String type, InstanceStatus status, boolean games, boolean inService,
             boolean protectedFromScaleIn) {
         return new InstanceView(new ComputeInstance(id, type, "us-east-1a", Instant.EPOCH, inService, protectedFromScaleIn),
-                status, games);
+                status, games, false);
     }
 
     /** Step 1: two of each type, four with UTILIZED game servers (protected), two idle. */
@@ -56,7 +56,7 @@ class BalancePlanTest {
         assertThat(plan.instanceTypes()).isEmpty();
         assertThat(plan.drain()).isEmpty();
         assertThat(plan.desiredCapacity()).isEmpty();
-        assertThat(plan.terminate()).isEmpty();
+        assertThat(ids(plan.terminate())).isEmpty();
         assertThat(plan.protection()).isEmpty();
     }
 
@@ -73,7 +73,7 @@ class BalancePlanTest {
                 .extracting("instanceType").containsExactly("m4.large", "c5.large");
         assertThat(step3.drain()).containsExactly("c4-a", "c4-b");
         assertThat(step3.desiredCapacity()).contains(8);
-        assertThat(step3.terminate()).as("no replacement is in service yet").isEmpty();
+        assertThat(ids(step3.terminate())).as("no replacement is in service yet").isEmpty();
 
         // Replacements launched but not yet in service: nothing is terminated.
         List<InstanceView> launching = new ArrayList<>(drained(stepOne()));
@@ -84,25 +84,25 @@ class BalancePlanTest {
         assertThat(waiting.instanceTypes()).isEmpty();
         assertThat(waiting.drain()).isEmpty();
         assertThat(waiting.desiredCapacity()).isEmpty();
-        assertThat(waiting.terminate()).isEmpty();
+        assertThat(ids(waiting.terminate())).isEmpty();
 
         // Step 4: the replacements are in service; the idle, unprotected c4 goes first.
         List<InstanceView> inService = new ArrayList<>(drained(stepOne()));
         inService.add(view("c5-c", "c5.large", InstanceStatus.ACTIVE, false, true, false));
         inService.add(view("m4-c", "m4.large", InstanceStatus.ACTIVE, false, true, false));
         BalancePlan step4 = BalancePlan.decide(g, scaling(8, withoutC4, inService), inService, c4Interrupted, THRESHOLD);
-        assertThat(step4.terminate()).containsExactly("c4-b");
+        assertThat(step4.terminate()).containsExactly(new BalancePlan.Termination("c4-b", true));
 
         // Step 5: the protected c4 keeps running while its game goes on, then ends too.
         List<InstanceView> afterStep4 = new ArrayList<>(inService);
         afterStep4.removeIf(v -> v.instance().instanceId().equals("c4-b"));
         BalancePlan playing = BalancePlan.decide(g, scaling(7, withoutC4, afterStep4), afterStep4, c4Interrupted, THRESHOLD);
-        assertThat(playing.terminate()).isEmpty();
+        assertThat(ids(playing.terminate())).isEmpty();
 
         List<InstanceView> gameOver = afterStep4.stream().map(v -> v.instance().instanceId().equals("c4-a")
-                ? view("c4-a", "c4.large", InstanceStatus.DRAINING, false, true, true) : v).toList();
+                ? new InstanceView(v.instance(), InstanceStatus.DRAINING, false, true) : v).toList();
         BalancePlan step5 = BalancePlan.decide(g, scaling(7, withoutC4, gameOver), gameOver, c4Interrupted, THRESHOLD);
-        assertThat(step5.terminate()).containsExactly("c4-a");
+        assertThat(step5.terminate()).containsExactly(new BalancePlan.Termination("c4-a", true));
         assertThat(step5.protection()).as("unprotected once its games ended").containsEntry("c4-a", false);
 
         // c4.large is viable again once its interruptions leave the window: it returns.
@@ -134,7 +134,10 @@ class BalancePlanTest {
                 group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.FULL_PROTECTION).toBuilder()
                         .suspendedActions(Set.of(GameServerGroupAction.REPLACE_INSTANCE_TYPES)).build())) {
             List<InstanceView> views = List.of(view("c4-a", "c4.large", InstanceStatus.ACTIVE, true, true, false));
-            BalancePlan plan = BalancePlan.decide(g, scaling(1, ALL_TYPES, views), views, c4Interrupted, THRESHOLD);
+            ScalingGroupState state = new ScalingGroupState(1, 1, 12, ALL_TYPES,
+                    g.balancingStrategy() == BalancingStrategy.ON_DEMAND_ONLY,
+                    views.stream().map(InstanceView::instance).toList());
+            BalancePlan plan = BalancePlan.decide(g, state, views, c4Interrupted, THRESHOLD);
             assertThat(plan.drain()).isEmpty();
             assertThat(plan.instanceTypes()).isEmpty();
             assertThat(plan.desiredCapacity()).isEmpty();
@@ -170,7 +173,7 @@ class BalancePlanTest {
         assertThat(plan.instanceTypes()).isEmpty();
         assertThat(plan.desiredCapacity()).isEmpty();
         assertThat(plan.drain()).hasSize(6);
-        assertThat(plan.terminate()).containsExactlyInAnyOrder("m4-b", "c4-b");
+        assertThat(ids(plan.terminate())).containsExactlyInAnyOrder("m4-b", "c4-b");
     }
 
     @Test
@@ -179,7 +182,57 @@ class BalancePlanTest {
         List<InstanceView> views = stepOne();
         ScalingGroupState full = new ScalingGroupState(6, 1, 7, ALL_TYPES, false,
                 views.stream().map(InstanceView::instance).toList());
-        assertThat(BalancePlan.decide(g, full, views, Map.of("c4.large", 1L), THRESHOLD).desiredCapacity()).contains(7);
+        BalancePlan capped = BalancePlan.decide(g, full, views, Map.of("c4.large", 1L), THRESHOLD);
+        assertThat(capped.desiredCapacity()).contains(7);
+        assertThat(capped.replaced()).containsExactly("c4-a").as("only one replacement fits under MaxSize");
+    }
+
+    @Test
+    void atMaxSizeDrainingInstancesAreReplacedByTheScalingGroupOneARun() {
+        GameServerGroup g = group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.NO_PROTECTION);
+        // MaxSize 4, all in service; c5.large not viable: no room for replacements.
+        List<InstanceView> views = List.of(view("m4-a", "m4.large", InstanceStatus.ACTIVE, false, true, false),
+                view("m4-b", "m4.large", InstanceStatus.ACTIVE, false, true, false),
+                view("c5-a", "c5.large", InstanceStatus.ACTIVE, false, true, false),
+                view("c5-b", "c5.large", InstanceStatus.ACTIVE, false, true, false));
+        ScalingGroupState atMax = new ScalingGroupState(4, 1, 4, ALL_TYPES, false,
+                views.stream().map(InstanceView::instance).toList());
+        BalancePlan drain = BalancePlan.decide(g, atMax, views, Map.of("c5.large", 1L), THRESHOLD);
+        assertThat(drain.drain()).containsExactly("c5-a", "c5-b");
+        assertThat(drain.replaced()).isEmpty();
+        assertThat(drain.desiredCapacity()).isEmpty();
+        assertThat(drain.terminate()).isEmpty();
+
+        List<InstanceView> draining = views.stream().map(v -> v.instance().instanceType().equals("c5.large")
+                ? new InstanceView(v.instance(), InstanceStatus.DRAINING, false, false) : v).toList();
+        BalancePlan next = BalancePlan.decide(g, atMax, draining, Map.of("c5.large", 1L), THRESHOLD);
+        assertThat(next.terminate()).as("no decrement: the scaling group launches a viable replacement")
+                .containsExactly(new BalancePlan.Termination("c5-a", false));
+        assertThat(next.desiredCapacity()).isEmpty();
+    }
+
+    @Test
+    void whileSpotPreferredRunsOnDemandItsReplacementsAreNotDrained() {
+        GameServerGroup g = group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.NO_PROTECTION);
+        Map<String, Long> everything = Map.of("m4.large", 3L, "c4.large", 3L, "c5.large", 3L);
+        List<InstanceView> views = List.of(view("spot", "m4.large", InstanceStatus.DRAINING, false, true, false),
+                view("od-1", "c5.large", InstanceStatus.ACTIVE, false, true, false),
+                view("od-2", "m4.large", InstanceStatus.ACTIVE, false, true, false));
+        ScalingGroupState onDemand = new ScalingGroupState(3, 1, 12, ALL_TYPES, true,
+                views.stream().map(InstanceView::instance).toList());
+        BalancePlan plan = BalancePlan.decide(g, onDemand, views, everything, THRESHOLD);
+        assertThat(plan.drain()).isEmpty();
+        assertThat(plan.instanceTypes()).isEmpty();
+        assertThat(ids(plan.terminate())).containsExactly("spot");
+    }
+
+    @Test
+    void anOnDemandOnlyGroupGetsItsPurchaseOptionApplied() {
+        GameServerGroup g = group(BalancingStrategy.ON_DEMAND_ONLY, GameServerProtectionPolicy.NO_PROTECTION);
+        List<InstanceView> views = stepOne();
+        BalancePlan plan = BalancePlan.decide(g, scaling(6, ALL_TYPES, views), views, Map.of(), THRESHOLD);
+        assertThat(plan.instanceTypes()).contains(new InstanceTypeChange(TYPES, BalancingStrategy.ON_DEMAND_ONLY));
+        assertThat(plan.drain()).isEmpty();
     }
 
     @Test
@@ -191,12 +244,16 @@ class BalancePlanTest {
         assertThat(plan.nonViableTypes()).containsExactly("c4.large");
         assertThat(plan.drain()).isEmpty();
         assertThat(plan.protection()).isEmpty();
-        assertThat(plan.terminate()).isEmpty();
+        assertThat(ids(plan.terminate())).isEmpty();
         assertThat(plan.desiredCapacity()).isEqualTo(Optional.empty());
+    }
+
+    private static List<String> ids(List<BalancePlan.Termination> terminations) {
+        return terminations.stream().map(BalancePlan.Termination::instanceId).toList();
     }
 
     private static List<InstanceView> drained(List<InstanceView> views) {
         return views.stream().map(v -> v.instance().instanceType().equals("c4.large")
-                ? new InstanceView(v.instance(), InstanceStatus.DRAINING, v.hasGames()) : v).toList();
+                ? new InstanceView(v.instance(), InstanceStatus.DRAINING, v.hasGames(), true) : v).toList();
     }
 }

@@ -38,7 +38,7 @@ class BalancingStoreTest {
     static void repositories() {
         servers = new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
         groups = new DynamoGroupRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
-        instances = new DynamoInstanceRepository(DYNAMO.enhanced(), DYNAMO.tableNames());
+        instances = new DynamoInstanceRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
         interruptions = new DynamoInterruptionRepository(DYNAMO.client(), DYNAMO.tableNames());
     }
 
@@ -59,7 +59,7 @@ class BalancingStoreTest {
     }
 
     private static List<String> candidates(String group, InstanceStatus bucket, Instant now) {
-        return servers.claimCandidates(group, bucket, now, 50).servers().stream().map(GameServer::gameServerId).toList();
+        return servers.claimCandidates(group, bucket, now, Instant.EPOCH, 50).servers().stream().map(GameServer::gameServerId).toList();
     }
 
     @Test
@@ -97,6 +97,22 @@ class BalancingStoreTest {
         assertThat(moved.instanceStatus()).isEqualTo(InstanceStatus.DRAINING);
         assertThat(moved.claimExpiresAt()).isEqualTo(expires);
         assertThat(candidates(g, InstanceStatus.DRAINING, expires)).containsExactly(stale.gameServerId());
+    }
+
+    @Test
+    void claimCandidatesReadPastServersThatStoppedReportingHealth() {
+        String g = activeGroup();
+        for (int i = 0; i < 30; i++) { // on the oldest instance: first in the index
+            register(g, g + "-silent" + i, "i-0000000000000001a");
+        }
+        GameServer healthy = GameServer.builder().gameServerGroupName(g).gameServerId(g + "-healthy")
+                .instanceId("i-0000000000000001b").registrationTime(T0).lastHealthCheckTime(T0.plusSeconds(300))
+                .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build();
+        servers.register(healthy);
+        Instant now = T0.plusSeconds(400);
+        var candidates = servers.claimCandidates(g, InstanceStatus.ACTIVE, now, now.minusSeconds(180), 25);
+        assertThat(candidates.servers()).extracting(GameServer::gameServerId).containsExactly(healthy.gameServerId());
+        assertThat(candidates.groupStatus()).contains(GameServerGroupStatus.ACTIVE);
     }
 
     @Test

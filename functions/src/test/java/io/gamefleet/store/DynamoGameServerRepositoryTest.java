@@ -104,7 +104,7 @@ class DynamoGameServerRepositoryTest {
     }
 
     private List<String> candidateIds(InstanceStatus status, Instant now) {
-        return servers.claimCandidates(group, status, now, 25).servers().stream().map(GameServer::gameServerId).toList();
+        return servers.claimCandidates(group, status, now, Instant.EPOCH, 25).servers().stream().map(GameServer::gameServerId).toList();
     }
 
     private static ClaimCondition condition(Instant now) {
@@ -221,15 +221,15 @@ class DynamoGameServerRepositoryTest {
 
     @Test
     void theGateCarriesTheGroupStatus() {
-        assertThat(servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, 10).groupStatus()).isEmpty();
+        assertThat(servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 10).groupStatus()).isEmpty();
 
         GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0).build();
         groups.create(g);
-        assertThat(servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, 10).groupStatus())
+        assertThat(servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 10).groupStatus())
                 .contains(GameServerGroupStatus.NEW);
 
         groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
-        ClaimCandidates candidates = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, 10);
+        ClaimCandidates candidates = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 10);
         assertThat(candidates.groupStatus()).contains(GameServerGroupStatus.ACTIVE);
         assertThat(candidates.servers()).isEmpty();
     }
@@ -242,7 +242,7 @@ class DynamoGameServerRepositoryTest {
         GameServer middle = registered(server("middle", "i-middle", 100));
         GameServer oldestToo = registered(server("oldest2", "i-oldest", 0));
 
-        ClaimCandidates candidates = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, 25);
+        ClaimCandidates candidates = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 25);
 
         assertThat(candidates.groupStatus()).contains(GameServerGroupStatus.ACTIVE);
         assertThat(candidates.servers()).containsExactly(oldest, oldestToo, middle, young);
@@ -254,7 +254,7 @@ class DynamoGameServerRepositoryTest {
         for (int n = 0; n < 5; n++) {
             registered(server("s" + n, "i-" + n, n));
         }
-        ClaimCandidates candidates = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, 2);
+        ClaimCandidates candidates = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 2);
         assertThat(candidates.groupStatus()).contains(GameServerGroupStatus.ACTIVE);
         assertThat(candidates.servers()).extracting(GameServer::gameServerId).containsExactly(id("s0"), id("s1"));
     }
@@ -302,7 +302,7 @@ class DynamoGameServerRepositoryTest {
             registered(server("s" + n, "i-" + n, n));
         }
         groups.update(activeGroup.toBuilder().status(GameServerGroupStatus.DELETED).build()); // removes the gate
-        ClaimCandidates candidates = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, 2);
+        ClaimCandidates candidates = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 2);
         assertThat(candidates.groupStatus()).isEmpty();
         assertThat(candidates.servers()).extracting(GameServer::gameServerId).startsWith(id("s0"), id("s1"));
         assertThat(candidates.servers()).hasSizeLessThanOrEqualTo(2);
@@ -569,7 +569,7 @@ class DynamoGameServerRepositoryTest {
 
         assertThat(listAll(SortOrder.ASCENDING, 10)).isEmpty();
         assertThat(servers.find(other.gameServerId())).contains(other);
-        assertThat(servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, 10).groupStatus())
+        assertThat(servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 10).groupStatus())
                 .as("the gate belongs to the group, not to its servers").contains(GameServerGroupStatus.ACTIVE);
     }
 }

@@ -79,7 +79,7 @@ class DynamoGroupRepositoryTest {
     }
 
     private Optional<GameServerGroupStatus> gate(String group) {
-        return servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, 10).groupStatus();
+        return servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 10).groupStatus();
     }
 
     @Test

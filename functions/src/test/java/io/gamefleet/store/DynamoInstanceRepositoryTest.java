@@ -29,7 +29,7 @@ class DynamoInstanceRepositoryTest {
 
     @BeforeAll
     static void repository() {
-        instances = new DynamoInstanceRepository(DYNAMO.enhanced(), DYNAMO.tableNames());
+        instances = new DynamoInstanceRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
     }
 
     @BeforeEach

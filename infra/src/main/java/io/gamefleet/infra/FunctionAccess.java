@@ -52,7 +52,7 @@ final class FunctionAccess {
         DESCRIBE,
         /** CreateAutoScalingGroup with the managed tag, its scaling policy, launching from a template. */
         CREATE,
-        /** Shrinking a managed Auto Scaling group to zero and deleting it. */
+        /** Lifting scale-in protection, shrinking a managed Auto Scaling group to zero and deleting it. */
         DELETE,
         /** Instance types, desired capacity, scale-in protection and termination of managed groups' instances. */
         BALANCE

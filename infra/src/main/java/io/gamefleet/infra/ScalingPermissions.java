@@ -28,7 +28,9 @@ final class ScalingPermissions {
     /** Actions Gamefleet may call on an existing managed group, per capability. */
     static final Map<Scaling, List<String>> GROUP_ACTIONS = Map.of(
             Scaling.CREATE, List.of("autoscaling:PutScalingPolicy"),
-            Scaling.DELETE, List.of("autoscaling:UpdateAutoScalingGroup", "autoscaling:DeleteAutoScalingGroup"),
+            // SetInstanceProtection: a SAFE_DELETE lifts protection once no game is left.
+            Scaling.DELETE, List.of("autoscaling:UpdateAutoScalingGroup", "autoscaling:DeleteAutoScalingGroup",
+                    "autoscaling:SetInstanceProtection"),
             Scaling.BALANCE, List.of("autoscaling:UpdateAutoScalingGroup", "autoscaling:SetDesiredCapacity",
                     "autoscaling:SetInstanceProtection", "autoscaling:TerminateInstanceInAutoScalingGroup"));
 

@@ -332,7 +332,7 @@ class GamefleetStackTest {
                 .containsExactly("autoscaling:DescribeAutoScalingGroups");
         assertThat(compute.get(Workflows.DELETE_SCALING_GROUP.functionName())).containsExactlyInAnyOrder(
                 "autoscaling:DescribeAutoScalingGroups", "autoscaling:UpdateAutoScalingGroup",
-                "autoscaling:DeleteAutoScalingGroup");
+                "autoscaling:DeleteAutoScalingGroup", "autoscaling:SetInstanceProtection");
         assertThat(compute.get(Workflows.CREATE_SCALING_GROUP.functionName())).contains(
                 "autoscaling:CreateAutoScalingGroup", "autoscaling:PutScalingPolicy", "ec2:RunInstances",
                 "iam:PassRole").doesNotContain("autoscaling:DeleteAutoScalingGroup",

@@ -83,26 +83,37 @@ final class EdgeServer implements AutoCloseable {
 
     private void serve(HttpExchange exchange) throws IOException {
         try (exchange) {
-            String path = exchange.getRequestURI().getRawPath();
-            String method = exchange.getRequestMethod();
-            byte[] body = exchange.getRequestBody().readAllBytes();
-            if (path.equals("/_local/health")) {
-                send(exchange, ready ? 200 : 503, ready ? "{\"status\":\"ready\"}" : "{\"status\":\"starting\"}");
-            } else if (method.equals("POST") && path.equals("/_local/events")) {
-                localEvents(exchange, body);
-            } else if (method.equals("POST") && path.startsWith(SCHEDULES_PREFIX)) {
-                send(exchange, 200, JSON.writeValueAsString(schedules.apply(path.substring(SCHEDULES_PREFIX.length()))));
-            } else if (method.equals("POST") && path.equals("/")
-                    && "AWSEvents.PutEvents".equals(exchange.getRequestHeaders().getFirst("X-Amz-Target"))) {
-                putEvents(exchange, body);
-            } else if (method.equals("POST") && path.startsWith(INVOKE_PREFIX) && path.endsWith("/invocations")) {
-                invoke(exchange, path.substring(INVOKE_PREFIX.length(), path.length() - "/invocations".length()), body);
-            } else {
-                api(exchange, method, path, body);
+            try {
+                dispatch(exchange);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                send(exchange, 400, error("InvalidRequestException", "the body is not valid JSON: "
+                        + e.getOriginalMessage()));
+            } catch (IllegalArgumentException e) {
+                send(exchange, 404, error("NotFoundException", e.getMessage()));
+            } catch (RuntimeException e) {
+                e.printStackTrace();
+                send(exchange, 500, error("InternalServiceException", "the local edge server failed: " + e.getMessage()));
             }
-        } catch (RuntimeException e) {
-            e.printStackTrace();
-            send(exchange, 500, error("InternalServiceException", "the local edge server failed: " + e.getMessage()));
+        }
+    }
+
+    private void dispatch(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getRawPath();
+        String method = exchange.getRequestMethod();
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        if (path.equals("/_local/health")) {
+            send(exchange, ready ? 200 : 503, ready ? "{\"status\":\"ready\"}" : "{\"status\":\"starting\"}");
+        } else if (method.equals("POST") && path.equals("/_local/events")) {
+            localEvents(exchange, body);
+        } else if (method.equals("POST") && path.startsWith(SCHEDULES_PREFIX)) {
+            send(exchange, 200, JSON.writeValueAsString(schedules.apply(path.substring(SCHEDULES_PREFIX.length()))));
+        } else if (method.equals("POST") && path.equals("/")
+                && "AWSEvents.PutEvents".equals(exchange.getRequestHeaders().getFirst("X-Amz-Target"))) {
+            putEvents(exchange, body);
+        } else if (method.equals("POST") && path.startsWith(INVOKE_PREFIX) && path.endsWith("/invocations")) {
+            invoke(exchange, path.substring(INVOKE_PREFIX.length(), path.length() - "/invocations".length()), body);
+        } else {
+            api(exchange, method, path, body);
         }
     }
 

@@ -231,6 +231,20 @@ class SpotBalancingTest {
     }
 
     @Test
+    void aSafeDeleteEndsProtectedInstancesOnceTheirGamesAreOver() {
+        String g = activeGroup("protected-delete", 2, "FULL_PROTECTION");
+        String instance = scaling(g).instances().get(0).instanceId();
+        admin.register(g, "pd-1", instance).ok();
+        admin.setUtilized(g, "pd-1").ok();
+        balance(g);
+        assertThat(scaling(g).instances()).filteredOn(ComputeInstance::protectedFromScaleIn).hasSize(1);
+        admin.deleteGroup(g, "SAFE_DELETE").ok();
+        admin.deregister(g, "pd-1").ok(); // the game ends
+        assertThat(admin.awaitGroup(g, Set.of("DELETED", "ERROR"), WORKFLOW).get("Status").asText()).isEqualTo("DELETED");
+        assertThat(LOCAL.profile().fleet().describeScalingGroup("gamefleet-" + g)).isEmpty();
+    }
+
+    @Test
     void theFleetFollowsTargetTrackingOnPercentUtilized() {
         ObjectNode body = GamefleetClient.groupBody("tracked", 2, 6);
         body.putObject("AutoScalingPolicy").putObject("TargetTrackingConfiguration").put("TargetValue", 50);
