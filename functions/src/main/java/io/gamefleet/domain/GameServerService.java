@@ -17,7 +17,10 @@ public final class GameServerService {
     static final int CANDIDATES_PER_QUERY = 25;
     /** Conditional writes a claimer tries before it gives up on a contended group. */
     static final int MAX_CLAIM_WRITES = 8;
-    /** Claim-index queries per instance status, when every candidate of a page was taken. */
+    /**
+     * Claim-index queries per instance status: when every candidate read was taken by other
+     * claimers, the head of the index is read again, fresh (taken servers have left it).
+     */
     static final int MAX_QUERIES_PER_STATUS = 3;
 
     private final GameServerRepository servers;

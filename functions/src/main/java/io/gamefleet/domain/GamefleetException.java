@@ -26,10 +26,6 @@ public class GamefleetException extends RuntimeException {
         return new GamefleetException("InvalidRequestException", 400, message);
     }
 
-    public static GamefleetException limitExceeded(String message) {
-        return new GamefleetException("LimitExceededException", 400, message);
-    }
-
     public static GamefleetException unauthorized(String message) {
         return new GamefleetException("UnauthorizedException", 403, message);
     }
@@ -44,10 +40,6 @@ public class GamefleetException extends RuntimeException {
 
     public static GamefleetException outOfCapacity(String message) {
         return new GamefleetException("OutOfCapacityException", 409, message);
-    }
-
-    public static GamefleetException throttling(String message) {
-        return new GamefleetException("ThrottlingException", 429, message);
     }
 
     public static GamefleetException internal(String message) {

@@ -67,7 +67,7 @@ public final class GroupLifecycle {
         if (found.stream().anyMatch(ComputeInstance::inService)) {
             return true;
         }
-        Duration waited = Duration.between(group.lastUpdatedTime(), clock.instant());
+        Duration waited = Duration.between(group.creationTime(), clock.instant());
         if (waited.compareTo(settings.activationTimeout()) > 0) {
             throw new StepRefusedException("no instance of Auto Scaling group " + group.autoScalingGroupName()
                     + " came into service within " + settings.activationTimeout().toSeconds()
@@ -138,10 +138,31 @@ public final class GroupLifecycle {
                 EnumSet.of(GameServerGroupStatus.DELETED), b -> b.expiresAt(expiresAt));
     }
 
-    /** Puts the group in ERROR with the reason (from any status but DELETED). */
-    public void recordFailure(String name, String reason) {
-        groupService.transition(name, g -> g.status() == GameServerGroupStatus.DELETED ? g
-                : g.toBuilder().status(GameServerGroupStatus.ERROR).statusReason(reason).build());
+    /** The statuses each workflow owns: its failure may put the group in ERROR only from these. */
+    public enum Workflow {
+        ACTIVATION(EnumSet.of(GameServerGroupStatus.NEW, GameServerGroupStatus.ACTIVATING)),
+        DELETION(EnumSet.of(GameServerGroupStatus.DELETE_SCHEDULED, GameServerGroupStatus.DELETING));
+
+        private final Set<GameServerGroupStatus> owned;
+
+        Workflow(Set<GameServerGroupStatus> owned) {
+            this.owned = owned;
+        }
+    }
+
+    /**
+     * Puts the group in ERROR with the reason, if it is still in a status the failed workflow
+     * owns. A group that moved on (deleted meanwhile, or created again under the same name) is
+     * left alone. Returns whether it was put in ERROR.
+     */
+    public boolean recordFailure(String name, Workflow workflow, String reason) {
+        GameServerGroup group = groups.find(name).orElse(null);
+        if (group == null || !workflow.owned.contains(group.status())) {
+            return false;
+        }
+        groupService.transition(name, g -> workflow.owned.contains(g.status())
+                ? g.toBuilder().status(GameServerGroupStatus.ERROR).statusReason(reason).build() : g);
+        return true;
     }
 
     private void move(String name, Set<GameServerGroupStatus> from, GameServerGroupStatus to,

@@ -121,8 +121,19 @@ public final class SpotBalancer {
             }
         }
 
-        // Plan and act.
+        // A server registered while its instance changed status carries the old one: repair it.
         Map<String, List<GameServer>> byInstance = all.stream().collect(Collectors.groupingBy(GameServer::instanceId));
+        byInstance.forEach((instanceId, onIt) -> {
+            GameServerInstance instance = recorded.get(instanceId);
+            if (instance != null && instance.instanceStatus() != InstanceStatus.ACTIVE) {
+                List<GameServer> stale = onIt.stream().filter(g -> g.instanceStatus() != instance.instanceStatus()).toList();
+                if (!stale.isEmpty()) {
+                    servers.setInstanceStatus(stale, instance.instanceStatus());
+                }
+            }
+        });
+
+        // Plan and act.
         List<InstanceView> views = scaling.instances().stream().map(c -> new InstanceView(c,
                 recorded.get(c.instanceId()).instanceStatus(),
                 byInstance.getOrDefault(c.instanceId(), List.of()).stream().anyMatch(s -> hasGame(s, now)),

@@ -7,8 +7,8 @@ import io.gamefleet.runtime.Services;
 import java.util.Map;
 
 /**
- * Both workflows' Catch target: puts the group in ERROR with a StatusReason made from the
- * failed step's error. Step Functions passes a Lambda error's whole payload as the Cause
+ * Both workflows' Catch target ({@code Workflow}: ACTIVATION or DELETION): puts the group in
+ * ERROR with a StatusReason made from the failed step's error. Step Functions passes a Lambda error's whole payload as the Cause
  * ({"errorMessage": ..., "errorType": ...}); the reason is its message.
  */
 public final class RecordFailureStep extends StepHandler {
@@ -25,8 +25,10 @@ public final class RecordFailureStep extends StepHandler {
 
     @Override
     protected Map<String, Object> run(GroupLifecycle lifecycle, String group, Map<String, Object> input) {
-        lifecycle.recordFailure(group, reason(String.valueOf(input.get("Error")), String.valueOf(input.get("Cause"))));
-        return Map.of();
+        GroupLifecycle.Workflow workflow = GroupLifecycle.Workflow.valueOf(String.valueOf(input.get("Workflow")));
+        boolean recorded = lifecycle.recordFailure(group, workflow,
+                reason(String.valueOf(input.get("Error")), String.valueOf(input.get("Cause"))));
+        return Map.of("Recorded", recorded);
     }
 
     static String reason(String error, String cause) {

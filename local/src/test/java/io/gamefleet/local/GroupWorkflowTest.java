@@ -57,6 +57,22 @@ class GroupWorkflowTest {
     }
 
     @Test
+    void aLateFailureOfAnotherWorkflowLeavesTheGroupAlone() throws Exception {
+        String g = "moved-on";
+        activeGroup(g, 1, 1);
+        // An activation step failing late (say, a retry after the group became ACTIVE): not this group's problem now.
+        var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(LOCAL.profile().endpoint() + "/2015-03-31/functions/gamefleet-RecordFailure/invocations"))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"GameServerGroupName\":\"" + g
+                        + "\",\"Workflow\":\"ACTIVATION\",\"Error\":\"States.Timeout\",\"Cause\":\"late\"}"))
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("X-Amz-Function-Error")).isEmpty();
+        assertThat(response.body()).contains("\"Recorded\":false");
+        assertThat(admin.describeGroup(g).ok().group().get("Status").asText()).isEqualTo("ACTIVE");
+    }
+
+    @Test
     void failedActivationEndsInErrorWithTheReason() {
         LOCAL.profile().fleet().refuseScalingGroups(REFUSAL);
         JsonNode failed;
