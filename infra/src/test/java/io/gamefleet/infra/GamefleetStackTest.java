@@ -21,7 +21,6 @@ import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
-import io.gamefleet.infra.FunctionAccess.Access;
 import io.gamefleet.infra.FunctionAccess.Scaling;
 import io.gamefleet.infra.FunctionAccess.TableAccess;
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package io.gamefleet.local;
 
-import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GameServerInstance;
@@ -11,7 +10,6 @@ import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.LaunchTemplate;
 import io.gamefleet.domain.Caller;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
