@@ -23,8 +23,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
@@ -49,12 +47,11 @@ import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
  * {@code @RegisterExtension static final Dynoxide DYNAMO = new Dynoxide();}: it starts before the
  * class's {@code @BeforeAll} methods and stops after the class.
  */
-public final class Dynoxide implements ExecutionCondition, BeforeAllCallback, AfterAllCallback {
+public final class Dynoxide extends BackendExtension implements BeforeAllCallback, AfterAllCallback {
     /** Relative to the functions module, surefire's working directory. */
     private static final Path BINARY = Path.of("../local/node_modules/@dynoxide/linux-x64/dynoxide");
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
 
-    private TestBackend backend;
 
     private Process process;
     private Path log;
@@ -63,23 +60,15 @@ public final class Dynoxide implements ExecutionCondition, BeforeAllCallback, Af
     private TableNames tableNames;
 
     @Override
-    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-        if (backend == null) {
-            backend = TestBackend.selected(); // a bad gamefleet.* property fails the class here, saying which
-        }
-        return backend.condition();
-    }
-
-    @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        URI endpoint = backend.dynamoDb().orElse(null);
+        URI endpoint = backend().dynamoDb().orElse(null);
         if (endpoint == null) {
             endpoint = startDynoxide(context);
         }
         client = DynamoDbClient.builder()
                 .endpointOverride(endpoint)
-                .region(backend.embedded() ? Region.US_EAST_1 : backend.region())
-                .credentialsProvider(backend.credentials())
+                .region(backend().embedded() ? Region.US_EAST_1 : backend().region())
+                .credentialsProvider(backend().credentials())
                 .httpClient(UrlConnectionHttpClient.create())
                 .build();
         enhanced = DynamoDbEnhancedClient.builder().dynamoDbClient(client).build();
@@ -88,7 +77,7 @@ public final class Dynoxide implements ExecutionCondition, BeforeAllCallback, Af
         Tables.ALL.forEach(t -> env.put(t.environmentVariable(), prefix + t.logicalName()));
         tableNames = new TableNames(Map.copyOf(env));
         Tables.ALL.forEach(this::createTable);
-        if (!backend.embedded()) {
+        if (!backend().embedded()) {
             try (DynamoDbWaiter waiter = DynamoDbWaiter.builder().client(client).overrideConfiguration(w -> w
                     .backoffStrategy(FixedDelayBackoffStrategy.create(Duration.ofSeconds(1))).maxAttempts(180)).build()) {
                 Tables.ALL.forEach(t -> waiter.waitUntilTableExists(r -> r.tableName(tableNames.of(t))));
@@ -115,7 +104,7 @@ public final class Dynoxide implements ExecutionCondition, BeforeAllCallback, Af
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
-        if (client != null && !backend.embedded() && tableNames != null) {
+        if (client != null && !backend().embedded() && tableNames != null) {
             for (TableDefinition t : Tables.ALL) { // an emulator or account outlives the class: leave no tables
                 try {
                     client.deleteTable(d -> d.tableName(tableNames.of(t)));

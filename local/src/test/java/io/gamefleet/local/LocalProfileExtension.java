@@ -1,6 +1,6 @@
 package io.gamefleet.local;
 
-import io.gamefleet.testing.TestBackend;
+import io.gamefleet.testing.BackendExtension;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
@@ -13,8 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -39,7 +37,7 @@ import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
  * the embedded one's) and after it ends. With LocalStack and no Docker the class is skipped,
  * with the reason.
  */
-final class LocalProfileExtension implements ExecutionCondition, BeforeAllCallback, AfterAllCallback {
+final class LocalProfileExtension extends BackendExtension implements BeforeAllCallback, AfterAllCallback {
 
     static final Principal ADMIN = Principals.builtInAdmin();
     static final Principal MATCHMAKER =
@@ -52,7 +50,6 @@ final class LocalProfileExtension implements ExecutionCondition, BeforeAllCallba
             "unbound-secret/0123456789", Role.GAME_SERVER, Optional.empty());
 
     private final List<ExecutionInterceptor> interceptors = new ArrayList<>();
-    private TestBackend backend;
     private MutableClock clock;
     private LocalProfile profile;
     private Duration startup;
@@ -63,29 +60,21 @@ final class LocalProfileExtension implements ExecutionCondition, BeforeAllCallba
     }
 
     @Override
-    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-        if (backend == null) {
-            backend = TestBackend.selected(); // a bad gamefleet.* property fails the class here, saying which
-        }
-        return backend.condition();
-    }
-
-    @Override
     public void beforeAll(ExtensionContext context) {
         clock = MutableClock.startingNow();
-        Optional<URI> dynamoDb = backend.dynamoDb();
+        Optional<URI> dynamoDb = backend().dynamoDb();
         dynamoDb.ifPresent(LocalProfileExtension::deleteCatalogTables);
         LocalProfile.Options d = LocalProfile.Options.defaults(home());
         // No background schedules: tests run the balancer themselves, after moving the clock.
         LocalProfile.Options options = new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), Duration.ZERO,
-                Duration.ZERO, d.dataDir(), dynamoDb, backend.stepFunctions(),
+                Duration.ZERO, d.dataDir(), dynamoDb, backend().stepFunctions(),
                 List.of(ADMIN, MATCHMAKER, BOUND_GAME_SERVER, UNBOUND_GAME_SERVER), clock, Duration.ofMillis(50),
                 d.home(), List.copyOf(interceptors));
         long started = System.nanoTime();
         profile = LocalProfile.start(options);
         startup = Duration.ofNanos(System.nanoTime() - started);
         System.out.println(context.getDisplayName() + ": local profile started in " + startup.toMillis() + " ms at "
-                + profile.endpoint() + (backend.embedded() ? "" : " on backend " + backend));
+                + profile.endpoint() + (backend().embedded() ? "" : " on backend " + backend()));
     }
 
     /**
@@ -117,8 +106,8 @@ final class LocalProfileExtension implements ExecutionCondition, BeforeAllCallba
             profile.close();
             profile = null;
         }
-        if (backend != null && !backend.embedded()) {
-            backend.dynamoDb().ifPresent(LocalProfileExtension::deleteCatalogTables); // leave the endpoint as found
+        if (!backend().embedded()) {
+            backend().dynamoDb().ifPresent(LocalProfileExtension::deleteCatalogTables); // leave the endpoint as found
         }
     }
 
