@@ -250,7 +250,7 @@ public final class LocalProfile implements AutoCloseable {
         int port = freePort();
         List<String> command = List.of(Principals.node(), script.toString(), "--port", Integer.toString(port),
                 "--invoke-endpoint", "http://127.0.0.1:" + edge.port(),
-                "--wait-ms", Long.toString(o.workflowWait().toMillis()));
+                "--wait-ms", Long.toString(o.workflowWait().toMillis()), "--exit-with-stdin");
         URI endpoint = URI.create("http://127.0.0.1:" + port);
         resources.add(ChildProcess.start("stepfunctions-sidecar", command, o.home().toFile(), logs, endpoint));
         return endpoint;
