@@ -3,10 +3,10 @@ package io.gamefleet.domain;
 import java.time.Instant;
 
 /**
- * An instance of a group's Auto Scaling group, as Gamefleet tracks it. {@code inService} and
- * {@code protectedFromScaleIn} are what the scaling group reported when the record was made.
- * {@code replacementRequested}: the balancer raised desired capacity for this DRAINING instance,
- * so terminating it lowers desired capacity again.
+ * An instance of a group's Auto Scaling group, as Gamefleet tracks it (whether it is in service
+ * and protected is the scaling group's to say, and read from it). {@code replacementRequested}:
+ * the balancer raised desired capacity for this DRAINING instance, so terminating it lowers
+ * desired capacity again.
  */
 public record GameServerInstance(
         String gameServerGroupName,
@@ -15,19 +15,21 @@ public record GameServerInstance(
         String instanceType,
         String availabilityZone,
         Instant launchTime,
-        boolean inService,
-        boolean protectedFromScaleIn,
         boolean replacementRequested) {
 
     public GameServerInstance(String gameServerGroupName, String instanceId, InstanceStatus instanceStatus,
-            String instanceType, String availabilityZone, Instant launchTime, boolean inService,
-            boolean protectedFromScaleIn) {
-        this(gameServerGroupName, instanceId, instanceStatus, instanceType, availabilityZone, launchTime, inService,
-                protectedFromScaleIn, false);
+            String instanceType, String availabilityZone, Instant launchTime) {
+        this(gameServerGroupName, instanceId, instanceStatus, instanceType, availabilityZone, launchTime, false);
+    }
+
+    /** A scaling group's instance Gamefleet has not recorded before: ACTIVE. */
+    public static GameServerInstance active(String group, Compute.ComputeInstance i) {
+        return new GameServerInstance(group, i.instanceId(), InstanceStatus.ACTIVE, i.instanceType(),
+                i.availabilityZone(), i.launchTime());
     }
 
     public GameServerInstance withStatus(InstanceStatus status) {
         return new GameServerInstance(gameServerGroupName, instanceId, status, instanceType,
-                availabilityZone, launchTime, inService, protectedFromScaleIn, replacementRequested);
+                availabilityZone, launchTime, replacementRequested);
     }
 }

@@ -86,9 +86,7 @@ public final class GameServerService {
                 .filter(i -> i.instanceId().equals(instanceId))
                 .findFirst()
                 .map(i -> {
-                    GameServerInstance added = new GameServerInstance(group.name(), i.instanceId(), InstanceStatus.ACTIVE,
-                            i.instanceType(), i.availabilityZone(), i.launchTime(), i.inService(),
-                            i.protectedFromScaleIn());
+                    GameServerInstance added = GameServerInstance.active(group.name(), i);
                     instances.addIfAbsent(added);
                     return added;
                 });

@@ -61,8 +61,7 @@ public final class GroupLifecycle {
         GameServerGroup group = require(name, EnumSet.of(GameServerGroupStatus.ACTIVATING));
         List<ComputeInstance> found = compute.describeInstances(group.autoScalingGroupName());
         for (ComputeInstance i : found) {
-            instances.addIfAbsent(new GameServerInstance(name, i.instanceId(), InstanceStatus.ACTIVE, i.instanceType(),
-                    i.availabilityZone(), i.launchTime(), i.inService(), i.protectedFromScaleIn()));
+            instances.addIfAbsent(GameServerInstance.active(name, i));
         }
         if (found.stream().anyMatch(ComputeInstance::inService)) {
             return true;

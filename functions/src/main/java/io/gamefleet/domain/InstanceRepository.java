@@ -29,9 +29,6 @@ public interface InstanceRepository {
     boolean changeStatus(String group, String instanceId, InstanceStatus from, InstanceStatus to,
             boolean replacementRequested);
 
-    /** Records the scaling group's protection of the instance (nothing else changes). */
-    void setProtection(String group, String instanceId, boolean protectedFromScaleIn);
-
     void delete(String group, String instanceId);
 
     /** Deletes up to {@code max} of the group's instances; returns how many it deleted. */

@@ -95,8 +95,7 @@ public final class SpotBalancer {
         for (ComputeInstance c : scaling.instances()) {
             live.add(c.instanceId());
             if (!recorded.containsKey(c.instanceId())) {
-                GameServerInstance added = new GameServerInstance(name, c.instanceId(), InstanceStatus.ACTIVE,
-                        c.instanceType(), c.availabilityZone(), c.launchTime(), c.inService(), c.protectedFromScaleIn());
+                GameServerInstance added = GameServerInstance.active(name, c);
                 instances.addIfAbsent(added);
                 recorded.put(c.instanceId(), added);
             }
@@ -160,10 +159,7 @@ public final class SpotBalancer {
             }
         }
         plan.desiredCapacity().ifPresent(d -> compute.setDesiredCapacity(group.autoScalingGroupName(), d));
-        plan.protection().forEach((id, protect) -> {
-            compute.setInstanceProtection(group.autoScalingGroupName(), id, protect);
-            instances.setProtection(name, id, protect);
-        });
+        plan.protection().forEach((id, protect) -> compute.setInstanceProtection(group.autoScalingGroupName(), id, protect));
         List<String> terminated = new java.util.ArrayList<>();
         for (BalancePlan.Termination t : plan.terminate()) {
             // The servers read at the start must still be unclaimed: a claim since then keeps the instance.

@@ -111,18 +111,6 @@ public final class DynamoInstanceRepository implements InstanceRepository {
         }
     }
 
-    @Override
-    public void setProtection(String group, String instanceId, boolean protectedFromScaleIn) {
-        try {
-            dynamoDb.updateItem(u -> u.tableName(table.tableName()).key(keyMap(group, instanceId))
-                    .updateExpression("SET ProtectedFromScaleIn = :protected")
-                    .conditionExpression("attribute_exists(InstanceId)")
-                    .expressionAttributeValues(Map.of(":protected", AttributeValue.fromBool(protectedFromScaleIn))));
-        } catch (ConditionalCheckFailedException gone) {
-            // the instance ended meanwhile
-        }
-    }
-
     private static Map<String, AttributeValue> keyMap(String group, String instanceId) {
         return Map.of("GameServerGroupName", AttributeValue.fromS(group), "InstanceId", AttributeValue.fromS(instanceId));
     }

@@ -33,13 +33,10 @@ final class InstanceSchema {
         private String type;
         private String zone;
         private Instant launchTime;
-        private boolean inService;
-        private boolean protectedFromScaleIn;
         private boolean replacementRequested;
 
         GameServerInstance build() {
-            return new GameServerInstance(group, instanceId, status, type, zone, launchTime, inService, protectedFromScaleIn,
-                    replacementRequested);
+            return new GameServerInstance(group, instanceId, status, type, zone, launchTime, replacementRequested);
         }
     }
 
@@ -56,10 +53,6 @@ final class InstanceSchema {
         string(s, "InstanceType", GameServerInstance::instanceType, (b, v) -> b.type = v);
         string(s, "AvailabilityZone", GameServerInstance::availabilityZone, (b, v) -> b.zone = v);
         millis(s, "LaunchTime", GameServerInstance::launchTime, (b, v) -> b.launchTime = v);
-        s.addAttribute(Boolean.class, a -> a.name("InService").getter(GameServerInstance::inService)
-                .setter((b, v) -> b.inService = Boolean.TRUE.equals(v)));
-        s.addAttribute(Boolean.class, a -> a.name("ProtectedFromScaleIn").getter(GameServerInstance::protectedFromScaleIn)
-                .setter((b, v) -> b.protectedFromScaleIn = Boolean.TRUE.equals(v)));
         s.addAttribute(Boolean.class, a -> a.name("ReplacementRequested").getter(GameServerInstance::replacementRequested)
                 .setter((b, v) -> b.replacementRequested = Boolean.TRUE.equals(v)));
         return s.build();

@@ -143,7 +143,7 @@ class BalancingStoreTest {
     void anInstanceIsFoundByItsIdAloneAndListedWithItsGroup() {
         String g = activeGroup();
         GameServerInstance i = new GameServerInstance(g, "i-0000000000000000f", InstanceStatus.ACTIVE, "c5.large",
-                "us-east-1a", T0, true, false);
+                "us-east-1a", T0);
         instances.save(i);
         assertThat(instances.findById("i-0000000000000000f")).contains(i);
         assertThat(instances.findById("i-00000000000000404")).isEmpty();

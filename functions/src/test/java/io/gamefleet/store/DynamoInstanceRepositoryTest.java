@@ -39,7 +39,7 @@ class DynamoInstanceRepositoryTest {
 
     private GameServerInstance instance(String group, String id) {
         return new GameServerInstance(group, id, InstanceStatus.ACTIVE, "c5.large", "us-east-1a",
-                T0.plusMillis(id.hashCode() & 0xffff), true, false);
+                T0.plusMillis(id.hashCode() & 0xffff));
     }
 
     private GameServerInstance saved(GameServerInstance i) {
@@ -69,7 +69,7 @@ class DynamoInstanceRepositoryTest {
         assertThat(instances.find(group, "i-2")).isEmpty();
 
         GameServerInstance changed = new GameServerInstance(group, "i-1", InstanceStatus.SPOT_TERMINATING, "c5a.large",
-                "us-east-1b", T0, false, true);
+                "us-east-1b", T0);
         instances.save(changed);
         assertThat(instances.find(group, "i-1")).contains(changed);
         assertThat(instances.find(group, "i-1").orElseThrow().withStatus(InstanceStatus.DRAINING).instanceStatus())
