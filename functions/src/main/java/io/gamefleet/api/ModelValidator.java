@@ -23,9 +23,11 @@ import java.util.regex.Pattern;
  * {@code InvalidRequestException} whose message names the member path, e.g.
  * {@code InstanceDefinitions[1].WeightedCapacity: must match ...}.
  *
- * <p>Patterns are used exactly as AWS uses them: compiled with no flags and applied with
- * {@link java.util.regex.Matcher#find()}, because the model's patterns carry their own anchors
- * (and {@code IamRoleArn}'s has no trailing {@code $}, so a full match would be stricter than AWS).
+ * <p>Patterns are applied with {@link java.util.regex.Matcher#find()}, because the model's patterns
+ * carry their own anchors (and {@code IamRoleArn}'s has no trailing {@code $}, so a full match
+ * would be stricter than AWS). The model's regexes are ECMA-262, where {@code $} is the end of the
+ * input; in Java it also matches before a final line terminator, which would let {@code "id\n"}
+ * through, so each {@code $} anchor is compiled as {@code \z}.
  * The patterns written for UTF-16 engines ({@code \uD800\uDC00-\uDBFF\uDFFF}) need no
  * translation: Java's regex parser joins an escaped high+low surrogate pair into one code point,
  * so that range is U+10000..U+10FFFF, and a lone surrogate is rejected.
@@ -51,9 +53,32 @@ public final class ModelValidator {
         for (Map.Entry<String, JsonNode> e : shapes.properties()) {
             JsonNode p = e.getValue().get("pattern");
             if (p != null) {
-                patterns.put(e.getKey(), Pattern.compile(p.asText()));
+                patterns.put(e.getKey(), Pattern.compile(anchoredAtEndOfInput(p.asText())));
             }
         }
+    }
+
+    /** Rewrites each {@code $} anchor (not escaped, not in a character class) as {@code \z}. */
+    static String anchoredAtEndOfInput(String regex) {
+        StringBuilder out = new StringBuilder(regex.length() + 4);
+        boolean inClass = false;
+        for (int i = 0; i < regex.length(); i++) {
+            char c = regex.charAt(i);
+            if (c == '\\' && i + 1 < regex.length()) {
+                out.append(c).append(regex.charAt(++i));
+            } else if (c == '[') {
+                inClass = true;
+                out.append(c);
+            } else if (c == ']') {
+                inClass = false;
+                out.append(c);
+            } else if (c == '$' && !inClass) {
+                out.append("\\z");
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     /** Reads the model from the classpath. Call once (static init) and share the result. */
@@ -175,7 +200,8 @@ public final class ModelValidator {
         Pattern pattern = patterns.get(shapeName);
         // The value is not echoed: some patterned shapes (GameServerData) are sensitive.
         if (pattern != null && !pattern.matcher(s).find()) {
-            throw invalid(path, "must match " + pattern.pattern());
+            // The model's spelling of the pattern, which is what its documentation shows.
+            throw invalid(path, "must match " + shape.get("pattern").asText());
         }
         JsonNode allowed = shape.get("enum");
         if (allowed != null && !contains(allowed, s)) {

@@ -203,6 +203,17 @@ class ModelValidatorTest {
     }
 
     @Test
+    void dollarIsTheEndOfTheInputAsInTheModelsRegexDialect() {
+        // Java's $ also matches before a final line break; the model's (ECMA-262) $ does not.
+        assertThat(rejection("DescribeGameServer", describe("gs-1\n")))
+                .isEqualTo("GameServerId: must match ^[a-zA-Z0-9-\\.]+$");
+        assertThat(rejection("UpdateGameServer", json("""
+                {"GameServerGroupName": "g-1", "GameServerId": "gs-1", "GameServerData": "data\\n"}
+                """))).isEqualTo("GameServerData: must match ^.*\\S.*$");
+        assertThat(ModelValidator.anchoredAtEndOfInput("^[a$]\\$x$")).isEqualTo("^[a$]\\$x\\z");
+    }
+
+    @Test
     void multiLineGameServerDataIsRejectedLikeAws() {
         // ^.*\S.*$ without DOTALL cannot span a line break; pinned so a change is deliberate.
         assertThat(rejection("UpdateGameServer", json("""
