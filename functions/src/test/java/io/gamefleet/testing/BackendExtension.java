@@ -12,7 +12,7 @@ public abstract class BackendExtension implements ExecutionCondition {
     private TestBackend backend;
 
     @Override
-    public final ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
         return backend().condition();
     }
 

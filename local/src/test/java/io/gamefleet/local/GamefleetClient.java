@@ -47,25 +47,51 @@ final class GamefleetClient {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
 
+    private static final Map<Integer, String> GATEWAY_REFUSALS =
+            Map.of(403, "UnauthorizedException", 404, "NotFoundException", 429, "ThrottlingException");
+
     private final URI endpoint;
-    private final String accessKeyId;
-    private final String secretAccessKey;
+    private final String region;
+    private final AwsCredentialsIdentity caller;
     private final Clock clock;
+    private final Pace pace;
 
-    GamefleetClient(URI endpoint, String accessKeyId, String secretAccessKey, Clock clock) {
+    /**
+     * How a client waits for workflows: on the local profile polls are cheap and workflows take
+     * milliseconds; a deployed API is polled gently and its workflows launch real instances.
+     * {@code behindApiGateway}: some refusals there come from API Gateway itself, not from Gamefleet.
+     */
+    record Pace(Duration poll, Duration minimumWorkflowTimeout, boolean behindApiGateway) {
+        static final Pace LOCAL_PROFILE = new Pace(Duration.ofMillis(20), Duration.ZERO, false);
+    }
+
+    GamefleetClient(URI endpoint, String region, AwsCredentialsIdentity caller, Clock clock, Pace pace) {
         this.endpoint = endpoint;
-        this.accessKeyId = accessKeyId;
-        this.secretAccessKey = secretAccessKey;
+        this.region = region;
+        this.caller = caller;
         this.clock = clock;
+        this.pace = pace;
     }
 
+    /** A client of the local profile at {@code endpoint}, signing as {@code principal} by {@code clock}. */
     GamefleetClient(URI endpoint, Principal principal, Clock clock) {
-        this(endpoint, principal.accessKeyId(), principal.secretAccessKey(), clock);
+        this(endpoint, LocalProfile.REGION, AwsCredentialsIdentity.create(principal.accessKeyId(),
+                principal.secretAccessKey()), clock, Pace.LOCAL_PROFILE);
     }
 
-    /** The same endpoint and clock with other credentials (for example a wrong secret). */
+    /** The same API with other credentials (for example a wrong secret). */
     GamefleetClient as(String accessKey, String secret) {
-        return new GamefleetClient(endpoint, accessKey, secret, clock);
+        return new GamefleetClient(endpoint, region, AwsCredentialsIdentity.create(accessKey, secret), clock, pace);
+    }
+
+    /** The same API and access key with another secret: a signature that does not match. */
+    GamefleetClient withSecret(String secret) {
+        return as(caller.accessKeyId(), secret);
+    }
+
+    /** The same API and caller, signing by another clock (for example one that is late). */
+    GamefleetClient signingBy(Clock otherClock) {
+        return new GamefleetClient(endpoint, region, caller, otherClock, pace);
     }
 
     // ---------------------------------------------------------------- responses
@@ -170,6 +196,14 @@ final class GamefleetClient {
             throw new AssertionError(method + " " + target + " answered " + response.statusCode()
                     + " with a body that is not JSON: " + response.body());
         }
+        String gatewayRefusal = GATEWAY_REFUSALS.get(response.statusCode());
+        if (pace.behindApiGateway() && gatewayRefusal != null && json.isObject() && !json.has("__type")) {
+            // API Gateway answers these before any Gamefleet code runs (IAM authorization, no such
+            // route, throttling), with a body of its own ({"message": ...}) that an HTTP API cannot
+            // reshape. They are the refusals the local edge server reports with these types.
+            json = obj().put("__type", gatewayRefusal)
+                    .put("Message", json.has("message") ? json.get("message").asText() : json.path("Message").asText());
+        }
         Response r = new Response(method, target, response.statusCode(), json, response.body());
         checkWireRules(r, response.headers().firstValue("Content-Type").orElse(""));
         return r;
@@ -179,7 +213,7 @@ final class GamefleetClient {
             byte[] bytes) {
         SdkHttpRequest.Builder request = SdkHttpRequest.builder().protocol(endpoint.getScheme())
                 .host(endpoint.getHost()).port(endpoint.getPort())
-                .method(SdkHttpMethod.fromValue(method)).encodedPath(rawPath);
+                .method(SdkHttpMethod.fromValue(method)).encodedPath(endpoint.getRawPath() + rawPath);
         if (rawQuery != null && !rawQuery.isEmpty()) {
             for (String pair : rawQuery.split("&")) {
                 int eq = pair.indexOf('=');
@@ -190,10 +224,9 @@ final class GamefleetClient {
         if (hasBody) {
             request.putHeader("Content-Type", "application/json");
         }
-        AwsCredentialsIdentity identity = AwsCredentialsIdentity.create(accessKeyId, secretAccessKey);
         SdkHttpRequest signed = SIGNER.sign((SignRequest.Builder<AwsCredentialsIdentity> r) -> r
-                .identity(identity).request(request.build()).payload(ContentStreamProvider.fromByteArray(bytes))
-                .putProperty(AwsV4HttpSigner.REGION_NAME, LocalProfile.REGION)
+                .identity(caller).request(request.build()).payload(ContentStreamProvider.fromByteArray(bytes))
+                .putProperty(AwsV4HttpSigner.REGION_NAME, region)
                 .putProperty(AwsV4FamilyHttpSigner.SERVICE_SIGNING_NAME, "execute-api")
                 .putProperty(HttpSigner.SIGNING_CLOCK, clock)).request();
         return signed.headers();
@@ -280,13 +313,23 @@ final class GamefleetClient {
         }
     }
 
-    /** A valid CreateGameServerGroup body. */
+    /**
+     * A valid CreateGameServerGroup body: the deployed API's group template
+     * ({@code gamefleet.api.group-template}) if one is given, else one the simulated fleet takes.
+     */
     static ObjectNode groupBody(String name, int minSize, int maxSize) {
         ObjectNode b = obj();
         b.put("GameServerGroupName", name);
-        b.put("RoleArn", "arn:aws:iam::000000000000:role/GameLiftGameServerGroupRole");
         b.put("MinSize", minSize);
         b.put("MaxSize", maxSize);
+        b.setAll(DeployedApi.selected().flatMap(DeployedApi::groupTemplate).map(ObjectNode::deepCopy)
+                .orElseGet(GamefleetClient::localGroupTemplate));
+        return b;
+    }
+
+    private static ObjectNode localGroupTemplate() {
+        ObjectNode b = obj();
+        b.put("RoleArn", "arn:aws:iam::000000000000:role/GameLiftGameServerGroupRole");
         b.putObject("LaunchTemplate").put("LaunchTemplateName", "arena-lt").put("Version", "1");
         ArrayNode defs = b.putArray("InstanceDefinitions");
         defs.addObject().put("InstanceType", "c5.large");
@@ -391,16 +434,17 @@ final class GamefleetClient {
     }
 
     JsonNode awaitGroup(String group, Predicate<JsonNode> condition, Duration timeout, String what) {
-        Instant deadline = Instant.now().plus(timeout);
+        Duration patience = timeout.compareTo(pace.minimumWorkflowTimeout()) < 0 ? pace.minimumWorkflowTimeout() : timeout;
+        Instant deadline = Instant.now().plus(patience);
         JsonNode last = null;
         while (Instant.now().isBefore(deadline)) {
             last = describeGroup(group).ok().group();
             if (condition.test(last)) {
                 return last;
             }
-            pause(20);
+            pause(pace.poll().toMillis());
         }
-        throw new AssertionError("game server group " + group + " did not reach " + what + " within " + timeout
+        throw new AssertionError("game server group " + group + " did not reach " + what + " within " + patience
                 + "; last seen: " + last);
     }
 

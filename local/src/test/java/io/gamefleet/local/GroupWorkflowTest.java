@@ -58,11 +58,12 @@ class GroupWorkflowTest {
 
     @Test
     void aLateFailureOfAnotherWorkflowLeavesTheGroupAlone() throws Exception {
+        LocalProfile profile = LOCAL.profile();
         String g = "moved-on";
         activeGroup(g, 1, 1);
         // An activation step failing late (say, a retry after the group became ACTIVE): not this group's problem now.
         var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create(LOCAL.profile().endpoint() + "/2015-03-31/functions/gamefleet-RecordFailure/invocations"))
+                        java.net.URI.create(profile.endpoint() + "/2015-03-31/functions/gamefleet-RecordFailure/invocations"))
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"GameServerGroupName\":\"" + g
                         + "\",\"Workflow\":\"ACTIVATION\",\"Error\":\"States.Timeout\",\"Cause\":\"late\"}"))
                 .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
@@ -109,7 +110,7 @@ class GroupWorkflowTest {
                 .isEqualTo("DELETE_SCHEDULED");
         JsonNode deleted = admin.awaitGroup(g, Set.of("DELETED", "ERROR"), WORKFLOW);
         assertThat(deleted.get("Status").asText()).as("%s", deleted).isEqualTo("DELETED");
-        assertThat(LOCAL.profile().fleet().describeInstances("gamefleet-" + g)).isEmpty();
+        LOCAL.onLocalProfile(p -> assertThat(p.fleet().describeInstances("gamefleet-" + g)).isEmpty());
         admin.describeServer(g, "forced-1").error(404, "NotFoundException");
         admin.describeServer(g, "forced-2").error(404, "NotFoundException");
         // The purge freed the ids: they may be registered again elsewhere.
@@ -119,7 +120,7 @@ class GroupWorkflowTest {
 
         // A DELETED name can be used again, for a brand-new group. (The clock moves first: at the very
         // same instant the activation would not start, see recreatingADeletedNameAtTheSameInstantActivates.)
-        LOCAL.clock().advance(Duration.ofMillis(1));
+        LOCAL.passTime(Duration.ofMillis(1));
         JsonNode again = admin.createGroup(groupBody(g, 1, 1)).ok().group();
         assertThat(again.get("Status").asText()).isEqualTo("NEW");
         assertThat(admin.awaitGroup(g, Set.of("ACTIVE", "ERROR"), WORKFLOW).get("Status").asText()).isEqualTo("ACTIVE");
@@ -140,6 +141,7 @@ class GroupWorkflowTest {
 
     @Test
     void aRegistrationRacingADeletionLeavesNoOrphan() throws Exception {
+        LOCAL.requireLocalProfile("REGISTRATION_GATE, which holds a DynamoDB write of the functions");
         String g = "racy";
         activeGroup(g, 1, 1);
         String instance = firstInstance(g);
@@ -158,7 +160,7 @@ class GroupWorkflowTest {
         assertThat(late.status()).as("%s", late).isEqualTo(409);
         admin.describeServer(g, "orphan-1").error(404, "NotFoundException");
         // Re-created, the group must not inherit the late registration.
-        LOCAL.clock().advance(Duration.ofMillis(1));
+        LOCAL.passTime(Duration.ofMillis(1));
         activeGroup(g, 1, 1);
         assertThat(admin.listServers(g, "").ok().body().get("GameServers").size()).isZero();
         LOCAL.matchmaker().claim(g).error(409, "OutOfCapacityException");
@@ -172,12 +174,13 @@ class GroupWorkflowTest {
         admin.deleteGroup(g, "RETAIN").ok();
         JsonNode deleted = admin.awaitGroup(g, Set.of("DELETED", "ERROR"), WORKFLOW);
         assertThat(deleted.get("Status").asText()).as("%s", deleted).isEqualTo("DELETED");
-        assertThat(LOCAL.profile().fleet().describeInstances("gamefleet-" + g)).hasSize(2);
+        LOCAL.onLocalProfile(p -> assertThat(p.fleet().describeInstances("gamefleet-" + g)).hasSize(2));
         admin.describeServer(g, "retained-1").error(404, "NotFoundException");
     }
 
     @Test
     void onlyActiveOrErrorGroupsCanBeDeleted() throws Exception {
+        LOCAL.requireLocalProfile("NEW_GATE and ACTIVATING_GATE, which hold SDK calls of the functions");
         // NEW: the activation workflow has not started yet.
         NEW_GATE.close();
         CompletableFuture<GamefleetClient.Response> creation;
@@ -246,7 +249,7 @@ class GroupWorkflowTest {
     void updateChangesStrategyDefinitionsAndProtection() {
         String g = "updated";
         JsonNode before = activeGroup(g, 1, 2);
-        LOCAL.clock().advance(Duration.ofSeconds(5));
+        LOCAL.passTime(Duration.ofSeconds(5));
         ObjectNode change = obj().put("BalancingStrategy", "ON_DEMAND_ONLY")
                 .put("GameServerProtectionPolicy", "FULL_PROTECTION");
         change.putArray("InstanceDefinitions")
@@ -294,7 +297,7 @@ class GroupWorkflowTest {
     void listGameServerGroupsPagesOldestFirst() {
         List<String> mine = List.of("page-a", "page-b", "page-c", "page-d", "page-e");
         for (String name : mine) {
-            LOCAL.clock().advance(Duration.ofSeconds(1));
+            LOCAL.passTime(Duration.ofSeconds(1));
             admin.createGroup(groupBody(name, 1, 1)).ok();
         }
         List<String> all = names(LOCAL.matchmaker().listAll("/game-server-groups", "GameServerGroups", 50));
@@ -314,7 +317,8 @@ class GroupWorkflowTest {
         String g = "by-arn";
         JsonNode group = activeGroup(g, 1, 1);
         String arn = group.get("GameServerGroupArn").asText();
-        assertThat(arn).isEqualTo("arn:aws:gamelift:us-east-1:000000000000:gameservergroup/" + g);
+        assertThat(arn).matches("arn:aws[a-z-]*:gamelift:[a-z0-9-]+:[0-9]{12}:gameservergroup/" + g);
+        LOCAL.onLocalProfile(p -> assertThat(arn).isEqualTo("arn:aws:gamelift:us-east-1:000000000000:gameservergroup/" + g));
         assertThat(GamefleetClient.groupPath(arn)).contains("%3A").contains("%2F");
 
         assertThat(admin.describeGroup(arn).ok().group()).isEqualTo(group);
@@ -330,16 +334,19 @@ class GroupWorkflowTest {
         assertThat(LOCAL.matchmaker().claim(arn).ok().serverId()).isEqualTo("by-arn-1");
         assertThat(admin.listServers(arn, "").ok().body().get("GameServers").size()).isEqualTo(1);
         admin.deregister(arn, "by-arn-1").ok();
-        admin.describeGroup("arn:aws:gamelift:us-east-1:000000000000:gameservergroup/no-such-group")
-                .error(404, "NotFoundException");
+        admin.describeGroup(arn.replace("/" + g, "/no-such-group")).error(404, "NotFoundException");
     }
 
     @Test
     void anArnOfAnotherAccountOrRegionIsNotThisGroup() {
         String g = "foreign-arn";
-        activeGroup(g, 1, 1);
-        admin.describeGroup("arn:aws:gamelift:eu-west-1:000000000000:gameservergroup/" + g).error(404, "NotFoundException");
-        admin.describeGroup("arn:aws:gamelift:us-east-1:999999999999:gameservergroup/" + g).error(404, "NotFoundException");
+        String[] arn = activeGroup(g, 1, 1).get("GameServerGroupArn").asText().split(":", 6);
+        String otherRegion = arn[3].equals("eu-west-1") ? "us-east-1" : "eu-west-1";
+        String otherAccount = arn[4].equals("999999999999") ? "000000000000" : "999999999999";
+        admin.describeGroup(String.join(":", arn[0], arn[1], arn[2], otherRegion, arn[4], arn[5]))
+                .error(404, "NotFoundException");
+        admin.describeGroup(String.join(":", arn[0], arn[1], arn[2], arn[3], otherAccount, arn[5]))
+                .error(404, "NotFoundException");
         admin.describeGroup("arn:x:gameservergroup/" + g).error(404, "NotFoundException");
     }
 

@@ -1,18 +1,27 @@
 package io.gamefleet.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.testing.BackendExtension;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -36,6 +45,14 @@ import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
  * catalog, so the class deletes the catalog's tables there before it starts (a clean state like
  * the embedded one's) and after it ends. With LocalStack and no Docker the class is skipped,
  * with the reason.
+ *
+ * <p>With {@code -Dgamefleet.api.endpoint} ({@link DeployedApi}) no profile starts: the class
+ * calls that API as its one caller, in real time. What only the in-process profile offers (its
+ * simulated fleet, a clock the test moves, principals of one role each, gates on its SDK clients)
+ * is not there: a test that needs it is skipped with the reason ({@link #profile()},
+ * {@link #clock()}, {@link #client}), a check that needs it is left out and counted
+ * ({@link #onLocalProfile}, {@link #asOnly}), a class that is all about it is skipped whole
+ * ({@link #localOnly}), and the groups a class created are force-deleted after it.
  */
 final class LocalProfileExtension extends BackendExtension implements BeforeAllCallback, AfterAllCallback {
 
@@ -50,6 +67,10 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
             "unbound-secret/0123456789", Role.GAME_SERVER, Optional.empty());
 
     private final List<ExecutionInterceptor> interceptors = new ArrayList<>();
+    private final Optional<DeployedApi> deployed = DeployedApi.selected();
+    private final AtomicInteger leftOut = new AtomicInteger();
+    private String localOnly;
+    private Instant classStarted;
     private MutableClock clock;
     private LocalProfile profile;
     private Duration startup;
@@ -59,8 +80,30 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
         return this;
     }
 
+    /** The whole class needs the in-process profile: against a deployed API it is skipped, with {@code why}. */
+    LocalProfileExtension localOnly(String why) {
+        localOnly = why;
+        return this;
+    }
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        if (deployed.isEmpty()) {
+            return super.evaluateExecutionCondition(context);
+        }
+        return localOnly == null ? ConditionEvaluationResult.enabled("against " + deployed.get().endpoint())
+                : ConditionEvaluationResult.disabled("needs the in-process local profile (" + localOnly
+                        + "), which the API at " + deployed.get().endpoint() + " does not offer");
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) {
+        if (deployed.isPresent()) {
+            classStarted = Instant.now();
+            System.out.println(context.getDisplayName() + ": against the API at " + deployed.get().endpoint()
+                    + ", in real time");
+            return;
+        }
         clock = MutableClock.startingNow();
         Optional<URI> dynamoDb = backend().dynamoDb();
         dynamoDb.ifPresent(LocalProfileExtension::deleteCatalogTables);
@@ -102,6 +145,15 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
 
     @Override
     public void afterAll(ExtensionContext context) {
+        if (deployed.isPresent()) {
+            // Five minutes' margin: CreationTime is the API's clock, classStarted this machine's.
+            deleteGroupsCreatedSince(classStarted.minus(Duration.ofMinutes(5)));
+            if (leftOut.get() > 0) {
+                System.out.println(context.getDisplayName() + ": " + leftOut.get() + " checks left out: they need "
+                        + "the in-process local profile (its simulated fleet or its principals of one role each)");
+            }
+            return;
+        }
         if (profile != null) {
             profile.close();
             profile = null;
@@ -120,23 +172,109 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
         return cwd.resolve("local");
     }
 
+    /**
+     * A deployed API's test deployment is shared by runs: what a class created is force-deleted
+     * after it, and awaited, so that the next run can use the same names and no Auto Scaling group
+     * keeps instances running. A NEW or ACTIVATING group cannot be deleted: it is awaited first.
+     */
+    private void deleteGroupsCreatedSince(Instant since) {
+        GamefleetClient caller = admin();
+        Duration timeout = deployed.orElseThrow().workflowTimeout();
+        BigDecimal sinceSeconds = BigDecimal.valueOf(since.toEpochMilli()).movePointLeft(3);
+        List<String> deleting = new ArrayList<>();
+        for (JsonNode group : caller.listAll("/game-server-groups", "GameServerGroups", 100)) {
+            String name = group.get("GameServerGroupName").asText();
+            String status = group.get("Status").asText();
+            if (group.get("CreationTime").decimalValue().compareTo(sinceSeconds) < 0 || status.equals("DELETED")) {
+                continue;
+            }
+            if (Set.of("NEW", "ACTIVATING").contains(status)) {
+                caller.awaitGroup(name, Set.of("ACTIVE", "ERROR"), timeout);
+            }
+            if (!Set.of("DELETE_SCHEDULED", "DELETING").contains(status)) {
+                caller.deleteGroup(name, "FORCE_DELETE").ok();
+            }
+            deleting.add(name);
+        }
+        System.out.println("force-deleting the game server groups this class created: " + deleting);
+        for (String name : deleting) {
+            caller.awaitGroup(name, Set.of("DELETED", "ERROR"), timeout);
+        }
+    }
+
+    /** Skips the calling test against a deployed API: it needs {@code what} of the in-process profile. */
+    void requireLocalProfile(String what) {
+        deployed.ifPresent(api -> Assumptions.abort("needs " + what + " of the in-process local profile, which the API at "
+                + api.endpoint() + " does not offer"));
+    }
+
+    /** The in-process profile; a test that asks for it is skipped against a deployed API. */
     LocalProfile profile() {
+        requireLocalProfile("the simulated fleet or the Lambda path");
         return profile;
     }
 
+    /** The profile's clock, for tests that move it; such a test is skipped against a deployed API. */
     MutableClock clock() {
+        requireLocalProfile("a clock the test moves");
         return clock;
     }
 
+    /** The clock requests are signed by: the profile's, or the real one for a deployed API. */
+    Clock signingClock() {
+        return deployed.isPresent() ? Clock.systemUTC() : clock;
+    }
+
+    /**
+     * Lets time pass between two requests where the test needs only "later": moves the profile's
+     * clock; a deployed API's clock moves by itself between requests.
+     */
+    void passTime(Duration duration) {
+        if (deployed.isEmpty()) {
+            clock.advance(duration);
+        }
+    }
+
+    /** A check of the profile's own state (its simulated fleet): left out, and counted, against a deployed API. */
+    void onLocalProfile(Consumer<LocalProfile> check) {
+        if (deployed.isPresent()) {
+            leftOut.incrementAndGet();
+        } else {
+            check.accept(profile);
+        }
+    }
+
+    /**
+     * A client for exactly this principal's role and instance binding, to check what it is refused.
+     * A deployed API is called by one caller allowed everything, so there it is empty (and counted).
+     */
+    Optional<GamefleetClient> asOnly(Principal principal) {
+        if (deployed.isPresent()) {
+            leftOut.incrementAndGet();
+            return Optional.empty();
+        }
+        return Optional.of(client(principal));
+    }
+
+    /** A client signing as this principal of the profile; a test that needs one is skipped against a deployed API. */
     GamefleetClient client(Principal principal) {
+        requireLocalProfile("principals of one role each");
         return new GamefleetClient(profile.endpoint(), principal, clock);
     }
 
+    /** May do anything: the profile's built-in admin, or a deployed API's caller. */
     GamefleetClient admin() {
-        return client(ADMIN);
+        return deployed.map(LocalProfileExtension::callerOf).orElseGet(() -> client(ADMIN));
     }
 
+    /** May claim and read: the profile's MATCHMAKER, or a deployed API's caller (who may do more). */
     GamefleetClient matchmaker() {
-        return client(MATCHMAKER);
+        return deployed.map(LocalProfileExtension::callerOf).orElseGet(() -> client(MATCHMAKER));
+    }
+
+    /** A deployed API's caller: polls every 2 s, waits for workflows as long as configured. */
+    private static GamefleetClient callerOf(DeployedApi api) {
+        return new GamefleetClient(api.endpoint(), api.region(), api.caller(), Clock.systemUTC(),
+                new GamefleetClient.Pace(Duration.ofSeconds(2), api.workflowTimeout(), true));
     }
 }

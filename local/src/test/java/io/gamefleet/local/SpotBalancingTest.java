@@ -31,7 +31,8 @@ class SpotBalancingTest {
     private static final Duration WORKFLOW = Duration.ofSeconds(20);
 
     @RegisterExtension
-    static final LocalProfileExtension LOCAL = new LocalProfileExtension();
+    static final LocalProfileExtension LOCAL = new LocalProfileExtension()
+            .localOnly("Spot interruptions of its simulated fleet, a clock the test moves and balancer runs on demand");
 
     private final GamefleetClient admin = LOCAL.admin();
     private final GamefleetClient matchmaker = LOCAL.matchmaker();
