@@ -7,7 +7,7 @@ import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.LaunchTemplate;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -57,9 +57,12 @@ public final class AwsAutoScalingCompute implements Compute {
     private static final String DELETE_IN_PROGRESS = "Delete in progress";
 
     private final AutoScalingClient autoScaling;
+    private final Clock clock;
 
-    public AwsAutoScalingCompute(AutoScalingClient autoScaling) {
+    /** {@code clock}: the time it reports as an instance's launch time (see {@link #toInstance}). */
+    public AwsAutoScalingCompute(AutoScalingClient autoScaling, Clock clock) {
         this.autoScaling = autoScaling;
+        this.clock = clock;
     }
 
     @Override
@@ -98,7 +101,7 @@ public final class AwsAutoScalingCompute implements Compute {
                 g.mixedInstancesPolicy() != null && g.mixedInstancesPolicy().instancesDistribution() != null
                         && Integer.valueOf(100).equals(
                                 g.mixedInstancesPolicy().instancesDistribution().onDemandPercentageAboveBaseCapacity()),
-                g.instances().stream().map(AwsAutoScalingCompute::toInstance).toList()));
+                g.instances().stream().map(this::toInstance).toList()));
     }
 
     /**
@@ -311,11 +314,15 @@ public final class AwsAutoScalingCompute implements Compute {
         return Tag.builder().key(key).value(value).propagateAtLaunch(true).build();
     }
 
-    private static ComputeInstance toInstance(Instance i) {
+    /**
+     * The Auto Scaling API does not report when an instance launched (EC2's DescribeInstances does,
+     * at the price of the EC2 SDK in every function). The time of this description stands in: an
+     * instance's record keeps the time Gamefleet first saw it, which the activation and each balancer
+     * run put within a balancer period of the launch, close enough to pack claims onto older instances.
+     */
+    private ComputeInstance toInstance(Instance i) {
         return new ComputeInstance(i.instanceId(), i.instanceType(), i.availabilityZone(),
-                // The Auto Scaling API does not report launch time; the balancer's EC2
-                // DescribeInstances (a later issue) fills it.
-                Instant.EPOCH,
+                clock.instant(),
                 i.lifecycleState() == LifecycleState.IN_SERVICE,
                 Boolean.TRUE.equals(i.protectedFromScaleIn()));
     }

@@ -86,7 +86,7 @@ public final class Services {
         // Built on first use: most API functions never need Auto Scaling (registration asks it
         // only about an instance launched since the balancer last looked).
         Supplier<Compute> computePort = compute.<Supplier<Compute>>map(c -> () -> c).orElse(memoize(
-                () -> new AwsAutoScalingCompute(configure(AutoScalingClient.builder(), "AUTO_SCALING").build())));
+                () -> new AwsAutoScalingCompute(configure(AutoScalingClient.builder(), "AUTO_SCALING").build(), clock)));
         // SecureRandom: thread-safe (the local profile serves requests concurrently), and reseeded
         // after a SnapStart restore, so environments restored from one snapshot spread differently.
         this.gameServerService = new GameServerService(groups, servers, instances, computePort,

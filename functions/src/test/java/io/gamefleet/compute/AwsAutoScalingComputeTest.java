@@ -19,7 +19,9 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -71,6 +73,8 @@ import software.amazon.awssdk.services.autoscaling.model.UpdateAutoScalingGroupR
 import software.amazon.awssdk.services.autoscaling.model.UpdateAutoScalingGroupResponse;
 
 class AwsAutoScalingComputeTest {
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00.123Z");
+    private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
     private static final String ASG = "gamefleet-arena";
     private static final String ASG_ARN =
             "arn:aws:autoscaling:us-east-1:123456789012:autoScalingGroup:uuid:autoScalingGroupName/gamefleet-arena";
@@ -283,7 +287,7 @@ class AwsAutoScalingComputeTest {
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena")));
 
-        String arn = new AwsAutoScalingCompute(fake)
+        String arn = new AwsAutoScalingCompute(fake, CLOCK)
                 .createScalingGroup(group().autoScalingPolicy(new AutoScalingPolicy(null, 70)).build());
 
         assertThat(arn).isEqualTo(ASG_ARN);
@@ -296,7 +300,7 @@ class AwsAutoScalingComputeTest {
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena")));
 
-        new AwsAutoScalingCompute(fake).createScalingGroup(group().build());
+        new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build());
 
         assertThat(fake.calls).noneMatch(PutScalingPolicyRequest.class::isInstance);
     }
@@ -308,7 +312,7 @@ class AwsAutoScalingComputeTest {
                 .awsErrorDetails(error("AlreadyExists", "AutoScalingGroup by this name already exists")).build();
         fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena")));
 
-        assertThat(new AwsAutoScalingCompute(fake).createScalingGroup(group().build())).isEqualTo(ASG_ARN);
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build())).isEqualTo(ASG_ARN);
     }
 
     @Test
@@ -319,7 +323,7 @@ class AwsAutoScalingComputeTest {
         fake.describes.add(List.of(asg(0, 10, 1, List.of(), null)));
 
         ComputeException e = catchThrowableOfType(ComputeException.class,
-                () -> new AwsAutoScalingCompute(fake).createScalingGroup(group().build()));
+                () -> new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build()));
 
         assertThat(e).hasMessageContaining(ASG);
         assertThat(e.retryable()).isFalse();
@@ -332,7 +336,7 @@ class AwsAutoScalingComputeTest {
                 .awsErrorDetails(error("ValidationError", "Max bound, 0, must be greater than or equal to min bound, 1"))
                 .statusCode(400).build();
         ComputeException refused = catchThrowableOfType(ComputeException.class,
-                () -> new AwsAutoScalingCompute(fake).createScalingGroup(group().build()));
+                () -> new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build()));
         assertThat(refused).hasMessage("Auto Scaling refused to create gamefleet-arena: "
                 + "Max bound, 0, must be greater than or equal to min bound, 1");
         assertThat(refused.retryable()).isFalse();
@@ -341,7 +345,7 @@ class AwsAutoScalingComputeTest {
         fake.createFailure = AwsServiceException.builder()
                 .awsErrorDetails(error("ResourceContention", "busy")).statusCode(500).build();
         assertThat(catchThrowableOfType(ComputeException.class,
-                () -> new AwsAutoScalingCompute(fake).createScalingGroup(group().build())).retryable()).isTrue();
+                () -> new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build())).retryable()).isTrue();
     }
 
     @Test
@@ -365,11 +369,11 @@ class AwsAutoScalingComputeTest {
                 Instance.builder().instanceId("i-2").instanceType("c5.xlarge").availabilityZone("us-east-1b")
                         .lifecycleState(LifecycleState.PENDING).protectedFromScaleIn(false).build()), "arena")));
         fake.describes.add(List.of());
-        AwsAutoScalingCompute compute = new AwsAutoScalingCompute(fake);
+        AwsAutoScalingCompute compute = new AwsAutoScalingCompute(fake, CLOCK);
 
         assertThat(compute.describeInstances(ASG)).containsExactly(
-                new ComputeInstance("i-1", "c5.large", "us-east-1a", Instant.EPOCH, true, true),
-                new ComputeInstance("i-2", "c5.xlarge", "us-east-1b", Instant.EPOCH, false, false));
+                new ComputeInstance("i-1", "c5.large", "us-east-1a", NOW, true, true),
+                new ComputeInstance("i-2", "c5.xlarge", "us-east-1b", NOW, false, false));
         assertThat(compute.describeInstances(ASG)).isEmpty();
         assertThat(fake.calls).allSatisfy(r -> assertThat(((DescribeAutoScalingGroupsRequest) r).autoScalingGroupNames())
                 .containsExactly(ASG));
@@ -380,7 +384,7 @@ class AwsAutoScalingComputeTest {
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of());
 
-        assertThat(new AwsAutoScalingCompute(fake).deleteScalingGroup(ASG, false)).isTrue();
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, false)).isTrue();
         assertThat(fake.calls).singleElement().isInstanceOf(DescribeAutoScalingGroupsRequest.class);
     }
 
@@ -390,7 +394,7 @@ class AwsAutoScalingComputeTest {
         fake.describes.add(List.of(asg(1, 10, 2, List.of(inService("i-1")), "arena")));
         fake.describes.add(List.of());
 
-        assertThat(new AwsAutoScalingCompute(fake).deleteScalingGroup(ASG, true)).isTrue();
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true)).isTrue();
         assertThat(fake.calls).filteredOn(DeleteAutoScalingGroupRequest.class::isInstance).singleElement()
                 .isEqualTo(AwsAutoScalingCompute.deleteRequest(ASG));
     }
@@ -402,7 +406,7 @@ class AwsAutoScalingComputeTest {
         fake.describes.add(List.of(asg(1, 10, 2, List.of(inService("i-1")), "arena").toBuilder()
                 .status("Delete in progress").build()));
 
-        assertThat(new AwsAutoScalingCompute(fake).deleteScalingGroup(ASG, true)).isFalse();
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true)).isFalse();
     }
 
     @Test
@@ -411,7 +415,7 @@ class AwsAutoScalingComputeTest {
         fake.describes.add(List.of(asg(0, 0, 0, List.of(inService("i-1")), "arena").toBuilder()
                 .status("Delete in progress").build()));
 
-        assertThat(new AwsAutoScalingCompute(fake).deleteScalingGroup(ASG, true)).isFalse();
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true)).isFalse();
         assertThat(fake.calls).singleElement().isInstanceOf(DescribeAutoScalingGroupsRequest.class);
     }
 
@@ -420,7 +424,7 @@ class AwsAutoScalingComputeTest {
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of(asg(1, 10, 3, List.of(inService("i-1")), "arena")));
         fake.describes.add(List.of(asg(0, 0, 0, List.of(inService("i-1")), "arena")));
-        AwsAutoScalingCompute compute = new AwsAutoScalingCompute(fake);
+        AwsAutoScalingCompute compute = new AwsAutoScalingCompute(fake, CLOCK);
 
         assertThat(compute.deleteScalingGroup(ASG, false)).isFalse();
         assertThat(compute.deleteScalingGroup(ASG, false)).isFalse();
@@ -436,7 +440,7 @@ class AwsAutoScalingComputeTest {
         fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));
         fake.describes.add(List.of());
 
-        assertThat(new AwsAutoScalingCompute(fake).deleteScalingGroup(ASG, false)).isTrue();
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, false)).isTrue();
         assertThat(fake.calls).filteredOn(DeleteAutoScalingGroupRequest.class::isInstance).singleElement()
                 .isEqualTo(AwsAutoScalingCompute.deleteRequest(ASG));
     }
@@ -447,12 +451,12 @@ class AwsAutoScalingComputeTest {
         fake.deleteFailure = ScalingActivityInProgressException.builder()
                 .awsErrorDetails(error("ScalingActivityInProgress", "activity in progress")).statusCode(400).build();
         fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));
-        assertThat(new AwsAutoScalingCompute(fake).deleteScalingGroup(ASG, false)).isFalse();
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, false)).isFalse();
 
         fake.deleteFailure = ResourceInUseException.builder()
                 .awsErrorDetails(error("ResourceInUse", "in use")).statusCode(400).build();
         fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));
-        assertThat(new AwsAutoScalingCompute(fake).deleteScalingGroup(ASG, true)).isFalse();
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true)).isFalse();
     }
 
     @Test
@@ -462,7 +466,7 @@ class AwsAutoScalingComputeTest {
                 .awsErrorDetails(error("AccessDenied", "not allowed")).statusCode(403).build();
         fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));
 
-        assertThatThrownBy(() -> new AwsAutoScalingCompute(fake).deleteScalingGroup(ASG, true))
+        assertThatThrownBy(() -> new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true))
                 .isInstanceOf(ComputeException.class)
                 .hasMessage("Auto Scaling refused to delete gamefleet-arena: not allowed");
     }
@@ -470,7 +474,7 @@ class AwsAutoScalingComputeTest {
     @Test
     void setDesiredCapacitySendsTheBuiltRequest() {
         FakeAutoScaling fake = new FakeAutoScaling();
-        new AwsAutoScalingCompute(fake).setDesiredCapacity(ASG, 7);
+        new AwsAutoScalingCompute(fake, CLOCK).setDesiredCapacity(ASG, 7);
         assertThat(fake.calls).containsExactly(AwsAutoScalingCompute.desiredCapacityRequest(ASG, 7));
     }
 
@@ -501,7 +505,7 @@ class AwsAutoScalingComputeTest {
                 .build()) {
 
             ComputeException e = catchThrowableOfType(ComputeException.class,
-                    () -> new AwsAutoScalingCompute(client).createScalingGroup(group().vpcSubnets(List.of("subnet-a")).build()));
+                    () -> new AwsAutoScalingCompute(client, CLOCK).createScalingGroup(group().vpcSubnets(List.of("subnet-a")).build()));
 
             assertThat(e).hasMessageStartingWith("Could not reach Auto Scaling to create gamefleet-arena");
             // The SDK rebuilds the exception to add its attempt count, so match by message.
