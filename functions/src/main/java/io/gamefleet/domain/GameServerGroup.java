@@ -42,7 +42,12 @@ public record GameServerGroup(
 
     /** The Auto Scaling group Gamefleet creates for this group. */
     public String autoScalingGroupName() {
-        return "gamefleet-" + name;
+        return autoScalingGroupName(name);
+    }
+
+    /** The Auto Scaling group Gamefleet creates for the group of this name. */
+    public static String autoScalingGroupName(String groupName) {
+        return "gamefleet-" + groupName;
     }
 
     public boolean isSuspended(GameServerGroupAction action) {

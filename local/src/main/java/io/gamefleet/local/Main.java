@@ -10,7 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /** {@code local/run}: starts the local profile in the foreground until Ctrl-C or SIGTERM. */
 public final class Main {
@@ -28,6 +30,7 @@ public final class Main {
             return;
         }
         LocalProfile.Options options = launch.options();
+        Principal admin = options.principals().get(0);
         LocalProfile profile;
         try {
             profile = LocalProfile.start(options);
@@ -37,13 +40,21 @@ public final class Main {
             System.exit(1);
             return;
         }
+        Optional<DemoGame> demo = Optional.empty();
+        if (launch.demo()) {
+            ApiClient demoCaller = new ApiClient(profile.endpoint(), LocalProfile.REGION,
+                    AwsCredentialsIdentity.create(admin.accessKeyId(), admin.secretAccessKey()), options.clock());
+            demo = Optional.of(new DemoGame(demoCaller, profile.fleet(), options.clock(), new Random(),
+                    line -> System.out.println("demo: " + line)));
+        }
+        Optional<DemoGame> demoToStop = demo;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("Gamefleet local profile stopping");
+            demoToStop.ifPresent(DemoGame::close);
             profile.close();
             stopped.countDown();
         }));
-        Principal admin = options.principals().get(0);
         System.out.println("Gamefleet local profile ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
         System.out.println("  API:         " + profile.endpoint());
         System.out.println("  credentials: " + admin.accessKeyId() + " / " + admin.secretAccessKey()
@@ -51,6 +62,7 @@ public final class Main {
         System.out.println("  try:         curl --aws-sigv4 \"aws:amz:us-east-1:execute-api\" --user "
                 + admin.accessKeyId() + ":" + admin.secretAccessKey() + " " + profile.endpoint() + "/game-server-groups");
         System.out.println("  Ctrl-C stops it.");
+        demo.ifPresent(DemoGame::runEverySecond);
         stopped.await();
     }
 
@@ -58,10 +70,14 @@ public final class Main {
             usage: local/run [--port N] [--claim-ttl-seconds S] [--health-timeout-seconds S]
                              [--balancer-rate-seconds S] [--instance-launch-seconds S] [--data-dir DIR]
                              [--dynamodb-endpoint URL] [--stepfunctions-endpoint URL] [--principals FILE]
-                             [--spot-interruption-rate TYPE=PER_HOUR]... [--localstack]   (local/run only: LocalStack's DynamoDB in Docker)""";
+                             [--spot-interruption-rate TYPE=PER_HOUR]... [--demo]
+                             [--localstack]   (local/run only: LocalStack's DynamoDB in Docker)""";
 
-    /** What the command line asks for: the profile's options and the simulated Spot interruption rates. */
-    record Launch(LocalProfile.Options options, Map<String, Double> spotInterruptionsPerHour) {}
+    /**
+     * What the command line asks for: the profile's options, the simulated Spot interruption rates,
+     * and whether to run the demo game ({@link DemoGame}).
+     */
+    record Launch(LocalProfile.Options options, Map<String, Double> spotInterruptionsPerHour, boolean demo) {}
 
     static Launch parse(List<String> args) {
         Map<String, Double> interruptions = new LinkedHashMap<>();
@@ -75,12 +91,17 @@ public final class Main {
         Optional<URI> dynamo = Optional.empty();
         Optional<URI> sfn = Optional.empty();
         List<Principal> principals = new ArrayList<>(o.principals());
+        boolean demo = false;
         Iterator<String> it = args.iterator();
         while (it.hasNext()) {
             String flag = it.next();
             if (flag.equals("--help") || flag.equals("-h")) {
                 System.out.println(USAGE);
                 System.exit(0);
+            }
+            if (flag.equals("--demo")) {
+                demo = true;
+                continue;
             }
             if (flag.equals("--localstack")) {
                 throw new IllegalArgumentException("--localstack is a flag of local/run, which starts LocalStack in Docker"
@@ -127,7 +148,7 @@ public final class Main {
             }
         }
         return new Launch(new LocalProfile.Options(port, claimTtl, health, balancer, launch, dataDir, dynamo, sfn,
-                List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors()), interruptions);
+                List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors()), interruptions, demo);
     }
 
     /** The local/ folder: node_modules and the sidecar live there. */

@@ -24,26 +24,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
-import software.amazon.awssdk.http.ContentStreamProvider;
-import software.amazon.awssdk.http.SdkHttpMethod;
-import software.amazon.awssdk.http.SdkHttpRequest;
-import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
-import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
-import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
-import software.amazon.awssdk.http.auth.spi.signer.SignRequest;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /**
- * A small Gamefleet API client for tests: java.net.http, every request signed with SigV4
- * (execute-api, us-east-1) by the AWS SDK's own signer at the time of the given clock, so that
- * moving the profile's clock keeps signatures valid. Every response is checked against API.md's
+ * A small Gamefleet API client for tests: java.net.http, every request signed as
+ * {@link ApiClient} signs (SigV4, execute-api) at the time of the given clock, so that moving the
+ * profile's clock keeps signatures valid; it can also send what ApiClient never would (unsigned
+ * or malformed requests). Every response is checked against API.md's
  * wire rules before it is returned: JSON content, error bodies of exactly {@code __type} and
  * {@code Message} with no internal names, and no {@code null} anywhere in a successful body.
  */
 final class GamefleetClient {
     /** Numbers are read as BigDecimal, exactly as sent (timestamps are compared to the millisecond). */
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
-    private static final AwsV4HttpSigner SIGNER = AwsV4HttpSigner.create();
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -161,9 +154,6 @@ final class GamefleetClient {
     }
 
     private Response send(String method, String target, String body, boolean sign) {
-        int q = target.indexOf('?');
-        String rawPath = q < 0 ? target : target.substring(0, q);
-        String rawQuery = q < 0 ? null : target.substring(q + 1);
         byte[] bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
 
         HttpRequest.Builder http = HttpRequest.newBuilder(URI.create(endpoint + target))
@@ -172,7 +162,8 @@ final class GamefleetClient {
                         : HttpRequest.BodyPublishers.ofByteArray(bytes));
         if (sign) {
             // The signed request carries Content-Type too; send every header it has but Host (set by the client).
-            signedHeaders(method, rawPath, rawQuery, body != null, bytes).forEach((name, values) -> {
+            ApiClient.signedHeaders(endpoint, region, caller, clock, method, target, body != null, bytes)
+                    .forEach((name, values) -> {
                 if (!name.equalsIgnoreCase("host")) {
                     values.forEach(v -> http.header(name, v));
                 }
@@ -207,29 +198,6 @@ final class GamefleetClient {
         Response r = new Response(method, target, response.statusCode(), json, response.body());
         checkWireRules(r, response.headers().firstValue("Content-Type").orElse(""));
         return r;
-    }
-
-    private Map<String, List<String>> signedHeaders(String method, String rawPath, String rawQuery, boolean hasBody,
-            byte[] bytes) {
-        SdkHttpRequest.Builder request = SdkHttpRequest.builder().protocol(endpoint.getScheme())
-                .host(endpoint.getHost()).port(endpoint.getPort())
-                .method(SdkHttpMethod.fromValue(method)).encodedPath(endpoint.getRawPath() + rawPath);
-        if (rawQuery != null && !rawQuery.isEmpty()) {
-            for (String pair : rawQuery.split("&")) {
-                int eq = pair.indexOf('=');
-                request.appendRawQueryParameter(SigV4Verifier.percentDecode(eq < 0 ? pair : pair.substring(0, eq)),
-                        eq < 0 ? "" : SigV4Verifier.percentDecode(pair.substring(eq + 1)));
-            }
-        }
-        if (hasBody) {
-            request.putHeader("Content-Type", "application/json");
-        }
-        SdkHttpRequest signed = SIGNER.sign((SignRequest.Builder<AwsCredentialsIdentity> r) -> r
-                .identity(caller).request(request.build()).payload(ContentStreamProvider.fromByteArray(bytes))
-                .putProperty(AwsV4HttpSigner.REGION_NAME, region)
-                .putProperty(AwsV4FamilyHttpSigner.SERVICE_SIGNING_NAME, "execute-api")
-                .putProperty(HttpSigner.SIGNING_CLOCK, clock)).request();
-        return signed.headers();
     }
 
     /** API.md's wire format, checked on every response this client sees. */

@@ -17,6 +17,8 @@ class MainTest {
         assertThat(launch.options().claimTtl()).isEqualTo(Duration.ofSeconds(30));
         assertThat(launch.options().balancerRate()).isEqualTo(Duration.ofSeconds(5));
         assertThat(launch.spotInterruptionsPerHour()).containsEntry("c4.large", 0.5).containsEntry("m4.large", 2.0);
+        assertThat(launch.demo()).isFalse();
+        assertThat(Main.parse(List.of("--demo", "--port", "0")).demo()).isTrue();
     }
 
     @Test
