@@ -97,7 +97,7 @@ public final class AwsAutoScalingCompute implements Compute {
     public Optional<ScalingGroupState> describeScalingGroup(String scalingGroupName) {
         return find(scalingGroupName).map(g -> new ScalingGroupState(g.desiredCapacity(), g.minSize(), g.maxSize(),
                 g.mixedInstancesPolicy() == null ? List.of() : g.mixedInstancesPolicy().launchTemplate().overrides()
-                        .stream().map(o -> o.instanceType()).toList(),
+                        .stream().map(o -> new InstanceDefinition(o.instanceType(), o.weightedCapacity())).toList(),
                 g.mixedInstancesPolicy() != null && g.mixedInstancesPolicy().instancesDistribution() != null
                         && Integer.valueOf(100).equals(
                                 g.mixedInstancesPolicy().instancesDistribution().onDemandPercentageAboveBaseCapacity()),

@@ -30,7 +30,8 @@ import java.util.Set;
  *     replacement will come (SPOT_ONLY without a viable type) idle ones end at once, desired
  *     shrinking down to MinSize. Draining instances with games are left to finish them, protected
  *     or not.</li>
- * <li>None of that runs for ON_DEMAND_ONLY groups or while REPLACE_INSTANCE_TYPES is suspended;
+ * <li>None of that runs for ON_DEMAND_ONLY groups or while REPLACE_INSTANCE_TYPES is suspended
+ *     (their scaling group still follows updates of the definitions: see {@link #unbalanced});
  *     instance protection (FULL_PROTECTION: protected while it has a UTILIZED or claimed game
  *     server), the health sweep and metrics always run.</li>
  * </ul>
@@ -72,11 +73,8 @@ public record BalancePlan(
         boolean balancing = group.balancingStrategy() != BalancingStrategy.ON_DEMAND_ONLY
                 && !group.isSuspended(GameServerGroupAction.REPLACE_INSTANCE_TYPES);
         if (!balancing) {
-            // ON_DEMAND_ONLY still has its purchase option and instance types applied (an update may change them).
-            Optional<InstanceTypeChange> onDemand = group.balancingStrategy() == BalancingStrategy.ON_DEMAND_ONLY
-                    ? change(new InstanceTypeChange(group.instanceDefinitions(), BalancingStrategy.ON_DEMAND_ONLY), scaling)
-                    : Optional.empty();
-            return new BalancePlan(Set.of(), onDemand, List.of(), Set.of(), Optional.empty(), List.of(), protection);
+            return new BalancePlan(Set.of(), change(unbalanced(group, scaling), scaling), List.of(), Set.of(),
+                    Optional.empty(), List.of(), protection);
         }
 
         Set<String> nonViable = nonViableTypes(group, instances, interruptionsByType, threshold);
@@ -147,12 +145,35 @@ public record BalancePlan(
         return new BalancePlan(nonViable, typeChange, drain, replaced, desiredChange, terminate, protection);
     }
 
+    /**
+     * The instance types of a group that is not balanced, so that an update of its definitions
+     * still reaches the scaling group. ON_DEMAND_ONLY: every type, On-Demand. REPLACE_INSTANCE_TYPES
+     * suspended: the types stay as balancing left them, so a type it took out stays out and a type
+     * an update adds waits for the resume; weights and removals follow the definitions at once.
+     */
+    private static InstanceTypeChange unbalanced(GameServerGroup group, ScalingGroupState scaling) {
+        if (group.balancingStrategy() == BalancingStrategy.ON_DEMAND_ONLY) {
+            return new InstanceTypeChange(group.instanceDefinitions(), BalancingStrategy.ON_DEMAND_ONLY);
+        }
+        Set<String> current = new LinkedHashSet<>();
+        scaling.instanceTypes().forEach(d -> current.add(d.instanceType()));
+        List<InstanceDefinition> kept = group.instanceDefinitions().stream()
+                .filter(d -> current.contains(d.instanceType())).toList();
+        return new InstanceTypeChange(kept.isEmpty() ? group.instanceDefinitions() : kept,
+                scaling.onDemandOnly() ? BalancingStrategy.ON_DEMAND_ONLY : group.balancingStrategy());
+    }
+
+    /** The target, if the scaling group's types, weights or purchase option differ from it. */
     private static Optional<InstanceTypeChange> change(InstanceTypeChange target, ScalingGroupState scaling) {
-        Set<String> targetTypes = new LinkedHashSet<>();
-        target.definitions().forEach(d -> targetTypes.add(d.instanceType()));
-        boolean changed = !targetTypes.equals(new LinkedHashSet<>(scaling.instanceTypes()))
+        boolean changed = !weights(target.definitions()).equals(weights(scaling.instanceTypes()))
                 || (target.purchase() == BalancingStrategy.ON_DEMAND_ONLY) != scaling.onDemandOnly();
         return changed ? Optional.of(target) : Optional.empty();
+    }
+
+    private static Map<String, Integer> weights(List<InstanceDefinition> definitions) {
+        Map<String, Integer> weights = new LinkedHashMap<>();
+        definitions.forEach(d -> weights.put(d.instanceType(), d.weight()));
+        return weights;
     }
 
     static Set<String> nonViableTypes(GameServerGroup group, List<InstanceView> instances,

@@ -37,10 +37,10 @@ public interface Compute {
     void terminateInstance(String scalingGroupName, String instanceId, boolean decrementDesiredCapacity);
 
     /**
-     * Sizes, the instance types new instances may have (the mixed instances policy's overrides),
-     * whether they are bought On-Demand only, and the instances.
+     * Sizes, the instance types new instances may have with their weights (the mixed instances
+     * policy's overrides), whether they are bought On-Demand only, and the instances.
      */
-    record ScalingGroupState(int desiredCapacity, int minSize, int maxSize, List<String> instanceTypes,
+    record ScalingGroupState(int desiredCapacity, int minSize, int maxSize, List<InstanceDefinition> instanceTypes,
             boolean onDemandOnly, List<ComputeInstance> instances) {}
 
     record ComputeInstance(String instanceId, String instanceType, String availabilityZone,

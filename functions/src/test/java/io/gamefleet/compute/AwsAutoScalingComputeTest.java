@@ -10,6 +10,7 @@ import io.gamefleet.domain.AutoScalingPolicy;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.Compute.ComputeException;
 import io.gamefleet.domain.Compute.ComputeInstance;
+import io.gamefleet.domain.Compute.ScalingGroupState;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.LaunchTemplate;
@@ -61,6 +62,7 @@ import software.amazon.awssdk.services.autoscaling.model.InstancesDistribution;
 import software.amazon.awssdk.services.autoscaling.model.LaunchTemplateOverrides;
 import software.amazon.awssdk.services.autoscaling.model.LifecycleState;
 import software.amazon.awssdk.services.autoscaling.model.MetricStatistic;
+import software.amazon.awssdk.services.autoscaling.model.MixedInstancesPolicy;
 import software.amazon.awssdk.services.autoscaling.model.PutScalingPolicyRequest;
 import software.amazon.awssdk.services.autoscaling.model.PutScalingPolicyResponse;
 import software.amazon.awssdk.services.autoscaling.model.ResourceInUseException;
@@ -377,6 +379,26 @@ class AwsAutoScalingComputeTest {
         assertThat(compute.describeInstances(ASG)).isEmpty();
         assertThat(fake.calls).allSatisfy(r -> assertThat(((DescribeAutoScalingGroupsRequest) r).autoScalingGroupNames())
                 .containsExactly(ASG));
+    }
+
+    @Test
+    void describeScalingGroupReadsTheOverridesWithTheirWeightsAndThePurchaseOption() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        MixedInstancesPolicy policy = MixedInstancesPolicy.builder()
+                .launchTemplate(software.amazon.awssdk.services.autoscaling.model.LaunchTemplate.builder().overrides(
+                        LaunchTemplateOverrides.builder().instanceType("c5.large").weightedCapacity("2").build(),
+                        LaunchTemplateOverrides.builder().instanceType("m5.large").build()).build())
+                .instancesDistribution(InstancesDistribution.builder().onDemandPercentageAboveBaseCapacity(100).build())
+                .build();
+        fake.describes.add(List.of(asg(1, 10, 3, List.of(), "arena").toBuilder().mixedInstancesPolicy(policy).build()));
+
+        ScalingGroupState state = new AwsAutoScalingCompute(fake, CLOCK).describeScalingGroup(ASG).orElseThrow();
+
+        assertThat(state.instanceTypes()).containsExactly(new InstanceDefinition("c5.large", "2"),
+                new InstanceDefinition("m5.large", null));
+        assertThat(state.instanceTypes()).extracting(InstanceDefinition::weight).containsExactly(2, 1);
+        assertThat(state.onDemandOnly()).isTrue();
+        assertThat(state.desiredCapacity()).isEqualTo(3);
     }
 
     @Test

@@ -42,11 +42,11 @@ class BalancePlanTest {
                 view("c5-b", "c5.large", InstanceStatus.ACTIVE, true, true, true));
     }
 
-    private static ScalingGroupState scaling(int desired, List<String> types, List<InstanceView> views) {
+    private static ScalingGroupState scaling(int desired, List<InstanceDefinition> types, List<InstanceView> views) {
         return new ScalingGroupState(desired, 1, 12, types, false, views.stream().map(InstanceView::instance).toList());
     }
 
-    private static final List<String> ALL_TYPES = List.of("m4.large", "c4.large", "c5.large");
+    private static final List<InstanceDefinition> ALL_TYPES = TYPES;
 
     @Test
     void aQuietGroupIsLeftAlone() {
@@ -79,7 +79,7 @@ class BalancePlanTest {
         List<InstanceView> launching = new ArrayList<>(drained(stepOne()));
         launching.add(view("c5-c", "c5.large", InstanceStatus.ACTIVE, false, false, false));
         launching.add(view("m4-c", "m4.large", InstanceStatus.ACTIVE, false, false, false));
-        List<String> withoutC4 = List.of("m4.large", "c5.large");
+        List<InstanceDefinition> withoutC4 = List.of(TYPES.get(0), TYPES.get(2));
         BalancePlan waiting = BalancePlan.decide(g, scaling(8, withoutC4, launching), launching, c4Interrupted, THRESHOLD);
         assertThat(waiting.instanceTypes()).isEmpty();
         assertThat(waiting.drain()).isEmpty();
@@ -224,6 +224,49 @@ class BalancePlanTest {
         assertThat(plan.drain()).isEmpty();
         assertThat(plan.instanceTypes()).isEmpty();
         assertThat(ids(plan.terminate())).containsExactly("spot");
+    }
+
+    @Test
+    void aWeightChangeReachesTheScalingGroup() {
+        List<InstanceDefinition> reweighted = List.of(new InstanceDefinition("m4.large", "2"),
+                new InstanceDefinition("c4.large", null), new InstanceDefinition("c5.large", "1"));
+        List<InstanceView> views = stepOne();
+        for (BalancingStrategy strategy : BalancingStrategy.values()) {
+            GameServerGroup g = group(strategy, GameServerProtectionPolicy.NO_PROTECTION).toBuilder()
+                    .instanceDefinitions(reweighted).build();
+            ScalingGroupState state = new ScalingGroupState(6, 1, 12, ALL_TYPES,
+                    strategy == BalancingStrategy.ON_DEMAND_ONLY, views.stream().map(InstanceView::instance).toList());
+            assertThat(BalancePlan.decide(g, state, views, Map.of(), THRESHOLD).instanceTypes())
+                    .as("%s", strategy).map(InstanceTypeChange::definitions).contains(reweighted);
+        }
+        // "1" and no weight are the same weight: nothing to change.
+        GameServerGroup same = group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.NO_PROTECTION)
+                .toBuilder().instanceDefinitions(List.of(new InstanceDefinition("m4.large", "1"),
+                        new InstanceDefinition("c4.large", "1"), new InstanceDefinition("c5.large", null))).build();
+        assertThat(BalancePlan.decide(same, scaling(6, ALL_TYPES, views), views, Map.of(), THRESHOLD).instanceTypes())
+                .isEmpty();
+    }
+
+    @Test
+    void whileSuspendedTheTypesStayAsBalancingLeftThemButFollowWeightsAndRemovals() {
+        List<InstanceView> views = stepOne();
+        // Balancing took c4.large out before the suspension; an update then reweights m4.large,
+        // drops c5.large and adds r5.large.
+        List<InstanceDefinition> withoutC4 = List.of(TYPES.get(0), TYPES.get(2));
+        List<InstanceDefinition> updated = List.of(new InstanceDefinition("m4.large", "2"),
+                new InstanceDefinition("c4.large", null), new InstanceDefinition("r5.large", null));
+        GameServerGroup g = group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.NO_PROTECTION).toBuilder()
+                .instanceDefinitions(updated).suspendedActions(Set.of(GameServerGroupAction.REPLACE_INSTANCE_TYPES))
+                .build();
+        BalancePlan plan = BalancePlan.decide(g, scaling(6, withoutC4, views), views, Map.of(), THRESHOLD);
+        assertThat(plan.instanceTypes()).contains(new InstanceTypeChange(
+                List.of(new InstanceDefinition("m4.large", "2")), BalancingStrategy.SPOT_PREFERRED));
+        assertThat(plan.drain()).isEmpty();
+        // Every type it had was dropped by the update: the definitions apply as given.
+        GameServerGroup replaced = g.toBuilder().instanceDefinitions(List.of(new InstanceDefinition("r5.large", null),
+                new InstanceDefinition("r6g.large", null))).build();
+        assertThat(BalancePlan.decide(replaced, scaling(6, withoutC4, views), views, Map.of(), THRESHOLD).instanceTypes())
+                .map(InstanceTypeChange::definitions).contains(replaced.instanceDefinitions());
     }
 
     @Test

@@ -135,8 +135,7 @@ public final class SimulatedFleet implements Compute {
                 out.add(new ComputeInstance(i.id(), i.type(), i.zone(), i.launchTime(),
                         !now.isBefore(i.launchTime().plus(launchDelay)), i.protectedFromScaleIn()));
             }
-            return Optional.of(new ScalingGroupState(g.desired, g.min, g.max,
-                    g.definitions.stream().map(InstanceDefinition::instanceType).toList(), g.onDemandOnly, out));
+            return Optional.of(new ScalingGroupState(g.desired, g.min, g.max, g.definitions, g.onDemandOnly, out));
         }
     }
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.domain.Compute.ScalingGroupState;
+import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.SpotBalancer.GroupReport;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -52,6 +53,10 @@ class SpotBalancingTest {
 
     private ScalingGroupState scaling(String group) {
         return LOCAL.profile().fleet().describeScalingGroup("gamefleet-" + group).orElseThrow();
+    }
+
+    private static List<String> types(ScalingGroupState scaling) {
+        return scaling.instanceTypes().stream().map(InstanceDefinition::instanceType).toList();
     }
 
     /** Instance ids by type, in launch order. */
@@ -119,7 +124,7 @@ class SpotBalancingTest {
         // replacements launch.
         GroupReport drained = balance(g);
         assertThat(drained.nonViableTypes()).containsExactly("c4.large");
-        assertThat(scaling(g).instanceTypes()).containsExactly("m4.large", "c5.large");
+        assertThat(types(scaling(g))).containsExactly("m4.large", "c5.large");
         assertThat(drained.drained()).containsExactlyInAnyOrder(c4Playing, c4Idle);
         assertThat(instanceStatuses(g)).containsEntry(c4Playing, "DRAINING").containsEntry(c4Idle, "DRAINING");
         assertThat(admin.describeServer(g, serverOn.get(c4Idle)).ok().server().get("InstanceStatus").asText())
@@ -162,7 +167,7 @@ class SpotBalancingTest {
         GroupReport viableAgain = balance(g);
         assertThat(viableAgain.nonViableTypes()).isEmpty();
         assertThat(viableAgain.swept()).isZero();
-        assertThat(scaling(g).instanceTypes()).containsExactly("c4.large", "m4.large", "c5.large");
+        assertThat(types(scaling(g))).containsExactly("c4.large", "m4.large", "c5.large");
     }
 
     @Test
@@ -209,7 +214,7 @@ class SpotBalancingTest {
         GroupReport report = balance(g);
         assertThat(report.nonViableTypes()).isEmpty();
         assertThat(report.drained()).isEmpty();
-        assertThat(scaling(g).instanceTypes()).containsExactly("c4.large", "m4.large", "c5.large");
+        assertThat(types(scaling(g))).containsExactly("c4.large", "m4.large", "c5.large");
         assertThat(scaling(g).instances()).filteredOn(ComputeInstance::protectedFromScaleIn)
                 .extracting(ComputeInstance::instanceId).containsExactly(m4);
         assertThat(report.counts().utilized()).isEqualTo(1);
@@ -217,6 +222,18 @@ class SpotBalancingTest {
 
         admin.resume(g, "REPLACE_INSTANCE_TYPES").ok();
         assertThat(balance(g).nonViableTypes()).containsExactly("c5.large");
+    }
+
+    @Test
+    void anUpdateOfTheDefinitionsReachesTheScalingGroupAtTheNextRun() {
+        String g = activeGroup("reweighted", 1, "NO_PROTECTION");
+        ObjectNode change = GamefleetClient.obj();
+        change.putArray("InstanceDefinitions").add(GamefleetClient.obj().put("InstanceType", "c4.large").put("WeightedCapacity", "2"))
+                .add(GamefleetClient.obj().put("InstanceType", "r5.large"));
+        admin.updateGroup(g, change).ok();
+        balance(g);
+        assertThat(scaling(g).instanceTypes()).containsExactly(new InstanceDefinition("c4.large", "2"),
+                new InstanceDefinition("r5.large", null));
     }
 
     @Test
