@@ -10,10 +10,18 @@ public final class Triggers {
     public static final Schedule BALANCER = new Schedule("RunBalancer", BALANCING + "BalancerHandler",
             Settings.BALANCER_RATE_SECONDS);
 
-    /** Spot interruption warnings and instance state changes of the instances Gamefleet manages. */
+    /**
+     * Spot interruption warnings, and instances shutting down or terminated. EC2 events carry no
+     * tags, so the rule takes them from every instance of the account and the function picks
+     * Gamefleet's; leaving out the other state changes (pending, running, stopping...) spares most
+     * of the invocations an account with other EC2 churn would cause.
+     */
     public static final EventRule INSTANCE_EVENTS = new EventRule("HandleInstanceEvent", """
             {"source": ["aws.ec2"],
-             "detail-type": ["EC2 Spot Instance Interruption Warning", "EC2 Instance State-change Notification"]}""",
+             "$or": [
+               {"detail-type": ["EC2 Spot Instance Interruption Warning"]},
+               {"detail-type": ["EC2 Instance State-change Notification"],
+                "detail": {"state": ["shutting-down", "terminated"]}}]}""",
             BALANCING + "InstanceEventHandler");
 
     public static final List<Schedule> SCHEDULES = List.of(BALANCER);

@@ -11,8 +11,9 @@ import java.util.Map.Entry;
 
 /**
  * The local EventBridge: delivers an event to the function of every catalog rule whose pattern
- * matches it. Patterns use the common subset of EventBridge's syntax: objects nest, and a
- * field's array lists the values it may take (exact strings, numbers or booleans).
+ * matches it. Patterns use a subset of EventBridge's syntax: objects nest, a field's array lists
+ * the values it may take (exact strings, numbers or booleans), and {@code "$or"} lists patterns
+ * of which at least one must match as well.
  */
 final class EventRouter {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,7 +54,15 @@ final class EventRouter {
             Entry<String, JsonNode> field = fields.next();
             JsonNode value = event == null ? null : event.get(field.getKey());
             JsonNode expected = field.getValue();
-            if (expected.isObject()) {
+            if (field.getKey().equals("$or")) {
+                boolean any = false;
+                for (JsonNode alternative : expected) {
+                    any |= matches(alternative, event);
+                }
+                if (!any) {
+                    return false;
+                }
+            } else if (expected.isObject()) {
                 if (value == null || !value.isObject() || !matches(expected, value)) {
                     return false;
                 }

@@ -310,6 +310,12 @@ class SpotBalancingTest {
         assertThat(instanceStatuses(g)).doesNotContainKey(instance);
         JsonNode unrelated = postEvent(obj().put("source", "aws.s3").put("detail-type", "Object Created"));
         assertThat(unrelated.get("Matched").asInt()).isZero();
+        // The rule takes only the state changes the function acts on, and every interruption warning.
+        for (String state : List.of("pending", "running", "stopping", "stopped")) {
+            assertThat(postEvent(stateChange(instance, state)).get("Matched").asInt()).as(state).isZero();
+        }
+        assertThat(postEvent(stateChange(instance, "shutting-down")).get("Matched").asInt()).isEqualTo(1);
+        assertThat(postEvent(interruptionWarning("i-0123456789abcdef0")).get("Matched").asInt()).isEqualTo(1);
     }
 
     private static ObjectNode interruptionWarning(String instanceId) {
