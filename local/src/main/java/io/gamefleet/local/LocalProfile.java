@@ -230,8 +230,9 @@ public final class LocalProfile implements AutoCloseable {
                     + "); run `npm ci` in local/ (local/run does it for you)");
         }
         int port = freePort();
-        List<String> command = new ArrayList<>(List.of(binary.toString(), "serve", "--host", "127.0.0.1",
-                "--port", Integer.toString(port)));
+        // Tethered, so that it ends with this JVM even when the JVM is killed (SIGKILL runs no shutdown hook).
+        List<String> command = new ArrayList<>(List.of(Principals.node(), o.home().resolve("sidecar/tether.mjs").toString(),
+                binary.toString(), "serve", "--host", "127.0.0.1", "--port", Integer.toString(port)));
         o.dataDir().ifPresent(dir -> {
             command.add("--db-path");
             command.add(dir.resolve("gamefleet.db").toString());

@@ -62,7 +62,8 @@ final class Principals {
         } catch (IOException | InterruptedException e) {
             // reported below
         }
-        throw new IllegalStateException("Node.js (20 or newer) is needed for the Step Functions sidecar and was not "
-                + "found on PATH; install it (for example `apt-get install nodejs npm`) or pass --stepfunctions-endpoint");
+        throw new IllegalStateException("Node.js (20 or newer) is needed for the Step Functions sidecar and to run "
+                + "the DynamoDB emulator, and was not found on PATH; install it (for example `apt-get install nodejs npm`)"
+                + " or pass --dynamodb-endpoint and --stepfunctions-endpoint");
     }
 }

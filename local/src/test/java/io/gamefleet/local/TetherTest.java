@@ -1,0 +1,67 @@
+package io.gamefleet.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code sidecar/tether.mjs}, which runs dynoxide for the local profile: the command ends when
+ * the script's stdin closes, which is what happens when the JVM holding it dies, however it dies.
+ */
+class TetherTest {
+    private static Process tether(String... command) throws IOException {
+        List<String> line = new java.util.ArrayList<>(List.of(Principals.node(),
+                LocalProfileExtension.home().resolve("sidecar/tether.mjs").toString()));
+        line.addAll(List.of(command));
+        return new ProcessBuilder(line).redirectErrorStream(true).start();
+    }
+
+    /** The tethered command, once node has started it. */
+    private static ProcessHandle child(Process tether) throws InterruptedException {
+        for (int tries = 0; tries < 200; tries++) {
+            var children = tether.children().toList();
+            if (!children.isEmpty()) {
+                return children.get(0);
+            }
+            Thread.sleep(25); // polling for node to spawn it, not waiting for time to pass
+        }
+        throw new AssertionError("tether.mjs started no child");
+    }
+
+    @Test
+    void theCommandEndsWhenStdinCloses() throws Exception {
+        Process tether = tether("sleep", "600");
+        ProcessHandle sleep = child(tether);
+        assertThat(sleep.info().command()).hasValueSatisfying(c -> assertThat(c).endsWith("sleep"));
+
+        tether.getOutputStream().close(); // as when the JVM that started it is killed
+
+        assertThat(sleep.onExit().get(10, TimeUnit.SECONDS).isAlive()).isFalse();
+        assertThat(tether.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void theCommandEndsWithTheTetherOnSigterm() throws Exception {
+        Process tether = tether("sleep", "600");
+        ProcessHandle sleep = child(tether);
+
+        tether.destroy();
+
+        assertThat(sleep.onExit().get(10, TimeUnit.SECONDS).isAlive()).isFalse();
+        assertThat(tether.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void theExitCodeIsTheCommands() throws Exception {
+        Process tether = tether("sh", "-c", "exit 3");
+        assertThat(tether.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(tether.exitValue()).isEqualTo(3);
+        Process missing = tether("no-such-command-anywhere");
+        assertThat(missing.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(missing.exitValue()).isEqualTo(127);
+        assertThat(new String(missing.getInputStream().readAllBytes())).contains("cannot run no-such-command-anywhere");
+    }
+}
