@@ -2,12 +2,15 @@ package io.gamefleet.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.catalog.Role;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
@@ -26,11 +29,15 @@ import software.amazon.awssdk.identity.spi.AwsSessionCredentialsIdentity;
  *     account needs (RoleArn, LaunchTemplate, InstanceDefinitions, VpcSubnets, ...); the tests set
  *     GameServerGroupName, MinSize and MaxSize (and ignore the template's own);
  * <li>{@code gamefleet.api.workflow-timeout-seconds} (default 900): how long a test waits for an
- *     activation or deletion, which takes minutes where instances really launch.
+ *     activation or deletion, which takes minutes where instances really launch;
+ * <li>optionally, callers of one role each, to check what their policies refuse:
+ *     {@code gamefleet.api.matchmaker.accessKeyId}, {@code .secretAccessKey}, {@code .sessionToken}
+ *     (the MATCHMAKER policy only), and the same under {@code gamefleet.api.game-server.} (the
+ *     GAME_SERVER policy only, with credentials not of an EC2 instance profile, so bound to no instance).
  * </ul>
  */
-record DeployedApi(URI endpoint, String region, AwsCredentialsIdentity caller, Optional<ObjectNode> groupTemplate,
-        Duration workflowTimeout) {
+record DeployedApi(URI endpoint, String region, AwsCredentialsIdentity caller,
+        Map<Role, AwsCredentialsIdentity> roleCallers, Optional<ObjectNode> groupTemplate, Duration workflowTimeout) {
 
     static final String ENDPOINT = "gamefleet.api.endpoint";
     /** Set by each test: a template that sets them would make every test's group the same. */
@@ -52,27 +59,33 @@ record DeployedApi(URI endpoint, String region, AwsCredentialsIdentity caller, O
         if (endpoint.isEmpty()) {
             return Optional.empty();
         }
-        String key = required("aws.accessKeyId");
-        String secret = required("aws.secretAccessKey");
-        String token = System.getProperty("aws.sessionToken", "").strip();
-        AwsCredentialsIdentity caller = token.isEmpty() ? AwsCredentialsIdentity.create(key, secret)
-                : AwsSessionCredentialsIdentity.create(key, secret, token);
+        AwsCredentialsIdentity caller = credentials("aws.").orElseThrow(() -> new IllegalStateException(ENDPOINT
+                + " is set, so the tests call that API as one caller allowed every route: give its credentials with "
+                + "-Daws.accessKeyId, -Daws.secretAccessKey and, for temporary credentials, -Daws.sessionToken"));
+        Map<Role, AwsCredentialsIdentity> roleCallers = new EnumMap<>(Role.class);
+        credentials("gamefleet.api.matchmaker.").ifPresent(c -> roleCallers.put(Role.MATCHMAKER, c));
+        credentials("gamefleet.api.game-server.").ifPresent(c -> roleCallers.put(Role.GAME_SERVER, c));
         String region = System.getProperty("gamefleet.api.region", System.getProperty("aws.region", "us-east-1"));
         Optional<ObjectNode> template = Optional.ofNullable(System.getProperty("gamefleet.api.group-template"))
                 .map(DeployedApi::readTemplate);
         long timeout = Long.parseLong(System.getProperty("gamefleet.api.workflow-timeout-seconds", "900"));
-        return Optional.of(new DeployedApi(URI.create(endpoint.replaceAll("/+$", "")), region, caller, template,
-                Duration.ofSeconds(timeout)));
+        return Optional.of(new DeployedApi(URI.create(endpoint.replaceAll("/+$", "")), region, caller,
+                Map.copyOf(roleCallers), template, Duration.ofSeconds(timeout)));
     }
 
-    private static String required(String property) {
-        String value = System.getProperty(property, "").strip();
-        if (value.isEmpty()) {
-            throw new IllegalStateException(ENDPOINT + " is set, so the tests call that API as one caller allowed "
-                    + "every route: give its credentials with -Daws.accessKeyId, -Daws.secretAccessKey and, for "
-                    + "temporary credentials, -Daws.sessionToken (" + property + " is missing)");
+    /** {@code <prefix>accessKeyId}, {@code secretAccessKey} and optional {@code sessionToken}; half of them is an error. */
+    private static Optional<AwsCredentialsIdentity> credentials(String prefix) {
+        String key = System.getProperty(prefix + "accessKeyId", "").strip();
+        String secret = System.getProperty(prefix + "secretAccessKey", "").strip();
+        String token = System.getProperty(prefix + "sessionToken", "").strip();
+        if (key.isEmpty() && secret.isEmpty()) {
+            return Optional.empty();
         }
-        return value;
+        if (key.isEmpty() || secret.isEmpty()) {
+            throw new IllegalStateException("give both -D" + prefix + "accessKeyId and -D" + prefix + "secretAccessKey");
+        }
+        return Optional.of(token.isEmpty() ? AwsCredentialsIdentity.create(key, secret)
+                : AwsSessionCredentialsIdentity.create(key, secret, token));
     }
 
     private static ObjectNode readTemplate(String file) {

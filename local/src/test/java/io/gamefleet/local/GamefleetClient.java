@@ -77,6 +77,11 @@ final class GamefleetClient {
         return new GamefleetClient(endpoint, region, AwsCredentialsIdentity.create(accessKey, secret), clock, pace);
     }
 
+    /** This caller's access key with the other client's secret: a signature that does not match. */
+    GamefleetClient withSecretOf(GamefleetClient other) {
+        return as(caller.accessKeyId(), other.caller.secretAccessKey());
+    }
+
     /** The same API and access key with another secret: a signature that does not match. */
     GamefleetClient withSecret(String secret) {
         return as(caller.accessKeyId(), secret);

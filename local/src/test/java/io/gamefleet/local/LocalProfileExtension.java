@@ -26,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -150,7 +151,9 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
             deleteGroupsCreatedSince(classStarted.minus(Duration.ofMinutes(5)));
             if (leftOut.get() > 0) {
                 System.out.println(context.getDisplayName() + ": " + leftOut.get() + " checks left out: they need "
-                        + "the in-process local profile (its simulated fleet or its principals of one role each)");
+                        + "the in-process local profile's simulated fleet, or callers of one role each (give them "
+                        + "with -Dgamefleet.api.matchmaker.* and -Dgamefleet.api.game-server.*; one bound to an "
+                        + "instance exists only on that instance)");
             }
             return;
         }
@@ -246,14 +249,26 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
 
     /**
      * A client for exactly this principal's role and instance binding, to check what it is refused.
-     * A deployed API is called by one caller allowed everything, so there it is empty (and counted).
+     * Against a deployed API: the caller of that role if one was given ({@link DeployedApi}), the
+     * main caller for ADMIN; else, and always for a caller bound to an instance, empty (and counted).
      */
     Optional<GamefleetClient> asOnly(Principal principal) {
-        if (deployed.isPresent()) {
-            leftOut.incrementAndGet();
-            return Optional.empty();
+        if (deployed.isEmpty()) {
+            return Optional.of(client(principal));
         }
-        return Optional.of(client(principal));
+        DeployedApi api = deployed.get();
+        Optional<AwsCredentialsIdentity> caller = principal.instanceId().isPresent() ? Optional.empty()
+                : principal.role() == Role.ADMIN ? Optional.of(api.caller())
+                : Optional.ofNullable(api.roleCallers().get(principal.role()));
+        if (caller.isEmpty()) {
+            leftOut.incrementAndGet();
+        }
+        return caller.map(c -> callerOf(api, c));
+    }
+
+    /** Whether the tests call a deployed API (whose refusals may word things differently) rather than their own profile. */
+    boolean againstDeployedApi() {
+        return deployed.isPresent();
     }
 
     /** A client signing as this principal of the profile; a test that needs one is skipped against a deployed API. */
@@ -264,17 +279,17 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
 
     /** May do anything: the profile's built-in admin, or a deployed API's caller. */
     GamefleetClient admin() {
-        return deployed.map(LocalProfileExtension::callerOf).orElseGet(() -> client(ADMIN));
+        return deployed.map(api -> callerOf(api, api.caller())).orElseGet(() -> client(ADMIN));
     }
 
     /** May claim and read: the profile's MATCHMAKER, or a deployed API's caller (who may do more). */
     GamefleetClient matchmaker() {
-        return deployed.map(LocalProfileExtension::callerOf).orElseGet(() -> client(MATCHMAKER));
+        return deployed.map(api -> callerOf(api, api.caller())).orElseGet(() -> client(MATCHMAKER));
     }
 
-    /** A deployed API's caller: polls every 2 s, waits for workflows as long as configured. */
-    private static GamefleetClient callerOf(DeployedApi api) {
-        return new GamefleetClient(api.endpoint(), api.region(), api.caller(), Clock.systemUTC(),
+    /** A client of a deployed API: polls every 2 s, waits for workflows as long as configured. */
+    private static GamefleetClient callerOf(DeployedApi api, AwsCredentialsIdentity caller) {
+        return new GamefleetClient(api.endpoint(), api.region(), caller, Clock.systemUTC(),
                 new GamefleetClient.Pace(Duration.ofSeconds(2), api.workflowTimeout(), true));
     }
 }
