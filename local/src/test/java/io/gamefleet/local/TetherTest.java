@@ -35,7 +35,7 @@ class TetherTest {
     void theCommandEndsWhenStdinCloses() throws Exception {
         Process tether = tether("sleep", "600");
         ProcessHandle sleep = child(tether);
-        assertThat(sleep.info().command()).hasValueSatisfying(c -> assertThat(c).endsWith("sleep"));
+        assertThat(sleep.isAlive()).isTrue();
 
         tether.getOutputStream().close(); // as when the JVM that started it is killed
 
