@@ -10,12 +10,16 @@ if (!command) {
   console.error('usage: node tether.mjs COMMAND [ARG...]');
   process.exit(2);
 }
-const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+// The handlers come first: a signal that arrived between spawning and registering them would end
+// this script with Node's default action and leave the command running. Handlers run on the event
+// loop, so `child` is set by the time one runs.
+let child;
 const stop = () => child.kill('SIGTERM');
-process.stdin.on('end', stop);
-process.stdin.resume();
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
+process.stdin.on('end', stop);
+process.stdin.resume();
+child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
 child.on('error', (e) => {
   console.error(`tether: cannot run ${command}: ${e.message}`);
   process.exit(127);
