@@ -1,10 +1,9 @@
 package io.gamefleet.testing;
 
-import io.gamefleet.catalog.IndexDefinition;
-import io.gamefleet.catalog.KeyAttribute;
 import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.store.TableNames;
+import io.gamefleet.store.TableSetup;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -14,29 +13,18 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /**
  * DynamoDB for one test class, with the catalog's tables under names unique to that class: the
@@ -76,13 +64,7 @@ public final class Dynoxide extends BackendExtension implements BeforeAllCallbac
         Map<String, String> env = new HashMap<>();
         Tables.ALL.forEach(t -> env.put(t.environmentVariable(), prefix + t.logicalName()));
         tableNames = new TableNames(Map.copyOf(env));
-        Tables.ALL.forEach(this::createTable);
-        if (!backend().embedded()) {
-            try (DynamoDbWaiter waiter = DynamoDbWaiter.builder().client(client).overrideConfiguration(w -> w
-                    .backoffStrategy(FixedDelayBackoffStrategy.create(Duration.ofSeconds(1))).maxAttempts(180)).build()) {
-                Tables.ALL.forEach(t -> waiter.waitUntilTableExists(r -> r.tableName(tableNames.of(t))));
-            }
-        }
+        TableSetup.createAll(client, Tables.ALL, tableNames::of);
     }
 
     private URI startDynoxide(ExtensionContext context) throws Exception {
@@ -159,31 +141,5 @@ public final class Dynoxide extends BackendExtension implements BeforeAllCallbac
         }
         process.destroyForcibly();
         throw new IllegalStateException("dynoxide did not answer GET / within " + READY_TIMEOUT + "; see " + log);
-    }
-
-    /** As local's TableSetup: keys, GSIs projecting ALL, on-demand billing (TTL is irrelevant here). */
-    private void createTable(TableDefinition t) {
-        Map<String, AttributeDefinition> attributes = new LinkedHashMap<>();
-        List<KeySchemaElement> keys = keys(t.partitionKey(), t.sortKey().orElse(null), attributes);
-        List<GlobalSecondaryIndex> indexes = new ArrayList<>();
-        for (IndexDefinition i : t.indexes()) {
-            indexes.add(GlobalSecondaryIndex.builder().indexName(i.name())
-                    .keySchema(keys(i.partitionKey(), i.sortKey(), attributes))
-                    .projection(p -> p.projectionType(ProjectionType.ALL)).build());
-        }
-        client.createTable(c -> c.tableName(tableNames.of(t)).billingMode(BillingMode.PAY_PER_REQUEST)
-                .keySchema(keys).attributeDefinitions(attributes.values())
-                .globalSecondaryIndexes(indexes.isEmpty() ? null : indexes));
-    }
-
-    private static List<KeySchemaElement> keys(KeyAttribute partition, KeyAttribute sort,
-            Map<String, AttributeDefinition> attributes) {
-        List<KeySchemaElement> keys = new ArrayList<>();
-        for (KeyAttribute k : sort == null ? List.of(partition) : List.of(partition, sort)) {
-            keys.add(KeySchemaElement.builder().attributeName(k.name())
-                    .keyType(k == partition ? KeyType.HASH : KeyType.RANGE).build());
-            attributes.put(k.name(), AttributeDefinition.builder().attributeName(k.name()).attributeType(k.type()).build());
-        }
-        return keys;
     }
 }

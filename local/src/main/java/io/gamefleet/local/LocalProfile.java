@@ -17,6 +17,7 @@ import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.runtime.Services;
+import io.gamefleet.store.TableSetup;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;

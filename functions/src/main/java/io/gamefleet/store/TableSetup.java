@@ -1,12 +1,15 @@
-package io.gamefleet.local;
+package io.gamefleet.store;
 
 import io.gamefleet.catalog.IndexDefinition;
 import io.gamefleet.catalog.KeyAttribute;
 import io.gamefleet.catalog.TableDefinition;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -15,16 +18,24 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
-/** Creates the catalog's tables (keys, indexes, TTL) in a DynamoDB endpoint, as the CDK app does in AWS. */
+/**
+ * Creates the catalog's tables (keys, indexes projecting ALL, on-demand billing, TTL) in a DynamoDB
+ * endpoint, as the CDK app does in AWS: for the local profile and the tests, never in a Lambda.
+ */
 public final class TableSetup {
     private TableSetup() {}
 
-    /** Creates each table that does not exist yet; {@code names} maps each definition to its physical name. */
+    /**
+     * Creates each table that does not exist yet ({@code names} maps each definition to its
+     * physical name), waits until every one is ACTIVE (at once on the emulators) and turns TTL on
+     * for those it created.
+     */
     public static void createAll(DynamoDbClient dynamoDb, List<TableDefinition> tables,
-            java.util.function.Function<TableDefinition, String> names) {
+            Function<TableDefinition, String> names) {
+        List<TableDefinition> created = new ArrayList<>();
         for (TableDefinition t : tables) {
-            String name = names.apply(t);
             Map<String, AttributeDefinition> attributes = new LinkedHashMap<>();
             List<KeySchemaElement> keys = keySchema(t.partitionKey(), t.sortKey().orElse(null), attributes);
             List<GlobalSecondaryIndex> indexes = new ArrayList<>();
@@ -35,13 +46,21 @@ public final class TableSetup {
                         .build());
             }
             try {
-                dynamoDb.createTable(c -> c.tableName(name).billingMode(BillingMode.PAY_PER_REQUEST)
+                dynamoDb.createTable(c -> c.tableName(names.apply(t)).billingMode(BillingMode.PAY_PER_REQUEST)
                         .keySchema(keys).attributeDefinitions(attributes.values())
                         .globalSecondaryIndexes(indexes.isEmpty() ? null : indexes));
+                created.add(t);
             } catch (ResourceInUseException exists) {
-                continue; // kept from an earlier run (--data-dir)
+                // kept from an earlier run (--data-dir)
             }
-            t.ttlAttribute().ifPresent(ttl -> dynamoDb.updateTimeToLive(u -> u.tableName(name)
+        }
+        // TTL can be set only on an ACTIVE table, and AWS creates tables in the background.
+        try (DynamoDbWaiter waiter = DynamoDbWaiter.builder().client(dynamoDb).overrideConfiguration(w -> w
+                .backoffStrategy(FixedDelayBackoffStrategy.create(Duration.ofSeconds(1))).maxAttempts(180)).build()) {
+            tables.forEach(t -> waiter.waitUntilTableExists(r -> r.tableName(names.apply(t))));
+        }
+        for (TableDefinition t : created) {
+            t.ttlAttribute().ifPresent(ttl -> dynamoDb.updateTimeToLive(u -> u.tableName(names.apply(t))
                     .timeToLiveSpecification(s -> s.attributeName(ttl).enabled(true))));
         }
     }
