@@ -396,7 +396,6 @@ class AwsAutoScalingComputeTest {
 
         assertThat(state.instanceTypes()).containsExactly(new InstanceDefinition("c5.large", "2"),
                 new InstanceDefinition("m5.large", null));
-        assertThat(state.instanceTypes()).extracting(InstanceDefinition::weight).containsExactly(2, 1);
         assertThat(state.onDemandOnly()).isTrue();
         assertThat(state.desiredCapacity()).isEqualTo(3);
     }

@@ -184,7 +184,7 @@ class BalancePlanTest {
                 views.stream().map(InstanceView::instance).toList());
         BalancePlan capped = BalancePlan.decide(g, full, views, Map.of("c4.large", 1L), THRESHOLD);
         assertThat(capped.desiredCapacity()).contains(7);
-        assertThat(capped.replaced()).containsExactly("c4-a").as("only one replacement fits under MaxSize");
+        assertThat(capped.replaced()).as("only one replacement fits under MaxSize").containsExactly("c4-a");
     }
 
     @Test

@@ -93,6 +93,8 @@ class BalancingStoreTest {
 
         servers.setInstanceStatus(List.of(stale), InstanceStatus.DRAINING); // the transaction fails; one by one works
 
+        // Still claimed: a write from the stale read would have made it a candidate again at once.
+        assertThat(candidates(g, InstanceStatus.DRAINING, T0)).isEmpty();
         GameServer moved = servers.find(stale.gameServerId()).orElseThrow();
         assertThat(moved.instanceStatus()).isEqualTo(InstanceStatus.DRAINING);
         assertThat(moved.claimExpiresAt()).isEqualTo(expires);

@@ -31,10 +31,7 @@ import software.amazon.awssdk.regions.Region;
  * Nothing picks LocalStack by itself when Docker is there: the default stays embedded so a run
  * does not depend on what the machine happens to have.
  *
- * <p>This class is there twice, as functions/src/test/java/io/gamefleet/testing/TestBackend.java
- * and local/src/test/java/io/gamefleet/local/TestBackend.java, because local cannot see the
- * functions module's test classes; the two stay identical but for the package line, which
- * local's TestBackendCopyTest checks.
+ * <p>The local module's tests use it too, through this module's test-jar.
  */
 public record TestBackend(Kind kind, Optional<URI> dynamoDbEndpoint, Optional<URI> stepFunctionsEndpoint,
         String localStackImage) {
@@ -96,7 +93,6 @@ public record TestBackend(Kind kind, Optional<URI> dynamoDbEndpoint, Optional<UR
         return skipReason(() -> LocalStack.dockerAvailable());
     }
 
-    /** The DynamoDB endpoint to use, or empty for the embedded emulator; starts LocalStack once per JVM. */
     /** JUnit's verdict for a class on this backend: skipped with the reason (printed once per JVM). */
     public ConditionEvaluationResult condition() {
         return skipReason().map(reason -> {
@@ -107,6 +103,7 @@ public record TestBackend(Kind kind, Optional<URI> dynamoDbEndpoint, Optional<UR
         }).orElseGet(() -> ConditionEvaluationResult.enabled("backend " + this));
     }
 
+    /** The DynamoDB endpoint to use, or empty for the embedded emulator; starts LocalStack once per JVM. */
     public Optional<URI> dynamoDb() {
         return switch (kind) {
             case EMBEDDED -> Optional.empty();

@@ -476,6 +476,7 @@ class BadInputTest {
                 admin.listServers(G, "").ok().body(),
                 admin.describeServer(G, "avail-1").ok().body(),
                 admin.describeServer(G, "used-1").ok().body());
+        int checked = 0;
         for (JsonNode body : bodies) {
             List<String> nulls = new ArrayList<>();
             GamefleetClient.findNulls(body, "$", nulls);
@@ -489,9 +490,11 @@ class BadInputTest {
                     assertThat(t.decimalValue().longValue()).as("%s in %s", member, body)
                             .isBetween(LOCAL.signingClock().instant().getEpochSecond() - 86_400,
                                     LOCAL.signingClock().instant().getEpochSecond() + 1);
+                    checked++;
                 }
             }
         }
+        assertThat(checked).as("timestamps checked").isGreaterThanOrEqualTo(10);
         // On the wire: plain decimals (no exponent), at most three fraction digits.
         java.util.regex.Matcher m = java.util.regex.Pattern.compile(
                 "\"(CreationTime|LastUpdatedTime|RegistrationTime|LastHealthCheckTime|LaunchTime|LastClaimTime)\":([^,}]*)")

@@ -33,7 +33,6 @@ class GroupWorkflowTest {
             && p.tableName().contains("Instances") && p.hasItem() && p.item().containsKey("GameServerGroupName")
             && "gated-activating".equals(p.item().get("GameServerGroupName").s()));
 
-    /** Holds the write of the registration of game server "orphan-1". */
     /** Holds the registration's write of game server orphan-1 (a transaction with a Put of it). */
     private static final RequestGate REGISTRATION_GATE = new RequestGate(r -> r instanceof TransactWriteItemsRequest t
             && t.transactItems().stream().anyMatch(i -> i.put() != null
@@ -118,9 +117,7 @@ class GroupWorkflowTest {
         activeGroup(other, 1, 1);
         admin.register(other, "forced-1", firstInstance(other)).ok();
 
-        // A DELETED name can be used again, for a brand-new group. (The clock moves first: at the very
-        // same instant the activation would not start, see recreatingADeletedNameAtTheSameInstantActivates.)
-        LOCAL.passTime(Duration.ofMillis(1));
+        // A DELETED name can be used again, for a brand-new group.
         JsonNode again = admin.createGroup(groupBody(g, 1, 1)).ok().group();
         assertThat(again.get("Status").asText()).isEqualTo("NEW");
         assertThat(admin.awaitGroup(g, Set.of("ACTIVE", "ERROR"), WORKFLOW).get("Status").asText()).isEqualTo("ACTIVE");
@@ -160,7 +157,6 @@ class GroupWorkflowTest {
         assertThat(late.status()).as("%s", late).isEqualTo(409);
         admin.describeServer(g, "orphan-1").error(404, "NotFoundException");
         // Re-created, the group must not inherit the late registration.
-        LOCAL.passTime(Duration.ofMillis(1));
         activeGroup(g, 1, 1);
         assertThat(admin.listServers(g, "").ok().body().get("GameServers").size()).isZero();
         LOCAL.matchmaker().claim(g).error(409, "OutOfCapacityException");

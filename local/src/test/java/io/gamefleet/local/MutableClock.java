@@ -36,10 +36,6 @@ final class MutableClock extends Clock {
         return now.updateAndGet(t -> t.plus(by));
     }
 
-    void set(Instant instant) {
-        now.set(instant);
-    }
-
     @Override
     public Instant instant() {
         return now.get();

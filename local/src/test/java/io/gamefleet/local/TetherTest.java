@@ -3,6 +3,7 @@ package io.gamefleet.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class TetherTest {
 
         tether.getOutputStream().close(); // as when the JVM that started it is killed
 
-        assertThat(sleep.onExit().get(10, TimeUnit.SECONDS).isAlive()).isFalse();
+        assertThat(sleep.onExit()).succeedsWithin(Duration.ofSeconds(10));
         assertThat(tether.waitFor(10, TimeUnit.SECONDS)).isTrue();
     }
 
@@ -50,7 +51,7 @@ class TetherTest {
 
         tether.destroy();
 
-        assertThat(sleep.onExit().get(10, TimeUnit.SECONDS).isAlive()).isFalse();
+        assertThat(sleep.onExit()).succeedsWithin(Duration.ofSeconds(10));
         assertThat(tether.waitFor(10, TimeUnit.SECONDS)).isTrue();
     }
 
