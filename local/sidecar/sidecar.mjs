@@ -3,7 +3,9 @@
 // endpointOverride, and runs executions in-process with aws-local-stepfunctions. Lambda Task states are sent to
 // --invoke-endpoint using the Lambda Invoke REST shape, so nothing here ever talks to real AWS.
 //
-//   node local/sidecar/sidecar.mjs --port N --invoke-endpoint http://127.0.0.1:M [--wait-ms K] [--exit-with-stdin]
+//   node local/sidecar/sidecar.mjs --port N --invoke-endpoint http://127.0.0.1:M [--wait-ms K]
+//
+// The local profile runs it through tether.mjs, which ends it (SIGTERM) when the profile's JVM goes.
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -19,7 +21,6 @@ const { StateMachine, ExecutionError, ExecutionAbortedError, ExecutionTimeoutErr
 const { values: args } = parseArgs({
   options: {
     port: { type: 'string' }, 'invoke-endpoint': { type: 'string' }, 'wait-ms': { type: 'string' },
-    'exit-with-stdin': { type: 'boolean' },
   },
 });
 if (args.port === undefined || !args['invoke-endpoint']) {
@@ -269,8 +270,3 @@ function shutdown() {
 }
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);
-// The local profile holds our stdin open; when it ends (even killed with SIGKILL), so do we.
-if (args['exit-with-stdin']) {
-  process.stdin.on('end', shutdown);
-  process.stdin.resume();
-}

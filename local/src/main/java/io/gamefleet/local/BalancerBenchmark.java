@@ -3,20 +3,10 @@ package io.gamefleet.local;
 import io.gamefleet.domain.Caller;
 import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.domain.GameServerGroup;
-import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GameServerService.Registration;
-import io.gamefleet.domain.InstanceDefinition;
-import io.gamefleet.domain.LaunchTemplate;
 import io.gamefleet.domain.SpotBalancer.GroupReport;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 
 /**
  * One balancer run over one group of {@code servers} game servers on {@code instances}
@@ -31,36 +21,12 @@ public final class BalancerBenchmark {
     public static void main(String[] args) throws Exception {
         int servers = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int instanceCount = args.length > 1 ? Integer.parseInt(args[1]) : 500;
-        AtomicLong dynamoCalls = new AtomicLong();
-        ExecutionInterceptor counter = new ExecutionInterceptor() {
-            @Override
-            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-                if ("DynamoDb".equals(attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME))) {
-                    dynamoCalls.incrementAndGet();
-                }
-            }
-        };
-        LocalProfile.Options d = LocalProfile.Options.defaults(Main.home());
-        LocalProfile.Options options = new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), Duration.ZERO,
-                Duration.ZERO, Optional.empty(), Optional.empty(), Optional.empty(), d.principals(), d.clock(),
-                Duration.ofMillis(20), d.home(), List.of(counter));
-        try (LocalProfile profile = LocalProfile.start(options)) {
-            var groups = profile.services().groups();
+        Benchmarks.DynamoDbCalls dynamoCalls = new Benchmarks.DynamoDbCalls();
+        try (LocalProfile profile = Benchmarks.start(dynamoCalls)) {
             String group = "bench";
-            groups.create(GameServerGroup.builder().name(group).roleArn("arn:aws:iam::000000000000:role/bench")
-                    .minSize(instanceCount).maxSize(instanceCount * 2)
-                    .launchTemplate(new LaunchTemplate(null, "bench", null))
-                    .instanceDefinitions(List.of(new InstanceDefinition("c5.large", null),
-                            new InstanceDefinition("m5.large", null), new InstanceDefinition("c4.large", null)))
-                    .build());
-            Instant deadline = Instant.now().plusSeconds(120);
-            while (groups.describe(group).status() != GameServerGroupStatus.ACTIVE) {
-                if (Instant.now().isAfter(deadline)) {
-                    throw new IllegalStateException(group + " did not become ACTIVE: " + groups.describe(group));
-                }
-                Thread.sleep(50);
-            }
-            List<ComputeInstance> instances = profile.fleet().describeInstances("gamefleet-" + group);
+            Benchmarks.createActive(profile, group, instanceCount, instanceCount * 2,
+                    List.of("c5.large", "m5.large", "c4.large"));
+            List<ComputeInstance> instances = profile.fleet().describeInstances(GameServerGroup.autoScalingGroupName(group));
             long started = System.nanoTime();
             for (int i = 0; i < servers; i++) {
                 String instance = instances.get(i % instances.size()).instanceId();
@@ -79,8 +45,8 @@ public final class BalancerBenchmark {
         }
     }
 
-    private static void run(LocalProfile profile, AtomicLong dynamoCalls, String what) {
-        dynamoCalls.set(0);
+    private static void run(LocalProfile profile, Benchmarks.DynamoDbCalls dynamoCalls, String what) {
+        dynamoCalls.reset();
         long started = System.nanoTime();
         GroupReport report = profile.services().balancer().runAll().get(0);
         double seconds = (System.nanoTime() - started) / 1e9;

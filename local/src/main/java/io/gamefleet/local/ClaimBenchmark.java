@@ -1,17 +1,11 @@
 package io.gamefleet.local;
 
-import io.gamefleet.domain.GameServerGroup;
-import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.GameServerService;
 import io.gamefleet.domain.GameServerService.Claim;
 import io.gamefleet.domain.GameServerService.Registration;
 import io.gamefleet.domain.GamefleetException;
-import io.gamefleet.domain.InstanceDefinition;
-import io.gamefleet.domain.LaunchTemplate;
 import io.gamefleet.domain.Caller;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,10 +13,6 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 /**
  * Claim throughput against the local profile's DynamoDB (dynoxide): for 1, 8 and 32 concurrent
@@ -35,20 +25,8 @@ public final class ClaimBenchmark {
 
     public static void main(String[] args) throws Exception {
         int servers = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
-        AtomicLong dynamoCalls = new AtomicLong();
-        ExecutionInterceptor counter = new ExecutionInterceptor() {
-            @Override
-            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-                if ("DynamoDb".equals(attributes.getAttribute(software.amazon.awssdk.core.interceptor.SdkExecutionAttribute.SERVICE_NAME))) {
-                    dynamoCalls.incrementAndGet();
-                }
-            }
-        };
-        LocalProfile.Options d = LocalProfile.Options.defaults(Main.home());
-        LocalProfile.Options options = new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), d.balancerRate(),
-                Duration.ZERO, Optional.empty(), Optional.empty(), Optional.empty(), d.principals(), d.clock(),
-                Duration.ofMillis(20), d.home(), List.of(counter));
-        try (LocalProfile profile = LocalProfile.start(options)) {
+        Benchmarks.DynamoDbCalls dynamoCalls = new Benchmarks.DynamoDbCalls();
+        try (LocalProfile profile = Benchmarks.start(dynamoCalls)) {
             System.out.printf("%-9s %8s %12s %16s %9s %9s%n", "claimers", "claims", "claims/s", "DDB calls/claim",
                     "p50 ms", "p99 ms");
             for (int claimers : new int[] {1, 8, 32}) {
@@ -56,7 +34,7 @@ public final class ClaimBenchmark {
                 prepare(profile, group, servers);
                 GameServerService service = profile.services().gameServers();
                 List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
-                dynamoCalls.set(0);
+                dynamoCalls.reset();
                 long start = System.nanoTime();
                 ExecutorService pool = Executors.newFixedThreadPool(claimers);
                 List<Future<?>> done = new ArrayList<>();
@@ -92,19 +70,8 @@ public final class ClaimBenchmark {
 
     /** An ACTIVE group whose instance holds {@code servers} AVAILABLE game servers. */
     private static void prepare(LocalProfile profile, String group, int servers) throws InterruptedException {
-        var groups = profile.services().groups();
-        groups.create(GameServerGroup.builder().name(group).roleArn("arn:aws:iam::000000000000:role/bench")
-                .minSize(1).maxSize(1).launchTemplate(new LaunchTemplate(null, "bench", null))
-                .instanceDefinitions(List.of(new InstanceDefinition("c5.large", null), new InstanceDefinition("m5.large", null)))
-                .build());
-        Instant deadline = Instant.now().plusSeconds(60);
-        while (groups.describe(group).status() != GameServerGroupStatus.ACTIVE) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException(group + " did not become ACTIVE: " + groups.describe(group));
-            }
-            Thread.sleep(20);
-        }
-        GameServerInstance instance = groups.describeInstances(group, Optional.empty(), 1, Optional.empty()).items().get(0);
+        Benchmarks.createActive(profile, group, 1, 1, List.of("c5.large", "m5.large"));
+        GameServerInstance instance = profile.services().groups().describeInstances(group, Optional.empty(), 1, Optional.empty()).items().get(0);
         for (int i = 0; i < servers; i++) {
             profile.services().gameServers().register(new Registration(group, group + "-" + i, instance.instanceId(),
                     Optional.of("10.0.0.1:" + (7000 + i)), Optional.empty()), Caller.UNBOUND);

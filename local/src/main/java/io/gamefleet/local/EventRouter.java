@@ -18,7 +18,7 @@ import java.util.Map.Entry;
 final class EventRouter {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    record Target(EventRule rule, JsonNode pattern, RequestHandler<Map<String, Object>, Map<String, Object>> handler) {}
+    record Target(JsonNode pattern, RequestHandler<Map<String, Object>, Map<String, Object>> handler) {}
 
     private final List<Target> targets;
 
@@ -35,7 +35,6 @@ final class EventRouter {
     }
 
     /** Returns how many rules matched. */
-    @SuppressWarnings("unchecked")
     int deliver(Map<String, Object> event) {
         JsonNode tree = JSON.valueToTree(event);
         int matched = 0;

@@ -66,7 +66,6 @@ public final class LocalProfile implements AutoCloseable {
 
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedules = new LinkedHashMap<>();
-    private EventRouter events;
     private EdgeServer edge;
     private SimulatedFleet fleet;
     private Services services;
@@ -141,9 +140,9 @@ public final class LocalProfile implements AutoCloseable {
         for (EventRule rule : Triggers.EVENT_RULES) {
             RequestHandler<Map<String, Object>, Map<String, Object>> handler = instantiate(rule.handlerClass());
             functions.put(rule.functionName(), handler);
-            targets.add(new EventRouter.Target(rule, EventRouter.pattern(rule), handler));
+            targets.add(new EventRouter.Target(EventRouter.pattern(rule), handler));
         }
-        events = new EventRouter(targets);
+        EventRouter events = new EventRouter(targets);
         fleet.sendEventsTo(events::deliver);
         for (Schedule schedule : Triggers.SCHEDULES) {
             RequestHandler<Map<String, Object>, Map<String, Object>> handler = instantiate(schedule.handlerClass());
@@ -192,11 +191,6 @@ public final class LocalProfile implements AutoCloseable {
             throw new IllegalArgumentException("no schedule named " + name + "; there are " + schedules.keySet());
         }
         return handler.handleRequest(Map.of("source", "aws.scheduler", "detail-type", "Scheduled Event"), null);
-    }
-
-    /** Delivers an EventBridge event to the catalog's matching rules; returns how many matched. */
-    public int sendEvent(Map<String, Object> event) {
-        return events.deliver(event);
     }
 
     /** FleetIQ metrics as EMF lines in metrics.log, and the utilization fed to the fleet's target tracking. */
@@ -250,9 +244,10 @@ public final class LocalProfile implements AutoCloseable {
                     + "local/ (local/run does it for you)");
         }
         int port = freePort();
-        List<String> command = List.of(Principals.node(), script.toString(), "--port", Integer.toString(port),
+        List<String> command = List.of(Principals.node(), o.home().resolve("sidecar/tether.mjs").toString(),
+                Principals.node(), script.toString(), "--port", Integer.toString(port),
                 "--invoke-endpoint", "http://127.0.0.1:" + edge.port(),
-                "--wait-ms", Long.toString(o.workflowWait().toMillis()), "--exit-with-stdin");
+                "--wait-ms", Long.toString(o.workflowWait().toMillis()));
         URI endpoint = URI.create("http://127.0.0.1:" + port);
         resources.add(ChildProcess.start("stepfunctions-sidecar", command, o.home().toFile(), logs, endpoint));
         return endpoint;

@@ -51,8 +51,17 @@ final class Principals {
         return principals;
     }
 
-    /** The Node.js executable, checked once, with a message that says what to install. */
+    private static volatile String node;
+
+    /** The Node.js executable, checked once per JVM, with a message that says what to install. */
     static String node() {
+        if (node == null) {
+            node = findNode();
+        }
+        return node;
+    }
+
+    private static String findNode() {
         try {
             Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
             String version = new String(p.getInputStream().readAllBytes()).trim();

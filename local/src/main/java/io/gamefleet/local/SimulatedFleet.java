@@ -195,7 +195,7 @@ public final class SimulatedFleet implements Compute {
      * instances that are not protected, as the default termination policy would prefer.
      */
     void observe(String gameServerGroup, double percentUtilized) {
-        ScalingGroup g = groups.get("gamefleet-" + gameServerGroup);
+        ScalingGroup g = groups.get(GameServerGroup.autoScalingGroupName(gameServerGroup));
         if (g == null || g.group.autoScalingPolicy() == null) {
             return;
         }
