@@ -11,9 +11,14 @@ import org.crac.Resource;
  * classes it loads and the code it JIT-compiles are in the snapshot: request decoding and
  * validation, the error encoding, and one DynamoDB read of a group that does not exist (the SDK's
  * marshalling, signing and HTTP client). Outside SnapStart the hook never fires.
+ *
+ * <p>The request names a group that validation refuses, so no handler ever reaches the store with
+ * it: a write handler (DeleteGameServerGroup, say) primed with a valid name would act on a group
+ * that someone did create under that name.
  */
 final class SnapStartPriming implements Resource {
     private static final String NO_SUCH_GROUP = "gamefleet-snapstart-priming";
+    private static final String INVALID_GROUP = "snapstart priming";
     private final ApiHandler handler;
 
     private SnapStartPriming(ApiHandler handler) {
@@ -37,11 +42,16 @@ final class SnapStartPriming implements Resource {
         // nothing to renew: SDK clients open connections on demand
     }
 
+    /** A well-formed request that validation refuses (400) for its group name, before any store access. */
+    static APIGatewayV2HTTPEvent request() {
+        return APIGatewayV2HTTPEvent.builder().withBody("{}").withIsBase64Encoded(false)
+                .withPathParameters(Map.of("GameServerGroupName", INVALID_GROUP)).build();
+    }
+
     /** Never throws: a snapshot without priming is slower to warm, not broken. */
     static void prime(ApiHandler handler) {
         try {
-            handler.handleRequest(APIGatewayV2HTTPEvent.builder().withBody("{").withIsBase64Encoded(false)
-                    .withPathParameters(Map.of("GameServerGroupName", NO_SUCH_GROUP)).build(), null);
+            handler.handleRequest(request(), null);
             handler.services.groups().describe(NO_SUCH_GROUP);
         } catch (RuntimeException expected) {
             // NotFound, or no network while priming: either way the code paths are loaded

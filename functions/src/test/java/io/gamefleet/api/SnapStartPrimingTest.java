@@ -37,4 +37,28 @@ class SnapStartPrimingTest {
         assertThat(dynamoCalls.get()).isPositive();
         assertThat(handler.priming).isInstanceOf(SnapStartPriming.class);
     }
+
+    @Test
+    void thePrimingRequestGetsPastDecodingIntoValidationForEveryOperation() {
+        Services services = new Services(Map.of("AWS_REGION", "us-east-1", "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1"),
+                Clock.systemUTC(), Optional.empty(), Optional.empty(),
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")), List.of());
+        for (io.gamefleet.catalog.Route route : io.gamefleet.catalog.Routes.ALL) {
+            ApiHandler handler = instantiate(route.handlerClass(), services);
+            var response = handler.handleRequest(SnapStartPriming.request(), null);
+            // Refused by validation (decoded, merged, checked), not as malformed JSON, and before the
+            // store: DynamoDB here is unreachable, so reaching it would be a 500.
+            assertThat(response.getStatusCode()).as(route.operation()).isEqualTo(400);
+            assertThat(response.getBody()).as(route.operation()).contains("InvalidRequestException")
+                    .doesNotContain("JSON");
+        }
+    }
+
+    private static ApiHandler instantiate(String className, Services services) {
+        try {
+            return (ApiHandler) Class.forName(className).getConstructor(Services.class).newInstance(services);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(className, e);
+        }
+    }
 }
