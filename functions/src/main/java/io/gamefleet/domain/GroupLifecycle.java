@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The steps of the activation and deletion workflows. Each step is idempotent: Step Functions
@@ -155,13 +156,16 @@ public final class GroupLifecycle {
      * left alone. Returns whether it was put in ERROR.
      */
     public boolean recordFailure(String name, Workflow workflow, String reason) {
-        GameServerGroup group = groups.find(name).orElse(null);
-        if (group == null || !workflow.owned.contains(group.status())) {
+        if (groups.find(name).isEmpty()) {
             return false;
         }
-        groupService.transition(name, g -> workflow.owned.contains(g.status())
-                ? g.toBuilder().status(GameServerGroupStatus.ERROR).statusReason(reason).build() : g);
-        return true;
+        // Decided on the read the write is conditioned on, so a group that moved on since is not touched.
+        AtomicBoolean recorded = new AtomicBoolean();
+        groupService.transition(name, g -> {
+            recorded.set(workflow.owned.contains(g.status()));
+            return recorded.get() ? g.toBuilder().status(GameServerGroupStatus.ERROR).statusReason(reason).build() : g;
+        });
+        return recorded.get();
     }
 
     private void move(String name, Set<GameServerGroupStatus> from, GameServerGroupStatus to,

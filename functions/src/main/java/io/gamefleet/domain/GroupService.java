@@ -158,12 +158,17 @@ public final class GroupService {
 
     /**
      * Reads the group, applies the change and writes it back under optimistic locking, re-reading
-     * when a concurrent write came first. The change may throw to refuse.
+     * when a concurrent write came first. The change may throw to refuse, or return the group it
+     * was given to leave it as it is: then nothing is written.
      */
     GameServerGroup transition(String name, UnaryOperator<GameServerGroup> change) {
         for (int attempt = 1; ; attempt++) {
             GameServerGroup current = groups.require(name, clock.instant());
-            GameServerGroup changed = change.apply(current).toBuilder().lastUpdatedTime(clock.instant()).build();
+            GameServerGroup next = change.apply(current);
+            if (next == current) {
+                return current;
+            }
+            GameServerGroup changed = next.toBuilder().lastUpdatedTime(clock.instant()).build();
             try {
                 return repository.update(changed);
             } catch (ConcurrentUpdateException e) {
