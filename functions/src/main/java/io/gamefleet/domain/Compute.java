@@ -43,6 +43,10 @@ public interface Compute {
     record ScalingGroupState(int desiredCapacity, int minSize, int maxSize, List<InstanceDefinition> instanceTypes,
             boolean onDemandOnly, List<ComputeInstance> instances) {}
 
+    /**
+     * {@code launchTime}: when it launched, or, where the service does not say (Auto Scaling), when
+     * it was described; the instance's record keeps the first one seen.
+     */
     record ComputeInstance(String instanceId, String instanceType, String availabilityZone,
             Instant launchTime, boolean inService, boolean protectedFromScaleIn) {}
 

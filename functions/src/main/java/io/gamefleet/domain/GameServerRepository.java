@@ -67,7 +67,8 @@ public interface GameServerRepository {
 
     /**
      * Takes the servers of an instance about to be terminated out of claims, but only if each is
-     * still as it was read (no claim or game started since): false, and nothing decided, if not.
+     * still as it was read (no claim or game started since): false if not. One transaction decides
+     * up to 100 servers; with more, the transactions before the refused one stay written.
      */
     boolean retire(List<GameServer> servers);
 

@@ -41,7 +41,8 @@ final class StepFunctionsWorkflowStarter implements WorkflowStarter {
         try {
             sfn.get().startExecution(r -> r.stateMachineArn(stateMachineArn).name(name).input(input));
         } catch (ExecutionAlreadyExistsException alreadyStarted) {
-            // the same transition was started before: nothing to do
+            // the name has a random part, so only an SDK retry of this very call can reuse it, and
+            // Step Functions answers such a retry with success while the execution runs: kept for safety
         }
     }
 }

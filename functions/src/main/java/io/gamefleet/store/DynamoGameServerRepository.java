@@ -35,9 +35,10 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
 
 /**
  * Game servers in the GameServers table (see {@link GameServerSchema} for the keys and indexes).
- * Reads and plain writes go through the Enhanced Client. The claim and update writes use
- * UpdateItem expressions (the Enhanced Client has no API for REMOVE or for setting only some
- * attributes under a condition) and map the result through the same table schema.
+ * Plain reads go through the Enhanced Client. Writes use the low-level client: registration and
+ * instance-status moves are transactions (with the group's gate, or up to 100 servers), and claims
+ * and updates are UpdateItem expressions (the Enhanced Client has no API for REMOVE or for setting
+ * only some attributes under a condition), mapped back through the same table schema.
  */
 public final class DynamoGameServerRepository implements GameServerRepository {
     private final DynamoDbClient dynamoDb;
@@ -274,11 +275,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     public void setInstanceStatus(List<GameServer> servers, InstanceStatus status) {
         for (int from = 0; from < servers.size(); from += TRANSACTION_LIMIT) {
             List<GameServer> chunk = servers.subList(from, Math.min(servers.size(), from + TRANSACTION_LIMIT));
-            List<TransactWriteItem> updates = chunk.stream()
-                    .map(s -> TransactWriteItem.builder().update(statusUpdate(s, status)).build()).toList();
-            try {
-                dynamoDb.transactWriteItems(t -> t.transactItems(updates));
-            } catch (TransactionCanceledException changedMeanwhile) {
+            if (!moveAsRead(chunk, status)) {
                 chunk.forEach(s -> moveOneByOne(s.gameServerId(), status));
             }
         }
@@ -287,16 +284,24 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     @Override
     public boolean retire(List<GameServer> servers) {
         for (int from = 0; from < servers.size(); from += TRANSACTION_LIMIT) {
-            List<TransactWriteItem> updates = servers.subList(from, Math.min(servers.size(), from + TRANSACTION_LIMIT))
-                    .stream().map(s -> TransactWriteItem.builder()
-                            .update(statusUpdate(s, InstanceStatus.SPOT_TERMINATING)).build()).toList();
-            try {
-                dynamoDb.transactWriteItems(t -> t.transactItems(updates));
-            } catch (TransactionCanceledException changedMeanwhile) {
+            if (!moveAsRead(servers.subList(from, Math.min(servers.size(), from + TRANSACTION_LIMIT)),
+                    InstanceStatus.SPOT_TERMINATING)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** One transaction (at most 100 servers); false, and nothing written, if any server changed since it was read. */
+    private boolean moveAsRead(List<GameServer> servers, InstanceStatus status) {
+        List<TransactWriteItem> updates = servers.stream()
+                .map(s -> TransactWriteItem.builder().update(statusUpdate(s, status)).build()).toList();
+        try {
+            dynamoDb.transactWriteItems(t -> t.transactItems(updates));
+            return true;
+        } catch (TransactionCanceledException changedMeanwhile) {
+            return false;
+        }
     }
 
     private void moveOneByOne(String gameServerId, InstanceStatus status) {

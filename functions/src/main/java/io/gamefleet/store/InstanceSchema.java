@@ -18,7 +18,8 @@ import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchem
 /**
  * GameServerInstances items. Access patterns: one instance by group and id (registration checks
  * the instance belongs to the group and reads its status); a group's instances in id order
- * (DescribeGameServerInstances, the workflows).
+ * (DescribeGameServerInstances, the workflows, all of them for the balancer); one instance by id
+ * alone through the ByInstanceId index (EC2 events name only the instance).
  */
 final class InstanceSchema {
     static final TableSchema<GameServerInstance> SCHEMA = build();

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Both workflows' Catch target ({@code Workflow}: ACTIVATION or DELETION): puts the group in
- * ERROR with a StatusReason made from the failed step's error. Step Functions passes a Lambda error's whole payload as the Cause
+ * ERROR with a StatusReason made from the failed step's error, if it is still in a status that
+ * workflow owns, and answers whether it did ({@code Recorded}). Step Functions passes a Lambda error's whole payload as the Cause
  * ({"errorMessage": ..., "errorType": ...}); the reason is its message.
  */
 public final class RecordFailureStep extends StepHandler {
