@@ -27,18 +27,18 @@ public final class EmfMetrics implements Metrics {
     @Override
     public void gameServers(String group, GameServerCounts counts) {
         emit(Map.of("GameServerGroup", group), List.of(
-                new Value("AvailableGameServers", "Count", counts.available()),
-                new Value("UtilizedGameServers", "Count", counts.utilized()),
-                new Value("DrainingAvailableGameServers", "Count", counts.drainingAvailable()),
-                new Value("DrainingUtilizedGameServers", "Count", counts.drainingUtilized()),
-                new Value("PercentUtilizedGameServers", "Percent", counts.percentUtilized())));
+                new Value(Catalog.AVAILABLE_GAME_SERVERS, "Count", counts.available()),
+                new Value(Catalog.UTILIZED_GAME_SERVERS, "Count", counts.utilized()),
+                new Value(Catalog.DRAINING_AVAILABLE_GAME_SERVERS, "Count", counts.drainingAvailable()),
+                new Value(Catalog.DRAINING_UTILIZED_GAME_SERVERS, "Count", counts.drainingUtilized()),
+                new Value(Catalog.PERCENT_UTILIZED_GAME_SERVERS, "Percent", counts.percentUtilized())));
     }
 
     @Override
     public void interruption(String group, String instanceType, int gameServers) {
         emit(Map.of("GameServerGroup", group, "InstanceType", instanceType), List.of(
-                new Value("InstanceInterruptions", "Count", 1),
-                new Value("GameServerInterruptions", "Count", gameServers)));
+                new Value(Catalog.INSTANCE_INTERRUPTIONS, "Count", 1),
+                new Value(Catalog.GAME_SERVER_INTERRUPTIONS, "Count", gameServers)));
     }
 
     private record Value(String name, String unit, double value) {}

@@ -1,11 +1,27 @@
 package io.gamefleet.catalog;
 
+import java.util.List;
+
 /** Names shared by the functions, the CDK app and the local profile. */
 public final class Catalog {
     /** Every Lambda function's name starts with this (deployed and local). */
     public static final String FUNCTION_PREFIX = "gamefleet-";
     /** CloudWatch namespace of the FleetIQ-named metrics. */
     public static final String METRICS_NAMESPACE = "Gamefleet";
+    /** FleetIQ's metrics, as the balancer and the event handler publish them and the dashboard shows them. */
+    public static final String AVAILABLE_GAME_SERVERS = "AvailableGameServers";
+    public static final String UTILIZED_GAME_SERVERS = "UtilizedGameServers";
+    public static final String DRAINING_AVAILABLE_GAME_SERVERS = "DrainingAvailableGameServers";
+    public static final String DRAINING_UTILIZED_GAME_SERVERS = "DrainingUtilizedGameServers";
+    /** Also what a group's target-tracking policy tracks. */
+    public static final String PERCENT_UTILIZED_GAME_SERVERS = "PercentUtilizedGameServers";
+    public static final String GAME_SERVER_INTERRUPTIONS = "GameServerInterruptions";
+    public static final String INSTANCE_INTERRUPTIONS = "InstanceInterruptions";
+    /** Published every balancer run, per GameServerGroup. */
+    public static final List<String> GAME_SERVER_GAUGES = List.of(AVAILABLE_GAME_SERVERS, UTILIZED_GAME_SERVERS,
+            DRAINING_AVAILABLE_GAME_SERVERS, DRAINING_UTILIZED_GAME_SERVERS, PERCENT_UTILIZED_GAME_SERVERS);
+    /** Published per interruption, per GameServerGroup and InstanceType. */
+    public static final List<String> INTERRUPTION_COUNTS = List.of(GAME_SERVER_INTERRUPTIONS, INSTANCE_INTERRUPTIONS);
     /** Tag put on every Auto Scaling group and instance Gamefleet manages; IAM conditions key on it. */
     public static final String MANAGED_TAG_KEY = "gamefleet:game-server-group";
 

@@ -9,10 +9,11 @@ import java.util.Map;
 
 /**
  * A Step Functions state machine: its ASL file (a classpath resource of the functions jar), the
- * steps whose ARNs it names, and the setting that carries its ARN to the functions that start it.
+ * steps whose ARNs it names, the setting that carries its ARN, and the API operation whose
+ * function starts it (and alone is given that setting and the right to start it).
  */
 public record WorkflowDefinition(String name, String aslResource, List<WorkflowStep> steps,
-        Settings.Setting arnSetting) {
+        Settings.Setting arnSetting, String startedBy) {
 
     public String stateMachineName() {
         return Catalog.FUNCTION_PREFIX + name;

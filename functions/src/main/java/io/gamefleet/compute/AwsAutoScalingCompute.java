@@ -45,7 +45,6 @@ import software.amazon.awssdk.services.autoscaling.model.UpdateAutoScalingGroupR
 public final class AwsAutoScalingCompute implements Compute {
     static final String FLEETIQ_TAG_KEY = "GameLift";
     static final String FLEETIQ_TAG_VALUE = "GameServerGroups";
-    static final String UTILIZATION_METRIC = "PercentUtilizedGameServers";
     static final String DEFAULT_TEMPLATE_VERSION = "$Default";
 
     /** Error codes that say "not now" rather than "no"; the SDK's own retryable() misses some. */
@@ -194,7 +193,7 @@ public final class AwsAutoScalingCompute implements Compute {
             return Optional.empty();
         }
         CustomizedMetricSpecification metric = CustomizedMetricSpecification.builder()
-                .metricName(UTILIZATION_METRIC)
+                .metricName(Catalog.PERCENT_UTILIZED_GAME_SERVERS)
                 .namespace(Catalog.METRICS_NAMESPACE)
                 .dimensions(MetricDimension.builder().name("GameServerGroup").value(g.name()).build())
                 .statistic(MetricStatistic.AVERAGE)

@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
@@ -110,11 +111,6 @@ public final class GamefleetStack extends Stack {
     /** CPU scales with memory: 1 GB keeps Java's start and the SDK's first calls quick. */
     static final int MEMORY_MB = 1024;
 
-    /** The API operations that start a workflow, and which one each starts. */
-    static final Map<Route, WorkflowDefinition> WORKFLOW_STARTERS = Map.of(
-            Routes.byOperation("CreateGameServerGroup"), Workflows.ACTIVATION,
-            Routes.byOperation("DeleteGameServerGroup"), Workflows.DELETION);
-
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final DeploymentContext context;
@@ -172,7 +168,7 @@ public final class GamefleetStack extends Stack {
         }
 
         for (Schedule schedule : Triggers.SCHEDULES) {
-            long minutes = DeploymentContext.scheduleMinutes(settings.get(schedule.rate()));
+            long minutes = Long.parseLong(settings.get(schedule.rate())) / 60; // rounded to minutes by DeploymentContext
             function(schedule.name(), schedule.functionName(), schedule.handlerMethod(), Kind.SCHEDULED,
                     scheduledTimeout(minutes), code, environment);
             schedules.put(schedule.name(), schedule(schedule, minutes));
@@ -206,16 +202,12 @@ public final class GamefleetStack extends Stack {
         HttpIamAuthorizer iam = new HttpIamAuthorizer();
         for (Route route : Routes.ALL) {
             Map<String, String> env = new LinkedHashMap<>(apiEnvironment);
-            WorkflowDefinition started = WORKFLOW_STARTERS.get(route);
-            if (started != null) {
-                env.put(started.arnSetting().environmentVariable(),
-                        stateMachines.get(started.name()).getStateMachineArn());
-            }
+            Optional<WorkflowDefinition> started = Workflows.startedBy(route);
+            started.ifPresent(w -> env.put(w.arnSetting().environmentVariable(),
+                    stateMachines.get(w.name()).getStateMachineArn()));
             Function fn = function(route.operation(), route.functionName(), route.handlerMethod(), Kind.API,
                     Kind.API.timeout, code, env);
-            if (started != null) {
-                stateMachines.get(started.name()).grantStartExecution(fn);
-            }
+            started.ifPresent(w -> stateMachines.get(w.name()).grantStartExecution(fn));
             api.addRoutes(AddRoutesOptions.builder()
                     .path(route.path())
                     .methods(List.of(HttpMethod.valueOf(route.method())))

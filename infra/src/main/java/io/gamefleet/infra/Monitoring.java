@@ -46,10 +46,6 @@ import software.constructs.Construct;
  * indexes (claims read the Claimable index, so its throttles matter most).
  */
 final class Monitoring extends Construct {
-    /** The FleetIQ metrics the balancer and the event handler publish (EMF), per GameServerGroup. */
-    static final List<String> FLEETIQ_GAUGES = List.of("AvailableGameServers", "UtilizedGameServers",
-            "DrainingAvailableGameServers", "DrainingUtilizedGameServers", "PercentUtilizedGameServers");
-    static final List<String> FLEETIQ_COUNTS = List.of("GameServerInterruptions", "InstanceInterruptions");
     static final Duration PERIOD = Duration.minutes(5);
 
     private final Topic topic;
@@ -74,10 +70,6 @@ final class Monitoring extends Construct {
 
     Topic topic() {
         return topic;
-    }
-
-    List<Alarm> alarms() {
-        return List.copyOf(alarms);
     }
 
     void functionAlarms(Map<String, Function> functions) {
@@ -137,10 +129,10 @@ final class Monitoring extends Construct {
                         + "`, published by the balancer every run and by the instance event handler), then the API, "
                         + "the functions, the workflows and the tables.").build());
         List<IWidget> fleetiq = new ArrayList<>();
-        for (String metric : FLEETIQ_GAUGES) {
+        for (String metric : Catalog.GAME_SERVER_GAUGES) {
             fleetiq.add(graph(metric, search(metric, "Average", Duration.minutes(1))));
         }
-        for (String metric : FLEETIQ_COUNTS) {
+        for (String metric : Catalog.INTERRUPTION_COUNTS) {
             fleetiq.add(graph(metric, search(metric, "Sum", PERIOD)));
         }
         dashboard.addWidgets(fleetiq.toArray(IWidget[]::new));
