@@ -168,8 +168,7 @@ public final class SimulatedFleet implements Compute {
                         }
                     }
                 }
-                events.accept(event("EC2 Instance State-change Notification",
-                        Map.of("instance-id", due.getKey(), "state", "terminated")));
+                terminated(List.of(due.getKey()));
             }
         }
         if (hours == 0 || interruptionsPerHour.isEmpty()) {
@@ -200,6 +199,7 @@ public final class SimulatedFleet implements Compute {
             return;
         }
         double target = Math.max(1, g.group.autoScalingPolicy().targetValue());
+        List<String> scaledIn = new ArrayList<>();
         synchronized (g) {
             int current = g.instances.size();
             int wanted = Math.max(g.min, Math.min(g.max, (int) Math.ceil(current * percentUtilized / target)));
@@ -215,10 +215,19 @@ public final class SimulatedFleet implements Compute {
                     }
                     if (!i.protectedFromScaleIn()) {
                         g.instances.remove(i.id());
+                        scaledIn.add(i.id());
                         g.desired--;
                     }
                 }
             }
+        }
+        terminated(scaledIn);
+    }
+
+    /** What EC2 tells EventBridge of instances that are gone; sent outside the groups' locks. */
+    private void terminated(List<String> instanceIds) {
+        for (String id : instanceIds) {
+            events.accept(event("EC2 Instance State-change Notification", Map.of("instance-id", id, "state", "terminated")));
         }
     }
 
@@ -230,7 +239,7 @@ public final class SimulatedFleet implements Compute {
         e.put("source", "aws.ec2");
         e.put("account", accountId);
         e.put("time", clock.instant().toString());
-        e.put("region", "us-east-1");
+        e.put("region", LocalProfile.REGION);
         e.put("detail", detail);
         return e;
     }
@@ -241,15 +250,18 @@ public final class SimulatedFleet implements Compute {
         if (g == null) {
             return true;
         }
+        List<String> removed = new ArrayList<>();
+        boolean deleted;
         synchronized (g) {
             g.desired = 0;
-            g.instances.values().removeIf(i -> force || !i.protectedFromScaleIn());
-            if (g.instances.isEmpty()) {
+            g.instances.values().removeIf(i -> (force || !i.protectedFromScaleIn()) && removed.add(i.id()));
+            deleted = g.instances.isEmpty();
+            if (deleted) {
                 groups.remove(scalingGroupName);
-                return true;
             }
-            return false;
         }
+        terminated(removed);
+        return deleted;
     }
 
     @Override
@@ -287,8 +299,7 @@ public final class SimulatedFleet implements Compute {
             }
             fill(g);
         }
-        events.accept(event("EC2 Instance State-change Notification",
-                Map.of("instance-id", instanceId, "state", "terminated")));
+        terminated(List.of(instanceId));
     }
 
     private ScalingGroup require(String name) {

@@ -275,6 +275,16 @@ class SpotBalancingTest {
         assertThat(balance("tracked").counts().percentUtilized()).isEqualTo(100.0);
         assertThat(scaling("tracked").desiredCapacity()).isEqualTo(4);
         assertThat(scaling("tracked").instances()).hasSize(4);
+
+        // The games end: back to MinSize. The instances scaled in are gone from Gamefleet's records
+        // in the same run, by their EC2 termination events, not one run later.
+        for (int i = 0; i < 4; i++) {
+            admin.deregister("tracked", "t-" + i).ok();
+        }
+        balance("tracked");
+        assertThat(scaling("tracked").instances()).hasSize(2);
+        assertThat(instanceStatuses("tracked").keySet()).containsExactlyInAnyOrderElementsOf(
+                scaling("tracked").instances().stream().map(ComputeInstance::instanceId).toList());
     }
 
     @Test
