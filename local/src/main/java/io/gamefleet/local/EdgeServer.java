@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.gamefleet.catalog.Route;
+import io.gamefleet.catalog.Schedule;
+import io.gamefleet.catalog.Triggers;
 import io.gamefleet.local.SigV4Verifier.Result;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,6 +45,7 @@ final class EdgeServer implements AutoCloseable {
     private final ExecutorService executor;
     private final Map<String, Principal> principals;
     private final SigV4Verifier verifier;
+    private final String region;
     private final String accountId;
     private volatile List<ApiRoute> routes = List.of();
     private volatile Map<String, RequestHandler<?, ?>> functions = Map.of();
@@ -56,6 +59,7 @@ final class EdgeServer implements AutoCloseable {
         this.principals = principals.stream().collect(Collectors.toMap(Principal::accessKeyId, p -> p, (a, b) -> b));
         this.verifier = new SigV4Verifier(region, "execute-api",
                 key -> Optional.ofNullable(this.principals.get(key)).map(Principal::secretAccessKey), clock);
+        this.region = region;
         this.accountId = accountId;
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
         this.executor = Executors.newFixedThreadPool(64, r -> {
@@ -88,8 +92,8 @@ final class EdgeServer implements AutoCloseable {
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 send(exchange, 400, error("InvalidRequestException", "the body is not valid JSON: "
                         + e.getOriginalMessage()));
-            } catch (IllegalArgumentException e) {
-                send(exchange, 404, error("NotFoundException", e.getMessage()));
+            } catch (IllegalArgumentException e) { // an event that is not an object, a bad percent-encoding
+                send(exchange, 400, error("InvalidRequestException", e.getMessage()));
             } catch (RuntimeException e) {
                 e.printStackTrace();
                 send(exchange, 500, error("InternalServiceException", "the local edge server failed: " + e.getMessage()));
@@ -106,7 +110,13 @@ final class EdgeServer implements AutoCloseable {
         } else if (method.equals("POST") && path.equals("/_local/events")) {
             localEvents(exchange, body);
         } else if (method.equals("POST") && path.startsWith(SCHEDULES_PREFIX)) {
-            send(exchange, 200, JSON.writeValueAsString(schedules.apply(path.substring(SCHEDULES_PREFIX.length()))));
+            String name = path.substring(SCHEDULES_PREFIX.length());
+            if (Triggers.SCHEDULES.stream().noneMatch(s -> s.name().equals(name))) {
+                send(exchange, 404, error("NotFoundException", "no schedule named " + name + "; there are "
+                        + Triggers.SCHEDULES.stream().map(Schedule::name).toList()));
+                return;
+            }
+            send(exchange, 200, JSON.writeValueAsString(schedules.apply(name)));
         } else if (method.equals("POST") && path.equals("/")
                 && "AWSEvents.PutEvents".equals(exchange.getRequestHeaders().getFirst("X-Amz-Target"))) {
             putEvents(exchange, body);
@@ -229,7 +239,7 @@ final class EdgeServer implements AutoCloseable {
             event.put("source", entry.path("Source").asText());
             event.put("detail-type", entry.path("DetailType").asText());
             event.put("account", accountId);
-            event.put("region", "us-east-1");
+            event.put("region", region);
             event.put("detail", JSON.readValue(entry.path("Detail").asText("{}"), Map.class));
             events.deliver(event);
             results.addObject().put("EventId", (String) event.get("id"));

@@ -312,6 +312,15 @@ class SpotBalancingTest {
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(run.statusCode()).isEqualTo(200);
         assertThat(GamefleetClient.JSON.readTree(run.body()).get("Groups").asInt()).isPositive();
+        HttpResponse<String> unknown = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(LOCAL.profile().endpoint() + "/_local/schedules/RunNothing"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(404);
+        assertThat(unknown.body()).contains("RunBalancer");
+        HttpResponse<String> notAnEvent = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(LOCAL.profile().endpoint() + "/_local/events"))
+                .POST(HttpRequest.BodyPublishers.ofString("[1]")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(notAnEvent.statusCode()).as(notAnEvent.body()).isEqualTo(400);
 
         JsonNode matched = postEvent(stateChange(instance, "terminated"));
         assertThat(matched.get("Matched").asInt()).isEqualTo(1);
