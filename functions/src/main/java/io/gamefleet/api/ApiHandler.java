@@ -6,7 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.GamefleetException;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 import java.util.Map;
 
 /**

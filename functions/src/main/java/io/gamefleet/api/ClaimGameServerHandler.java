@@ -3,7 +3,7 @@ package io.gamefleet.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.GameServerService.Claim;
 import io.gamefleet.domain.InstanceStatus;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 import java.util.Optional;
 import java.util.Set;
 

@@ -8,7 +8,7 @@ import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerProtectionPolicy;
 import io.gamefleet.domain.LaunchTemplate;
 import io.gamefleet.domain.Tag;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 import java.util.List;
 
 /** CreateGameServerGroup: Stores a new group (NEW) and starts its activation workflow. */

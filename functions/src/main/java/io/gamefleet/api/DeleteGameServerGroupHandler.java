@@ -2,7 +2,7 @@ package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.DeleteOption;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 
 /** DeleteGameServerGroup: Schedules deletion (SAFE_DELETE by default) and starts the deletion workflow. */
 public final class DeleteGameServerGroupHandler extends ApiHandler {

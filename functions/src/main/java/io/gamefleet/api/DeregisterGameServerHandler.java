@@ -1,7 +1,7 @@
 package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 
 /** DeregisterGameServer: Removes a game server when its game has ended. */
 public final class DeregisterGameServerHandler extends ApiHandler {

@@ -1,7 +1,7 @@
 package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 
 /** DescribeGameServerGroup: Describes one group (by name or ARN). */
 public final class DescribeGameServerGroupHandler extends ApiHandler {

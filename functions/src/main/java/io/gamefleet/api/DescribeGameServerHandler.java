@@ -1,7 +1,7 @@
 package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 
 /** DescribeGameServer: Describes one game server. */
 public final class DescribeGameServerHandler extends ApiHandler {

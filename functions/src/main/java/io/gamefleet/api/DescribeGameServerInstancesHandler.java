@@ -1,7 +1,7 @@
 package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 
 /** DescribeGameServerInstances: Lists the group's instances, or the named ones, with their status. */
 public final class DescribeGameServerInstancesHandler extends ApiHandler {

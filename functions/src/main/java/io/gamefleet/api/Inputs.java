@@ -5,7 +5,7 @@ import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroupAction;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.InstanceStatus;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 import java.util.EnumSet;
 import java.util.Set;
 

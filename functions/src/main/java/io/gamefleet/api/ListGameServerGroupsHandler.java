@@ -1,7 +1,7 @@
 package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 
 /** ListGameServerGroups: Lists the account's groups, oldest first. */
 public final class ListGameServerGroupsHandler extends ApiHandler {

@@ -2,7 +2,7 @@ package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.SortOrder;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 import java.time.Instant;
 
 /** ListGameServers: Lists the group's registered game servers by registration time. */

@@ -2,7 +2,7 @@ package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.GameServerService.Registration;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 
 /** RegisterGameServer: Registers a game server process (AVAILABLE) on an instance of the group. */
 public final class RegisterGameServerHandler extends ApiHandler {

@@ -1,7 +1,7 @@
 package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 
 /** ResumeGameServerGroup: Resumes suspended group activities. */
 public final class ResumeGameServerGroupHandler extends ApiHandler {

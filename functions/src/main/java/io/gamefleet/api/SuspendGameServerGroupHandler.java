@@ -1,7 +1,7 @@
 package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 
 /** SuspendGameServerGroup: Suspends group activities (REPLACE_INSTANCE_TYPES). */
 public final class SuspendGameServerGroupHandler extends ApiHandler {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.GameServerProtectionPolicy;
 import io.gamefleet.domain.GroupService.GroupUpdate;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 
 /** UpdateGameServerGroup: Changes the role, instance definitions, protection policy or balancing strategy. */
 public final class UpdateGameServerGroupHandler extends ApiHandler {

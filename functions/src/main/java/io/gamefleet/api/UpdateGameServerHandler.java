@@ -3,7 +3,7 @@ package io.gamefleet.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.GameServerService.Update;
 import io.gamefleet.domain.UtilizationStatus;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 
 /** UpdateGameServer: Heartbeat, game data, and AVAILABLE to UTILIZED. */
 public final class UpdateGameServerHandler extends ApiHandler {

@@ -1,7 +1,7 @@
 package io.gamefleet.workflow;
 
 import io.gamefleet.domain.GroupLifecycle;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 import java.util.Map;
 
 /** Activation: ACTIVATING to ACTIVE, with the Auto Scaling group's ARN. */

@@ -1,7 +1,7 @@
 package io.gamefleet.workflow;
 
 import io.gamefleet.domain.GroupLifecycle;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 import java.util.Map;
 
 /** Deletion: deletes a batch of the group's game server and instance records; Ready when none is left. */

@@ -3,7 +3,7 @@ package io.gamefleet.workflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gamefleet.domain.GroupLifecycle;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 import java.util.Map;
 
 /**

@@ -7,7 +7,7 @@ import io.gamefleet.domain.ConcurrentUpdateException;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.GroupLifecycle;
 import io.gamefleet.domain.GroupLifecycle.StepRefusedException;
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 import java.util.Map;
 import software.amazon.awssdk.core.exception.SdkException;
 

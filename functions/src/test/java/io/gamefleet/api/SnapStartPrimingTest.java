@@ -3,7 +3,7 @@ package io.gamefleet.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import io.gamefleet.runtime.Services;
+import io.gamefleet.wiring.Services;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;

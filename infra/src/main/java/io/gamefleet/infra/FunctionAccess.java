@@ -130,7 +130,7 @@ final class FunctionAccess {
         // to ERROR (gate Put), or a no-op rewrite of a DELETED group (gate Delete).
         step(Workflows.RECORD_FAILURE, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT, DELETE));
 
-        // ---- Triggers (io.gamefleet.balancing -> SpotBalancer, InstanceEvents) ----
+        // ---- Triggers (io.gamefleet.triggers -> SpotBalancer, InstanceEvents) ----
         // every group (creation-time index); per ACTIVE group: its servers (group index), instances
         // (Query), recent interruptions (Query); writes: instance records, servers' instance status
         // (GetItem + conditional UpdateItem), sweeps and forgotten instances (DeleteItem).

@@ -1,0 +1,107 @@
+package io.gamefleet.adapters.dynamodb;
+
+import io.gamefleet.catalog.Tables;
+import io.gamefleet.domain.ConcurrentUpdateException;
+import io.gamefleet.domain.GameServerGroup;
+import io.gamefleet.domain.GameServerGroupStatus;
+import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.domain.GroupRepository;
+import io.gamefleet.domain.Page;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
+import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
+import software.amazon.awssdk.enhanced.dynamodb.Key;
+import software.amazon.awssdk.enhanced.dynamodb.model.QueryConditional;
+import software.amazon.awssdk.enhanced.dynamodb.model.QueryEnhancedRequest;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Delete;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * Groups in the GameServerGroups table. Every write also writes the group's claim gate (its
+ * status, in the GameServers table's claim index) in the same transaction, so claimers learn
+ * the status from the query they make anyway. Group writes are rare; claims are not.
+ */
+public final class DynamoGroupRepository implements GroupRepository {
+    private final DynamoDbClient dynamoDb;
+    private final DynamoDbTable<GameServerGroup> table;
+    private final String gameServersTable;
+
+    public DynamoGroupRepository(DynamoDbClient dynamoDb, DynamoDbEnhancedClient enhanced, TableNames names) {
+        this.dynamoDb = dynamoDb;
+        this.table = enhanced.table(names.of(Tables.GAME_SERVER_GROUPS), GroupSchema.SCHEMA);
+        this.gameServersTable = names.of(Tables.GAME_SERVERS);
+    }
+
+    @Override
+    public void create(GameServerGroup group) {
+        Put put = Put.builder().tableName(table.tableName()).item(GroupSchema.SCHEMA.itemToMap(group, true))
+                .conditionExpression("attribute_not_exists(GameServerGroupName) OR #status = :deleted")
+                .expressionAttributeNames(Map.of("#status", "Status"))
+                .expressionAttributeValues(Map.of(":deleted", AttributeValue.fromS(GameServerGroupStatus.DELETED.name())))
+                .build();
+        try {
+            dynamoDb.transactWriteItems(t -> t.transactItems(TransactWriteItem.builder().put(put).build(), gateWrite(group)));
+        } catch (TransactionCanceledException e) {
+            if (failedCondition(e)) {
+                throw GamefleetException.conflict("a game server group named " + group.name() + " already exists");
+            }
+            throw new ConcurrentUpdateException("game server group " + group.name());
+        }
+    }
+
+    @Override
+    public Optional<GameServerGroup> find(String name) {
+        return Optional.ofNullable(table.getItem(r -> r.key(Key.builder().partitionValue(name).build()).consistentRead(true)));
+    }
+
+    @Override
+    public GameServerGroup update(GameServerGroup group) {
+        GameServerGroup next = group.toBuilder().version(group.version() + 1).build();
+        Put put = Put.builder().tableName(table.tableName()).item(GroupSchema.SCHEMA.itemToMap(next, true))
+                .conditionExpression("#version = :expected")
+                .expressionAttributeNames(Map.of("#version", "Version"))
+                .expressionAttributeValues(Map.of(":expected", AttributeValue.fromN(Long.toString(group.version()))))
+                .build();
+        try {
+            dynamoDb.transactWriteItems(t -> t.transactItems(TransactWriteItem.builder().put(put).build(), gateWrite(next)));
+        } catch (TransactionCanceledException e) {
+            throw new ConcurrentUpdateException("game server group " + group.name());
+        }
+        return next;
+    }
+
+    @Override
+    public Page<GameServerGroup> list(int limit, Optional<String> cursor) {
+        var page = table.index(Tables.GROUPS_BY_CREATION_INDEX).query(QueryEnhancedRequest.builder()
+                        .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(GroupSchema.LIST_PARTITION)))
+                        .limit(limit)
+                        .exclusiveStartKey(Cursors.decode(cursor))
+                        .build())
+                .iterator().next();
+        return new Page<>(page.items(), Cursors.encode(page.lastEvaluatedKey()));
+    }
+
+    /** The gate entry: present while the group exists, removed when it is DELETED. */
+    private TransactWriteItem gateWrite(GameServerGroup group) {
+        Map<String, AttributeValue> key = Map.of("GameServerId",
+                AttributeValue.fromS(GameServerSchema.GATE_ID_PREFIX + group.name()));
+        if (group.status() == GameServerGroupStatus.DELETED) {
+            return TransactWriteItem.builder().delete(Delete.builder().tableName(gameServersTable).key(key).build()).build();
+        }
+        Map<String, AttributeValue> item = new java.util.HashMap<>(key);
+        item.put("ClaimPartition", AttributeValue.fromS(group.name()));
+        item.put("ClaimSortKey", AttributeValue.fromS(GameServerSchema.GATE_SORT_KEY));
+        item.put("GroupStatus", AttributeValue.fromS(group.status().name()));
+        return TransactWriteItem.builder().put(Put.builder().tableName(gameServersTable).item(item).build()).build();
+    }
+
+    private static boolean failedCondition(TransactionCanceledException e) {
+        return e.hasCancellationReasons() && !e.cancellationReasons().isEmpty()
+                && "ConditionalCheckFailed".equals(e.cancellationReasons().get(0).code());
+    }
+}

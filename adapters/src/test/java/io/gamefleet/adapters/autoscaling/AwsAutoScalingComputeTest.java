@@ -1,0 +1,640 @@
+package io.gamefleet.adapters.autoscaling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.gamefleet.catalog.Catalog;
+import io.gamefleet.domain.AutoScalingPolicy;
+import io.gamefleet.domain.BalancingStrategy;
+import io.gamefleet.domain.Compute.ComputeException;
+import io.gamefleet.domain.Compute.ComputeInstance;
+import io.gamefleet.domain.Compute.ScalingGroupState;
+import io.gamefleet.domain.GameServerGroup;
+import io.gamefleet.domain.InstanceDefinition;
+import io.gamefleet.domain.LaunchTemplate;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpFullRequest;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
+import software.amazon.awssdk.services.autoscaling.model.AlreadyExistsException;
+import software.amazon.awssdk.services.autoscaling.model.AutoScalingGroup;
+import software.amazon.awssdk.services.autoscaling.model.AutoScalingRequest;
+import software.amazon.awssdk.services.autoscaling.model.CreateAutoScalingGroupRequest;
+import software.amazon.awssdk.services.autoscaling.model.CreateAutoScalingGroupResponse;
+import software.amazon.awssdk.services.autoscaling.model.CustomizedMetricSpecification;
+import software.amazon.awssdk.services.autoscaling.model.DeleteAutoScalingGroupRequest;
+import software.amazon.awssdk.services.autoscaling.model.DeleteAutoScalingGroupResponse;
+import software.amazon.awssdk.services.autoscaling.model.DescribeAutoScalingGroupsRequest;
+import software.amazon.awssdk.services.autoscaling.model.DescribeAutoScalingGroupsResponse;
+import software.amazon.awssdk.services.autoscaling.model.Instance;
+import software.amazon.awssdk.services.autoscaling.model.InstancesDistribution;
+import software.amazon.awssdk.services.autoscaling.model.LaunchTemplateOverrides;
+import software.amazon.awssdk.services.autoscaling.model.LifecycleState;
+import software.amazon.awssdk.services.autoscaling.model.MetricStatistic;
+import software.amazon.awssdk.services.autoscaling.model.MixedInstancesPolicy;
+import software.amazon.awssdk.services.autoscaling.model.PutScalingPolicyRequest;
+import software.amazon.awssdk.services.autoscaling.model.PutScalingPolicyResponse;
+import software.amazon.awssdk.services.autoscaling.model.ResourceInUseException;
+import software.amazon.awssdk.services.autoscaling.model.ScalingActivityInProgressException;
+import software.amazon.awssdk.services.autoscaling.model.SetDesiredCapacityRequest;
+import software.amazon.awssdk.services.autoscaling.model.SetDesiredCapacityResponse;
+import software.amazon.awssdk.services.autoscaling.model.Tag;
+import software.amazon.awssdk.services.autoscaling.model.TagDescription;
+import software.amazon.awssdk.services.autoscaling.model.UpdateAutoScalingGroupRequest;
+import software.amazon.awssdk.services.autoscaling.model.UpdateAutoScalingGroupResponse;
+
+class AwsAutoScalingComputeTest {
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00.123Z");
+    private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+    private static final String ASG = "gamefleet-arena";
+    private static final String ASG_ARN =
+            "arn:aws:autoscaling:us-east-1:123456789012:autoScalingGroup:uuid:autoScalingGroupName/gamefleet-arena";
+
+    private static GameServerGroup.Builder group() {
+        return GameServerGroup.builder()
+                .name("arena")
+                .instanceDefinitions(List.of(new InstanceDefinition("c5.large", null),
+                        new InstanceDefinition("c5.xlarge", "2")))
+                .balancingStrategy(BalancingStrategy.SPOT_PREFERRED)
+                .minSize(0)
+                .maxSize(10)
+                .launchTemplate(new LaunchTemplate("lt-0123", null, null));
+    }
+
+    // --- CreateAutoScalingGroup -------------------------------------------------------------
+
+    @Test
+    void createRequestNamesTheGroupAndCarriesTheLaunchTemplateWithOneOverridePerDefinition() {
+        CreateAutoScalingGroupRequest r = AwsAutoScalingCompute.createRequest(group().build());
+
+        assertThat(r.autoScalingGroupName()).isEqualTo(ASG);
+        var template = r.mixedInstancesPolicy().launchTemplate();
+        assertThat(template.launchTemplateSpecification().launchTemplateId()).isEqualTo("lt-0123");
+        assertThat(template.launchTemplateSpecification().launchTemplateName()).isNull();
+        assertThat(template.launchTemplateSpecification().version()).isEqualTo("$Default");
+        assertThat(template.overrides()).extracting(LaunchTemplateOverrides::instanceType, LaunchTemplateOverrides::weightedCapacity)
+                .containsExactly(tuple("c5.large", "1"),
+                        tuple("c5.xlarge", "2"));
+        assertThat(r.launchTemplate()).isNull();
+        assertThat(r.capacityRebalance()).isFalse();
+        assertThat(r.newInstancesProtectedFromScaleIn()).isFalse();
+    }
+
+    @Test
+    void createRequestUsesTheTemplateNameAndVersionWhenGiven() {
+        CreateAutoScalingGroupRequest r = AwsAutoScalingCompute.createRequest(
+                group().launchTemplate(new LaunchTemplate(null, "game-template", "7")).build());
+
+        var spec = r.mixedInstancesPolicy().launchTemplate().launchTemplateSpecification();
+        assertThat(spec.launchTemplateId()).isNull();
+        assertThat(spec.launchTemplateName()).isEqualTo("game-template");
+        assertThat(spec.version()).isEqualTo("7");
+    }
+
+    @Test
+    void spotStrategiesAreAllSpotWithPriceCapacityOptimizedAllocation() {
+        for (BalancingStrategy s : List.of(BalancingStrategy.SPOT_ONLY, BalancingStrategy.SPOT_PREFERRED)) {
+            InstancesDistribution d = AwsAutoScalingCompute.createRequest(group().balancingStrategy(s).build())
+                    .mixedInstancesPolicy().instancesDistribution();
+            assertThat(d.onDemandBaseCapacity()).as(s.name()).isZero();
+            assertThat(d.onDemandPercentageAboveBaseCapacity()).as(s.name()).isZero();
+            assertThat(d.spotAllocationStrategy()).as(s.name()).isEqualTo("price-capacity-optimized");
+            assertThat(d.onDemandAllocationStrategy()).as(s.name()).isNull();
+        }
+    }
+
+    @Test
+    void onDemandOnlyIsAllOnDemandInOverridePriorityOrder() {
+        InstancesDistribution d = AwsAutoScalingCompute.createRequest(
+                group().balancingStrategy(BalancingStrategy.ON_DEMAND_ONLY).build())
+                .mixedInstancesPolicy().instancesDistribution();
+
+        assertThat(d.onDemandBaseCapacity()).isZero();
+        assertThat(d.onDemandPercentageAboveBaseCapacity()).isEqualTo(100);
+        assertThat(d.onDemandAllocationStrategy()).isEqualTo("prioritized");
+        assertThat(d.spotAllocationStrategy()).isNull();
+    }
+
+    @Test
+    void sizesAndDesiredCapacityStartAtLeastOneButNeverAboveMax() {
+        CreateAutoScalingGroupRequest fromZero = AwsAutoScalingCompute.createRequest(group().minSize(0).maxSize(10).build());
+        assertThat(fromZero.minSize()).isZero();
+        assertThat(fromZero.maxSize()).isEqualTo(10);
+        assertThat(fromZero.desiredCapacity()).isEqualTo(1);
+
+        assertThat(AwsAutoScalingCompute.createRequest(group().minSize(3).maxSize(10).build()).desiredCapacity()).isEqualTo(3);
+        assertThat(AwsAutoScalingCompute.createRequest(group().minSize(0).maxSize(0).build()).desiredCapacity()).isZero();
+        assertThat(AwsAutoScalingCompute.initialDesiredCapacity(5, 5)).isEqualTo(5);
+    }
+
+    @Test
+    void subnetsAreJoinedWithCommasAndOmittedWhenNone() {
+        assertThat(AwsAutoScalingCompute.createRequest(group().vpcSubnets(List.of("subnet-a", "subnet-b", "subnet-c")).build())
+                .vpcZoneIdentifier()).isEqualTo("subnet-a,subnet-b,subnet-c");
+        assertThat(AwsAutoScalingCompute.createRequest(group().build()).vpcZoneIdentifier()).isNull();
+    }
+
+    @Test
+    void tagsMarkTheGroupForFleetIqAndGamefleetAndPropagateToInstances() {
+        CreateAutoScalingGroupRequest r = AwsAutoScalingCompute.createRequest(group()
+                .tags(List.of(new io.gamefleet.domain.Tag("team", "blue"), new io.gamefleet.domain.Tag("stage", "prod")))
+                .build());
+
+        assertThat(r.tags()).extracting(Tag::key, Tag::value).containsExactly(
+                tuple("GameLift", "GameServerGroups"),
+                tuple(Catalog.MANAGED_TAG_KEY, "arena"),
+                tuple("team", "blue"),
+                tuple("stage", "prod"));
+        assertThat(r.tags()).allSatisfy(t -> assertThat(t.propagateAtLaunch()).isTrue());
+    }
+
+    @Test
+    void callerTagsCannotReplaceTheReservedTags() {
+        CreateAutoScalingGroupRequest r = AwsAutoScalingCompute.createRequest(group()
+                .tags(List.of(new io.gamefleet.domain.Tag("GameLift", "mine"),
+                        new io.gamefleet.domain.Tag(Catalog.MANAGED_TAG_KEY, "other-group")))
+                .build());
+
+        assertThat(r.tags()).extracting(Tag::key, Tag::value).containsExactly(
+                tuple("GameLift", "GameServerGroups"),
+                tuple(Catalog.MANAGED_TAG_KEY, "arena"));
+    }
+
+    // --- PutScalingPolicy -------------------------------------------------------------------
+
+    @Test
+    void noScalingPolicyWithoutAnAutoScalingPolicy() {
+        assertThat(AwsAutoScalingCompute.scalingPolicyRequest(group().build())).isEmpty();
+    }
+
+    @Test
+    void scalingPolicyTracksPercentUtilizedGameServersOfTheGroup() {
+        PutScalingPolicyRequest r = AwsAutoScalingCompute.scalingPolicyRequest(
+                group().autoScalingPolicy(new AutoScalingPolicy(120, 66.5)).build()).orElseThrow();
+
+        assertThat(r.autoScalingGroupName()).isEqualTo(ASG);
+        assertThat(r.policyName()).isEqualTo("arena");
+        assertThat(r.policyType()).isEqualTo("TargetTrackingScaling");
+        assertThat(r.estimatedInstanceWarmup()).isEqualTo(120);
+        assertThat(r.targetTrackingConfiguration().targetValue()).isEqualTo(66.5);
+        CustomizedMetricSpecification m = r.targetTrackingConfiguration().customizedMetricSpecification();
+        assertThat(m.metricName()).isEqualTo("PercentUtilizedGameServers");
+        assertThat(m.namespace()).isEqualTo(Catalog.METRICS_NAMESPACE);
+        assertThat(m.statistic()).isEqualTo(MetricStatistic.AVERAGE);
+        assertThat(m.dimensions()).singleElement().satisfies(d -> {
+            assertThat(d.name()).isEqualTo("GameServerGroup");
+            assertThat(d.value()).isEqualTo("arena");
+        });
+        assertThat(r.targetTrackingConfiguration().predefinedMetricSpecification()).isNull();
+    }
+
+    @Test
+    void scalingPolicyLeavesWarmupOutWhenNotGiven() {
+        PutScalingPolicyRequest r = AwsAutoScalingCompute.scalingPolicyRequest(
+                group().autoScalingPolicy(new AutoScalingPolicy(null, 50)).build()).orElseThrow();
+
+        assertThat(r.estimatedInstanceWarmup()).isNull();
+        assertThat(r.targetTrackingConfiguration().targetValue()).isEqualTo(50.0);
+    }
+
+    // --- The other requests -----------------------------------------------------------------
+
+    @Test
+    void instanceTypesUpdateCarriesOnlyOverridesAndDistribution() {
+        UpdateAutoScalingGroupRequest r = AwsAutoScalingCompute.instanceTypesRequest(ASG,
+                List.of(new InstanceDefinition("m5.large", "3")), BalancingStrategy.ON_DEMAND_ONLY);
+
+        assertThat(r.autoScalingGroupName()).isEqualTo(ASG);
+        assertThat(r.mixedInstancesPolicy().launchTemplate().launchTemplateSpecification()).isNull();
+        assertThat(r.mixedInstancesPolicy().launchTemplate().overrides())
+                .extracting(LaunchTemplateOverrides::instanceType, LaunchTemplateOverrides::weightedCapacity)
+                .containsExactly(tuple("m5.large", "3"));
+        assertThat(r.mixedInstancesPolicy().instancesDistribution().onDemandPercentageAboveBaseCapacity()).isEqualTo(100);
+        assertThat(r.launchTemplate()).isNull();
+        assertThat(r.minSize()).isNull();
+        assertThat(r.maxSize()).isNull();
+        assertThat(r.desiredCapacity()).isNull();
+    }
+
+    @Test
+    void desiredCapacityIgnoresCooldown() {
+        SetDesiredCapacityRequest r = AwsAutoScalingCompute.desiredCapacityRequest(ASG, 4);
+        assertThat(r.autoScalingGroupName()).isEqualTo(ASG);
+        assertThat(r.desiredCapacity()).isEqualTo(4);
+        assertThat(r.honorCooldown()).isFalse();
+    }
+
+    @Test
+    void protectionAndTerminationRequests() {
+        var protect = AwsAutoScalingCompute.protectionRequest(ASG, "i-1", true);
+        assertThat(protect.autoScalingGroupName()).isEqualTo(ASG);
+        assertThat(protect.instanceIds()).containsExactly("i-1");
+        assertThat(protect.protectedFromScaleIn()).isTrue();
+        assertThat(AwsAutoScalingCompute.protectionRequest(ASG, "i-1", false).protectedFromScaleIn()).isFalse();
+
+        var terminate = AwsAutoScalingCompute.terminateRequest("i-2", true);
+        assertThat(terminate.instanceId()).isEqualTo("i-2");
+        assertThat(terminate.shouldDecrementDesiredCapacity()).isTrue();
+        assertThat(AwsAutoScalingCompute.terminateRequest("i-2", false).shouldDecrementDesiredCapacity()).isFalse();
+    }
+
+    @Test
+    void deleteIsForcedAndDrainingZeroesEverySize() {
+        DeleteAutoScalingGroupRequest delete = AwsAutoScalingCompute.deleteRequest(ASG);
+        assertThat(delete.autoScalingGroupName()).isEqualTo(ASG);
+        assertThat(delete.forceDelete()).isTrue();
+
+        UpdateAutoScalingGroupRequest drain = AwsAutoScalingCompute.drainRequest(ASG);
+        assertThat(drain.autoScalingGroupName()).isEqualTo(ASG);
+        assertThat(drain.minSize()).isZero();
+        assertThat(drain.maxSize()).isZero();
+        assertThat(drain.desiredCapacity()).isZero();
+    }
+
+    // --- Behaviour against a scripted client ------------------------------------------------
+
+    @Test
+    void createPutsThePolicyAndReturnsTheArn() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena")));
+
+        String arn = new AwsAutoScalingCompute(fake, CLOCK)
+                .createScalingGroup(group().autoScalingPolicy(new AutoScalingPolicy(null, 70)).build());
+
+        assertThat(arn).isEqualTo(ASG_ARN);
+        assertThat(fake.calls).extracting(Object::getClass).containsExactly(CreateAutoScalingGroupRequest.class,
+                DescribeAutoScalingGroupsRequest.class, PutScalingPolicyRequest.class);
+    }
+
+    @Test
+    void createWithoutPolicyPutsNone() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena")));
+
+        new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build());
+
+        assertThat(fake.calls).noneMatch(PutScalingPolicyRequest.class::isInstance);
+    }
+
+    @Test
+    void createCarriesOnWhenItsGroupAlreadyExists() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.createFailure = AlreadyExistsException.builder()
+                .awsErrorDetails(error("AlreadyExists", "AutoScalingGroup by this name already exists")).build();
+        fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena")));
+
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build())).isEqualTo(ASG_ARN);
+    }
+
+    @Test
+    void createRefusesToAdoptAGroupGamefleetDidNotCreate() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.createFailure = AlreadyExistsException.builder()
+                .awsErrorDetails(error("AlreadyExists", "AutoScalingGroup by this name already exists")).build();
+        fake.describes.add(List.of(asg(0, 10, 1, List.of(), null)));
+
+        ComputeException e = catchThrowableOfType(ComputeException.class,
+                () -> new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build()));
+
+        assertThat(e).hasMessageContaining(ASG);
+        assertThat(e.retryable()).isFalse();
+    }
+
+    @Test
+    void createFailuresSayWhatFailedAndWhetherToRetry() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.createFailure = AwsServiceException.builder()
+                .awsErrorDetails(error("ValidationError", "Max bound, 0, must be greater than or equal to min bound, 1"))
+                .statusCode(400).build();
+        ComputeException refused = catchThrowableOfType(ComputeException.class,
+                () -> new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build()));
+        assertThat(refused).hasMessage("Auto Scaling refused to create gamefleet-arena: "
+                + "Max bound, 0, must be greater than or equal to min bound, 1");
+        assertThat(refused.retryable()).isFalse();
+        assertThat(refused).hasCauseReference(fake.createFailure);
+
+        fake.createFailure = AwsServiceException.builder()
+                .awsErrorDetails(error("ResourceContention", "busy")).statusCode(500).build();
+        assertThat(catchThrowableOfType(ComputeException.class,
+                () -> new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build())).retryable()).isTrue();
+    }
+
+    @Test
+    void retryableCodesAreRetryableEvenWhenTheSdkDoesNotSaySo() {
+        for (String code : List.of("Throttling", "RequestLimitExceeded", "ServiceUnavailable", "InternalFailure",
+                "ResourceContention", "ScalingActivityInProgress")) {
+            AwsServiceException e = AwsServiceException.builder().awsErrorDetails(error(code, "x")).statusCode(400).build();
+            assertThat(AwsAutoScalingCompute.failure("create", ASG, e).retryable()).as(code).isTrue();
+        }
+        AwsServiceException denied = AwsServiceException.builder()
+                .awsErrorDetails(error("AccessDenied", "no")).statusCode(403).build();
+        assertThat(AwsAutoScalingCompute.failure("create", ASG, denied).retryable()).isFalse();
+    }
+
+    @Test
+    void describeMapsTheInstancesAndIsEmptyWithoutAGroup() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(asg(1, 10, 2, List.of(
+                Instance.builder().instanceId("i-1").instanceType("c5.large").availabilityZone("us-east-1a")
+                        .lifecycleState(LifecycleState.IN_SERVICE).protectedFromScaleIn(true).build(),
+                Instance.builder().instanceId("i-2").instanceType("c5.xlarge").availabilityZone("us-east-1b")
+                        .lifecycleState(LifecycleState.PENDING).protectedFromScaleIn(false).build()), "arena")));
+        fake.describes.add(List.of());
+        AwsAutoScalingCompute compute = new AwsAutoScalingCompute(fake, CLOCK);
+
+        assertThat(compute.describeInstances(ASG)).containsExactly(
+                new ComputeInstance("i-1", "c5.large", "us-east-1a", NOW, true, true),
+                new ComputeInstance("i-2", "c5.xlarge", "us-east-1b", NOW, false, false));
+        assertThat(compute.describeInstances(ASG)).isEmpty();
+        assertThat(fake.calls).allSatisfy(r -> assertThat(((DescribeAutoScalingGroupsRequest) r).autoScalingGroupNames())
+                .containsExactly(ASG));
+    }
+
+    @Test
+    void describeScalingGroupReadsTheOverridesWithTheirWeightsAndThePurchaseOption() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        MixedInstancesPolicy policy = MixedInstancesPolicy.builder()
+                .launchTemplate(software.amazon.awssdk.services.autoscaling.model.LaunchTemplate.builder().overrides(
+                        LaunchTemplateOverrides.builder().instanceType("c5.large").weightedCapacity("2").build(),
+                        LaunchTemplateOverrides.builder().instanceType("m5.large").build()).build())
+                .instancesDistribution(InstancesDistribution.builder().onDemandPercentageAboveBaseCapacity(100).build())
+                .build();
+        fake.describes.add(List.of(asg(1, 10, 3, List.of(), "arena").toBuilder().mixedInstancesPolicy(policy).build()));
+
+        ScalingGroupState state = new AwsAutoScalingCompute(fake, CLOCK).describeScalingGroup(ASG).orElseThrow();
+
+        assertThat(state.instanceTypes()).containsExactly(new InstanceDefinition("c5.large", "2"),
+                new InstanceDefinition("m5.large", null));
+        assertThat(state.onDemandOnly()).isTrue();
+        assertThat(state.desiredCapacity()).isEqualTo(3);
+    }
+
+    @Test
+    void deletingAMissingGroupIsDone() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of());
+
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, false)).isTrue();
+        assertThat(fake.calls).singleElement().isInstanceOf(DescribeAutoScalingGroupsRequest.class);
+    }
+
+    @Test
+    void forceDeleteDeletesAtOnceAndReportsWhetherItIsGone() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(asg(1, 10, 2, List.of(inService("i-1")), "arena")));
+        fake.describes.add(List.of());
+
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true)).isTrue();
+        assertThat(fake.calls).filteredOn(DeleteAutoScalingGroupRequest.class::isInstance).singleElement()
+                .isEqualTo(AwsAutoScalingCompute.deleteRequest(ASG));
+    }
+
+    @Test
+    void forceDeleteIsNotDoneWhileTheGroupIsStillListed() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(asg(1, 10, 2, List.of(inService("i-1")), "arena")));
+        fake.describes.add(List.of(asg(1, 10, 2, List.of(inService("i-1")), "arena").toBuilder()
+                .status("Delete in progress").build()));
+
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true)).isFalse();
+    }
+
+    @Test
+    void aDeletionInProgressIsNotRequestedAgain() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(asg(0, 0, 0, List.of(inService("i-1")), "arena").toBuilder()
+                .status("Delete in progress").build()));
+
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true)).isFalse();
+        assertThat(fake.calls).singleElement().isInstanceOf(DescribeAutoScalingGroupsRequest.class);
+    }
+
+    @Test
+    void safeDeleteDrainsFirstAndKeepsTheGroupWhileInstancesRemain() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(asg(1, 10, 3, List.of(inService("i-1")), "arena")));
+        fake.describes.add(List.of(asg(0, 0, 0, List.of(inService("i-1")), "arena")));
+        AwsAutoScalingCompute compute = new AwsAutoScalingCompute(fake, CLOCK);
+
+        assertThat(compute.deleteScalingGroup(ASG, false)).isFalse();
+        assertThat(compute.deleteScalingGroup(ASG, false)).isFalse();
+
+        assertThat(fake.calls).filteredOn(UpdateAutoScalingGroupRequest.class::isInstance).singleElement()
+                .isEqualTo(AwsAutoScalingCompute.drainRequest(ASG));
+        assertThat(fake.calls).noneMatch(DeleteAutoScalingGroupRequest.class::isInstance);
+    }
+
+    @Test
+    void safeDeleteDeletesOnceNoInstanceIsLeft() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));
+        fake.describes.add(List.of());
+
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, false)).isTrue();
+        assertThat(fake.calls).filteredOn(DeleteAutoScalingGroupRequest.class::isInstance).singleElement()
+                .isEqualTo(AwsAutoScalingCompute.deleteRequest(ASG));
+    }
+
+    @Test
+    void busyGroupsAreNotGoneYet() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.deleteFailure = ScalingActivityInProgressException.builder()
+                .awsErrorDetails(error("ScalingActivityInProgress", "activity in progress")).statusCode(400).build();
+        fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, false)).isFalse();
+
+        fake.deleteFailure = ResourceInUseException.builder()
+                .awsErrorDetails(error("ResourceInUse", "in use")).statusCode(400).build();
+        fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true)).isFalse();
+    }
+
+    @Test
+    void otherDeleteFailuresAreErrors() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.deleteFailure = AwsServiceException.builder()
+                .awsErrorDetails(error("AccessDenied", "not allowed")).statusCode(403).build();
+        fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));
+
+        assertThatThrownBy(() -> new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true))
+                .isInstanceOf(ComputeException.class)
+                .hasMessage("Auto Scaling refused to delete gamefleet-arena: not allowed");
+    }
+
+    @Test
+    void setDesiredCapacitySendsTheBuiltRequest() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        new AwsAutoScalingCompute(fake, CLOCK).setDesiredCapacity(ASG, 7);
+        assertThat(fake.calls).containsExactly(AwsAutoScalingCompute.desiredCapacityRequest(ASG, 7));
+    }
+
+    // --- Through the real SDK, stopped before the network -----------------------------------
+
+    @Test
+    void createSendsACreateAutoScalingGroupQueryAndSurfacesTheFailure() {
+        // What the SDK itself throws when it cannot reach the endpoint.
+        SdkClientException notSent = SdkClientException.create("stopped before sending");
+        AtomicReference<SdkHttpRequest> sent = new AtomicReference<>();
+        AtomicReference<String> body = new AtomicReference<>();
+        ExecutionInterceptor stopBeforeSending = new ExecutionInterceptor() {
+            @Override
+            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+                sent.set(context.httpRequest());
+                // By now the signed request carries the form body itself; requestBody() is empty.
+                body.set(((SdkHttpFullRequest) context.httpRequest()).contentStreamProvider()
+                        .map(p -> read(p.newStream())).orElse(""));
+                throw notSent;
+            }
+        };
+        try (AutoScalingClient client = AutoScalingClient.builder()
+                .endpointOverride(URI.create("http://127.0.0.1:1"))
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
+                .overrideConfiguration(c -> c.addExecutionInterceptor(stopBeforeSending)
+                        .retryStrategy(AwsRetryStrategy.doNotRetry()))
+                .build()) {
+
+            ComputeException e = catchThrowableOfType(ComputeException.class,
+                    () -> new AwsAutoScalingCompute(client, CLOCK).createScalingGroup(group().vpcSubnets(List.of("subnet-a")).build()));
+
+            assertThat(e).hasMessageStartingWith("Could not reach Auto Scaling to create gamefleet-arena");
+            // The SDK rebuilds the exception to add its attempt count, so match by message.
+            assertThat(e.getCause()).isInstanceOf(SdkClientException.class)
+                    .hasMessageStartingWith(notSent.getMessage());
+        }
+
+        assertThat(sent.get().method().name()).isEqualTo("POST");
+        assertThat(sent.get().getUri().getHost()).isEqualTo("127.0.0.1");
+        assertThat(sent.get().firstMatchingHeader("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/x-www-form-urlencoded"));
+        Map<String, String> form = form(body.get());
+        assertThat(form).containsEntry("Action", "CreateAutoScalingGroup")
+                .containsEntry("AutoScalingGroupName", ASG)
+                .containsEntry("VPCZoneIdentifier", "subnet-a")
+                .containsEntry("MixedInstancesPolicy.LaunchTemplate.LaunchTemplateSpecification.LaunchTemplateId", "lt-0123")
+                .containsEntry("MixedInstancesPolicy.LaunchTemplate.Overrides.member.2.InstanceType", "c5.xlarge")
+                .containsEntry("MixedInstancesPolicy.LaunchTemplate.Overrides.member.2.WeightedCapacity", "2");
+    }
+
+    private static String read(InputStream in) {
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Map<String, String> form(String body) {
+        return Arrays.stream(body.split("&")).map(p -> p.split("=", 2))
+                .collect(Collectors.toMap(p -> URLDecoder.decode(p[0], StandardCharsets.UTF_8),
+                        p -> p.length > 1 ? URLDecoder.decode(p[1], StandardCharsets.UTF_8) : "",
+                        (a, b) -> b, LinkedHashMap::new));
+    }
+
+    // --- Fixtures ---------------------------------------------------------------------------
+
+    private static AwsErrorDetails error(String code, String message) {
+        return AwsErrorDetails.builder().errorCode(code).errorMessage(message).build();
+    }
+
+    private static Instance inService(String id) {
+        return Instance.builder().instanceId(id).instanceType("c5.large").availabilityZone("us-east-1a")
+                .lifecycleState(LifecycleState.IN_SERVICE).protectedFromScaleIn(true).build();
+    }
+
+    private static AutoScalingGroup asg(int min, int max, int desired, List<Instance> instances, String managedFor) {
+        List<TagDescription> tags = managedFor == null ? List.of()
+                : List.of(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value(managedFor).build());
+        return AutoScalingGroup.builder().autoScalingGroupName(ASG).autoScalingGroupARN(ASG_ARN)
+                .minSize(min).maxSize(max).desiredCapacity(desired).instances(instances).tags(tags).build();
+    }
+
+    /**
+     * Records every request; DescribeAutoScalingGroups answers from a script, one answer per
+     * call, so a test fails if the adapter describes more often than the test expects.
+     */
+    private static final class FakeAutoScaling implements AutoScalingClient {
+        final List<AutoScalingRequest> calls = new ArrayList<>();
+        final Deque<List<AutoScalingGroup>> describes = new ArrayDeque<>();
+        AwsServiceException createFailure;
+        AwsServiceException deleteFailure;
+
+        private <Q extends AutoScalingRequest, S> S record(Q request, AwsServiceException failure, Function<Q, S> answer) {
+            calls.add(request);
+            if (failure != null) {
+                throw failure;
+            }
+            return answer.apply(request);
+        }
+
+        @Override
+        public CreateAutoScalingGroupResponse createAutoScalingGroup(CreateAutoScalingGroupRequest request) {
+            return record(request, createFailure, r -> CreateAutoScalingGroupResponse.builder().build());
+        }
+
+        @Override
+        public DescribeAutoScalingGroupsResponse describeAutoScalingGroups(DescribeAutoScalingGroupsRequest request) {
+            return record(request, null, r -> DescribeAutoScalingGroupsResponse.builder()
+                    .autoScalingGroups(describes.remove()).build());
+        }
+
+        @Override
+        public PutScalingPolicyResponse putScalingPolicy(PutScalingPolicyRequest request) {
+            return record(request, null, r -> PutScalingPolicyResponse.builder().build());
+        }
+
+        @Override
+        public UpdateAutoScalingGroupResponse updateAutoScalingGroup(UpdateAutoScalingGroupRequest request) {
+            return record(request, null, r -> UpdateAutoScalingGroupResponse.builder().build());
+        }
+
+        @Override
+        public DeleteAutoScalingGroupResponse deleteAutoScalingGroup(DeleteAutoScalingGroupRequest request) {
+            return record(request, deleteFailure, r -> DeleteAutoScalingGroupResponse.builder().build());
+        }
+
+        @Override
+        public SetDesiredCapacityResponse setDesiredCapacity(SetDesiredCapacityRequest request) {
+            return record(request, null, r -> SetDesiredCapacityResponse.builder().build());
+        }
+
+        @Override
+        public String serviceName() {
+            return SERVICE_NAME;
+        }
+
+        @Override
+        public void close() {}
+    }
+}

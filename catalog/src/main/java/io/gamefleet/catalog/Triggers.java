@@ -1,0 +1,31 @@
+package io.gamefleet.catalog;
+
+import java.util.List;
+
+/** The balancer's schedule and the EC2 event rule, once, for the CDK app and the local profile. */
+public final class Triggers {
+    private static final String BALANCING = "io.gamefleet.triggers.";
+
+    /** Every ACTIVE group: spot balancing, instance protection, health sweep, metrics. */
+    public static final Schedule BALANCER = new Schedule("RunBalancer", BALANCING + "BalancerHandler",
+            Settings.BALANCER_RATE_SECONDS);
+
+    /**
+     * Spot interruption warnings, and instances shutting down or terminated. EC2 events carry no
+     * tags, so the rule takes them from every instance of the account and the function picks
+     * Gamefleet's; leaving out the other state changes (pending, running, stopping...) spares most
+     * of the invocations an account with other EC2 churn would cause.
+     */
+    public static final EventRule INSTANCE_EVENTS = new EventRule("HandleInstanceEvent", """
+            {"source": ["aws.ec2"],
+             "$or": [
+               {"detail-type": ["EC2 Spot Instance Interruption Warning"]},
+               {"detail-type": ["EC2 Instance State-change Notification"],
+                "detail": {"state": ["shutting-down", "terminated"]}}]}""",
+            BALANCING + "InstanceEventHandler");
+
+    public static final List<Schedule> SCHEDULES = List.of(BALANCER);
+    public static final List<EventRule> EVENT_RULES = List.of(INSTANCE_EVENTS);
+
+    private Triggers() {}
+}

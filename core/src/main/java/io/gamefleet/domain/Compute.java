@@ -1,0 +1,66 @@
+package io.gamefleet.domain;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The compute port: what Gamefleet asks of EC2 Auto Scaling. The AWS adapter is in
+ * io.gamefleet.adapters.autoscaling; the local profile plugs in a simulated fleet. Every call is idempotent,
+ * because workflow steps are retried.
+ */
+public interface Compute {
+
+    /** Creates the group's scaling group, or finds the one created before; returns its ARN. */
+    String createScalingGroup(GameServerGroup group);
+
+    /** The scaling group as it is now; empty when it does not exist. */
+    Optional<ScalingGroupState> describeScalingGroup(String scalingGroupName);
+
+    /** The scaling group's instances; empty when the scaling group does not exist. */
+    default List<ComputeInstance> describeInstances(String scalingGroupName) {
+        return describeScalingGroup(scalingGroupName).map(ScalingGroupState::instances).orElse(List.of());
+    }
+
+    /**
+     * Starts deleting the scaling group and its instances (protected ones too when
+     * {@code force}); true once it no longer exists.
+     */
+    boolean deleteScalingGroup(String scalingGroupName, boolean force);
+
+    void setInstanceTypes(String scalingGroupName, List<InstanceDefinition> definitions, BalancingStrategy strategy);
+
+    void setDesiredCapacity(String scalingGroupName, int desiredCapacity);
+
+    void setInstanceProtection(String scalingGroupName, String instanceId, boolean protectedFromScaleIn);
+
+    void terminateInstance(String scalingGroupName, String instanceId, boolean decrementDesiredCapacity);
+
+    /**
+     * Sizes, the instance types new instances may have with their weights (the mixed instances
+     * policy's overrides), whether they are bought On-Demand only, and the instances.
+     */
+    record ScalingGroupState(int desiredCapacity, int minSize, int maxSize, List<InstanceDefinition> instanceTypes,
+            boolean onDemandOnly, List<ComputeInstance> instances) {}
+
+    /**
+     * {@code launchTime}: when it launched, or, where the service does not say (Auto Scaling), when
+     * it was described; the instance's record keeps the first one seen.
+     */
+    record ComputeInstance(String instanceId, String instanceType, String availabilityZone,
+            Instant launchTime, boolean inService, boolean protectedFromScaleIn) {}
+
+    /** A failure of the compute service; {@code retryable} when trying again may succeed. */
+    final class ComputeException extends RuntimeException {
+        private final boolean retryable;
+
+        public ComputeException(String message, boolean retryable, Throwable cause) {
+            super(message, cause);
+            this.retryable = retryable;
+        }
+
+        public boolean retryable() {
+            return retryable;
+        }
+    }
+}

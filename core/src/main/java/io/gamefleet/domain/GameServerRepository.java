@@ -1,0 +1,86 @@
+package io.gamefleet.domain;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** Storage of game servers. Implemented in io.gamefleet.adapters.dynamodb. */
+public interface GameServerRepository {
+
+    /** Stores a new game server; ConflictException when the id exists in any group. */
+    void register(GameServer server);
+
+    /** A strongly consistent read. */
+    Optional<GameServer> find(String gameServerId);
+
+    Page<GameServer> listByGroup(String group, SortOrder order, int limit, Optional<String> cursor);
+
+    /**
+     * Claim candidates on instances of one status that reported health at or after
+     * {@code healthCutoff}, best first, and the group's status as the claim index knows it (empty
+     * when the group has no entry there). A hint, never authority: {@link #tryClaim} decides.
+     */
+    ClaimCandidates claimCandidates(String group, InstanceStatus instanceStatus, Instant now, Instant healthCutoff,
+            int limit);
+
+    record ClaimCandidates(Optional<GameServerGroupStatus> groupStatus, List<GameServer> servers) {}
+
+    /** What a conditional claim requires of the server, besides belonging to the group. */
+    record ClaimCondition(Instant now, Instant healthCutoff, Set<InstanceStatus> instanceStatuses) {}
+
+    /**
+     * Claims the candidate if, at the moment of the write, it is in the group, AVAILABLE, not
+     * under a live claim, healthy, and still on an instance of the status the candidate shows,
+     * which must be one the condition allows. Empty when any of that failed.
+     */
+    Optional<GameServer> tryClaim(GameServer candidate, ClaimCondition condition, Instant claimExpiresAt,
+            Optional<String> gameServerData);
+
+    /** The changes UpdateGameServer may make; empty ones are left alone. */
+    record ServerUpdate(Optional<String> gameServerData, Optional<UtilizationStatus> utilizationStatus,
+            Optional<Instant> healthCheckTime) {}
+
+    /**
+     * Applies the update if the server is still in the group, on the expected instance when one is
+     * given, and (when the update asks for AVAILABLE) still AVAILABLE. Empty when that failed.
+     */
+    Optional<GameServer> update(String group, String gameServerId, Optional<String> requiredInstanceId,
+            ServerUpdate update);
+
+    /** Deletes the server if it is in the group (and on the instance, when one is given). */
+    boolean deregister(String group, String gameServerId, Optional<String> requiredInstanceId);
+
+    /** Every game server of the group (the balancer's one query per group, paged). */
+    List<GameServer> listAll(String group);
+
+    /** The game servers on one instance. */
+    List<GameServer> onInstance(String instanceId);
+
+    /**
+     * Moves the servers of one instance, as they were read, to an instance status: DRAINING
+     * keeps them claimable as a last resort, SPOT_TERMINATING takes them out of the claim index.
+     * Servers that a claim or an update changed meanwhile are read again and moved; servers that
+     * are gone are left alone.
+     */
+    void setInstanceStatus(List<GameServer> servers, InstanceStatus status);
+
+    /**
+     * Takes the servers of an instance about to be terminated out of claims, but only if each is
+     * still as it was read (no claim or game started since): false if not. One transaction decides
+     * up to 100 servers; with more, the transactions before the refused one stay written.
+     */
+    boolean retire(List<GameServer> servers);
+
+    /** Deletes the server if its last heartbeat is still older than {@code cutoff}. */
+    boolean deleteIfUnhealthy(String gameServerId, Instant cutoff);
+
+    /** Deletes the server whatever its state (its instance is gone). */
+    void delete(String gameServerId);
+
+    /** How many game servers of the group are UTILIZED (a query over the group's servers). */
+    long countUtilized(String group);
+
+    /** Deletes up to {@code max} of the group's game servers; returns how many it deleted. */
+    int deleteSome(String group, int max);
+}

@@ -1,0 +1,36 @@
+package io.gamefleet.domain;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Storage of the instances of each group's Auto Scaling group. Implemented in io.gamefleet.adapters.dynamodb. */
+public interface InstanceRepository {
+    Optional<GameServerInstance> find(String group, String instanceId);
+
+    List<GameServerInstance> findAll(String group, List<String> instanceIds);
+
+    Page<GameServerInstance> list(String group, int limit, Optional<String> cursor);
+
+    /** Every instance of the group. */
+    List<GameServerInstance> listAll(String group);
+
+    /** The instance with this id in whichever group has it (instance events carry only the id). */
+    Optional<GameServerInstance> findById(String instanceId);
+
+    void save(GameServerInstance instance);
+
+    /** Records the instance unless a record of it exists (whatever its status). */
+    void addIfAbsent(GameServerInstance instance);
+
+    /**
+     * Moves the instance from one status to another, setting whether a replacement was requested;
+     * false when its status is no longer {@code from} (a Spot interruption came first) or it is gone.
+     */
+    boolean changeStatus(String group, String instanceId, InstanceStatus from, InstanceStatus to,
+            boolean replacementRequested);
+
+    void delete(String group, String instanceId);
+
+    /** Deletes up to {@code max} of the group's instances; returns how many it deleted. */
+    int deleteSome(String group, int max);
+}
