@@ -3,7 +3,9 @@
 // endpointOverride, and runs executions in-process with aws-local-stepfunctions. Lambda Task states are sent to
 // --invoke-endpoint using the Lambda Invoke REST shape, so nothing here ever talks to real AWS.
 //
-//   node local/sidecar/sidecar.mjs --port N --invoke-endpoint http://127.0.0.1:M [--wait-ms K]
+//   node local/sidecar/sidecar.mjs --port N --invoke-endpoint http://127.0.0.1:M --region R --account-id A [--wait-ms K]
+//
+// The region and account come from the catalog (LocalAccount), through the local profile.
 //
 // The local profile runs it through tether.mjs, which ends it (SIGTERM) when the profile's JVM goes.
 import http from 'node:http';
@@ -21,15 +23,16 @@ const { StateMachine, ExecutionError, ExecutionAbortedError, ExecutionTimeoutErr
 const { values: args } = parseArgs({
   options: {
     port: { type: 'string' }, 'invoke-endpoint': { type: 'string' }, 'wait-ms': { type: 'string' },
+    region: { type: 'string' }, 'account-id': { type: 'string' },
   },
 });
-if (args.port === undefined || !args['invoke-endpoint']) {
-  console.error('usage: node sidecar.mjs --port N --invoke-endpoint http://127.0.0.1:M [--wait-ms K]');
+if (args.port === undefined || !args['invoke-endpoint'] || !args.region || !args['account-id']) {
+  console.error('usage: node sidecar.mjs --port N --invoke-endpoint http://127.0.0.1:M --region R --account-id A [--wait-ms K]');
   process.exit(2);
 }
 const INVOKE_ENDPOINT = args['invoke-endpoint'].replace(/\/+$/, '');
 const WAIT_MS = args['wait-ms'] === undefined ? undefined : Number(args['wait-ms']);
-const ARN_PREFIX = 'arn:aws:states:us-east-1:000000000000:';
+const ARN_PREFIX = `arn:aws:states:${args.region}:${args['account-id']}:`;
 
 const machines = new Map();   // stateMachineArn -> { arn, name, definition, roleArn, type, creationDate, sm, taskHandlers, waitOverrides }
 const executions = new Map(); // executionArn -> execution record (see startExecution)

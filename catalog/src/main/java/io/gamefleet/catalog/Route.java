@@ -3,17 +3,20 @@ package io.gamefleet.catalog;
 import java.util.Set;
 
 /**
- * One API operation: its HTTP method and path (API Gateway syntax, {@code {Name}} for path
- * parameters), the handler class that serves it, and the caller roles allowed to invoke it.
+ * An operation's REST route: its HTTP method and path (API Gateway syntax, {@code {Name}} for
+ * path parameters) and the caller roles allowed to invoke it.
  */
-public record Route(String operation, String method, String path, String handlerClass, Set<Role> roles) {
+public record Route(Operation operation, String method, String path, Set<Role> roles) {
 
-    /** The Lambda function name of this route's handler, as deployed and as served locally. */
     public String functionName() {
-        return Catalog.FUNCTION_PREFIX + operation;
+        return operation.functionName();
+    }
+
+    public String handlerClass() {
+        return operation.handlerClass();
     }
 
     public String handlerMethod() {
-        return handlerClass + "::handleRequest";
+        return operation.handlerMethod();
     }
 }

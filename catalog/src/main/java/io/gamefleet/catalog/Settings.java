@@ -20,7 +20,7 @@ public final class Settings {
     public static final Setting PAGE_TOKEN_KEY =
             new Setting("GAMEFLEET_PAGE_TOKEN_KEY", "gamefleet-page-token", "HMAC key that signs pagination tokens");
     public static final Setting ACCOUNT_ID =
-            new Setting("GAMEFLEET_ACCOUNT_ID", "000000000000", "account id used in the ARNs Gamefleet builds");
+            new Setting("GAMEFLEET_ACCOUNT_ID", LocalAccount.ACCOUNT_ID, "account id used in the ARNs Gamefleet builds");
     public static final Setting BALANCER_RATE_SECONDS =
             new Setting("GAMEFLEET_BALANCER_RATE_SECONDS", "60", "how often the balancer runs");
     public static final Setting VIABILITY_WINDOW_SECONDS =

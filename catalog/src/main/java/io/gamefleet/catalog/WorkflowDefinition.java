@@ -13,7 +13,7 @@ import java.util.Map;
  * function starts it (and alone is given that setting and the right to start it).
  */
 public record WorkflowDefinition(String name, String aslResource, List<WorkflowStep> steps,
-        Settings.Setting arnSetting, String startedBy) {
+        Settings.Setting arnSetting, Operation startedBy) {
 
     public String stateMachineName() {
         return Catalog.FUNCTION_PREFIX + name;

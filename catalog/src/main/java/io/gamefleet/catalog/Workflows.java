@@ -20,13 +20,13 @@ public final class Workflows {
     public static final WorkflowDefinition ACTIVATION = new WorkflowDefinition("ActivateGameServerGroup",
             "workflows/activate-game-server-group.asl.json",
             List.of(START_ACTIVATION, CREATE_SCALING_GROUP, CHECK_ACTIVATION, COMPLETE_ACTIVATION, RECORD_FAILURE),
-            Settings.ACTIVATION_STATE_MACHINE_ARN, "CreateGameServerGroup");
+            Settings.ACTIVATION_STATE_MACHINE_ARN, Operation.CREATE_GAME_SERVER_GROUP);
 
     public static final WorkflowDefinition DELETION = new WorkflowDefinition("DeleteGameServerGroup",
             "workflows/delete-game-server-group.asl.json",
             List.of(CHECK_READY_TO_DELETE, START_DELETING, DELETE_SCALING_GROUP, PURGE_GROUP_RECORDS,
                     COMPLETE_DELETION, RECORD_FAILURE),
-            Settings.DELETION_STATE_MACHINE_ARN, "DeleteGameServerGroup");
+            Settings.DELETION_STATE_MACHINE_ARN, Operation.DELETE_GAME_SERVER_GROUP);
 
     public static final List<WorkflowDefinition> ALL = List.of(ACTIVATION, DELETION);
 
@@ -34,7 +34,7 @@ public final class Workflows {
 
     /** The workflow the route's function starts, if any. */
     public static java.util.Optional<WorkflowDefinition> startedBy(Route route) {
-        return ALL.stream().filter(w -> w.startedBy().equals(route.operation())).findFirst();
+        return ALL.stream().filter(w -> w.startedBy() == route.operation()).findFirst();
     }
 
     /** Every step function once (RecordFailure serves both workflows). */

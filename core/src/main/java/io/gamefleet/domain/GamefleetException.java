@@ -1,48 +1,47 @@
 package io.gamefleet.domain;
 
 /**
- * A failure the caller is told about: its FleetIQ error name (the wire {@code __type}), its HTTP
- * status and a message for a person. No internal detail goes into the message.
+ * A failure the caller is told about: its kind and a message for a person. No internal detail
+ * goes into the message.
  */
-public class GamefleetException extends RuntimeException {
-    private final String errorType;
-    private final int httpStatus;
+public final class GamefleetException extends RuntimeException {
+    private final ErrorKind kind;
 
-    protected GamefleetException(String errorType, int httpStatus, String message) {
+    private GamefleetException(ErrorKind kind, String message) {
         super(message);
-        this.errorType = errorType;
-        this.httpStatus = httpStatus;
+        this.kind = kind;
     }
 
+    public ErrorKind kind() {
+        return kind;
+    }
+
+    /** The error's name in FleetIQ's model (the {@code __type} callers see). */
     public String errorType() {
-        return errorType;
-    }
-
-    public int httpStatus() {
-        return httpStatus;
+        return kind.fleetIqName();
     }
 
     public static GamefleetException invalidRequest(String message) {
-        return new GamefleetException("InvalidRequestException", 400, message);
+        return new GamefleetException(ErrorKind.INVALID_REQUEST, message);
     }
 
     public static GamefleetException unauthorized(String message) {
-        return new GamefleetException("UnauthorizedException", 403, message);
+        return new GamefleetException(ErrorKind.UNAUTHORIZED, message);
     }
 
     public static GamefleetException notFound(String message) {
-        return new GamefleetException("NotFoundException", 404, message);
+        return new GamefleetException(ErrorKind.NOT_FOUND, message);
     }
 
     public static GamefleetException conflict(String message) {
-        return new GamefleetException("ConflictException", 409, message);
+        return new GamefleetException(ErrorKind.CONFLICT, message);
     }
 
     public static GamefleetException outOfCapacity(String message) {
-        return new GamefleetException("OutOfCapacityException", 409, message);
+        return new GamefleetException(ErrorKind.OUT_OF_CAPACITY, message);
     }
 
     public static GamefleetException internal(String message) {
-        return new GamefleetException("InternalServiceException", 500, message);
+        return new GamefleetException(ErrorKind.INTERNAL, message);
     }
 }

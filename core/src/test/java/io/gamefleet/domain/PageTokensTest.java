@@ -27,7 +27,7 @@ class PageTokensTest {
                 () -> tokens.redeem(scope, Optional.of(token)));
         assertThat(e).as("token %s for scope %s", token, scope).isNotNull();
         assertThat(e.errorType()).isEqualTo("InvalidRequestException");
-        assertThat(e.httpStatus()).isEqualTo(400);
+        assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_REQUEST);
     }
 
     @Property

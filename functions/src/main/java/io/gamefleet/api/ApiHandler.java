@@ -5,6 +5,8 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.catalog.Operation;
+import io.gamefleet.domain.ErrorKind;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.wiring.Services;
 import java.util.Map;
@@ -18,12 +20,12 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
     private static final ModelValidator VALIDATOR = ModelValidator.load();
     private static final Map<String, String> JSON_HEADERS = Map.of("Content-Type", "application/json");
 
-    private final String operation;
+    private final Operation operation;
     protected final Services services;
     /** Held so the CRaC context, which keeps resources weakly, does not lose it. */
     Object priming;
 
-    protected ApiHandler(String operation, Services services) {
+    protected ApiHandler(Operation operation, Services services) {
         this.operation = operation;
         this.services = services;
         SnapStartPriming.register(this);
@@ -32,7 +34,7 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
     @Override
     public final APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
         try {
-            ApiRequest request = ApiRequest.decode(operation, event, VALIDATOR);
+            ApiRequest request = ApiRequest.decode(operation.fleetIqName(), event, VALIDATOR);
             return respond(200, handle(request));
         } catch (GamefleetException e) {
             return error(e);
@@ -48,7 +50,18 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
 
     private static APIGatewayV2HTTPResponse error(GamefleetException e) {
         var body = Json.MAPPER.createObjectNode().put("__type", e.errorType()).put("Message", e.getMessage());
-        return respond(e.httpStatus(), body);
+        return respond(httpStatus(e.kind()), body);
+    }
+
+    /** The status API Gateway's REST routes answer each error kind with. */
+    static int httpStatus(ErrorKind kind) {
+        return switch (kind) {
+            case INVALID_REQUEST -> 400;
+            case UNAUTHORIZED -> 403;
+            case NOT_FOUND -> 404;
+            case CONFLICT, OUT_OF_CAPACITY -> 409;
+            case INTERNAL -> 500;
+        };
     }
 
     private static APIGatewayV2HTTPResponse respond(int status, JsonNode body) {

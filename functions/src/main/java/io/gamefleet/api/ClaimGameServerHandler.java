@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.GameServerService.Claim;
 import io.gamefleet.domain.InstanceStatus;
@@ -14,7 +15,7 @@ public final class ClaimGameServerHandler extends ApiHandler {
     }
 
     public ClaimGameServerHandler(Services services) {
-        super("ClaimGameServer", services);
+        super(Operation.CLAIM_GAME_SERVER, services);
     }
 
     @Override

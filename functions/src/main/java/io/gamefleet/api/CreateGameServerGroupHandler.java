@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.domain.AutoScalingPolicy;
@@ -18,7 +19,7 @@ public final class CreateGameServerGroupHandler extends ApiHandler {
     }
 
     public CreateGameServerGroupHandler(Services services) {
-        super("CreateGameServerGroup", services);
+        super(Operation.CREATE_GAME_SERVER_GROUP, services);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.DeleteOption;
 import io.gamefleet.wiring.Services;
@@ -11,7 +12,7 @@ public final class DeleteGameServerGroupHandler extends ApiHandler {
     }
 
     public DeleteGameServerGroupHandler(Services services) {
-        super("DeleteGameServerGroup", services);
+        super(Operation.DELETE_GAME_SERVER_GROUP, services);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.wiring.Services;
 
@@ -10,7 +11,7 @@ public final class DeregisterGameServerHandler extends ApiHandler {
     }
 
     public DeregisterGameServerHandler(Services services) {
-        super("DeregisterGameServer", services);
+        super(Operation.DEREGISTER_GAME_SERVER, services);
     }
 
     @Override

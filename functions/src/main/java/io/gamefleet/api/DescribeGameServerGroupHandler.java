@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.wiring.Services;
 
@@ -10,7 +11,7 @@ public final class DescribeGameServerGroupHandler extends ApiHandler {
     }
 
     public DescribeGameServerGroupHandler(Services services) {
-        super("DescribeGameServerGroup", services);
+        super(Operation.DESCRIBE_GAME_SERVER_GROUP, services);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.wiring.Services;
 
@@ -10,7 +11,7 @@ public final class DescribeGameServerInstancesHandler extends ApiHandler {
     }
 
     public DescribeGameServerInstancesHandler(Services services) {
-        super("DescribeGameServerInstances", services);
+        super(Operation.DESCRIBE_GAME_SERVER_INSTANCES, services);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.wiring.Services;
 
@@ -10,7 +11,7 @@ public final class ListGameServerGroupsHandler extends ApiHandler {
     }
 
     public ListGameServerGroupsHandler(Services services) {
-        super("ListGameServerGroups", services);
+        super(Operation.LIST_GAME_SERVER_GROUPS, services);
     }
 
     @Override

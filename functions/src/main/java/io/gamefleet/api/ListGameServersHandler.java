@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.SortOrder;
 import io.gamefleet.wiring.Services;
@@ -12,7 +13,7 @@ public final class ListGameServersHandler extends ApiHandler {
     }
 
     public ListGameServersHandler(Services services) {
-        super("ListGameServers", services);
+        super(Operation.LIST_GAME_SERVERS, services);
     }
 
     @Override

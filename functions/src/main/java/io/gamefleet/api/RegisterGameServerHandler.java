@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.GameServerService.Registration;
 import io.gamefleet.wiring.Services;
@@ -11,7 +12,7 @@ public final class RegisterGameServerHandler extends ApiHandler {
     }
 
     public RegisterGameServerHandler(Services services) {
-        super("RegisterGameServer", services);
+        super(Operation.REGISTER_GAME_SERVER, services);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.wiring.Services;
 
@@ -10,7 +11,7 @@ public final class SuspendGameServerGroupHandler extends ApiHandler {
     }
 
     public SuspendGameServerGroupHandler(Services services) {
-        super("SuspendGameServerGroup", services);
+        super(Operation.SUSPEND_GAME_SERVER_GROUP, services);
     }
 
     @Override

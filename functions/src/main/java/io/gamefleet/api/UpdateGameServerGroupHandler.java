@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.GameServerProtectionPolicy;
@@ -13,7 +14,7 @@ public final class UpdateGameServerGroupHandler extends ApiHandler {
     }
 
     public UpdateGameServerGroupHandler(Services services) {
-        super("UpdateGameServerGroup", services);
+        super(Operation.UPDATE_GAME_SERVER_GROUP, services);
     }
 
     @Override

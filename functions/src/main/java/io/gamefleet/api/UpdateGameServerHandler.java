@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.GameServerService.Update;
 import io.gamefleet.domain.UtilizationStatus;
@@ -12,7 +13,7 @@ public final class UpdateGameServerHandler extends ApiHandler {
     }
 
     public UpdateGameServerHandler(Services services) {
-        super("UpdateGameServer", services);
+        super(Operation.UPDATE_GAME_SERVER, services);
     }
 
     @Override

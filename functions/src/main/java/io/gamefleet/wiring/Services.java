@@ -67,7 +67,12 @@ public final class Services {
             Optional<Metrics> metrics, AwsCredentialsProvider credentials, List<ExecutionInterceptor> interceptors) {
         this.environment = Map.copyOf(environment);
         this.clock = clock;
-        this.region = Region.of(environment.getOrDefault("AWS_REGION", "us-east-1"));
+        String regionName = environment.get("AWS_REGION");
+        if (regionName == null || regionName.isBlank()) {
+            // Lambda always sets it; elsewhere, guessing a region would sign for the wrong one.
+            throw new IllegalStateException("AWS_REGION is not set");
+        }
+        this.region = Region.of(regionName);
         this.credentials = credentials;
         this.interceptors = List.copyOf(interceptors);
         this.dynamoDb = configure(DynamoDbClient.builder(), "DYNAMODB").build();

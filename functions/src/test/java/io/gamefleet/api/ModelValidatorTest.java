@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.domain.ErrorKind;
 import io.gamefleet.domain.GamefleetException;
 import java.util.Optional;
 import net.jqwik.api.Arbitraries;
@@ -62,7 +63,7 @@ class ModelValidatorTest {
                 () -> VALIDATOR.validateInput(operation, input));
         assertThat(e).as("expected %s to reject %s", operation, input).isNotNull();
         assertThat(e.errorType()).isEqualTo("InvalidRequestException");
-        assertThat(e.httpStatus()).isEqualTo(400);
+        assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_REQUEST);
         return e.getMessage();
     }
 

@@ -3,6 +3,9 @@ package io.gamefleet.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import io.gamefleet.catalog.Route;
+import io.gamefleet.catalog.Routes;
+import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.wiring.Services;
 import java.time.Clock;
 import java.util.List;
@@ -43,22 +46,16 @@ class SnapStartPrimingTest {
         Services services = new Services(Map.of("AWS_REGION", "us-east-1", "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1"),
                 Clock.systemUTC(), Optional.empty(), Optional.empty(),
                 StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")), List.of());
-        for (io.gamefleet.catalog.Route route : io.gamefleet.catalog.Routes.ALL) {
-            ApiHandler handler = instantiate(route.handlerClass(), services);
+        FunctionRegistry functions = new FunctionRegistry(services);
+        for (Route route : Routes.ALL) {
+            ApiHandler handler = functions.api(route.operation());
             var response = handler.handleRequest(SnapStartPriming.request(), null);
             // Refused by validation (decoded, merged, checked), not as malformed JSON, and before the
             // store: DynamoDB here is unreachable, so reaching it would be a 500.
-            assertThat(response.getStatusCode()).as(route.operation()).isEqualTo(400);
-            assertThat(response.getBody()).as(route.operation()).contains("InvalidRequestException")
+            assertThat(response.getStatusCode()).as(route.operation().fleetIqName()).isEqualTo(400);
+            assertThat(response.getBody()).as(route.operation().fleetIqName()).contains("InvalidRequestException")
                     .doesNotContain("JSON");
         }
     }
 
-    private static ApiHandler instantiate(String className, Services services) {
-        try {
-            return (ApiHandler) Class.forName(className).getConstructor(Services.class).newInstance(services);
-        } catch (ReflectiveOperationException e) {
-            throw new AssertionError(className, e);
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package io.gamefleet.infra;
 
+import io.gamefleet.catalog.FunctionAccess;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,8 +19,8 @@ import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
-import io.gamefleet.infra.FunctionAccess.Access;
-import io.gamefleet.infra.FunctionAccess.TableAccess;
+import io.gamefleet.catalog.FunctionAccess.Access;
+import io.gamefleet.catalog.FunctionAccess.TableAccess;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -205,7 +206,7 @@ public final class GamefleetStack extends Stack {
             Optional<WorkflowDefinition> started = Workflows.startedBy(route);
             started.ifPresent(w -> env.put(w.arnSetting().environmentVariable(),
                     stateMachines.get(w.name()).getStateMachineArn()));
-            Function fn = function(route.operation(), route.functionName(), route.handlerMethod(), Kind.API,
+            Function fn = function(route.operation().fleetIqName(), route.functionName(), route.handlerMethod(), Kind.API,
                     Kind.API.timeout, code, env);
             started.ifPresent(w -> stateMachines.get(w.name()).grantStartExecution(fn));
             api.addRoutes(AddRoutesOptions.builder()

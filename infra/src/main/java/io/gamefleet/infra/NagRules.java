@@ -1,8 +1,9 @@
 package io.gamefleet.infra;
 
+import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
-import io.gamefleet.infra.FunctionAccess.Scaling;
+import io.gamefleet.catalog.FunctionAccess.Scaling;
 import io.github.cdklabs.cdknag.NagPackSuppression;
 import io.github.cdklabs.cdknag.NagSuppressions;
 import java.util.ArrayList;

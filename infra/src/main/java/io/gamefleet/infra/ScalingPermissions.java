@@ -1,7 +1,8 @@
 package io.gamefleet.infra;
 
+import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.Catalog;
-import io.gamefleet.infra.FunctionAccess.Scaling;
+import io.gamefleet.catalog.FunctionAccess.Scaling;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

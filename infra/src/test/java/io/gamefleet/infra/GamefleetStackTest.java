@@ -1,5 +1,6 @@
 package io.gamefleet.infra;
 
+import io.gamefleet.catalog.FunctionAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +11,7 @@ import io.gamefleet.catalog.EventRule;
 import io.gamefleet.catalog.IndexDefinition;
 import io.gamefleet.catalog.KeyAttribute;
 import io.gamefleet.catalog.Role;
+import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.catalog.Schedule;
@@ -21,8 +23,8 @@ import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
-import io.gamefleet.infra.FunctionAccess.Scaling;
-import io.gamefleet.infra.FunctionAccess.TableAccess;
+import io.gamefleet.catalog.FunctionAccess.Scaling;
+import io.gamefleet.catalog.FunctionAccess.TableAccess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -242,8 +244,8 @@ class GamefleetStackTest {
 
     @Test
     void apiFunctionsNeitherScaleNorStartWorkflowsExceptTheTwoStarters() {
-        Map<String, WorkflowDefinition> starters = Map.of(
-                "CreateGameServerGroup", Workflows.ACTIVATION, "DeleteGameServerGroup", Workflows.DELETION);
+        Map<Operation, WorkflowDefinition> starters = Map.of(
+                Operation.CREATE_GAME_SERVER_GROUP, Workflows.ACTIVATION, Operation.DELETE_GAME_SERVER_GROUP, Workflows.DELETION);
         for (Route route : Routes.ALL) {
             Map<String, Object> variables = variables(resources.get(functionId(route.functionName())));
             List<Map<String, Object>> statements = statementsOf(route.functionName());
@@ -253,23 +255,23 @@ class GamefleetStackTest {
                 Object machineRef = ref(logicalId(stack.stateMachines().get(workflow.name())));
                 boolean starts = workflow == started;
                 if (starts) {
-                    assertThat(variables.get(variable)).as(route.operation()).isEqualTo(machineRef);
+                    assertThat(variables.get(variable)).as(route.operation().fleetIqName()).isEqualTo(machineRef);
                 } else {
-                    assertThat(variables).as(route.operation()).doesNotContainKey(variable);
+                    assertThat(variables).as(route.operation().fleetIqName()).doesNotContainKey(variable);
                 }
                 assertThat(statements.stream().anyMatch(s -> actions(s).contains("states:StartExecution")
                         && resourcesOf(s).contains(machineRef))).as(route.operation() + " starts " + workflow.name())
                         .isEqualTo(starts);
             }
             // RegisterGameServer may look up an instance the scaling group launched since the balancer's last run.
-            boolean describes = route.operation().equals("RegisterGameServer");
-            assertThat(statements.stream().flatMap(s -> actions(s).stream())).as(route.operation())
+            boolean describes = route.operation() == Operation.REGISTER_GAME_SERVER;
+            assertThat(statements.stream().flatMap(s -> actions(s).stream())).as(route.operation().fleetIqName())
                     .allMatch(a -> a.startsWith("dynamodb:") || a.startsWith("logs:")
                             || (started != null && a.equals("states:StartExecution"))
                             || (describes && a.equals("autoscaling:DescribeAutoScalingGroups")));
         }
         // Nothing else may start a workflow.
-        Set<String> startersNames = starters.keySet().stream().map(o -> Routes.byOperation(o).functionName())
+        Set<String> startersNames = starters.keySet().stream().map(Operation::functionName)
                 .collect(Collectors.toSet());
         for (String name : stack.functions().keySet()) {
             if (!startersNames.contains(name)) {
@@ -282,9 +284,9 @@ class GamefleetStackTest {
     @Test
     void readOnlyOperationsWriteNothing() {
         for (Route route : Routes.ALL) {
-            if (route.operation().startsWith("Describe") || route.operation().startsWith("List")) {
+            if (route.operation().fleetIqName().startsWith("Describe") || route.operation().fleetIqName().startsWith("List")) {
                 assertThat(statementsOf(route.functionName()).stream().flatMap(s -> actions(s).stream()))
-                        .as(route.operation()).noneMatch(WRITE_ACTIONS::contains);
+                        .as(route.operation().fleetIqName()).noneMatch(WRITE_ACTIONS::contains);
             }
         }
     }
@@ -324,10 +326,10 @@ class GamefleetStackTest {
         }
         assertThat(compute.keySet()).containsExactlyInAnyOrder(Workflows.CREATE_SCALING_GROUP.functionName(),
                 Workflows.CHECK_ACTIVATION.functionName(), Workflows.DELETE_SCALING_GROUP.functionName(),
-                Triggers.BALANCER.functionName(), Routes.byOperation("RegisterGameServer").functionName());
+                Triggers.BALANCER.functionName(), Operation.REGISTER_GAME_SERVER.functionName());
         assertThat(compute.get(Workflows.CHECK_ACTIVATION.functionName()))
                 .containsExactly("autoscaling:DescribeAutoScalingGroups");
-        assertThat(compute.get(Routes.byOperation("RegisterGameServer").functionName()))
+        assertThat(compute.get(Operation.REGISTER_GAME_SERVER.functionName()))
                 .containsExactly("autoscaling:DescribeAutoScalingGroups");
         assertThat(compute.get(Workflows.DELETE_SCALING_GROUP.functionName())).containsExactlyInAnyOrder(
                 "autoscaling:DescribeAutoScalingGroups", "autoscaling:UpdateAutoScalingGroup",

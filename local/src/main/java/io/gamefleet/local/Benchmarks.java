@@ -1,5 +1,6 @@
 package io.gamefleet.local;
 
+import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GroupService;
@@ -54,7 +55,7 @@ final class Benchmarks {
     static void createActive(LocalProfile profile, String group, int minSize, int maxSize, List<String> instanceTypes)
             throws InterruptedException {
         GroupService groups = profile.services().groups();
-        groups.create(GameServerGroup.builder().name(group).roleArn("arn:aws:iam::000000000000:role/bench")
+        groups.create(GameServerGroup.builder().name(group).roleArn("arn:aws:iam::" + LocalAccount.ACCOUNT_ID + ":role/bench")
                 .minSize(minSize).maxSize(maxSize).launchTemplate(new LaunchTemplate(null, "bench", null))
                 .instanceDefinitions(instanceTypes.stream().map(t -> new InstanceDefinition(t, null)).toList())
                 .build());

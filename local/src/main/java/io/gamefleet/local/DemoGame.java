@@ -2,6 +2,7 @@ package io.gamefleet.local;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.local.ApiClient.Reply;
@@ -218,7 +219,7 @@ final class DemoGame implements AutoCloseable {
     private static ObjectNode groupDefinition() {
         ObjectNode g = JSON.createObjectNode();
         g.put("GameServerGroupName", GROUP);
-        g.put("RoleArn", "arn:aws:iam::" + LocalProfile.ACCOUNT_ID + ":role/GameServerGroupRole");
+        g.put("RoleArn", "arn:aws:iam::" + LocalAccount.ACCOUNT_ID + ":role/GameServerGroupRole");
         g.put("MinSize", MIN_SIZE);
         g.put("MaxSize", MAX_SIZE);
         g.putObject("LaunchTemplate").put("LaunchTemplateName", "demo-game-server").put("Version", "1");

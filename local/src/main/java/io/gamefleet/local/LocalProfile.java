@@ -1,8 +1,12 @@
 package io.gamefleet.local;
 
+import static io.gamefleet.catalog.LocalAccount.ACCOUNT_ID;
+import static io.gamefleet.catalog.LocalAccount.REGION;
+
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.adapters.metrics.EmfMetrics;
 import io.gamefleet.catalog.EventRule;
 import io.gamefleet.catalog.Route;
@@ -16,6 +20,7 @@ import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
 import io.gamefleet.domain.Metrics;
+import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.wiring.Services;
 import io.gamefleet.adapters.dynamodb.TableSetup;
 import java.io.File;
@@ -48,9 +53,6 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * simulated fleet. The handlers get an environment exactly like the one CDK gives them in AWS.
  */
 public final class LocalProfile implements AutoCloseable {
-    public static final String REGION = "us-east-1";
-    public static final String ACCOUNT_ID = "000000000000";
-
     /** What to run; see API.md's table of {@code local/run} flags. */
     public record Options(int port, Duration claimTtl, Duration healthTimeout, Duration balancerRate,
             Duration instanceLaunch, Optional<Path> dataDir, Optional<URI> dynamoDbEndpoint,
@@ -126,26 +128,27 @@ public final class LocalProfile implements AutoCloseable {
         services = new Services(environment, o.clock(), Optional.of(fleet), Optional.of(localMetrics(o, logs)),
                 credentials, o.interceptors());
 
+        FunctionRegistry registry = new FunctionRegistry(services);
         List<EdgeServer.ApiRoute> apiRoutes = new ArrayList<>();
         Map<String, RequestHandler<?, ?>> functions = new HashMap<>();
         for (Route r : Routes.ALL) {
-            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler = instantiate(r.handlerClass());
+            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler = registry.api(r.operation());
             apiRoutes.add(new EdgeServer.ApiRoute(r, r.path().split("/", -1), handler));
             functions.put(r.functionName(), handler);
         }
         for (WorkflowStep s : Workflows.allSteps()) {
-            functions.put(s.functionName(), instantiate(s.handlerClass()));
+            functions.put(s.functionName(), registry.step(s));
         }
         List<EventRouter.Target> targets = new ArrayList<>();
         for (EventRule rule : Triggers.EVENT_RULES) {
-            RequestHandler<Map<String, Object>, Map<String, Object>> handler = instantiate(rule.handlerClass());
+            RequestHandler<Map<String, Object>, Map<String, Object>> handler = registry.eventRule(rule);
             functions.put(rule.functionName(), handler);
             targets.add(new EventRouter.Target(EventRouter.pattern(rule), handler));
         }
         EventRouter events = new EventRouter(targets);
         fleet.sendEventsTo(events::deliver);
         for (Schedule schedule : Triggers.SCHEDULES) {
-            RequestHandler<Map<String, Object>, Map<String, Object>> handler = instantiate(schedule.handlerClass());
+            RequestHandler<Map<String, Object>, Map<String, Object>> handler = registry.schedule(schedule);
             functions.put(schedule.functionName(), handler);
             schedules.put(schedule.name(), handler);
         }
@@ -246,20 +249,11 @@ public final class LocalProfile implements AutoCloseable {
         int port = freePort();
         List<String> command = List.of(Principals.node(), o.home().resolve("sidecar/tether.mjs").toString(),
                 Principals.node(), script.toString(), "--port", Integer.toString(port),
-                "--invoke-endpoint", "http://127.0.0.1:" + edge.port(),
+                "--invoke-endpoint", "http://127.0.0.1:" + edge.port(), "--region", REGION, "--account-id", ACCOUNT_ID,
                 "--wait-ms", Long.toString(o.workflowWait().toMillis()));
         URI endpoint = URI.create("http://127.0.0.1:" + port);
         resources.add(ChildProcess.start("stepfunctions-sidecar", command, o.home().toFile(), logs, endpoint));
         return endpoint;
-    }
-
-    @SuppressWarnings("unchecked")
-    private <T> T instantiate(String className) {
-        try {
-            return (T) Class.forName(className).getConstructor(Services.class).newInstance(services);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot create handler " + className, e);
-        }
     }
 
     private static String functionArn(String functionName) {

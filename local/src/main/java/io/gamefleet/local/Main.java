@@ -1,5 +1,6 @@
 package io.gamefleet.local;
 
+import io.gamefleet.catalog.LocalAccount;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +43,7 @@ public final class Main {
         }
         Optional<DemoGame> demo = Optional.empty();
         if (launch.demo()) {
-            ApiClient demoCaller = new ApiClient(profile.endpoint(), LocalProfile.REGION,
+            ApiClient demoCaller = new ApiClient(profile.endpoint(), LocalAccount.REGION,
                     AwsCredentialsIdentity.create(admin.accessKeyId(), admin.secretAccessKey()), options.clock());
             demo = Optional.of(new DemoGame(demoCaller, profile.fleet(), options.clock(), new Random(),
                     line -> System.out.println("demo: " + line)));
@@ -58,8 +59,8 @@ public final class Main {
         System.out.println("Gamefleet local profile ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
         System.out.println("  API:         " + profile.endpoint());
         System.out.println("  credentials: " + admin.accessKeyId() + " / " + admin.secretAccessKey()
-                + " (region " + LocalProfile.REGION + ", SigV4 service execute-api)");
-        System.out.println("  try:         curl --aws-sigv4 \"aws:amz:us-east-1:execute-api\" --user "
+                + " (region " + LocalAccount.REGION + ", SigV4 service execute-api)");
+        System.out.println("  try:         curl --aws-sigv4 \"aws:amz:" + LocalAccount.REGION + ":execute-api\" --user "
                 + admin.accessKeyId() + ":" + admin.secretAccessKey() + " " + profile.endpoint() + "/game-server-groups");
         System.out.println("  Ctrl-C stops it.");
         demo.ifPresent(DemoGame::runEverySecond);

@@ -1,5 +1,6 @@
 package io.gamefleet.local;
 
+import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.GameServerGroup;
@@ -30,7 +31,7 @@ import java.util.function.Consumer;
  */
 public final class SimulatedFleet implements Compute {
     private static final String HEX = "0123456789abcdef";
-    private static final List<String> ZONES = List.of("us-east-1a", "us-east-1b", "us-east-1c");
+    private static final List<String> ZONES = List.of(LocalAccount.REGION + "a", LocalAccount.REGION + "b", LocalAccount.REGION + "c");
 
     private final Clock clock;
     private final Duration launchDelay;
@@ -111,7 +112,7 @@ public final class SimulatedFleet implements Compute {
         refusal.ifPresent(reason -> {
             throw new ComputeException("Auto Scaling refused to create " + name + ": " + reason, false, null);
         });
-        String arn = "arn:aws:autoscaling:us-east-1:" + accountId + ":autoScalingGroup:"
+        String arn = "arn:aws:autoscaling:" + LocalAccount.REGION + ":" + accountId + ":autoScalingGroup:"
                 + java.util.UUID.nameUUIDFromBytes(name.getBytes()) + ":autoScalingGroupName/" + name;
         int desired = Math.min(Math.max(group.minSize(), 1), group.maxSize());
         ScalingGroup created = new ScalingGroup(name, arn, group, desired);
@@ -239,7 +240,7 @@ public final class SimulatedFleet implements Compute {
         e.put("source", "aws.ec2");
         e.put("account", accountId);
         e.put("time", clock.instant().toString());
-        e.put("region", LocalProfile.REGION);
+        e.put("region", LocalAccount.REGION);
         e.put("detail", detail);
         return e;
     }

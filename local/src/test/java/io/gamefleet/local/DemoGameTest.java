@@ -1,5 +1,6 @@
 package io.gamefleet.local;
 
+import io.gamefleet.catalog.LocalAccount;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,7 +28,7 @@ class DemoGameTest {
         MutableClock clock = LOCAL.clock();
         LocalProfile profile = LOCAL.profile();
         Principal admin = LocalProfileExtension.ADMIN;
-        ApiClient caller = new ApiClient(profile.endpoint(), LocalProfile.REGION,
+        ApiClient caller = new ApiClient(profile.endpoint(), LocalAccount.REGION,
                 AwsCredentialsIdentity.create(admin.accessKeyId(), admin.secretAccessKey()), clock);
         DemoGame demo = new DemoGame(caller, profile.fleet(), clock, new Random(7), log::add);
         GamefleetClient api = LOCAL.admin();

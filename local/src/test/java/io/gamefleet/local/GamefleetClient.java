@@ -1,5 +1,6 @@
 package io.gamefleet.local;
 
+import io.gamefleet.catalog.LocalAccount;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -68,7 +69,7 @@ final class GamefleetClient {
 
     /** A client of the local profile at {@code endpoint}, signing as {@code principal} by {@code clock}. */
     GamefleetClient(URI endpoint, Principal principal, Clock clock) {
-        this(endpoint, LocalProfile.REGION, AwsCredentialsIdentity.create(principal.accessKeyId(),
+        this(endpoint, LocalAccount.REGION, AwsCredentialsIdentity.create(principal.accessKeyId(),
                 principal.secretAccessKey()), clock, Pace.LOCAL_PROFILE);
     }
 

@@ -1,6 +1,7 @@
 package io.gamefleet.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.testing.BackendExtension;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.TableDefinition;
@@ -127,7 +128,7 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
      */
     private static void deleteCatalogTables(URI endpoint) {
         try (DynamoDbClient client = DynamoDbClient.builder().endpointOverride(endpoint)
-                .region(Region.of(LocalProfile.REGION))
+                .region(Region.of(LocalAccount.REGION))
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
                 .httpClient(UrlConnectionHttpClient.create()).build();
                 DynamoDbWaiter waiter = DynamoDbWaiter.builder().client(client).overrideConfiguration(w -> w

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.gamefleet.catalog.Tables;
+import io.gamefleet.domain.ErrorKind;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupStatus;
@@ -179,7 +180,7 @@ class DynamoGameServerRepositoryTest {
         assertThat(sameGroup.errorType()).isEqualTo("ConflictException");
         assertThat(otherGroup).isNotNull();
         assertThat(otherGroup.errorType()).isEqualTo("ConflictException");
-        assertThat(otherGroup.httpStatus()).isEqualTo(409);
+        assertThat(otherGroup.kind()).isEqualTo(ErrorKind.CONFLICT);
         assertThat(servers.find(first.gameServerId())).contains(first);
     }
 

@@ -1,16 +1,10 @@
-package io.gamefleet.infra;
+package io.gamefleet.catalog;
 
 import static io.gamefleet.catalog.Tables.GAME_SERVERS;
 import static io.gamefleet.catalog.Tables.GAME_SERVER_GROUPS;
 import static io.gamefleet.catalog.Tables.GAME_SERVER_INSTANCES;
 import static io.gamefleet.catalog.Tables.SPOT_INTERRUPTIONS;
 
-import io.gamefleet.catalog.Routes;
-import io.gamefleet.catalog.TableDefinition;
-import io.gamefleet.catalog.Tables;
-import io.gamefleet.catalog.Triggers;
-import io.gamefleet.catalog.WorkflowStep;
-import io.gamefleet.catalog.Workflows;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,14 +13,10 @@ import java.util.Set;
 
 /**
  * What each function does with the tables and with Auto Scaling / EC2: the input of its IAM
- * policy. Read from the functions' code (the repository calls on each handler's path through the
- * domain services); the comments name the calls.
- *
- * <p>TODO(catalog): this belongs next to the routes, steps and triggers in the catalog (an
- * {@code access} member of Route, WorkflowStep, Schedule and EventRule), where the person who adds
- * a repository call sees the list to extend. Until then it lives here, keyed by the catalog's
- * function names; synthesis fails for a catalog function without an entry, and the tests check
- * the entries' shape (read-only operations write nothing, steps touch only their tables, ...).
+ * policy (the CDK app grants exactly this). Read from the functions' code (the repository calls on
+ * each handler's path through the domain services); the comments name the calls. Whoever adds a
+ * repository call extends the list here; synthesis fails for a catalog function without an entry,
+ * and the infra tests check the entries' shape (read-only operations write nothing, ...).
  *
  * <p>Recurring patterns in the functions:
  * <ul>
@@ -37,17 +27,17 @@ import java.util.Set;
  *   <li>a group lookup ({@code Groups.require}): GetItem on the group.</li>
  * </ul>
  */
-final class FunctionAccess {
-    static final String GET = "GetItem";
-    static final String PUT = "PutItem";
-    static final String UPDATE = "UpdateItem";
-    static final String DELETE = "DeleteItem";
-    static final String CONDITION_CHECK = "ConditionCheckItem";
-    static final String QUERY = "Query";
-    static final String BATCH_GET = "BatchGetItem";
+public final class FunctionAccess {
+    public static final String GET = "GetItem";
+    public static final String PUT = "PutItem";
+    public static final String UPDATE = "UpdateItem";
+    public static final String DELETE = "DeleteItem";
+    public static final String CONDITION_CHECK = "ConditionCheckItem";
+    public static final String QUERY = "Query";
+    public static final String BATCH_GET = "BatchGetItem";
 
-    /** What a function asks of Auto Scaling and EC2 (see {@link ScalingPermissions}). */
-    enum Scaling {
+    /** What a function asks of Auto Scaling and EC2 (the CDK app turns each into IAM statements). */
+    public enum Scaling {
         /** DescribeAutoScalingGroups. */
         DESCRIBE,
         /** CreateAutoScalingGroup with the managed tag, its scaling policy, launching from a template. */
@@ -59,8 +49,8 @@ final class FunctionAccess {
     }
 
     /** DynamoDB actions (without "dynamodb:") on a table's items, and the indexes it queries. */
-    record TableAccess(TableDefinition table, Set<String> actions, Set<String> queriedIndexes) {
-        TableAccess {
+    public record TableAccess(TableDefinition table, Set<String> actions, Set<String> queriedIndexes) {
+        public TableAccess {
             actions = Set.copyOf(actions);
             queriedIndexes = Set.copyOf(queriedIndexes);
             for (String index : queriedIndexes) {
@@ -71,8 +61,8 @@ final class FunctionAccess {
         }
     }
 
-    record Access(List<TableAccess> tables, Set<Scaling> scaling) {
-        Access {
+    public record Access(List<TableAccess> tables, Set<Scaling> scaling) {
+        public Access {
             tables = List.copyOf(tables);
             scaling = scaling.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(scaling));
         }
@@ -83,30 +73,30 @@ final class FunctionAccess {
     static {
         // ---- API operations (io.gamefleet.api -> GroupService / GameServerService) ----
         // create: transactional Put of the group and its gate; if the workflow cannot start, a transition to ERROR.
-        api("CreateGameServerGroup", items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
+        api(Operation.CREATE_GAME_SERVER_GROUP, items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
         // list: one page of the groups' creation-time index.
-        api("ListGameServerGroups", index(GAME_SERVER_GROUPS, Tables.GROUPS_BY_CREATION_INDEX));
-        api("DescribeGameServerGroup", items(GAME_SERVER_GROUPS, GET));
+        api(Operation.LIST_GAME_SERVER_GROUPS, index(GAME_SERVER_GROUPS, Tables.GROUPS_BY_CREATION_INDEX));
+        api(Operation.DESCRIBE_GAME_SERVER_GROUP, items(GAME_SERVER_GROUPS, GET));
         // update, delete (to DELETE_SCHEDULED), suspend, resume: a transition.
-        for (String op : List.of("UpdateGameServerGroup", "DeleteGameServerGroup", "SuspendGameServerGroup",
-                "ResumeGameServerGroup")) {
+        for (Operation op : List.of(Operation.UPDATE_GAME_SERVER_GROUP, Operation.DELETE_GAME_SERVER_GROUP,
+                Operation.SUSPEND_GAME_SERVER_GROUP, Operation.RESUME_GAME_SERVER_GROUP)) {
             api(op, items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
         }
         // the group, then one page of its instances (Query) or the named ones (BatchGetItem).
-        api("DescribeGameServerInstances", items(GAME_SERVER_GROUPS, GET),
+        api(Operation.DESCRIBE_GAME_SERVER_INSTANCES, items(GAME_SERVER_GROUPS, GET),
                 items(GAME_SERVER_INSTANCES, QUERY, BATCH_GET));
         // the ACTIVE group, the instance record (an instance launched since the balancer last ran is
         // looked up in the scaling group and recorded), then ConditionCheck on the gate + conditional Put.
-        apiWithScaling("RegisterGameServer", Set.of(Scaling.DESCRIBE), items(GAME_SERVER_GROUPS, GET),
+        apiWithScaling(Operation.REGISTER_GAME_SERVER, Set.of(Scaling.DESCRIBE), items(GAME_SERVER_GROUPS, GET),
                 items(GAME_SERVER_INSTANCES, GET, PUT), items(GAME_SERVERS, CONDITION_CHECK, PUT));
-        api("ListGameServers", items(GAME_SERVER_GROUPS, GET), index(GAME_SERVERS, Tables.SERVERS_BY_GROUP_INDEX));
-        api("DescribeGameServer", items(GAME_SERVERS, GET));
+        api(Operation.LIST_GAME_SERVERS, items(GAME_SERVER_GROUPS, GET), index(GAME_SERVERS, Tables.SERVERS_BY_GROUP_INDEX));
+        api(Operation.DESCRIBE_GAME_SERVER, items(GAME_SERVERS, GET));
         // the group's status, a conditional UpdateItem; on a failed condition a GetItem says why.
-        api("UpdateGameServer", items(GAME_SERVER_GROUPS, GET), items(GAME_SERVERS, GET, UPDATE));
+        api(Operation.UPDATE_GAME_SERVER, items(GAME_SERVER_GROUPS, GET), items(GAME_SERVERS, GET, UPDATE));
         // a conditional DeleteItem; on a failed condition a GetItem says why.
-        api("DeregisterGameServer", items(GAME_SERVERS, GET, DELETE));
+        api(Operation.DEREGISTER_GAME_SERVER, items(GAME_SERVERS, GET, DELETE));
         // the claim index, the group when the gate is not ACTIVE, conditional UpdateItems (GetItem for a named claim).
-        api("ClaimGameServer", items(GAME_SERVER_GROUPS, GET),
+        api(Operation.CLAIM_GAME_SERVER, items(GAME_SERVER_GROUPS, GET),
                 new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE), Set.of(Tables.CLAIMABLE_INDEX)));
 
         // ---- Workflow steps (io.gamefleet.workflow -> GroupLifecycle) ----
@@ -150,7 +140,7 @@ final class FunctionAccess {
     private FunctionAccess() {}
 
     /** The access of a catalog function; fails for a function this table does not know. */
-    static Access of(String functionName) {
+    public static Access of(String functionName) {
         Access access = BY_FUNCTION.get(functionName);
         if (access == null) {
             throw new IllegalStateException("no table/compute access is declared for function " + functionName
@@ -159,16 +149,16 @@ final class FunctionAccess {
         return access;
     }
 
-    static Map<String, Access> all() {
+    public static Map<String, Access> all() {
         return Map.copyOf(BY_FUNCTION);
     }
 
-    private static void api(String operation, TableAccess... tables) {
-        put(Routes.byOperation(operation).functionName(), new Access(List.of(tables), Set.of()));
+    private static void api(Operation operation, TableAccess... tables) {
+        put(operation.functionName(), new Access(List.of(tables), Set.of()));
     }
 
-    private static void apiWithScaling(String operation, Set<Scaling> scaling, TableAccess... tables) {
-        put(Routes.byOperation(operation).functionName(), new Access(List.of(tables), scaling));
+    private static void apiWithScaling(Operation operation, Set<Scaling> scaling, TableAccess... tables) {
+        put(operation.functionName(), new Access(List.of(tables), scaling));
     }
 
     private static void step(WorkflowStep step, Set<Scaling> scaling, TableAccess... tables) {

@@ -1,0 +1,12 @@
+package io.gamefleet.catalog;
+
+/**
+ * The account and region the local profile pretends to be: the ARNs it builds, the region its
+ * clients sign for and the default of the account setting.
+ */
+public final class LocalAccount {
+    public static final String REGION = "us-east-1";
+    public static final String ACCOUNT_ID = "000000000000";
+
+    private LocalAccount() {}
+}

@@ -1,0 +1,108 @@
+package io.gamefleet.functions;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import io.gamefleet.api.ApiHandler;
+import io.gamefleet.api.ClaimGameServerHandler;
+import io.gamefleet.api.CreateGameServerGroupHandler;
+import io.gamefleet.api.DeleteGameServerGroupHandler;
+import io.gamefleet.api.DeregisterGameServerHandler;
+import io.gamefleet.api.DescribeGameServerGroupHandler;
+import io.gamefleet.api.DescribeGameServerHandler;
+import io.gamefleet.api.DescribeGameServerInstancesHandler;
+import io.gamefleet.api.ListGameServerGroupsHandler;
+import io.gamefleet.api.ListGameServersHandler;
+import io.gamefleet.api.RegisterGameServerHandler;
+import io.gamefleet.api.ResumeGameServerGroupHandler;
+import io.gamefleet.api.SuspendGameServerGroupHandler;
+import io.gamefleet.api.UpdateGameServerGroupHandler;
+import io.gamefleet.api.UpdateGameServerHandler;
+import io.gamefleet.catalog.EventRule;
+import io.gamefleet.catalog.Operation;
+import io.gamefleet.catalog.Schedule;
+import io.gamefleet.catalog.Triggers;
+import io.gamefleet.catalog.WorkflowStep;
+import io.gamefleet.catalog.Workflows;
+import io.gamefleet.triggers.BalancerHandler;
+import io.gamefleet.triggers.InstanceEventHandler;
+import io.gamefleet.wiring.Services;
+import io.gamefleet.workflow.CheckActivationStep;
+import io.gamefleet.workflow.CheckReadyToDeleteStep;
+import io.gamefleet.workflow.CompleteActivationStep;
+import io.gamefleet.workflow.CompleteDeletionStep;
+import io.gamefleet.workflow.CreateScalingGroupStep;
+import io.gamefleet.workflow.DeleteScalingGroupStep;
+import io.gamefleet.workflow.PurgeGroupRecordsStep;
+import io.gamefleet.workflow.RecordFailureStep;
+import io.gamefleet.workflow.StartActivationStep;
+import io.gamefleet.workflow.StartDeletingStep;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Every function of the catalog built on one {@link Services}, without reflection: what Lambda
+ * makes of a handler string in AWS, made here for the local profile and the tests. The catalog
+ * names each handler class once (for the CDK app); a test checks that this registry builds
+ * exactly those classes.
+ */
+public final class FunctionRegistry {
+
+    private static final Map<WorkflowStep, Function<Services, RequestHandler<Map<String, Object>, Map<String, Object>>>>
+            STEPS = Map.of(
+                    Workflows.START_ACTIVATION, StartActivationStep::new,
+                    Workflows.CREATE_SCALING_GROUP, CreateScalingGroupStep::new,
+                    Workflows.CHECK_ACTIVATION, CheckActivationStep::new,
+                    Workflows.COMPLETE_ACTIVATION, CompleteActivationStep::new,
+                    Workflows.CHECK_READY_TO_DELETE, CheckReadyToDeleteStep::new,
+                    Workflows.START_DELETING, StartDeletingStep::new,
+                    Workflows.DELETE_SCALING_GROUP, DeleteScalingGroupStep::new,
+                    Workflows.PURGE_GROUP_RECORDS, PurgeGroupRecordsStep::new,
+                    Workflows.COMPLETE_DELETION, CompleteDeletionStep::new,
+                    Workflows.RECORD_FAILURE, RecordFailureStep::new);
+
+    private final Services services;
+
+    public FunctionRegistry(Services services) {
+        this.services = services;
+    }
+
+    public ApiHandler api(Operation operation) {
+        return switch (operation) {
+            case CREATE_GAME_SERVER_GROUP -> new CreateGameServerGroupHandler(services);
+            case LIST_GAME_SERVER_GROUPS -> new ListGameServerGroupsHandler(services);
+            case DESCRIBE_GAME_SERVER_GROUP -> new DescribeGameServerGroupHandler(services);
+            case UPDATE_GAME_SERVER_GROUP -> new UpdateGameServerGroupHandler(services);
+            case DELETE_GAME_SERVER_GROUP -> new DeleteGameServerGroupHandler(services);
+            case SUSPEND_GAME_SERVER_GROUP -> new SuspendGameServerGroupHandler(services);
+            case RESUME_GAME_SERVER_GROUP -> new ResumeGameServerGroupHandler(services);
+            case DESCRIBE_GAME_SERVER_INSTANCES -> new DescribeGameServerInstancesHandler(services);
+            case REGISTER_GAME_SERVER -> new RegisterGameServerHandler(services);
+            case LIST_GAME_SERVERS -> new ListGameServersHandler(services);
+            case DESCRIBE_GAME_SERVER -> new DescribeGameServerHandler(services);
+            case UPDATE_GAME_SERVER -> new UpdateGameServerHandler(services);
+            case DEREGISTER_GAME_SERVER -> new DeregisterGameServerHandler(services);
+            case CLAIM_GAME_SERVER -> new ClaimGameServerHandler(services);
+        };
+    }
+
+    public RequestHandler<Map<String, Object>, Map<String, Object>> step(WorkflowStep step) {
+        var constructor = STEPS.get(step);
+        if (constructor == null) {
+            throw new IllegalArgumentException("no handler for workflow step " + step.name());
+        }
+        return constructor.apply(services);
+    }
+
+    public RequestHandler<Map<String, Object>, Map<String, Object>> schedule(Schedule schedule) {
+        if (schedule.equals(Triggers.BALANCER)) {
+            return new BalancerHandler(services);
+        }
+        throw new IllegalArgumentException("no handler for schedule " + schedule.name());
+    }
+
+    public RequestHandler<Map<String, Object>, Map<String, Object>> eventRule(EventRule rule) {
+        if (rule.equals(Triggers.INSTANCE_EVENTS)) {
+            return new InstanceEventHandler(services);
+        }
+        throw new IllegalArgumentException("no handler for event rule " + rule.name());
+    }
+}

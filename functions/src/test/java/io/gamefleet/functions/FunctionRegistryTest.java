@@ -1,0 +1,47 @@
+package io.gamefleet.functions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gamefleet.catalog.EventRule;
+import io.gamefleet.catalog.Operation;
+import io.gamefleet.catalog.Schedule;
+import io.gamefleet.catalog.Triggers;
+import io.gamefleet.catalog.WorkflowStep;
+import io.gamefleet.catalog.Workflows;
+import io.gamefleet.wiring.Services;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+
+/** The registry builds, for every catalog function, the very class the CDK app deploys for it. */
+class FunctionRegistryTest {
+    private final FunctionRegistry registry = new FunctionRegistry(new Services(
+            Map.of("AWS_REGION", "us-east-1", "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1"), Clock.systemUTC(),
+            Optional.empty(), Optional.empty(), StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")),
+            List.of()));
+
+    @Test
+    void everyOperationsHandlerIsTheCatalogsClass() {
+        for (Operation operation : Operation.values()) {
+            assertThat(registry.api(operation).getClass().getName()).as(operation.fleetIqName())
+                    .isEqualTo(operation.handlerClass());
+        }
+    }
+
+    @Test
+    void everyStepAndTriggerHandlerIsTheCatalogsClass() {
+        for (WorkflowStep step : Workflows.allSteps()) {
+            assertThat(registry.step(step).getClass().getName()).as(step.name()).isEqualTo(step.handlerClass());
+        }
+        for (Schedule schedule : Triggers.SCHEDULES) {
+            assertThat(registry.schedule(schedule).getClass().getName()).isEqualTo(schedule.handlerClass());
+        }
+        for (EventRule rule : Triggers.EVENT_RULES) {
+            assertThat(registry.eventRule(rule).getClass().getName()).isEqualTo(rule.handlerClass());
+        }
+    }
+}
