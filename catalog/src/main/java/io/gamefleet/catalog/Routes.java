@@ -13,27 +13,29 @@ public final class Routes {
     private static final String GROUP = GROUPS + "/{GameServerGroupName}";
     private static final String SERVERS = GROUP + "/game-servers";
     private static final String SERVER = SERVERS + "/{GameServerId}";
+    private static final Set<String> NONE = Set.of();
 
     public static final List<Route> ALL = List.of(
-            route(Operation.CREATE_GAME_SERVER_GROUP, "POST", GROUPS, ADMIN),
-            route(Operation.LIST_GAME_SERVER_GROUPS, "GET", GROUPS, ADMIN, MATCHMAKER),
-            route(Operation.DESCRIBE_GAME_SERVER_GROUP, "GET", GROUP, ADMIN, MATCHMAKER),
-            route(Operation.UPDATE_GAME_SERVER_GROUP, "PATCH", GROUP, ADMIN),
-            route(Operation.DELETE_GAME_SERVER_GROUP, "DELETE", GROUP, ADMIN),
-            route(Operation.SUSPEND_GAME_SERVER_GROUP, "POST", GROUP + "/suspend", ADMIN),
-            route(Operation.RESUME_GAME_SERVER_GROUP, "POST", GROUP + "/resume", ADMIN),
-            route(Operation.DESCRIBE_GAME_SERVER_INSTANCES, "GET", GROUP + "/instances", ADMIN, MATCHMAKER),
-            route(Operation.REGISTER_GAME_SERVER, "POST", SERVERS, ADMIN, GAME_SERVER),
-            route(Operation.LIST_GAME_SERVERS, "GET", SERVERS, ADMIN, MATCHMAKER),
-            route(Operation.DESCRIBE_GAME_SERVER, "GET", SERVER, ADMIN, MATCHMAKER, GAME_SERVER),
-            route(Operation.UPDATE_GAME_SERVER, "PATCH", SERVER, ADMIN, GAME_SERVER),
-            route(Operation.DEREGISTER_GAME_SERVER, "DELETE", SERVER, ADMIN, GAME_SERVER),
-            route(Operation.CLAIM_GAME_SERVER, "POST", GROUP + "/claim", ADMIN, MATCHMAKER));
+            route(Operation.CREATE_GAME_SERVER_GROUP, "POST", GROUPS, NONE, ADMIN),
+            route(Operation.LIST_GAME_SERVER_GROUPS, "GET", GROUPS, Set.of("Limit", "NextToken"), ADMIN, MATCHMAKER),
+            route(Operation.DESCRIBE_GAME_SERVER_GROUP, "GET", GROUP, NONE, ADMIN, MATCHMAKER),
+            route(Operation.UPDATE_GAME_SERVER_GROUP, "PATCH", GROUP, NONE, ADMIN),
+            route(Operation.DELETE_GAME_SERVER_GROUP, "DELETE", GROUP, Set.of("DeleteOption"), ADMIN),
+            route(Operation.SUSPEND_GAME_SERVER_GROUP, "POST", GROUP + "/suspend", NONE, ADMIN),
+            route(Operation.RESUME_GAME_SERVER_GROUP, "POST", GROUP + "/resume", NONE, ADMIN),
+            route(Operation.DESCRIBE_GAME_SERVER_INSTANCES, "GET", GROUP + "/instances", Set.of("InstanceIds", "Limit", "NextToken"),
+                    ADMIN, MATCHMAKER),
+            route(Operation.REGISTER_GAME_SERVER, "POST", SERVERS, NONE, ADMIN, GAME_SERVER),
+            route(Operation.LIST_GAME_SERVERS, "GET", SERVERS, Set.of("SortOrder", "Limit", "NextToken"), ADMIN, MATCHMAKER),
+            route(Operation.DESCRIBE_GAME_SERVER, "GET", SERVER, NONE, ADMIN, MATCHMAKER, GAME_SERVER),
+            route(Operation.UPDATE_GAME_SERVER, "PATCH", SERVER, NONE, ADMIN, GAME_SERVER),
+            route(Operation.DEREGISTER_GAME_SERVER, "DELETE", SERVER, NONE, ADMIN, GAME_SERVER),
+            route(Operation.CLAIM_GAME_SERVER, "POST", GROUP + "/claim", NONE, ADMIN, MATCHMAKER));
 
     private Routes() {}
 
-    private static Route route(Operation operation, String method, String path, Role... roles) {
-        return new Route(operation, method, path, Set.of(roles));
+    private static Route route(Operation operation, String method, String path, Set<String> query, Role... roles) {
+        return new Route(operation, method, path, query, Set.of(roles));
     }
 
     public static Route of(Operation operation) {

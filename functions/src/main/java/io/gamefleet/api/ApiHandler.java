@@ -6,6 +6,8 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.catalog.Operation;
+import io.gamefleet.catalog.Route;
+import io.gamefleet.catalog.Routes;
 import io.gamefleet.domain.ErrorKind;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.wiring.Services;
@@ -20,13 +22,13 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
     private static final ModelValidator VALIDATOR = ModelValidator.load();
     private static final Map<String, String> JSON_HEADERS = Map.of("Content-Type", "application/json");
 
-    private final Operation operation;
+    private final Route route;
     protected final Services services;
     /** Held so the CRaC context, which keeps resources weakly, does not lose it. */
     Object priming;
 
     protected ApiHandler(Operation operation, Services services) {
-        this.operation = operation;
+        this.route = Routes.of(operation);
         this.services = services;
         SnapStartPriming.register(this);
     }
@@ -34,13 +36,13 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
     @Override
     public final APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
         try {
-            ApiRequest request = ApiRequest.decode(operation.fleetIqName(), event, VALIDATOR);
+            ApiRequest request = ApiRequest.decode(route, event, VALIDATOR);
             return respond(200, handle(request));
         } catch (GamefleetException e) {
             return error(e);
         } catch (RuntimeException e) {
             // Unexpected: logged for the operator, never shown to the caller.
-            System.err.println(operation + " failed unexpectedly: " + e);
+            System.err.println(route.operation() + " failed unexpectedly: " + e);
             e.printStackTrace();
             return error(GamefleetException.internal("the request could not be completed; it is safe to retry"));
         }

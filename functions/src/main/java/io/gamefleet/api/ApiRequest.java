@@ -5,9 +5,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.catalog.Route;
 import io.gamefleet.domain.Caller;
 import io.gamefleet.domain.GamefleetException;
-import java.net.URLDecoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -39,10 +42,23 @@ public final class ApiRequest {
         this.caller = caller;
     }
 
-    static ApiRequest decode(String operation, APIGatewayV2HTTPEvent event, ModelValidator validator) {
+    static ApiRequest decode(Route route, APIGatewayV2HTTPEvent event, ModelValidator validator) {
+        String operation = route.operation().fleetIqName();
         ObjectNode input = body(event);
         merge(input, event.getPathParameters(), "path", operation, validator);
-        merge(input, event.getQueryStringParameters(), "query string", operation, validator);
+        Map<String, String> query = event.getQueryStringParameters();
+        if (query != null) {
+            for (String name : query.keySet()) {
+                if (!route.queryMembers().contains(name)) {
+                    // Only what the route puts in the query may come from it: a body member
+                    // sent there would otherwise skip the body's own rules.
+                    throw GamefleetException.invalidRequest(name + ": is not a query parameter of " + operation
+                            + (route.queryMembers().isEmpty() ? ", which takes none"
+                                    : "; it takes " + new java.util.TreeSet<>(route.queryMembers())));
+                }
+            }
+        }
+        merge(input, query, "query string", operation, validator);
         validator.validateInput(operation, input);
         JsonNode limit = input.get("Limit");
         if (limit != null && limit.asInt() > MAX_LIMIT) {
@@ -97,7 +113,7 @@ public final class ApiRequest {
             return Json.MAPPER.createObjectNode();
         }
         if (event.getIsBase64Encoded()) {
-            text = new String(Base64.getDecoder().decode(text), StandardCharsets.UTF_8);
+            text = utf8(text);
         }
         JsonNode parsed;
         try {
@@ -111,13 +127,30 @@ public final class ApiRequest {
         return object;
     }
 
+    /** A base64 body as UTF-8 text; bytes that are not UTF-8 are refused, never replaced. */
+    private static String utf8(String base64) {
+        byte[] bytes;
+        try {
+            bytes = Base64.getDecoder().decode(base64);
+        } catch (IllegalArgumentException e) {
+            throw GamefleetException.invalidRequest("the request body is not valid base64");
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw GamefleetException.invalidRequest("the request body is not valid UTF-8");
+        }
+    }
+
     private static void merge(ObjectNode input, Map<String, String> parameters, String where, String operation,
             ModelValidator validator) {
         if (parameters == null) {
             return;
         }
-        parameters.forEach((name, raw) -> {
-            String value = raw.contains("%") ? URLDecoder.decode(raw, StandardCharsets.UTF_8) : raw;
+        // API Gateway hands over path and query values decoded: decoding again would give one
+        // resource two spellings (b%2561d would name "bad").
+        parameters.forEach((name, value) -> {
             JsonNode node = convert(name, value, validator.memberType(operation, name).orElse("string"));
             JsonNode existing = input.get(name);
             if (existing != null && !existing.equals(node)) {

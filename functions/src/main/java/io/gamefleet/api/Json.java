@@ -1,6 +1,7 @@
 package io.gamefleet.api;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -20,7 +21,9 @@ import java.util.function.Function;
  */
 public final class Json {
     public static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            // One document per body: "{...} xyz" or two objects are refused, not half read.
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private Json() {}
 

@@ -141,6 +141,7 @@ public final class ModelValidator {
             case "integer" -> validateInteger(shape, value, path);
             case "double" -> {
                 if (!value.isNumber()) throw invalid(path, "must be a number");
+                if (!Double.isFinite(value.doubleValue())) throw invalid(path, "must be within the range of a double");
                 if (shape.has("min") && value.decimalValue().compareTo(shape.get("min").decimalValue()) < 0) {
                     throw invalid(path, "must be at least " + shape.get("min").asText());
                 }
@@ -150,7 +151,9 @@ public final class ModelValidator {
             }
             // The AWS JSON protocol sends timestamps as epoch seconds.
             case "timestamp" -> {
-                if (!value.isNumber()) throw invalid(path, "must be a timestamp in epoch seconds");
+                if (!value.isNumber() || !Double.isFinite(value.doubleValue())) {
+                    throw invalid(path, "must be a timestamp in epoch seconds");
+                }
             }
             default -> throw new IllegalStateException("model shape " + shapeName + " has no usable type");
         }
@@ -191,6 +194,10 @@ public final class ModelValidator {
     private void validateString(String shapeName, JsonNode shape, JsonNode value, String path) {
         if (!value.isTextual()) throw invalid(path, "must be a string");
         String s = value.asText();
+        if (hasUnpairedSurrogate(s)) {
+            // Not Unicode text: DynamoDB refuses to store it (and UTF-8 cannot encode it).
+            throw invalid(path, "must be valid Unicode text (it has an unpaired surrogate)");
+        }
         // Lengths count Unicode code points, as Smithy/AWS length constraints do, so an emoji
         // counts as one character even though it is two Java chars.
         int length = s.codePointCount(0, s.length());
@@ -223,6 +230,18 @@ public final class ModelValidator {
         if (!value.canConvertToInt()) {
             throw invalid(path, "must be between " + Integer.MIN_VALUE + " and " + Integer.MAX_VALUE);
         }
+    }
+
+    private static boolean hasUnpairedSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean outside(int n, JsonNode shape) {
