@@ -1,6 +1,6 @@
 package io.gamefleet.catalog;
 
-/** Caller roles of API.md: each maps to an IAM policy in AWS and to a principal kind locally. */
+/** Caller roles (docs/api.md): each maps to an IAM policy in AWS and to a principal kind locally. */
 public enum Role {
     ADMIN,
     MATCHMAKER,

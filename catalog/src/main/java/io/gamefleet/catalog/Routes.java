@@ -7,7 +7,7 @@ import static io.gamefleet.catalog.Role.MATCHMAKER;
 import java.util.List;
 import java.util.Set;
 
-/** The route table of API.md: read by the CDK app (HTTP API routes) and by the local edge server. */
+/** The REST route table (docs/api.md): read by the CDK app (HTTP API routes) and by the local edge server. */
 public final class Routes {
     private static final String GROUPS = "/game-server-groups";
     private static final String GROUP = GROUPS + "/{GameServerGroupName}";

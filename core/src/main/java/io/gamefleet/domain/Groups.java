@@ -2,7 +2,7 @@ package io.gamefleet.domain;
 
 import java.time.Instant;
 
-/** Lookups of groups shared by the services, with the errors API.md gives for them. */
+/** Lookups of groups shared by the services, with the errors docs/api.md gives for them. */
 final class Groups {
     private final GroupRepository repository;
 

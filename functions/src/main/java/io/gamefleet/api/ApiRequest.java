@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  * and the caller's instance binding.
  */
 public final class ApiRequest {
-    /** API.md: Limit is 1 to 100 (the model sets only the minimum). */
+    /** docs/api.md: Limit is 1 to 100 (the model sets only the minimum). */
     static final int MAX_LIMIT = 100;
     static final int DEFAULT_LIMIT = 50;
     /** An EC2 instance-profile session: assumed-role/<role>/<instance id>. */
