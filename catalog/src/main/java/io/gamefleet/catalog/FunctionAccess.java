@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What each function does with the tables and with Auto Scaling / EC2: the input of its IAM
@@ -99,6 +100,9 @@ public final class FunctionAccess {
         api(Operation.CLAIM_GAME_SERVER, items(GAME_SERVER_GROUPS, GET),
                 new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE), Set.of(Tables.CLAIMABLE_INDEX)));
 
+        // the JSON door runs every operation in-process, so it may do what any of them may.
+        put(Routes.JSON_DOOR.functionName(), union(Routes.ALL.stream().map(r -> BY_FUNCTION.get(r.functionName())).toList()));
+
         // ---- Workflow steps (io.gamefleet.workflow -> GroupLifecycle) ----
         step(Workflows.START_ACTIVATION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
         step(Workflows.CREATE_SCALING_GROUP, Set.of(Scaling.DESCRIBE, Scaling.CREATE), items(GAME_SERVER_GROUPS, GET));
@@ -176,6 +180,21 @@ public final class FunctionAccess {
         if (access.tables().stream().map(TableAccess::table).distinct().count() != access.tables().size()) {
             throw new IllegalStateException("access of " + functionName + " names a table twice");
         }
+    }
+
+    private static Access union(List<Access> accesses) {
+        Map<TableDefinition, Set<String>> actions = new LinkedHashMap<>();
+        Map<TableDefinition, Set<String>> indexes = new LinkedHashMap<>();
+        Set<Scaling> scaling = EnumSet.noneOf(Scaling.class);
+        for (Access access : accesses) {
+            scaling.addAll(access.scaling());
+            for (TableAccess t : access.tables()) {
+                actions.computeIfAbsent(t.table(), k -> new TreeSet<>()).addAll(t.actions());
+                indexes.computeIfAbsent(t.table(), k -> new TreeSet<>()).addAll(t.queriedIndexes());
+            }
+        }
+        return new Access(actions.keySet().stream().map(t -> new TableAccess(t, actions.get(t), indexes.get(t))).toList(),
+                scaling);
     }
 
     private static TableAccess items(TableDefinition table, String... actions) {

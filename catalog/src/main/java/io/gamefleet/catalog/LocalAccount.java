@@ -9,4 +9,9 @@ public final class LocalAccount {
     public static final String ACCOUNT_ID = "000000000000";
 
     private LocalAccount() {}
+
+    /** The IAM role the local profile's callers of a role act as (their sessions are of this role). */
+    public static String roleArn(Role role) {
+        return "arn:aws:iam::" + ACCOUNT_ID + ":role/gamefleet-" + role.name().toLowerCase().replace('_', '-');
+    }
 }

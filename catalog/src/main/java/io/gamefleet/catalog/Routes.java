@@ -32,6 +32,10 @@ public final class Routes {
             route(Operation.DEREGISTER_GAME_SERVER, "DELETE", SERVER, NONE, ADMIN, GAME_SERVER),
             route(Operation.CLAIM_GAME_SERVER, "POST", GROUP + "/claim", NONE, ADMIN, MATCHMAKER));
 
+    /** AWS JSON 1.1, where boto3, the AWS CLI and the JavaScript SDK send every operation. */
+    public static final JsonDoor JSON_DOOR =
+            new JsonDoor("GameLiftJson", "POST", "/", "io.gamefleet.functions.GameLiftJsonHandler");
+
     private Routes() {}
 
     private static Route route(Operation operation, String method, String path, Set<String> query, Role... roles) {

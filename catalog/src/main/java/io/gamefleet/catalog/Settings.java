@@ -33,10 +33,27 @@ public final class Settings {
     public static final Setting DELETION_STATE_MACHINE_ARN =
             new Setting("GAMEFLEET_DELETION_STATE_MACHINE_ARN", "", "the deletion workflow");
 
+    /** The IAM roles whose sessions the JSON door (which API Gateway cannot authorize per operation) admits. */
+    public static final Setting ADMIN_ROLE_ARN =
+            new Setting("GAMEFLEET_ADMIN_ROLE_ARN", "", "the ADMIN callers' IAM role");
+    public static final Setting MATCHMAKER_ROLE_ARN =
+            new Setting("GAMEFLEET_MATCHMAKER_ROLE_ARN", "", "the MATCHMAKER callers' IAM role");
+    public static final Setting GAME_SERVER_ROLE_ARN =
+            new Setting("GAMEFLEET_GAME_SERVER_ROLE_ARN", "", "the GAME_SERVER callers' IAM role");
+
+    public static Setting roleArn(Role role) {
+        return switch (role) {
+            case ADMIN -> ADMIN_ROLE_ARN;
+            case MATCHMAKER -> MATCHMAKER_ROLE_ARN;
+            case GAME_SERVER -> GAME_SERVER_ROLE_ARN;
+        };
+    }
+
     public static final List<Setting> ALL = List.of(CLAIM_TTL_SECONDS, HEALTH_TIMEOUT_SECONDS,
             DELETED_RETENTION_SECONDS, ACTIVATION_TIMEOUT_SECONDS, BALANCER_RATE_SECONDS, VIABILITY_WINDOW_SECONDS,
             VIABILITY_THRESHOLD, PAGE_TOKEN_KEY, ACCOUNT_ID,
-            ACTIVATION_STATE_MACHINE_ARN, DELETION_STATE_MACHINE_ARN);
+            ACTIVATION_STATE_MACHINE_ARN, DELETION_STATE_MACHINE_ARN, ADMIN_ROLE_ARN, MATCHMAKER_ROLE_ARN,
+            GAME_SERVER_ROLE_ARN);
 
     private Settings() {}
 }

@@ -1,11 +1,14 @@
 package io.gamefleet.api;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.domain.GameServer;
+import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceDefinition;
@@ -26,6 +29,23 @@ public final class Json {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private Json() {}
+
+    /** A request body that must be one JSON object; an empty body is an empty object. */
+    static ObjectNode readObject(String text) {
+        if (text.isBlank()) {
+            return MAPPER.createObjectNode();
+        }
+        JsonNode parsed;
+        try {
+            parsed = MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw GamefleetException.invalidRequest("the request body is not valid JSON: " + e.getOriginalMessage());
+        }
+        if (!(parsed instanceof ObjectNode object)) {
+            throw GamefleetException.invalidRequest("the request body must be a JSON object");
+        }
+        return object;
+    }
 
     static ObjectNode group(GameServerGroup g) {
         ObjectNode n = MAPPER.createObjectNode();

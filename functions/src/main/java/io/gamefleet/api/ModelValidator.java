@@ -120,6 +120,25 @@ public final class ModelValidator {
                 .map(ref -> shapes.path(ref.asText()).path("type").asText());
     }
 
+    /** The name of the operation's output shape, as the wire encoders walk it. */
+    Optional<String> outputShape(String operation) {
+        JsonNode ref = operations.path(operation).path("output").path("shape");
+        return ref.isTextual() ? Optional.of(ref.asText()) : Optional.empty();
+    }
+
+    /** The model type of a shape ("structure", "list", "timestamp", ...), empty if unknown. */
+    String typeOf(String shapeName) {
+        return shapes.path(shapeName).path("type").asText();
+    }
+
+    /** The shape of a structure's member, or of a list's items when {@code member} is null. */
+    Optional<String> shapeOf(String shapeName, String member) {
+        JsonNode shape = shapes.path(shapeName);
+        JsonNode ref = member == null ? shape.path("member").path("shape")
+                : shape.path("members").path(member).path("shape");
+        return ref.isTextual() ? Optional.of(ref.asText()) : Optional.empty();
+    }
+
     private Optional<String> inputShape(String operation) {
         JsonNode ref = operations.path(operation).path("input").path("shape");
         return ref.isTextual() ? Optional.of(ref.asText()) : Optional.empty();

@@ -84,6 +84,11 @@ public final class FunctionRegistry {
         };
     }
 
+    /** The AWS JSON 1.1 door, which runs every operation in-process. */
+    public GameLiftJsonHandler jsonDoor() {
+        return new GameLiftJsonHandler(services);
+    }
+
     public RequestHandler<Map<String, Object>, Map<String, Object>> step(WorkflowStep step) {
         var constructor = STEPS.get(step);
         if (constructor == null) {

@@ -1,5 +1,6 @@
 package io.gamefleet.wiring;
 
+import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.adapters.metrics.EmfMetrics;
@@ -24,6 +25,7 @@ import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -142,6 +144,15 @@ public final class Services {
 
     public InstanceEvents instanceEvents() {
         return instanceEvents;
+    }
+
+    /** The role ARN each caller role's sessions come from (empty where none is configured). */
+    public Map<Role, String> callerRoleArns() {
+        Map<Role, String> arns = new EnumMap<>(Role.class);
+        for (Role role : Role.values()) {
+            arns.put(role, setting(Settings.roleArn(role)));
+        }
+        return arns;
     }
 
     public ServiceSettings settings() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gamefleet.catalog.EventRule;
 import io.gamefleet.catalog.Operation;
+import io.gamefleet.catalog.Routes;
 import io.gamefleet.catalog.Schedule;
 import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowStep;
@@ -30,6 +31,11 @@ class FunctionRegistryTest {
             assertThat(registry.api(operation).getClass().getName()).as(operation.fleetIqName())
                     .isEqualTo(operation.handlerClass());
         }
+    }
+
+    @Test
+    void theJsonDoorIsTheCatalogsClass() {
+        assertThat(registry.jsonDoor().getClass().getName()).isEqualTo(Routes.JSON_DOOR.handlerClass());
     }
 
     @Test

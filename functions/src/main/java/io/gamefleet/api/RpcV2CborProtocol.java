@@ -1,0 +1,130 @@
+package io.gamefleet.api;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
+import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
+import io.gamefleet.catalog.Operation;
+import io.gamefleet.catalog.Route;
+import io.gamefleet.domain.GamefleetException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Smithy RPC v2 CBOR, which newer GameLift SDKs prefer: {@code POST /service/GameLift/operation/<Operation>}
+ * with a CBOR body, {@code smithy-protocol: rpc-v2-cbor} on requests and responses, timestamps as
+ * CBOR tag 1 (epoch seconds), errors as in AWS JSON 1.1 but CBOR-encoded. API Gateway hands binary
+ * bodies over base64-encoded and takes them back the same way.
+ */
+final class RpcV2CborProtocol implements WireProtocol {
+    static final String HEADER = "smithy-protocol";
+    static final String PROTOCOL = "rpc-v2-cbor";
+    static final String CONTENT_TYPE = "application/cbor";
+    private static final int EPOCH_SECONDS_TAG = 1;
+    private static final CBORMapper CBOR = new CBORMapper();
+
+    private final ModelValidator model;
+
+    RpcV2CborProtocol(ModelValidator model) {
+        this.model = model;
+    }
+
+    /** Whether the request came through an operation's CBOR path. */
+    static boolean carries(APIGatewayV2HTTPEvent event) {
+        String routeKey = event.getRouteKey() != null ? event.getRouteKey()
+                : event.getRequestContext() == null ? null : event.getRequestContext().getRouteKey();
+        if (routeKey != null && routeKey.contains("/service/")) {
+            return true;
+        }
+        return event.getHeaders() != null && event.getHeaders().entrySet().stream()
+                .anyMatch(h -> h.getKey().equalsIgnoreCase(HEADER) && PROTOCOL.equals(h.getValue()));
+    }
+
+    @Override
+    public ObjectNode input(APIGatewayV2HTTPEvent event, Route route) {
+        byte[] body = Bodies.bytes(event);
+        if (body.length == 0) {
+            return Json.MAPPER.createObjectNode();
+        }
+        JsonNode parsed;
+        try {
+            parsed = CBOR.readTree(body);
+        } catch (IOException e) {
+            throw GamefleetException.invalidRequest("the request body is not valid CBOR");
+        }
+        if (!(parsed instanceof ObjectNode object)) {
+            throw GamefleetException.invalidRequest("the request body must be a CBOR map");
+        }
+        return object;
+    }
+
+    @Override
+    public APIGatewayV2HTTPResponse output(Operation operation, JsonNode output) {
+        return respond(200, Map.of(), encode(output, model.outputShape(operation.fleetIqName())));
+    }
+
+    @Override
+    public APIGatewayV2HTTPResponse error(GamefleetException e) {
+        ObjectNode body = Json.MAPPER.createObjectNode().put("__type", e.errorType()).put("message", e.getMessage());
+        return respond(AwsJsonProtocol.rpcStatus(e.kind()), Map.of("x-amzn-ErrorType", e.errorType()),
+                encode(body, Optional.empty()));
+    }
+
+    private static APIGatewayV2HTTPResponse respond(int status, Map<String, String> extra, byte[] body) {
+        Map<String, String> headers = new java.util.HashMap<>(extra);
+        headers.put("Content-Type", CONTENT_TYPE);
+        headers.put(HEADER, PROTOCOL);
+        return APIGatewayV2HTTPResponse.builder().withStatusCode(status).withHeaders(headers)
+                .withBody(Base64.getEncoder().encodeToString(body)).withIsBase64Encoded(true).build();
+    }
+
+    /** Writes the value as CBOR, walking the model's shape so that timestamps get their tag. */
+    private byte[] encode(JsonNode value, Optional<String> shape) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (CBORGenerator generator = CBOR.getFactory().createGenerator(out)) {
+            write(generator, value, shape);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    private void write(CBORGenerator g, JsonNode value, Optional<String> shape) throws IOException {
+        String type = shape.map(model::typeOf).orElse("");
+        if (value.isObject()) {
+            g.writeStartObject(value, value.size());
+            for (Iterator<Map.Entry<String, JsonNode>> fields = value.fields(); fields.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                g.writeFieldName(field.getKey());
+                write(g, field.getValue(), shape.flatMap(s -> model.shapeOf(s, field.getKey())));
+            }
+            g.writeEndObject();
+        } else if (value.isArray()) {
+            g.writeStartArray(value, value.size());
+            for (JsonNode item : value) {
+                write(g, item, shape.flatMap(s -> model.shapeOf(s, null)));
+            }
+            g.writeEndArray();
+        } else if (type.equals("timestamp") && value.isNumber()) {
+            g.writeTag(EPOCH_SECONDS_TAG);
+            g.writeNumber(value.doubleValue());
+        } else if (value.isTextual()) {
+            g.writeString(value.textValue());
+        } else if (value.isBoolean()) {
+            g.writeBoolean(value.booleanValue());
+        } else if (value.isIntegralNumber()) {
+            g.writeNumber(value.longValue());
+        } else if (value.isNumber()) {
+            g.writeNumber(value.doubleValue());
+        } else {
+            g.writeNull();
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.gamefleet.functions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import io.gamefleet.wiring.Services;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+
+/**
+ * The JSON door authorizes as the per-operation routes' IAM policies would. A request it lets
+ * through reaches validation: the body below names no group, so an admitted caller gets
+ * InvalidRequestException, never a store call (DynamoDB here is unreachable).
+ */
+class GameLiftJsonHandlerTest {
+    private static final String ACCOUNT = "123456789012";
+    private final GameLiftJsonHandler door = new GameLiftJsonHandler(new Services(Map.of(
+            "AWS_REGION", "us-east-1", "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1",
+            "GAMEFLEET_ADMIN_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/ops/gamefleet-admin",
+            "GAMEFLEET_MATCHMAKER_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/gamefleet-matchmaker",
+            "GAMEFLEET_GAME_SERVER_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/gamefleet-game-server"),
+            Clock.systemUTC(), Optional.empty(), Optional.empty(),
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")), List.of()));
+
+    @Test
+    void aRoleAllowedTheOperationGetsThrough() {
+        assertType(call("GameLift.ClaimGameServer", session("gamefleet-matchmaker", "mm-1")), "InvalidRequestException");
+        // A role's path is not part of its sessions' ARNs.
+        assertType(call("GameLift.CreateGameServerGroup", session("gamefleet-admin", "ops")), "InvalidRequestException");
+    }
+
+    @Test
+    void aRoleNotAllowedTheOperationIsRefused() {
+        APIGatewayV2HTTPResponse response = call("GameLift.CreateGameServerGroup", session("gamefleet-matchmaker", "mm-1"));
+        assertType(response, "UnauthorizedException");
+        assertThat(response.getBody()).contains("a MATCHMAKER caller may not call CreateGameServerGroup");
+        assertType(call("GameLift.ClaimGameServer", session("gamefleet-game-server", "i-0123456789abcdef0")),
+                "UnauthorizedException");
+    }
+
+    @Test
+    void callersOutsideTheDeploymentsRolesAreRefused() {
+        assertType(call("GameLift.ClaimGameServer", session("someone-else", "x")), "UnauthorizedException");
+        assertType(call("GameLift.ClaimGameServer",
+                "arn:aws:sts::999999999999:assumed-role/gamefleet-matchmaker/mm-1"), "UnauthorizedException");
+        assertType(call("GameLift.ClaimGameServer", "arn:aws:iam::" + ACCOUNT + ":user/alice"), "UnauthorizedException");
+    }
+
+    @Test
+    void aTargetThatNamesNoOperationIsRefused() {
+        APIGatewayV2HTTPResponse response = call("GameLift.CreateFleet", session("gamefleet-admin", "ops"));
+        assertType(response, "InvalidRequestException");
+        assertThat(response.getBody()).contains("names no GameLift operation");
+        assertType(call(null, session("gamefleet-admin", "ops")), "InvalidRequestException");
+    }
+
+    private APIGatewayV2HTTPResponse call(String target, String callerArn) {
+        Map<String, String> headers = target == null ? Map.of("content-type", "application/x-amz-json-1.1")
+                : Map.of("x-amz-target", target, "content-type", "application/x-amz-json-1.1");
+        var iam = APIGatewayV2HTTPEvent.RequestContext.IAM.builder().withUserArn(callerArn).withAccountId(ACCOUNT).build();
+        APIGatewayV2HTTPEvent event = APIGatewayV2HTTPEvent.builder().withVersion("2.0").withRouteKey("POST /")
+                .withHeaders(headers).withBody("{}").withIsBase64Encoded(false)
+                .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()
+                        .withAuthorizer(APIGatewayV2HTTPEvent.RequestContext.Authorizer.builder().withIam(iam).build())
+                        .build())
+                .build();
+        return door.handleRequest(event, null);
+    }
+
+    private static String session(String role, String name) {
+        return "arn:aws:sts::" + ACCOUNT + ":assumed-role/" + role + "/" + name;
+    }
+
+    private static void assertType(APIGatewayV2HTTPResponse response, String type) {
+        assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(400);
+        assertThat(response.getHeaders()).containsEntry("x-amzn-ErrorType", type);
+    }
+}
