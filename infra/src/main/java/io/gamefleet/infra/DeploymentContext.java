@@ -1,5 +1,6 @@
 package io.gamefleet.infra;
 
+import io.gamefleet.catalog.Schedule;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.catalog.Triggers;
@@ -97,6 +98,11 @@ public final class DeploymentContext {
             values.put(schedule.rate(), Long.toString(scheduleMinutes(values.get(schedule.rate())) * 60));
         }
         return values;
+    }
+
+    /** How often a schedule runs, in whole minutes (see {@link #settings()}). */
+    long scheduleMinutes(Schedule schedule) {
+        return Long.parseLong(settings().get(schedule.rate())) / 60;
     }
 
     /** A rate in seconds as EventBridge Scheduler's whole minutes: rounded up, at least one. */
