@@ -51,14 +51,13 @@ final class Api extends Construct {
                 .accessLogSettings(accessLogSettings(accessLogs))
                 .build());
 
-        HttpIamAuthorizer iam = new HttpIamAuthorizer();
+        // Every route has the API's default authorizer, IAM.
         for (Route route : Routes.ALL) {
             api.addRoutes(AddRoutesOptions.builder()
                     .path(route.path())
                     .methods(List.of(HttpMethod.valueOf(route.method())))
                     .integration(new HttpLambdaIntegration(route.operation() + "Integration",
                             functions.alias(route.functionName())))
-                    .authorizer(iam)
                     .build());
         }
 
