@@ -63,13 +63,14 @@ final class NagRules {
         List<NagPackSuppression> iam5 = new ArrayList<>();
         boolean launches = scaling.contains(Scaling.CREATE) || scaling.contains(Scaling.BALANCE);
         iam5.add(suppression("AwsSolutions-IAM5", launches ? LAUNCH_REASON : DESCRIBE_REASON, "Resource::*"));
+        Stack stack = Stack.of(fn);
         if (!scaling.equals(Set.of(Scaling.DESCRIBE))) {
-            iam5.add(suppression("AwsSolutions-IAM5", GROUP_ARN_REASON, "Resource::arn:<AWS::Partition>:autoscaling:"
-                    + "<AWS::Region>:<AWS::AccountId>:autoScalingGroup:*:autoScalingGroupName/*"));
+            iam5.add(suppression("AwsSolutions-IAM5", GROUP_ARN_REASON,
+                    finding(stack, ScalingPermissions.groupArns(stack))));
         }
         if (launches) {
             iam5.add(suppression("AwsSolutions-IAM5", PASS_ROLE_REASON,
-                    "Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:role/*"));
+                    finding(stack, ScalingPermissions.instanceRoleArns(stack))));
         }
         NagSuppressions.addResourceSuppressions(defaultPolicy(fn.getRole()), iam5);
     }
@@ -81,7 +82,7 @@ final class NagRules {
 
     /** IAM5 for the granted route ARNs that have a path parameter's '*'. */
     static void callerPolicy(ManagedPolicy policy, List<String> routeArns) {
-        String[] wildcards = routeArns.stream().map(arn -> "Resource::" + flatten(Stack.of(policy).resolve(arn)))
+        String[] wildcards = routeArns.stream().map(arn -> finding(Stack.of(policy), arn))
                 .filter(finding -> finding.contains("*")).toArray(String[]::new);
         if (wildcards.length > 0) {
             NagSuppressions.addResourceSuppressions(policy, List.of(suppression("AwsSolutions-IAM5",
@@ -93,9 +94,14 @@ final class NagRules {
         NagSuppressions.addResourceSuppressions(secret, List.of(suppression("AwsSolutions-SMG4", SECRET_REASON)));
     }
 
+    /** IAM5's finding for a resource string: the string as cdk-nag flattens it after resolving it. */
+    private static String finding(Stack stack, String resource) {
+        return "Resource::" + flatten(stack.resolve(resource));
+    }
+
     /**
-     * A resolved resource string as cdk-nag writes it in a finding (its flattenCfnReference):
-     * {@code Ref} as {@code <Id>}, {@code Fn::GetAtt} as {@code <Id.Attr>}, joins joined.
+     * cdk-nag's flattenCfnReference: {@code Ref} as {@code <Id>}, {@code Fn::GetAtt} as
+     * {@code <Id.Attr>}, joins joined.
      */
     private static String flatten(Object value) {
         if (value instanceof String s) {
