@@ -44,21 +44,13 @@ final class Functions extends Construct {
     /** CPU scales with memory: 1 GB keeps Java's start and the SDK's first calls quick. */
     static final int MEMORY_MB = 1024;
 
-    /** How long a function of each kind may run. */
-    enum Kind {
-        /** Below the HTTP API's 30-second integration limit: a stuck call ends (and is logged) in the function. */
-        API(Duration.seconds(20)),
-        STEP(Duration.seconds(60)),
-        /** The default; a scheduled function gets its schedule's period instead (see {@link #scheduledTimeout}). */
-        SCHEDULED(Duration.seconds(60)),
-        EVENT(Duration.seconds(60));
+    /** Below the HTTP API's 30-second integration limit: a stuck call ends (and is logged) in the function. */
+    static final Duration API_TIMEOUT = Duration.seconds(20);
+    /** Workflow steps and event handlers; a scheduled function gets its period ({@link #scheduledTimeout}). */
+    static final Duration TIMEOUT = Duration.seconds(60);
 
-        final Duration timeout;
-
-        Kind(Duration timeout) {
-            this.timeout = timeout;
-        }
-    }
+    /** What invokes a function (named in its description and its role's). */
+    private enum Kind { API, STEP, SCHEDULED, EVENT }
 
     private final DeploymentContext context;
     private final DataStores data;
@@ -74,22 +66,20 @@ final class Functions extends Construct {
         Map<String, String> environment = commonEnvironment();
 
         for (WorkflowStep step : Workflows.allSteps()) {
-            function(step.name(), step.functionName(), step.handlerMethod(), Kind.STEP, Kind.STEP.timeout,
-                    environment);
+            function(step.name(), step.functionName(), step.handlerMethod(), Kind.STEP, TIMEOUT, environment);
         }
         for (Schedule schedule : Triggers.SCHEDULES) {
             function(schedule.name(), schedule.functionName(), schedule.handlerMethod(), Kind.SCHEDULED,
                     scheduledTimeout(context.scheduleMinutes(schedule)), environment);
         }
         for (EventRule rule : Triggers.EVENT_RULES) {
-            function(rule.name(), rule.functionName(), rule.handlerMethod(), Kind.EVENT, Kind.EVENT.timeout,
-                    environment);
+            function(rule.name(), rule.functionName(), rule.handlerMethod(), Kind.EVENT, TIMEOUT, environment);
         }
         Map<String, String> apiEnvironment = new LinkedHashMap<>(environment);
         apiEnvironment.put(Settings.PAGE_TOKEN_KEY.environmentVariable(),
                 data.pageTokenKey().getSecretValue().unsafeUnwrap());
         for (Route route : Routes.ALL) {
-            function(route.operation(), route.functionName(), route.handlerMethod(), Kind.API, Kind.API.timeout,
+            function(route.operation(), route.functionName(), route.handlerMethod(), Kind.API, API_TIMEOUT,
                     apiEnvironment);
         }
     }
