@@ -53,6 +53,10 @@ public final class DeploymentContext {
     public static final List<Setting> CONTEXT_SETTINGS = Settings.ALL.stream()
             .filter(s -> !DERIVED.contains(s)).toList();
 
+    /** The schedules' periods: context settings for the schedules, which no function reads. */
+    static final Set<Setting> SCHEDULE_RATES = Triggers.SCHEDULES.stream().map(Schedule::rate)
+            .collect(Collectors.toUnmodifiableSet());
+
     /** CloudWatch Logs' retention periods in days, in the order of CDK's {@link RetentionDays}. */
     private static final int[] RETENTION_PERIODS = {1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731,
             1096, 1827, 2192, 2557, 2922, 3288, 3653};
@@ -74,13 +78,23 @@ public final class DeploymentContext {
         return key.toString();
     }
 
+    /** What the functions read from their environment: every context setting but the schedules' periods. */
+    Map<Setting, String> functionSettings() {
+        Map<Setting, String> values = settings();
+        values.keySet().removeAll(SCHEDULE_RATES);
+        return values;
+    }
+
+    /** How often a schedule runs: its period rounded up to whole minutes, EventBridge Scheduler's finest rate. */
+    long scheduleMinutes(Schedule schedule) {
+        return scheduleMinutes(settings().get(schedule.rate()));
+    }
+
     /**
      * Every context setting's value, checked against the type of its default (a whole number for
-     * whole-number defaults such as seconds, a number for decimal ones). A schedule's rate is
-     * rounded up to whole minutes, the finest rate EventBridge Scheduler has, and the functions
-     * get the rounded value: the period they actually run at.
+     * whole-number defaults such as seconds, a number for decimal ones).
      */
-    Map<Setting, String> settings() {
+    private Map<Setting, String> settings() {
         Map<Setting, String> values = new LinkedHashMap<>();
         for (Setting setting : CONTEXT_SETTINGS) {
             String key = contextKey(setting);
@@ -94,15 +108,7 @@ public final class DeploymentContext {
             }
             values.put(setting, value);
         }
-        for (var schedule : Triggers.SCHEDULES) {
-            values.put(schedule.rate(), Long.toString(scheduleMinutes(values.get(schedule.rate())) * 60));
-        }
         return values;
-    }
-
-    /** How often a schedule runs, in whole minutes (see {@link #settings()}). */
-    long scheduleMinutes(Schedule schedule) {
-        return Long.parseLong(settings().get(schedule.rate())) / 60;
     }
 
     /** A rate in seconds as EventBridge Scheduler's whole minutes: rounded up, at least one. */

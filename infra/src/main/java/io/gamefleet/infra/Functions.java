@@ -179,12 +179,12 @@ final class Functions extends Construct {
         }
     }
 
-    /** Table names, the account and the context settings: what every function's Services reads. */
+    /** Table names, the account and the settings: what every function's Services reads. */
     private Map<String, String> commonEnvironment() {
         Map<String, String> env = new LinkedHashMap<>();
         data.tables().forEach((definition, table) -> env.put(definition.environmentVariable(), table.getTableName()));
         env.put(Settings.ACCOUNT_ID.environmentVariable(), Stack.of(this).getAccount());
-        context.settings().forEach((setting, value) -> env.put(setting.environmentVariable(), value));
+        context.functionSettings().forEach((setting, value) -> env.put(setting.environmentVariable(), value));
         return env;
     }
 }

@@ -181,8 +181,13 @@ class GamefleetStackTest {
             }
             assertThat(variables.get(Settings.ACCOUNT_ID.environmentVariable())).isEqualTo(ref("AWS::AccountId"));
             for (Setting setting : DeploymentContext.CONTEXT_SETTINGS) {
-                assertThat(variables.get(setting.environmentVariable())).as(name + " " + setting.environmentVariable())
-                        .isEqualTo(setting.defaultValue());
+                if (DeploymentContext.SCHEDULE_RATES.contains(setting)) {
+                    // A schedule's period is the schedule's: no function reads it.
+                    assertThat(variables).as(name).doesNotContainKey(setting.environmentVariable());
+                } else {
+                    assertThat(variables.get(setting.environmentVariable())).as(name + " " + setting.environmentVariable())
+                            .isEqualTo(setting.defaultValue());
+                }
             }
         }
     }
@@ -652,10 +657,10 @@ class GamefleetStackTest {
                         Settings.CLAIM_TTL_SECONDS.environmentVariable(), "30",
                         Settings.HEALTH_TIMEOUT_SECONDS.environmentVariable(), "90",
                         Settings.VIABILITY_THRESHOLD.environmentVariable(), "0.5",
-                        // 150 s is 3 whole minutes: the functions learn the period they actually get.
-                        Settings.BALANCER_RATE_SECONDS.environmentVariable(), "180",
+                        Settings.BALANCER_RATE_SECONDS.environmentVariable(), Match.absent(),
                         Settings.DELETED_RETENTION_SECONDS.environmentVariable(),
                         Settings.DELETED_RETENTION_SECONDS.defaultValue())))));
+        // 150 s is 3 whole minutes: the schedule's rate, and the balancer's timeout.
         tuned.hasResourceProperties("AWS::Scheduler::Schedule", Map.of("ScheduleExpression", "rate(3 minutes)"));
         tuned.hasResourceProperties("AWS::Lambda::Function", Map.of(
                 "FunctionName", Triggers.BALANCER.functionName(), "Timeout", 180));
@@ -680,6 +685,7 @@ class GamefleetStackTest {
                 Settings.VIABILITY_WINDOW_SECONDS, Settings.VIABILITY_THRESHOLD))
                 .doesNotContain(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID, Settings.ACTIVATION_STATE_MACHINE_ARN,
                         Settings.DELETION_STATE_MACHINE_ARN);
+        assertThat(DeploymentContext.SCHEDULE_RATES).containsExactly(Settings.BALANCER_RATE_SECONDS);
         assertThat(DeploymentContext.DERIVED).containsExactlyInAnyOrder(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID,
                 Settings.ACTIVATION_STATE_MACHINE_ARN, Settings.DELETION_STATE_MACHINE_ARN);
         assertThat(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS)).isEqualTo("claimTtlSeconds");
