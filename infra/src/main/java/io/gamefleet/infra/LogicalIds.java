@@ -32,8 +32,9 @@ final class LogicalIds {
     private LogicalIds() {}
 
     /**
-     * Overrides the logical id of every resource (and output) now under the part. An id is fixed
-     * by the first reference that resolves it, so call this before anything else refers to them.
+     * Overrides the logical id of every resource (and output) now under the part: call it before
+     * anything resolves a reference to them (an id resolved earlier stays in the template), and
+     * note that a resource added to the part afterwards keeps CDK's id.
      */
     static <T extends Construct> T leaveOut(T part) {
         for (IConstruct child : part.getNode().findAll()) {

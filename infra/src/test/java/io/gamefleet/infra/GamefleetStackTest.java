@@ -390,6 +390,15 @@ class GamefleetStackTest {
         assertThat(ofType("AWS::DynamoDB::Table").keySet()).isEqualTo(Set.copyOf(TABLE_IDS.values()));
     }
 
+    /** The stack's parts are construct ids only: the resources kept their ids from before the parts. */
+    @Test
+    void noLogicalIdNamesAPartOfTheStack() {
+        Map<String, Object> outputs = cast(template.toJSON().get("Outputs"));
+        Set<String> ids = new HashSet<>(resources.keySet());
+        ids.addAll(outputs.keySet());
+        assertThat(ids).noneMatch(id -> id.matches("(DataStores|Workflows|Triggers|HttpApi|CallerPolicies).*"));
+    }
+
     @Test
     void everyTableMatchesItsCatalogDefinition() {
         template.resourceCountIs("AWS::DynamoDB::Table", Tables.ALL.size());
