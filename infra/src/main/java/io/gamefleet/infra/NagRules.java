@@ -83,7 +83,7 @@ final class NagRules {
     /** IAM5 for the granted route ARNs that have a path parameter's '*'. */
     static void callerPolicy(ManagedPolicy policy, List<String> routeArns) {
         String[] wildcards = routeArns.stream().map(arn -> finding(Stack.of(policy), arn))
-                .filter(finding -> finding.contains("*")).toArray(String[]::new);
+                .filter(f -> f.contains("*")).toArray(String[]::new);
         if (wildcards.length > 0) {
             NagSuppressions.addResourceSuppressions(policy, List.of(suppression("AwsSolutions-IAM5",
                     CALLER_POLICY_REASON, wildcards)));
