@@ -1,5 +1,6 @@
 package io.gamefleet.infra;
 
+import io.gamefleet.catalog.Schedule;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.catalog.Triggers;
@@ -44,13 +45,18 @@ public final class DeploymentContext {
 
     /**
      * Settings the stack sets itself: the account (from the stack), the workflow ARNs (from the
-     * state machines) and the page-token HMAC key (a generated secret, never a context value).
+     * state machines), the caller roles' ARNs (from the roles it creates) and the page-token HMAC
+     * key (a generated secret, never a context value).
      */
     static final Set<Setting> DERIVED = derived();
 
     /** The settings a deployer tunes through context, in catalog order. */
     public static final List<Setting> CONTEXT_SETTINGS = Settings.ALL.stream()
             .filter(s -> !DERIVED.contains(s)).toList();
+
+    /** The schedules' periods: context settings for the schedules, which no function reads. */
+    static final Set<Setting> SCHEDULE_RATES = Triggers.SCHEDULES.stream().map(Schedule::rate)
+            .collect(Collectors.toUnmodifiableSet());
 
     /** CloudWatch Logs' retention periods in days, in the order of CDK's {@link RetentionDays}. */
     private static final int[] RETENTION_PERIODS = {1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731,
@@ -73,13 +79,23 @@ public final class DeploymentContext {
         return key.toString();
     }
 
+    /** What the functions read from their environment: every context setting but the schedules' periods. */
+    Map<Setting, String> functionSettings() {
+        Map<Setting, String> values = settings();
+        values.keySet().removeAll(SCHEDULE_RATES);
+        return values;
+    }
+
+    /** How often a schedule runs: its period rounded up to whole minutes, EventBridge Scheduler's finest rate. */
+    long scheduleMinutes(Schedule schedule) {
+        return scheduleMinutes(settings().get(schedule.rate()));
+    }
+
     /**
      * Every context setting's value, checked against the type of its default (a whole number for
-     * whole-number defaults such as seconds, a number for decimal ones). A schedule's rate is
-     * rounded up to whole minutes, the finest rate EventBridge Scheduler has, and the functions
-     * get the rounded value: the period they actually run at.
+     * whole-number defaults such as seconds, a number for decimal ones).
      */
-    Map<Setting, String> settings() {
+    private Map<Setting, String> settings() {
         Map<Setting, String> values = new LinkedHashMap<>();
         for (Setting setting : CONTEXT_SETTINGS) {
             String key = contextKey(setting);
@@ -92,9 +108,6 @@ public final class DeploymentContext {
                 throw new IllegalArgumentException("context " + key + " must be a non-negative number, not " + value);
             }
             values.put(setting, value);
-        }
-        for (var schedule : Triggers.SCHEDULES) {
-            values.put(schedule.rate(), Long.toString(scheduleMinutes(values.get(schedule.rate())) * 60));
         }
         return values;
     }
@@ -209,6 +222,9 @@ public final class DeploymentContext {
         Set<Setting> derived = Workflows.ALL.stream().map(w -> w.arnSetting()).collect(Collectors.toSet());
         derived.add(Settings.ACCOUNT_ID);
         derived.add(Settings.PAGE_TOKEN_KEY);
+        for (io.gamefleet.catalog.Role role : io.gamefleet.catalog.Role.values()) {
+            derived.add(Settings.roleArn(role));
+        }
         return Set.copyOf(derived);
     }
 }

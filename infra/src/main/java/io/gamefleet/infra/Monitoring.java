@@ -4,6 +4,7 @@ import io.gamefleet.catalog.Catalog;
 import io.gamefleet.catalog.IndexDefinition;
 import io.gamefleet.catalog.TableDefinition;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -121,8 +122,8 @@ final class Monitoring extends Construct {
                         .build());
     }
 
-    void dashboard(String name, HttpApi api, Map<String, Function> functions, Map<String, StateMachine> stateMachines,
-            Map<String, Table> tables) {
+    void dashboard(String name, HttpApi api, Collection<Function> functions, Collection<StateMachine> stateMachines,
+            Collection<Table> tables) {
         Dashboard dashboard = Dashboard.Builder.create(this, "Dashboard").dashboardName(name).build();
         dashboard.addWidgets(TextWidget.Builder.create().width(24).height(2).markdown(
                 "# Gamefleet\nFleetIQ metrics per game server group (namespace `" + Catalog.METRICS_NAMESPACE
@@ -141,14 +142,14 @@ final class Monitoring extends Construct {
                         api.metricServerError(sum())),
                 graph("API latency p99 (ms)", api.metricLatency(MetricOptions.builder().statistic("p99").period(PERIOD)
                         .build())),
-                graph("Workflow executions failed", stateMachines.values().stream()
+                graph("Workflow executions failed", stateMachines.stream()
                         .map(sm -> (IMetric) sm.metricFailed(sum())).toArray(IMetric[]::new)));
         dashboard.addWidgets(
-                graph("Function errors", functions.values().stream().map(fn -> (IMetric) fn.metricErrors(sum()))
+                graph("Function errors", functions.stream().map(fn -> (IMetric) fn.metricErrors(sum()))
                         .toArray(IMetric[]::new)),
-                graph("Function throttles", functions.values().stream().map(fn -> (IMetric) fn.metricThrottles(sum()))
+                graph("Function throttles", functions.stream().map(fn -> (IMetric) fn.metricThrottles(sum()))
                         .toArray(IMetric[]::new)),
-                graph("DynamoDB consumed capacity", tables.values().stream()
+                graph("DynamoDB consumed capacity", tables.stream()
                         .flatMap(t -> List.<IMetric>of(t.metricConsumedReadCapacityUnits(sum()),
                                 t.metricConsumedWriteCapacityUnits(sum())).stream())
                         .toArray(IMetric[]::new)));

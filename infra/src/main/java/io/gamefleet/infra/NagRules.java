@@ -1,17 +1,19 @@
 package io.gamefleet.infra;
 
 import io.gamefleet.catalog.FunctionAccess;
-import io.gamefleet.catalog.Route;
-import io.gamefleet.catalog.Routes;
 import io.gamefleet.catalog.FunctionAccess.Scaling;
 import io.github.cdklabs.cdknag.NagPackSuppression;
 import io.github.cdklabs.cdknag.NagSuppressions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import software.amazon.awscdk.CfnElement;
+import java.util.stream.Collectors;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.IRole;
+import software.amazon.awscdk.services.iam.ManagedPolicy;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.secretsmanager.Secret;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 
 /**
@@ -53,54 +55,70 @@ final class NagRules {
 
     private NagRules() {}
 
-    static void suppress(GamefleetStack stack) {
-        stack.functions().forEach((name, fn) -> {
-            NagSuppressions.addResourceSuppressions(fn, List.of(suppression("AwsSolutions-L1", L1_REASON)));
-            Set<Scaling> scaling = FunctionAccess.of(name).scaling();
-            if (scaling.isEmpty()) {
-                return;
-            }
-            List<NagPackSuppression> iam5 = new ArrayList<>();
-            boolean launches = scaling.contains(Scaling.CREATE) || scaling.contains(Scaling.BALANCE);
-            iam5.add(suppression("AwsSolutions-IAM5", launches ? LAUNCH_REASON : DESCRIBE_REASON, "Resource::*"));
-            if (!scaling.equals(Set.of(Scaling.DESCRIBE))) {
-                iam5.add(suppression("AwsSolutions-IAM5", GROUP_ARN_REASON, "Resource::arn:<AWS::Partition>:autoscaling:"
-                        + "<AWS::Region>:<AWS::AccountId>:autoScalingGroup:*:autoScalingGroupName/*"));
-            }
-            if (launches) {
-                iam5.add(suppression("AwsSolutions-IAM5", PASS_ROLE_REASON,
-                        "Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:role/*"));
-            }
-            NagSuppressions.addResourceSuppressions(defaultPolicy(fn), iam5);
-        });
-
-        for (StateMachine sm : stack.stateMachines().values()) {
-            NagSuppressions.addResourceSuppressions(defaultPolicy(sm.getRole()),
-                    List.of(suppression("AwsSolutions-IAM5", STATE_MACHINE_REASON, "Resource::*")));
+    /** L1 on the function; IAM5 on its role's policy for the Auto Scaling and EC2 wildcards it needs. */
+    static void function(Function fn, Set<Scaling> scaling) {
+        NagSuppressions.addResourceSuppressions(fn, List.of(suppression("AwsSolutions-L1", L1_REASON)));
+        if (scaling.isEmpty()) {
+            return;
         }
-
-        String apiId = stack.getLogicalId((CfnElement) stack.api().getNode().getDefaultChild());
-        stack.callerPolicies().forEach((role, policy) -> {
-            List<String> wildcards = new ArrayList<>();
-            for (Route route : Routes.ALL) {
-                String path = GamefleetStack.routeResourcePath(route);
-                if (route.roles().contains(role) && path.contains("*")) {
-                    wildcards.add("Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<"
-                            + apiId + ">/" + GamefleetStack.STAGE + "/" + route.method() + path);
-                }
-            }
-            if (!wildcards.isEmpty()) {
-                NagSuppressions.addResourceSuppressions(policy, List.of(suppression("AwsSolutions-IAM5",
-                        CALLER_POLICY_REASON, wildcards.toArray(String[]::new))));
-            }
-        });
-
-        NagSuppressions.addResourceSuppressions(stack.pageTokenKey(),
-                List.of(suppression("AwsSolutions-SMG4", SECRET_REASON)));
+        List<NagPackSuppression> iam5 = new ArrayList<>();
+        boolean launches = scaling.contains(Scaling.CREATE) || scaling.contains(Scaling.BALANCE);
+        iam5.add(suppression("AwsSolutions-IAM5", launches ? LAUNCH_REASON : DESCRIBE_REASON, "Resource::*"));
+        Stack stack = Stack.of(fn);
+        if (!scaling.equals(Set.of(Scaling.DESCRIBE))) {
+            iam5.add(suppression("AwsSolutions-IAM5", GROUP_ARN_REASON,
+                    finding(stack, ScalingPermissions.groupArns(stack))));
+        }
+        if (launches) {
+            iam5.add(suppression("AwsSolutions-IAM5", PASS_ROLE_REASON,
+                    finding(stack, ScalingPermissions.instanceRoleArns(stack))));
+        }
+        NagSuppressions.addResourceSuppressions(defaultPolicy(fn.getRole()), iam5);
     }
 
-    private static software.constructs.IConstruct defaultPolicy(Function fn) {
-        return defaultPolicy(fn.getRole());
+    static void stateMachine(StateMachine stateMachine) {
+        NagSuppressions.addResourceSuppressions(defaultPolicy(stateMachine.getRole()),
+                List.of(suppression("AwsSolutions-IAM5", STATE_MACHINE_REASON, "Resource::*")));
+    }
+
+    /** IAM5 for the granted route ARNs that have a path parameter's '*'. */
+    static void callerPolicy(ManagedPolicy policy, List<String> routeArns) {
+        String[] wildcards = routeArns.stream().map(arn -> finding(Stack.of(policy), arn))
+                .filter(f -> f.contains("*")).toArray(String[]::new);
+        if (wildcards.length > 0) {
+            NagSuppressions.addResourceSuppressions(policy, List.of(suppression("AwsSolutions-IAM5",
+                    CALLER_POLICY_REASON, wildcards)));
+        }
+    }
+
+    static void pageTokenKey(Secret secret) {
+        NagSuppressions.addResourceSuppressions(secret, List.of(suppression("AwsSolutions-SMG4", SECRET_REASON)));
+    }
+
+    /** IAM5's finding for a resource string: the string as cdk-nag flattens it after resolving it. */
+    private static String finding(Stack stack, String resource) {
+        return "Resource::" + flatten(stack.resolve(resource));
+    }
+
+    /**
+     * cdk-nag's flattenCfnReference: {@code Ref} as {@code <Id>}, {@code Fn::GetAtt} as
+     * {@code <Id.Attr>}, joins joined.
+     */
+    private static String flatten(Object value) {
+        if (value instanceof String s) {
+            return s.replace("${", "<").replace("}", ">");
+        }
+        if (value instanceof Map<?, ?> m && m.get("Fn::Join") instanceof List<?> join) {
+            return ((List<?>) join.get(1)).stream().map(NagRules::flatten)
+                    .collect(Collectors.joining((String) join.get(0)));
+        }
+        if (value instanceof Map<?, ?> m && m.get("Fn::GetAtt") instanceof List<?> att) {
+            return "<" + flatten(att.get(0)) + "." + flatten(att.get(1)) + ">";
+        }
+        if (value instanceof Map<?, ?> m && m.containsKey("Ref")) {
+            return "<" + flatten(m.get("Ref")) + ">";
+        }
+        throw new IllegalArgumentException("cannot flatten " + value);
     }
 
     private static software.constructs.IConstruct defaultPolicy(IRole role) {

@@ -89,11 +89,15 @@ final class ScalingPermissions {
                         List.of("ec2:RunInstances", "ec2:DescribeLaunchTemplateVersions"), List.of("*"), Map.of()),
                 statement("TagInstancesOnLaunch", List.of("ec2:CreateTags"), List.of("*"),
                         Map.of("StringEquals", Map.of("ec2:CreateAction", "RunInstances"))),
-                statement("PassInstanceRoles", List.of("iam:PassRole"),
-                        List.of(Stack.of(stack).formatArn(ArnComponents.builder()
-                                .service("iam").region("").resource("role").resourceName("*")
-                                .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build())),
+                statement("PassInstanceRoles", List.of("iam:PassRole"), List.of(instanceRoleArns(stack)),
                         passRoleCondition));
+    }
+
+    /** Every role of this account: the customers' instance roles are named per game server group. */
+    static String instanceRoleArns(Stack stack) {
+        return Stack.of(stack).formatArn(ArnComponents.builder()
+                .service("iam").region("").resource("role").resourceName("*")
+                .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
     }
 
     /** Every Auto Scaling group of this account and region (the group id part of the ARN is random). */

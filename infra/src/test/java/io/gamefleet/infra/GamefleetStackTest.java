@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,11 +46,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
-import software.amazon.awscdk.CfnElement;
 import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
-import software.constructs.IConstruct;
 
 /**
  * Synthesizes the stack once (no credentials, no network) and checks it against the catalog:
@@ -64,44 +63,57 @@ class GamefleetStackTest {
     @TempDir
     static Path temp;
 
-    private GamefleetStack stack;
+    /**
+     * The tables are retained on deletion and hold the service's state: a new logical id would
+     * make CloudFormation orphan a table and create an empty one.
+     */
+    private static final Map<String, String> TABLE_IDS = Map.of(
+            Tables.GAME_SERVER_GROUPS.logicalName(), "GameServerGroupsAB2F042C",
+            Tables.GAME_SERVERS.logicalName(), "GameServers79342818",
+            Tables.GAME_SERVER_INSTANCES.logicalName(), "GameServerInstancesCFE61C9B",
+            Tables.SPOT_INTERRUPTIONS.logicalName(), "SpotInterruptions99BC1F31");
+
     private Template template;
     private Map<String, Map<String, Object>> resources;
 
     @BeforeAll
     void synthesize() throws IOException {
-        stack = stack(Map.of());
-        template = Template.fromStack(stack);
+        template = Template.fromStack(stack(Map.of()));
         resources = cast(template.toJSON().get("Resources"));
     }
 
     // ---- API ----
 
     @Test
-    void oneIamAuthorizedRoutePerCatalogRoute() {
-        template.resourceCountIs("AWS::ApiGatewayV2::Route", Routes.ALL.size());
+    void oneIamAuthorizedRoutePerRestRouteAndCborPathAndTheJsonDoor() {
+        template.resourceCountIs("AWS::ApiGatewayV2::Route", 2 * Routes.ALL.size() + 1);
         Set<String> routeKeys = new HashSet<>();
         for (Map<String, Object> route : ofType("AWS::ApiGatewayV2::Route").values()) {
             assertThat(props(route)).containsEntry("AuthorizationType", "AWS_IAM");
             routeKeys.add((String) props(route).get("RouteKey"));
         }
-        assertThat(routeKeys).isEqualTo(Routes.ALL.stream().map(r -> r.method() + " " + r.path())
-                .collect(Collectors.toSet()));
+        Set<String> expected = new HashSet<>();
+        Routes.ALL.forEach(r -> expected.add(r.method() + " " + r.path()));
+        Routes.ALL.forEach(r -> expected.add("POST /service/GameLift/operation/" + r.operation().fleetIqName()));
+        expected.add("POST /");
+        assertThat(routeKeys).isEqualTo(expected);
     }
 
     @Test
     void eachRouteIntegratesTheLiveAliasOfItsOwnHandler() {
         for (Map<String, Object> routeResource : ofType("AWS::ApiGatewayV2::Route").values()) {
             Map<String, Object> p = props(routeResource);
-            Route route = Routes.ALL.stream().filter(r -> (r.method() + " " + r.path()).equals(p.get("RouteKey")))
-                    .findFirst().orElseThrow();
+            String functionName = Routes.ALL.stream()
+                    .filter(r -> (r.method() + " " + r.path()).equals(p.get("RouteKey"))
+                            || ("POST " + r.operation().cborPath()).equals(p.get("RouteKey")))
+                    .map(Route::functionName).findFirst().orElse(Routes.JSON_DOOR.functionName());
             // Target: {"Fn::Join": ["", ["integrations/", {"Ref": integration}]]}
             List<Object> join = cast(map(p.get("Target")).get("Fn::Join"));
             List<Object> parts = cast(join.get(1));
             Map<String, Object> integration = props(resources.get((String) map(parts.get(1)).get("Ref")));
             assertThat(integration).containsEntry("IntegrationType", "AWS_PROXY")
                     .containsEntry("PayloadFormatVersion", "2.0")
-                    .containsEntry("IntegrationUri", ref(aliasId(route.functionName())));
+                    .containsEntry("IntegrationUri", ref(aliasId(functionName)));
         }
     }
 
@@ -129,6 +141,8 @@ class GamefleetStackTest {
         Map<String, Integer> timeouts = new HashMap<>();
         Routes.ALL.forEach(r -> handlers.put(r.functionName(), r.handlerMethod()));
         Routes.ALL.forEach(r -> timeouts.put(r.functionName(), 20));
+        handlers.put(Routes.JSON_DOOR.functionName(), Routes.JSON_DOOR.handlerMethod());
+        timeouts.put(Routes.JSON_DOOR.functionName(), 20);
         Workflows.allSteps().forEach(s -> handlers.put(s.functionName(), s.handlerMethod()));
         Workflows.allSteps().forEach(s -> timeouts.put(s.functionName(), 60));
         Triggers.SCHEDULES.forEach(s -> handlers.put(s.functionName(), s.handlerMethod()));
@@ -137,28 +151,28 @@ class GamefleetStackTest {
         Triggers.EVENT_RULES.forEach(e -> timeouts.put(e.functionName(), 60));
 
         template.resourceCountIs("AWS::Lambda::Function", handlers.size());
-        assertThat(stack.functions().keySet()).isEqualTo(handlers.keySet());
+        assertThat(functionNames()).isEqualTo(handlers.keySet());
         handlers.forEach((name, handler) -> {
             Map<String, Object> p = props(resources.get(functionId(name)));
             assertThat(p).as(name)
                     .containsEntry("FunctionName", name)
                     .containsEntry("Handler", handler)
                     .containsEntry("Runtime", "java21")
-                    .containsEntry("MemorySize", GamefleetStack.MEMORY_MB)
+                    .containsEntry("MemorySize", Functions.MEMORY_MB)
                     .containsEntry("Timeout", timeouts.get(name))
                     .containsEntry("SnapStart", Map.of("ApplyOn", "PublishedVersions"))
-                    .containsEntry("LoggingConfig", Map.of("LogGroup", ref(logicalId(stack.functionLogGroups().get(name)))));
-            assertThat(props(resources.get(logicalId(stack.functionLogGroups().get(name)))))
+                    .containsEntry("LoggingConfig", Map.of("LogGroup", ref(logGroupId(name))));
+            assertThat(props(resources.get(logGroupId(name))))
                     .containsEntry("RetentionInDays", DeploymentContext.DEFAULT_LOG_RETENTION_DAYS);
         });
     }
 
     @Test
     void everyFunctionPublishesAVersionBehindTheLiveAlias() {
-        template.resourceCountIs("AWS::Lambda::Alias", stack.functions().size());
-        for (String name : stack.functions().keySet()) {
+        template.resourceCountIs("AWS::Lambda::Alias", functionNames().size());
+        for (String name : functionNames()) {
             Map<String, Object> alias = props(resources.get(aliasId(name)));
-            assertThat(alias).containsEntry("Name", GamefleetStack.LIVE_ALIAS)
+            assertThat(alias).containsEntry("Name", Functions.LIVE_ALIAS)
                     .containsEntry("FunctionName", ref(functionId(name)));
             String versionId = getAttId(alias.get("FunctionVersion"));
             assertThat(resources.get(versionId)).containsEntry("Type", "AWS::Lambda::Version");
@@ -168,16 +182,21 @@ class GamefleetStackTest {
 
     @Test
     void everyFunctionGetsTablesAccountAndContextSettings() {
-        for (String name : stack.functions().keySet()) {
+        for (String name : functionNames()) {
             Map<String, Object> variables = variables(resources.get(functionId(name)));
             for (TableDefinition table : Tables.ALL) {
                 assertThat(variables.get(table.environmentVariable())).as(name)
-                        .isEqualTo(ref(logicalId(stack.tables().get(table.logicalName()))));
+                        .isEqualTo(ref(tableId(table)));
             }
             assertThat(variables.get(Settings.ACCOUNT_ID.environmentVariable())).isEqualTo(ref("AWS::AccountId"));
             for (Setting setting : DeploymentContext.CONTEXT_SETTINGS) {
-                assertThat(variables.get(setting.environmentVariable())).as(name + " " + setting.environmentVariable())
-                        .isEqualTo(setting.defaultValue());
+                if (DeploymentContext.SCHEDULE_RATES.contains(setting)) {
+                    // A schedule's period is the schedule's: no function reads it.
+                    assertThat(variables).as(name).doesNotContainKey(setting.environmentVariable());
+                } else {
+                    assertThat(variables.get(setting.environmentVariable())).as(name + " " + setting.environmentVariable())
+                            .isEqualTo(setting.defaultValue());
+                }
             }
         }
     }
@@ -185,32 +204,34 @@ class GamefleetStackTest {
     @Test
     void onlyApiFunctionsGetThePageTokenKeyAndOnlyFromTheGeneratedSecret() {
         Set<String> apiFunctions = Routes.ALL.stream().map(Route::functionName).collect(Collectors.toSet());
+        apiFunctions.add(Routes.JSON_DOOR.functionName());
         String variable = Settings.PAGE_TOKEN_KEY.environmentVariable();
-        for (String name : stack.functions().keySet()) {
+        String secret = onlyResourceOf("AWS::SecretsManager::Secret");
+        for (String name : functionNames()) {
             Map<String, Object> variables = variables(resources.get(functionId(name)));
             if (apiFunctions.contains(name)) {
                 assertThat(render(variables.get(variable))).as(name)
-                        .isEqualTo("{{resolve:secretsmanager:<" + logicalId(stack.pageTokenKey()) + ">:SecretString:::}}");
+                        .isEqualTo("{{resolve:secretsmanager:<" + secret + ">:SecretString:::}}");
             } else {
                 assertThat(variables).as(name).doesNotContainKey(variable);
             }
         }
-        assertThat(props(resources.get(logicalId(stack.pageTokenKey()))).get("GenerateSecretString")).isNotNull();
+        assertThat(props(resources.get(secret)).get("GenerateSecretString")).isNotNull();
     }
 
     // ---- Least privilege ----
 
     @Test
     void everyCatalogFunctionHasDeclaredAccessAndNothingElseDoes() {
-        assertThat(FunctionAccess.all().keySet()).isEqualTo(stack.functions().keySet());
+        assertThat(FunctionAccess.all().keySet()).isEqualTo(functionNames());
     }
 
     @Test
     void eachFunctionMayUseExactlyItsDeclaredTablesIndexesAndActions() {
-        for (String name : stack.functions().keySet()) {
+        for (String name : functionNames()) {
             Set<String> expected = new HashSet<>();
             for (TableAccess grant : FunctionAccess.of(name).tables()) {
-                String table = "<" + logicalId(stack.tables().get(grant.table().logicalName())) + ".Arn>";
+                String table = "<" + tableId(grant.table()) + ".Arn>";
                 grant.actions().forEach(a -> expected.add("dynamodb:" + a + " on " + table));
                 grant.queriedIndexes().forEach(i -> expected.add("dynamodb:Query on " + table + "/index/" + i));
             }
@@ -228,17 +249,19 @@ class GamefleetStackTest {
 
     @Test
     void eachFunctionWritesOnlyToItsOwnLogGroup() {
-        for (String name : stack.functions().keySet()) {
+        for (String name : functionNames()) {
             List<Map<String, Object>> logs = statementsOf(name).stream()
                     .filter(s -> actions(s).stream().anyMatch(a -> a.startsWith("logs:"))).toList();
             assertThat(logs).as(name).hasSize(1);
             assertThat(actions(logs.get(0))).containsExactlyInAnyOrder("logs:CreateLogStream", "logs:PutLogEvents");
             assertThat(resourcesOf(logs.get(0))).containsExactly(
-                    Map.of("Fn::GetAtt", List.of(logicalId(stack.functionLogGroups().get(name)), "Arn")));
+                    Map.of("Fn::GetAtt", List.of(logGroupId(name), "Arn")));
         }
-        // No AWS managed policy anywhere (AWSLambdaBasicExecutionRole and the like).
+        // No managed policy on a function's role (AWSLambdaBasicExecutionRole and the like).
         for (Map<String, Object> role : ofType("AWS::IAM::Role").values()) {
-            assertThat(props(role)).doesNotContainKey("ManagedPolicyArns");
+            if (props(role).get("AssumeRolePolicyDocument").toString().contains("lambda.amazonaws.com")) {
+                assertThat(props(role)).doesNotContainKey("ManagedPolicyArns");
+            }
         }
     }
 
@@ -252,7 +275,7 @@ class GamefleetStackTest {
             WorkflowDefinition started = starters.get(route.operation());
             for (WorkflowDefinition workflow : Workflows.ALL) {
                 String variable = workflow.arnSetting().environmentVariable();
-                Object machineRef = ref(logicalId(stack.stateMachines().get(workflow.name())));
+                Object machineRef = ref(stateMachineId(workflow));
                 boolean starts = workflow == started;
                 if (starts) {
                     assertThat(variables.get(variable)).as(route.operation().fleetIqName()).isEqualTo(machineRef);
@@ -273,7 +296,7 @@ class GamefleetStackTest {
         // Nothing else may start a workflow.
         Set<String> startersNames = starters.keySet().stream().map(Operation::functionName)
                 .collect(Collectors.toSet());
-        for (String name : stack.functions().keySet()) {
+        for (String name : functionNames()) {
             if (!startersNames.contains(name)) {
                 assertThat(statementsOf(name).stream().flatMap(s -> actions(s).stream()))
                         .as(name).noneMatch(a -> a.startsWith("states:"));
@@ -297,10 +320,10 @@ class GamefleetStackTest {
         for (WorkflowStep step : Workflows.allSteps()) {
             tablesOf.put(step.name(), tablesTouchedBy(step.functionName()));
         }
-        String interruptions = logicalId(stack.tables().get(Tables.SPOT_INTERRUPTIONS.logicalName()));
-        String instances = logicalId(stack.tables().get(Tables.GAME_SERVER_INSTANCES.logicalName()));
-        String servers = logicalId(stack.tables().get(Tables.GAME_SERVERS.logicalName()));
-        String groups = logicalId(stack.tables().get(Tables.GAME_SERVER_GROUPS.logicalName()));
+        String interruptions = tableId(Tables.SPOT_INTERRUPTIONS);
+        String instances = tableId(Tables.GAME_SERVER_INSTANCES);
+        String servers = tableId(Tables.GAME_SERVERS);
+        String groups = tableId(Tables.GAME_SERVER_GROUPS);
         tablesOf.forEach((step, touched) -> {
             assertThat(touched).as(step).doesNotContain(interruptions).contains(groups);
             assertThat(touched.contains(instances)).as(step + " on instances")
@@ -316,7 +339,7 @@ class GamefleetStackTest {
     @Test
     void onlyTheScalingStepsAndTheBalancerChangeAutoScalingGroups() {
         Map<String, Set<String>> compute = new HashMap<>();
-        for (String name : stack.functions().keySet()) {
+        for (String name : functionNames()) {
             Set<String> actions = statementsOf(name).stream().flatMap(s -> actions(s).stream())
                     .filter(a -> a.startsWith("autoscaling:") || a.startsWith("ec2:") || a.startsWith("iam:"))
                     .collect(Collectors.toSet());
@@ -326,7 +349,8 @@ class GamefleetStackTest {
         }
         assertThat(compute.keySet()).containsExactlyInAnyOrder(Workflows.CREATE_SCALING_GROUP.functionName(),
                 Workflows.CHECK_ACTIVATION.functionName(), Workflows.DELETE_SCALING_GROUP.functionName(),
-                Triggers.BALANCER.functionName(), Operation.REGISTER_GAME_SERVER.functionName());
+                Triggers.BALANCER.functionName(), Operation.REGISTER_GAME_SERVER.functionName(),
+                Routes.JSON_DOOR.functionName());
         assertThat(compute.get(Workflows.CHECK_ACTIVATION.functionName()))
                 .containsExactly("autoscaling:DescribeAutoScalingGroups");
         assertThat(compute.get(Operation.REGISTER_GAME_SERVER.functionName()))
@@ -348,7 +372,7 @@ class GamefleetStackTest {
     void scalingActionsReachOnlyGroupsThatCarryTheManagedTag() {
         String resourceTag = "aws:ResourceTag/" + Catalog.MANAGED_TAG_KEY;
         String requestTag = "aws:RequestTag/" + Catalog.MANAGED_TAG_KEY;
-        for (String name : stack.functions().keySet()) {
+        for (String name : functionNames()) {
             for (Map<String, Object> s : statementsOf(name)) {
                 List<String> actions = actions(s);
                 Map<String, Object> condition = s.containsKey("Condition") ? map(s.get("Condition")) : Map.of();
@@ -373,10 +397,26 @@ class GamefleetStackTest {
     // ---- Tables ----
 
     @Test
+    void theTablesKeepTheirLogicalIds() {
+        assertThat(TABLE_IDS.keySet()).isEqualTo(Tables.ALL.stream().map(TableDefinition::logicalName)
+                .collect(Collectors.toSet()));
+        assertThat(ofType("AWS::DynamoDB::Table").keySet()).isEqualTo(Set.copyOf(TABLE_IDS.values()));
+    }
+
+    /** The stack's parts are construct ids only: the resources kept their ids from before the parts. */
+    @Test
+    void noLogicalIdNamesAPartOfTheStack() {
+        Map<String, Object> outputs = cast(template.toJSON().get("Outputs"));
+        Set<String> ids = new HashSet<>(resources.keySet());
+        ids.addAll(outputs.keySet());
+        assertThat(ids).noneMatch(id -> id.matches("(DataStores|Workflows|Triggers|HttpApi|CallerPolicies).*"));
+    }
+
+    @Test
     void everyTableMatchesItsCatalogDefinition() {
         template.resourceCountIs("AWS::DynamoDB::Table", Tables.ALL.size());
         for (TableDefinition definition : Tables.ALL) {
-            Map<String, Object> resource = resources.get(logicalId(stack.tables().get(definition.logicalName())));
+            Map<String, Object> resource = resources.get(tableId(definition));
             Map<String, Object> p = props(resource);
             assertThat(p).containsEntry("BillingMode", "PAY_PER_REQUEST")
                     .containsEntry("PointInTimeRecoverySpecification", Map.of("PointInTimeRecoveryEnabled", true));
@@ -427,7 +467,7 @@ class GamefleetStackTest {
     void stateMachinesRunTheCatalogAslWithStepAliasesSubstituted() throws IOException {
         template.resourceCountIs("AWS::StepFunctions::StateMachine", Workflows.ALL.size());
         for (WorkflowDefinition workflow : Workflows.ALL) {
-            Map<String, Object> p = props(resources.get(logicalId(stack.stateMachines().get(workflow.name()))));
+            Map<String, Object> p = props(resources.get(stateMachineId(workflow)));
             assertThat(p).containsEntry("StateMachineName", workflow.stateMachineName());
             assertThat(p.get("DefinitionString")).isEqualTo(workflow.asl());
 
@@ -452,7 +492,7 @@ class GamefleetStackTest {
     @Test
     void stateMachinesLogEverythingAndAreTraced() {
         for (WorkflowDefinition workflow : Workflows.ALL) {
-            Map<String, Object> p = props(resources.get(logicalId(stack.stateMachines().get(workflow.name()))));
+            Map<String, Object> p = props(resources.get(stateMachineId(workflow)));
             assertThat(p).containsEntry("TracingConfiguration", Map.of("Enabled", true));
             Map<String, Object> logging = map(p.get("LoggingConfiguration"));
             assertThat(logging).containsEntry("Level", "ALL").containsEntry("IncludeExecutionData", true);
@@ -463,7 +503,7 @@ class GamefleetStackTest {
     @Test
     void stateMachinesMayInvokeTheirStepsLiveAliasesOnly() {
         for (WorkflowDefinition workflow : Workflows.ALL) {
-            Map<String, Object> p = props(resources.get(logicalId(stack.stateMachines().get(workflow.name()))));
+            Map<String, Object> p = props(resources.get(stateMachineId(workflow)));
             String roleId = getAttId(p.get("RoleArn"));
             Set<Object> invokable = statementsOfRole(roleId).stream()
                     .filter(s -> actions(s).contains("lambda:InvokeFunction"))
@@ -479,7 +519,8 @@ class GamefleetStackTest {
     void theScheduleInvokesTheBalancerAliasEveryMinuteByDefault() {
         template.resourceCountIs("AWS::Scheduler::Schedule", Triggers.SCHEDULES.size());
         for (Schedule schedule : Triggers.SCHEDULES) {
-            Map<String, Object> p = props(resources.get(logicalId(stack.schedules().get(schedule.name()))));
+            Map<String, Object> p = props(resources.get(
+                    idWhere("AWS::Scheduler::Schedule", "Name", schedule.functionName())));
             assertThat(p).containsEntry("ScheduleExpression", "rate(1 minute)").containsEntry("State", "ENABLED");
             Map<String, Object> target = map(p.get("Target"));
             assertThat(target.get("Arn")).isEqualTo(ref(aliasId(schedule.functionName())));
@@ -495,7 +536,7 @@ class GamefleetStackTest {
     void theEventRuleCarriesTheCatalogPatternToTheHandlerAlias() throws IOException {
         template.resourceCountIs("AWS::Events::Rule", Triggers.EVENT_RULES.size());
         for (EventRule rule : Triggers.EVENT_RULES) {
-            String ruleId = stack.getLogicalId(stack.eventRules().get(rule.name()));
+            String ruleId = idWhere("AWS::Events::Rule", "Name", rule.functionName());
             Map<String, Object> p = props(resources.get(ruleId));
             assertThat(p).containsEntry("State", "ENABLED");
             JsonNode pattern = JSON.valueToTree(p.get("EventPattern"));
@@ -517,19 +558,24 @@ class GamefleetStackTest {
 
     @Test
     void callerPoliciesGrantExactlyTheirRoutes() {
-        String apiRef = "<" + logicalId(stack.api()) + ">";
+        String apiRef = "<" + onlyResourceOf("AWS::ApiGatewayV2::Api") + ">";
         for (Role role : Role.values()) {
-            Map<String, Object> policy = props(resources.get(logicalId(stack.callerPolicies().get(role))));
+            Map<String, Object> policy = props(resources.get(callerPolicyId(role)));
             List<Object> statements = listOf(map(policy.get("PolicyDocument")).get("Statement"));
             assertThat(statements).hasSize(1);
             Map<String, Object> statement = map(statements.get(0));
             assertThat(actions(statement)).containsExactly("execute-api:Invoke");
             Set<String> granted = resourcesOf(statement).stream().map(GamefleetStackTest::render)
                     .collect(Collectors.toSet());
-            Set<String> expected = Routes.ALL.stream().filter(r -> r.roles().contains(role))
-                    .map(r -> "arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:" + apiRef + "/$default/"
-                            + r.method() + r.path().replaceAll("\\{[^}]+}", "*"))
-                    .collect(Collectors.toSet());
+            String prefix = "arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:" + apiRef + "/$default/";
+            Set<String> expected = new HashSet<>();
+            for (Route r : Routes.ALL) {
+                if (r.roles().contains(role)) {
+                    expected.add(prefix + r.method() + r.path().replaceAll("\\{[^}]+}", "*"));
+                    expected.add(prefix + "POST/service/GameLift/operation/" + r.operation().fleetIqName());
+                }
+            }
+            expected.add(prefix + "POST/");
             assertThat(granted).as(role.name()).isEqualTo(expected);
         }
     }
@@ -537,9 +583,10 @@ class GamefleetStackTest {
     /** IAM's '*' also matches '/': no role's patterns may reach a route it does not have. */
     @Test
     void callerPoliciesReachNoOtherRouteThroughTheirWildcards() {
-        String prefix = "arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<" + logicalId(stack.api()) + ">";
+        String prefix = "arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<"
+                + onlyResourceOf("AWS::ApiGatewayV2::Api") + ">";
         for (Role role : Role.values()) {
-            Map<String, Object> policy = props(resources.get(logicalId(stack.callerPolicies().get(role))));
+            Map<String, Object> policy = props(resources.get(callerPolicyId(role)));
             Map<String, Object> statement = map(listOf(map(policy.get("PolicyDocument")).get("Statement")).get(0));
             List<Pattern> patterns = resourcesOf(statement).stream().map(GamefleetStackTest::render)
                     .map(GamefleetStackTest::iamGlob).toList();
@@ -550,6 +597,9 @@ class GamefleetStackTest {
                     String arn = prefix + "/$default/" + route.method() + path;
                     boolean reachable = patterns.stream().anyMatch(p -> p.matcher(arn).matches());
                     assertThat(reachable).as(role + " -> " + route.operation()).isEqualTo(route.roles().contains(role));
+                    String cbor = prefix + "/$default/POST" + route.operation().cborPath();
+                    assertThat(patterns.stream().anyMatch(p -> p.matcher(cbor).matches()))
+                            .as(role + " -> CBOR " + route.operation()).isEqualTo(route.roles().contains(role));
                 }
             }
         }
@@ -561,21 +611,22 @@ class GamefleetStackTest {
     void alarmsCoverFunctionsWorkflowsTablesAndTheApi() {
         List<Map<String, Object>> alarms = ofType("AWS::CloudWatch::Alarm").values().stream()
                 .map(GamefleetStackTest::props).toList();
-        Object topic = ref(logicalId(stack.monitoring().topic()));
+        Object topic = ref(onlyResourceOf("AWS::SNS::Topic"));
         assertThat(alarms).allSatisfy(a -> assertThat(a.get("AlarmActions")).isEqualTo(List.of(topic)));
-        for (String name : stack.functions().keySet()) {
+        for (String name : functionNames()) {
             for (String metric : List.of("Errors", "Throttles")) {
                 assertThat(alarms).as(name + " " + metric).anyMatch(a -> metric.equals(a.get("MetricName"))
                         && "AWS/Lambda".equals(a.get("Namespace"))
                         && listOf(a.get("Dimensions")).contains(Map.of("Name", "FunctionName", "Value", ref(functionId(name)))));
             }
         }
-        for (StateMachineRef sm : stateMachineRefs()) {
-            assertThat(alarms).as(sm.name()).anyMatch(a -> "ExecutionsFailed".equals(a.get("MetricName"))
-                    && listOf(a.get("Dimensions")).contains(Map.of("Name", "StateMachineArn", "Value", ref(sm.id()))));
+        for (WorkflowDefinition workflow : Workflows.ALL) {
+            assertThat(alarms).as(workflow.name()).anyMatch(a -> "ExecutionsFailed".equals(a.get("MetricName"))
+                    && listOf(a.get("Dimensions")).contains(Map.of("Name", "StateMachineArn",
+                            "Value", ref(stateMachineId(workflow)))));
         }
         for (TableDefinition table : Tables.ALL) {
-            Object tableRef = ref(logicalId(stack.tables().get(table.logicalName())));
+            Object tableRef = ref(tableId(table));
             assertThat(alarms).as(table.logicalName()).anyMatch(a -> {
                 String metrics = String.valueOf(a.get("Metrics"));
                 return metrics.contains("ReadThrottleEvents") && metrics.contains("WriteThrottleEvents")
@@ -583,7 +634,7 @@ class GamefleetStackTest {
             });
         }
         assertThat(alarms).anyMatch(a -> "5xx".equals(a.get("MetricName")) && "AWS/ApiGateway".equals(a.get("Namespace")));
-        assertThat(alarms).hasSize(2 * stack.functions().size() + Workflows.ALL.size() + Tables.ALL.size() + 1);
+        assertThat(alarms).hasSize(2 * functionNames().size() + Workflows.ALL.size() + Tables.ALL.size() + 1);
     }
 
     @Test
@@ -601,15 +652,15 @@ class GamefleetStackTest {
     void outputsTheApiUrlPolicyArnsTableNamesAndAlarmTopic() {
         template.hasOutput("ApiUrl", Map.of());
         for (Role role : Role.values()) {
-            template.hasOutput(GamefleetStack.title(role) + "PolicyArn",
-                    Map.of("Value", ref(logicalId(stack.callerPolicies().get(role)))));
+            template.hasOutput(CallerPolicies.title(role) + "PolicyArn",
+                    Map.of("Value", ref(callerPolicyId(role))));
         }
-        assertThat(GamefleetStack.title(Role.GAME_SERVER)).isEqualTo("GameServer");
+        assertThat(CallerPolicies.title(Role.GAME_SERVER)).isEqualTo("GameServer");
         for (TableDefinition definition : Tables.ALL) {
             template.hasOutput(definition.logicalName() + "TableName", Map.of("Value",
-                    ref(logicalId(stack.tables().get(definition.logicalName())))));
+                    ref(tableId(definition))));
         }
-        template.hasOutput("AlarmTopicArn", Map.of("Value", ref(logicalId(stack.monitoring().topic()))));
+        template.hasOutput("AlarmTopicArn", Map.of("Value", ref(onlyResourceOf("AWS::SNS::Topic"))));
     }
 
     // ---- Context ----
@@ -619,10 +670,10 @@ class GamefleetStackTest {
         Map<String, Object> context = new HashMap<>();
         context.put("removalPolicy", "destroy");
         context.put("logRetentionDays", 90);
-        context.put(GamefleetStack.contextKey(Settings.CLAIM_TTL_SECONDS), "30");
-        context.put(GamefleetStack.contextKey(Settings.HEALTH_TIMEOUT_SECONDS), 90);
-        context.put(GamefleetStack.contextKey(Settings.VIABILITY_THRESHOLD), "0.5");
-        context.put(GamefleetStack.contextKey(Settings.BALANCER_RATE_SECONDS), "150");
+        context.put(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS), "30");
+        context.put(DeploymentContext.contextKey(Settings.HEALTH_TIMEOUT_SECONDS), 90);
+        context.put(DeploymentContext.contextKey(Settings.VIABILITY_THRESHOLD), "0.5");
+        context.put(DeploymentContext.contextKey(Settings.BALANCER_RATE_SECONDS), "150");
         context.put("apiThrottleBurstLimit", 100);
         context.put("apiThrottleRateLimit", "50");
         context.put("alarmEmail", "ops@example.com");
@@ -636,10 +687,10 @@ class GamefleetStackTest {
                         Settings.CLAIM_TTL_SECONDS.environmentVariable(), "30",
                         Settings.HEALTH_TIMEOUT_SECONDS.environmentVariable(), "90",
                         Settings.VIABILITY_THRESHOLD.environmentVariable(), "0.5",
-                        // 150 s is 3 whole minutes: the functions learn the period they actually get.
-                        Settings.BALANCER_RATE_SECONDS.environmentVariable(), "180",
+                        Settings.BALANCER_RATE_SECONDS.environmentVariable(), Match.absent(),
                         Settings.DELETED_RETENTION_SECONDS.environmentVariable(),
                         Settings.DELETED_RETENTION_SECONDS.defaultValue())))));
+        // 150 s is 3 whole minutes: the schedule's rate, and the balancer's timeout.
         tuned.hasResourceProperties("AWS::Scheduler::Schedule", Map.of("ScheduleExpression", "rate(3 minutes)"));
         tuned.hasResourceProperties("AWS::Lambda::Function", Map.of(
                 "FunctionName", Triggers.BALANCER.functionName(), "Timeout", 180));
@@ -654,7 +705,26 @@ class GamefleetStackTest {
         assertThat(DeploymentContext.scheduleMinutes("60")).isEqualTo(1);
         assertThat(DeploymentContext.scheduleMinutes("61")).isEqualTo(2);
         assertThat(DeploymentContext.scheduleMinutes("0")).isEqualTo(1);
-        assertThat(GamefleetStack.scheduledTimeout(60).toSeconds().intValue()).isEqualTo(900);
+        assertThat(Functions.scheduledTimeout(60).toSeconds().intValue()).isEqualTo(900);
+    }
+
+    @Test
+    void theJsonDoorAdmitsTheSessionsOfTheCallerRolesItCreates() {
+        Map<String, Object> variables = variables(resources.get(functionId(Routes.JSON_DOOR.functionName())));
+        for (Role role : Role.values()) {
+            String roleId = getAttId(variables.get(Settings.roleArn(role).environmentVariable()));
+            Map<String, Object> iamRole = props(resources.get(roleId));
+            assertThat(render(iamRole.get("ManagedPolicyArns"))).as(role.name()).contains(callerPolicyId(role));
+            String trust = iamRole.get("AssumeRolePolicyDocument").toString();
+            assertThat(trust).as(role.name()).contains(role == Role.GAME_SERVER ? "ec2.amazonaws.com" : ":root");
+        }
+        for (String name : functionNames()) {
+            if (!name.equals(Routes.JSON_DOOR.functionName())) {
+                assertThat(variables(resources.get(functionId(name)))).as(name)
+                        .doesNotContainKey(Settings.ADMIN_ROLE_ARN.environmentVariable());
+            }
+        }
+        template.resourceCountIs("AWS::IAM::InstanceProfile", 1);
     }
 
     @Test
@@ -664,18 +734,20 @@ class GamefleetStackTest {
                 Settings.VIABILITY_WINDOW_SECONDS, Settings.VIABILITY_THRESHOLD))
                 .doesNotContain(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID, Settings.ACTIVATION_STATE_MACHINE_ARN,
                         Settings.DELETION_STATE_MACHINE_ARN);
+        assertThat(DeploymentContext.SCHEDULE_RATES).containsExactly(Settings.BALANCER_RATE_SECONDS);
         assertThat(DeploymentContext.DERIVED).containsExactlyInAnyOrder(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID,
-                Settings.ACTIVATION_STATE_MACHINE_ARN, Settings.DELETION_STATE_MACHINE_ARN);
-        assertThat(GamefleetStack.contextKey(Settings.CLAIM_TTL_SECONDS)).isEqualTo("claimTtlSeconds");
-        assertThat(GamefleetStack.contextKey(Settings.VIABILITY_THRESHOLD)).isEqualTo("viabilityThreshold");
+                Settings.ACTIVATION_STATE_MACHINE_ARN, Settings.DELETION_STATE_MACHINE_ARN, Settings.ADMIN_ROLE_ARN,
+                Settings.MATCHMAKER_ROLE_ARN, Settings.GAME_SERVER_ROLE_ARN);
+        assertThat(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS)).isEqualTo("claimTtlSeconds");
+        assertThat(DeploymentContext.contextKey(Settings.VIABILITY_THRESHOLD)).isEqualTo("viabilityThreshold");
     }
 
     @Test
     void badContextFailsSynthesis() {
         assertThatThrownBy(() -> stack(Map.of("removalPolicy", "snapshot"))).hasMessageContaining("removalPolicy");
-        assertThatThrownBy(() -> stack(Map.of(GamefleetStack.contextKey(Settings.CLAIM_TTL_SECONDS), "soon")))
+        assertThatThrownBy(() -> stack(Map.of(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS), "soon")))
                 .hasMessageContaining("claimTtlSeconds");
-        assertThatThrownBy(() -> stack(Map.of(GamefleetStack.contextKey(Settings.VIABILITY_THRESHOLD), "high")))
+        assertThatThrownBy(() -> stack(Map.of(DeploymentContext.contextKey(Settings.VIABILITY_THRESHOLD), "high")))
                 .hasMessageContaining("viabilityThreshold");
         assertThatThrownBy(() -> stack(Map.of("logRetentionDays", 10))).hasMessageContaining("logRetentionDays");
         assertThatThrownBy(() -> stack(Map.of("alarmEmail", "ops"))).hasMessageContaining("alarmEmail");
@@ -725,23 +797,53 @@ class GamefleetStackTest {
         return new GamefleetStack(app, "Gamefleet", StackProps.builder().build());
     }
 
-    private String logicalId(IConstruct construct) {
-        return stack.getLogicalId((CfnElement) construct.getNode().getDefaultChild());
+    /** The names of the stack's functions, as the template has them. */
+    private Set<String> functionNames() {
+        return ofType("AWS::Lambda::Function").values().stream().map(f -> (String) props(f).get("FunctionName"))
+                .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 
     private String functionId(String functionName) {
-        return logicalId(stack.functions().get(functionName));
+        return idWhere("AWS::Lambda::Function", "FunctionName", functionName);
     }
 
+    /** The alias of the function (each function has exactly one). */
     private String aliasId(String functionName) {
-        return logicalId(stack.aliases().get(functionName));
+        return idWhere("AWS::Lambda::Alias", "FunctionName", ref(functionId(functionName)));
     }
 
-    private record StateMachineRef(String name, String id) {}
+    private String logGroupId(String functionName) {
+        return idWhere("AWS::Logs::LogGroup", "LogGroupName", "/Gamefleet/lambda/" + functionName);
+    }
 
-    private List<StateMachineRef> stateMachineRefs() {
-        return stack.stateMachines().entrySet().stream()
-                .map(e -> new StateMachineRef(e.getKey(), logicalId(e.getValue()))).toList();
+    private String tableId(TableDefinition table) {
+        return TABLE_IDS.get(table.logicalName());
+    }
+
+    private String stateMachineId(WorkflowDefinition workflow) {
+        return idWhere("AWS::StepFunctions::StateMachine", "StateMachineName", workflow.stateMachineName());
+    }
+
+    private String callerPolicyId(Role role) {
+        List<String> ids = ofType("AWS::IAM::ManagedPolicy").entrySet().stream()
+                .filter(e -> ((String) props(e.getValue()).get("Description"))
+                        .startsWith("Gamefleet " + role + " callers:"))
+                .map(Map.Entry::getKey).toList();
+        assertThat(ids).as(role.name()).hasSize(1);
+        return ids.get(0);
+    }
+
+    /** The logical id of the one resource of the type whose property has the value. */
+    private String idWhere(String type, String property, Object value) {
+        List<String> ids = ofType(type).entrySet().stream()
+                .filter(e -> value.equals(props(e.getValue()).get(property))).map(Map.Entry::getKey).toList();
+        assertThat(ids).as(type + " with " + property + " " + value).hasSize(1);
+        return ids.get(0);
+    }
+
+    private String onlyResourceOf(String type) {
+        assertThat(ofType(type)).as(type).hasSize(1);
+        return ofType(type).keySet().iterator().next();
     }
 
     private static Map<String, Object> ref(String logicalId) {

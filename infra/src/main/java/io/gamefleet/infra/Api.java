@@ -1,0 +1,127 @@
+package io.gamefleet.infra;
+
+import io.gamefleet.catalog.Route;
+import io.gamefleet.catalog.Routes;
+import java.util.List;
+import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.aws_apigatewayv2_authorizers.HttpIamAuthorizer;
+import software.amazon.awscdk.aws_apigatewayv2_integrations.HttpLambdaIntegration;
+import software.amazon.awscdk.services.apigateway.AccessLogFormat;
+import software.amazon.awscdk.services.apigatewayv2.AddRoutesOptions;
+import software.amazon.awscdk.services.apigatewayv2.HttpApi;
+import software.amazon.awscdk.services.apigatewayv2.HttpMethod;
+import software.amazon.awscdk.services.apigatewayv2.HttpStage;
+import software.amazon.awscdk.services.apigatewayv2.HttpStageOptions;
+import software.amazon.awscdk.services.apigatewayv2.IAccessLogDestination;
+import software.amazon.awscdk.services.apigatewayv2.IAccessLogSettings;
+import software.amazon.awscdk.services.apigatewayv2.LogGroupLogDestination;
+import software.amazon.awscdk.services.apigatewayv2.ThrottleSettings;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.constructs.Construct;
+
+/**
+ * The HTTP API: each operation's REST {@link Routes route} and Smithy RPC v2 CBOR path, integrating
+ * the live alias of its function, and the AWS JSON 1.1 door; all authorized by IAM (SigV4); one
+ * throttled, access-logged stage.
+ */
+final class Api extends Construct {
+    /** The HTTP API's only stage. */
+    static final String STAGE = "$default";
+
+    private final HttpApi api;
+
+    Api(Construct scope, String id, Functions functions, DeploymentContext context) {
+        super(scope, id);
+        String stackName = Stack.of(this).getStackName();
+        LogGroup accessLogs = Logs.group(this, "ApiAccessLogs", "/" + stackName + "/api/access",
+                context.logRetention());
+        api = HttpApi.Builder.create(this, "Api")
+                .apiName(stackName)
+                .description("Gamefleet: FleetIQ-style game server management (SigV4, service execute-api)")
+                .defaultAuthorizer(new HttpIamAuthorizer())
+                .createDefaultStage(false)
+                .build();
+        HttpStage stage = api.addStage("DefaultStage", HttpStageOptions.builder()
+                .stageName(STAGE)
+                .autoDeploy(true)
+                .throttle(ThrottleSettings.builder()
+                        .burstLimit(context.throttleBurst())
+                        .rateLimit(context.throttleRate())
+                        .build())
+                .accessLogSettings(accessLogSettings(accessLogs))
+                .build());
+
+        // Every route has the API's default authorizer, IAM. An operation's REST route and its
+        // CBOR path reach the same function, which tells the two apart by the route.
+        for (Route route : Routes.ALL) {
+            HttpLambdaIntegration integration = new HttpLambdaIntegration(route.operation() + "Integration",
+                    functions.alias(route.functionName()));
+            api.addRoutes(AddRoutesOptions.builder()
+                    .path(route.path())
+                    .methods(List.of(HttpMethod.valueOf(route.method())))
+                    .integration(integration)
+                    .build());
+            api.addRoutes(AddRoutesOptions.builder()
+                    .path(route.operation().cborPath())
+                    .methods(List.of(HttpMethod.POST))
+                    .integration(integration)
+                    .build());
+        }
+        api.addRoutes(AddRoutesOptions.builder()
+                .path(Routes.JSON_DOOR.path())
+                .methods(List.of(HttpMethod.valueOf(Routes.JSON_DOOR.method())))
+                .integration(new HttpLambdaIntegration("JsonDoorIntegration",
+                        functions.alias(Routes.JSON_DOOR.functionName())))
+                .build());
+
+        CfnOutput.Builder.create(this, "ApiUrl").value(stage.getUrl())
+                .description("Base URL of the Gamefleet HTTP API (SigV4-signed requests, service execute-api)")
+                .build();
+    }
+
+    HttpApi httpApi() {
+        return api;
+    }
+
+    /**
+     * The execute-api ARN of a route, as IAM matches it: path parameters become {@code *}
+     * ({@code POST /game-server-groups/{GameServerGroupName}/claim} becomes
+     * {@code .../$default/POST/game-server-groups/* /claim}).
+     */
+    String arnOf(Route route) {
+        return api.arnForExecuteApi(route.method(), route.path().replaceAll("\\{[^/}]+}", "*"), STAGE);
+    }
+
+    /** The execute-api ARN of an operation's CBOR path. */
+    String cborArnOf(Route route) {
+        return api.arnForExecuteApi("POST", route.operation().cborPath(), STAGE);
+    }
+
+    /** The execute-api ARN of the JSON door. */
+    String jsonDoorArn() {
+        return api.arnForExecuteApi(Routes.JSON_DOOR.method(), Routes.JSON_DOOR.path(), STAGE);
+    }
+
+    private static IAccessLogSettings accessLogSettings(LogGroup logs) {
+        LogGroupLogDestination destination = new LogGroupLogDestination(logs);
+        // $context.identity.userArn names the caller (an instance-profile session names its instance).
+        String format = "{\"requestId\":\"$context.requestId\",\"time\":\"$context.requestTime\","
+                + "\"ip\":\"$context.identity.sourceIp\",\"caller\":\"$context.identity.userArn\","
+                + "\"routeKey\":\"$context.routeKey\",\"path\":\"$context.path\",\"status\":\"$context.status\","
+                + "\"responseLength\":\"$context.responseLength\",\"latency\":\"$context.responseLatency\","
+                + "\"integrationLatency\":\"$context.integrationLatency\","
+                + "\"integrationError\":\"$context.integrationErrorMessage\",\"error\":\"$context.error.message\"}";
+        return new IAccessLogSettings() {
+            @Override
+            public IAccessLogDestination getDestination() {
+                return destination;
+            }
+
+            @Override
+            public AccessLogFormat getFormat() {
+                return AccessLogFormat.custom(format);
+            }
+        };
+    }
+}

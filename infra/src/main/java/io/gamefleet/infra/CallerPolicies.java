@@ -1,0 +1,63 @@
+package io.gamefleet.infra;
+
+import io.gamefleet.catalog.Role;
+import io.gamefleet.catalog.Route;
+import io.gamefleet.catalog.Routes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.iam.Effect;
+import software.amazon.awscdk.services.iam.ManagedPolicy;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.constructs.Construct;
+
+/**
+ * A managed policy per caller {@link Role}: execute-api:Invoke on exactly the REST routes and CBOR
+ * paths whose catalog roles include it, and on the JSON door. Attached to the role's
+ * {@link CallerRoles caller role}; deployers may attach them to their own callers' roles or users
+ * too (the JSON door then refuses those callers: it admits only the caller roles' sessions).
+ */
+final class CallerPolicies extends Construct {
+    CallerPolicies(Construct scope, String id, Api api, CallerRoles callerRoles) {
+        super(scope, id);
+        for (Role role : Role.values()) {
+            List<String> routes = new ArrayList<>();
+            for (Route route : Routes.ALL) {
+                if (route.roles().contains(role)) {
+                    routes.add(api.arnOf(route));
+                    routes.add(api.cborArnOf(route));
+                }
+            }
+            // Every role may knock at the JSON door, which checks the operation against the role.
+            routes.add(api.jsonDoorArn());
+            String title = title(role);
+            ManagedPolicy policy = ManagedPolicy.Builder.create(this, title + "CallerPolicy")
+                    .description("Gamefleet " + role + " callers: execute-api:Invoke on their " + routes.size()
+                            + " routes of API " + Stack.of(this).getStackName())
+                    .statements(List.of(PolicyStatement.Builder.create()
+                            .sid("Invoke" + title + "Routes")
+                            .effect(Effect.ALLOW)
+                            .actions(List.of("execute-api:Invoke"))
+                            .resources(routes)
+                            .build()))
+                    .build();
+            callerRoles.role(role).addManagedPolicy(policy);
+            NagRules.callerPolicy(policy, routes);
+            CfnOutput.Builder.create(this, title + "PolicyArn")
+                    .value(policy.getManagedPolicyArn())
+                    .description("Attach to the IAM roles or users of " + role + " callers")
+                    .build();
+        }
+    }
+
+    /** GAME_SERVER as GameServer. */
+    static String title(Role role) {
+        StringBuilder out = new StringBuilder();
+        for (String word : role.name().toLowerCase(Locale.ROOT).split("_")) {
+            out.append(Character.toUpperCase(word.charAt(0))).append(word.substring(1));
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,54 @@
+package io.gamefleet.infra;
+
+import io.gamefleet.catalog.Role;
+import java.util.EnumMap;
+import java.util.Map;
+import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.services.iam.AccountRootPrincipal;
+import software.amazon.awscdk.services.iam.CfnInstanceProfile;
+import software.amazon.awscdk.services.iam.IPrincipal;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.constructs.Construct;
+
+/**
+ * An IAM role per caller {@link Role}. The JSON door, which API Gateway can only authorize as a
+ * whole, admits sessions of these roles alone and checks each operation against the role itself.
+ * ADMIN and MATCHMAKER are assumed by principals of the account that are allowed sts:AssumeRole on
+ * them; GAME_SERVER is an EC2 instance role, whose sessions are named after their instance, which
+ * binds a game server process to its own instance.
+ */
+final class CallerRoles extends Construct {
+    private final Map<Role, software.amazon.awscdk.services.iam.Role> roles = new EnumMap<>(Role.class);
+
+    CallerRoles(Construct scope, String id) {
+        super(scope, id);
+        for (Role role : Role.values()) {
+            String title = CallerPolicies.title(role);
+            IPrincipal trusted = role == Role.GAME_SERVER ? new ServicePrincipal("ec2.amazonaws.com")
+                    : new AccountRootPrincipal();
+            var iamRole = software.amazon.awscdk.services.iam.Role.Builder.create(this, title + "CallerRole")
+                    .assumedBy(trusted)
+                    .description("Gamefleet " + role + " callers")
+                    .build();
+            roles.put(role, iamRole);
+            CfnOutput.Builder.create(this, title + "RoleArn").value(iamRole.getRoleArn())
+                    .description(role == Role.GAME_SERVER ? "The instance role of game server hosts (instance profile "
+                            + "GameServerInstanceProfile)" : "Assume it to call Gamefleet as " + role)
+                    .build();
+        }
+        CfnInstanceProfile.Builder.create(this, "GameServerInstanceProfile")
+                .roles(java.util.List.of(roles.get(Role.GAME_SERVER).getRoleName()))
+                .build();
+    }
+
+    software.amazon.awscdk.services.iam.Role role(Role role) {
+        return roles.get(role);
+    }
+
+    /** The role ARNs the JSON door admits, by caller role. */
+    Map<Role, String> arns() {
+        Map<Role, String> arns = new EnumMap<>(Role.class);
+        roles.forEach((role, iamRole) -> arns.put(role, iamRole.getRoleArn()));
+        return arns;
+    }
+}

@@ -1,0 +1,198 @@
+package io.gamefleet.infra;
+
+import io.gamefleet.catalog.FunctionAccess;
+import io.gamefleet.catalog.EventRule;
+import io.gamefleet.catalog.Route;
+import io.gamefleet.catalog.Routes;
+import io.gamefleet.catalog.Schedule;
+import io.gamefleet.catalog.Settings;
+import io.gamefleet.catalog.Triggers;
+import io.gamefleet.catalog.WorkflowStep;
+import io.gamefleet.catalog.Workflows;
+import io.gamefleet.catalog.FunctionAccess.Access;
+import io.gamefleet.catalog.FunctionAccess.TableAccess;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.dynamodb.Table;
+import software.amazon.awscdk.services.iam.Effect;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.amazon.awscdk.services.lambda.Alias;
+import software.amazon.awscdk.services.lambda.Architecture;
+import software.amazon.awscdk.services.lambda.Code;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.Runtime;
+import software.amazon.awscdk.services.lambda.SnapStartConf;
+import software.amazon.awscdk.services.lambda.VersionOptions;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.constructs.Construct;
+
+/**
+ * One Lambda function per operation, workflow step, schedule and event rule of the catalog, and the
+ * JSON door's, all from
+ * one asset (the shaded jar holds every handler). Each has its own role: its log group, and what
+ * {@link FunctionAccess} declares for the tables and for Auto Scaling ({@link ScalingPermissions}).
+ */
+final class Functions extends Construct {
+    /** The alias every caller invokes (API Gateway, Step Functions, Scheduler, EventBridge). */
+    static final String LIVE_ALIAS = "live";
+    /** CPU scales with memory: 1 GB keeps Java's start and the SDK's first calls quick. */
+    static final int MEMORY_MB = 1024;
+
+    /** Below the HTTP API's 30-second integration limit: a stuck call ends (and is logged) in the function. */
+    static final Duration API_TIMEOUT = Duration.seconds(20);
+    /** Workflow steps and event handlers; a scheduled function gets its period ({@link #scheduledTimeout}). */
+    static final Duration TIMEOUT = Duration.seconds(60);
+
+    /** What invokes a function (named in its description and its role's). */
+    private enum Kind { API, STEP, SCHEDULED, EVENT }
+
+    private final DeploymentContext context;
+    private final DataStores data;
+    private final Code code;
+    private final Map<String, Function> functions = new LinkedHashMap<>();
+    private final Map<String, Alias> aliases = new LinkedHashMap<>();
+
+    Functions(Construct scope, String id, DeploymentContext context, DataStores data,
+            Map<io.gamefleet.catalog.Role, String> callerRoleArns) {
+        super(scope, id);
+        this.context = context;
+        this.data = data;
+        code = Code.fromAsset(context.lambdaJar().toString());
+        Map<String, String> environment = commonEnvironment();
+
+        for (WorkflowStep step : Workflows.allSteps()) {
+            function(step.name(), step.functionName(), step.handlerMethod(), Kind.STEP, TIMEOUT, environment);
+        }
+        for (Schedule schedule : Triggers.SCHEDULES) {
+            function(schedule.name(), schedule.functionName(), schedule.handlerMethod(), Kind.SCHEDULED,
+                    scheduledTimeout(context.scheduleMinutes(schedule)), environment);
+        }
+        for (EventRule rule : Triggers.EVENT_RULES) {
+            function(rule.name(), rule.functionName(), rule.handlerMethod(), Kind.EVENT, TIMEOUT, environment);
+        }
+        Map<String, String> apiEnvironment = new LinkedHashMap<>(environment);
+        apiEnvironment.put(Settings.PAGE_TOKEN_KEY.environmentVariable(),
+                data.pageTokenKey().getSecretValue().unsafeUnwrap());
+        for (Route route : Routes.ALL) {
+            function(route.operation().fleetIqName(), route.functionName(), route.handlerMethod(), Kind.API, API_TIMEOUT,
+                    apiEnvironment);
+        }
+        // The JSON door authorizes callers itself, by the sessions of the caller roles.
+        Map<String, String> doorEnvironment = new LinkedHashMap<>(apiEnvironment);
+        callerRoleArns.forEach((role, arn) -> doorEnvironment.put(Settings.roleArn(role).environmentVariable(), arn));
+        function(Routes.JSON_DOOR.name(), Routes.JSON_DOOR.functionName(), Routes.JSON_DOOR.handlerMethod(), Kind.API,
+                API_TIMEOUT, doorEnvironment);
+    }
+
+    /** Every function by name: steps, schedules, event rules, then routes. */
+    Map<String, Function> all() {
+        return functions;
+    }
+
+    Function function(String name) {
+        return functions.get(name);
+    }
+
+    /** The {@value #LIVE_ALIAS} alias of a function. */
+    Alias alias(String name) {
+        return aliases.get(name);
+    }
+
+    /** One run must end before the next one starts: the period, within Lambda's 15 minutes. */
+    static Duration scheduledTimeout(long minutes) {
+        return Duration.minutes(Math.min(minutes, 15));
+    }
+
+    /**
+     * A function under the catalog's name, with its own role (only its log group, tables and
+     * actions), its own log group, SnapStart on published versions, and the alias {@value #LIVE_ALIAS}
+     * on the current version, which is what every caller invokes. Explicit names are unique per
+     * account and region, so one account/region holds one Gamefleet deployment (a stage prefix
+     * would have to go into the catalog, which the local profile shares).
+     */
+    private void function(String id, String name, String handler, Kind kind, Duration timeout,
+            Map<String, String> environment) {
+        Access access = FunctionAccess.of(name);
+        LogGroup logs = Logs.group(this, id + "FunctionLogs", "/" + Stack.of(this).getStackName() + "/lambda/" + name,
+                context.logRetention());
+        Role role = Role.Builder.create(this, id + "Role")
+                .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
+                .description("Gamefleet function " + name + " (" + kind.name().toLowerCase(Locale.ROOT) + ")")
+                .build();
+        logs.grantWrite(role);
+        Function fn = Function.Builder.create(this, id + "Function")
+                .functionName(name)
+                .description("Gamefleet " + kind.name().toLowerCase(Locale.ROOT) + ": " + handler)
+                .runtime(Runtime.JAVA_21)
+                .architecture(Architecture.ARM_64)
+                .handler(handler)
+                .code(code)
+                .memorySize(MEMORY_MB)
+                .timeout(timeout)
+                .environment(environment)
+                .role(role)
+                .logGroup(logs)
+                .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
+                // Versions are replaced on every change; keeping old ones would only pile up code storage.
+                .currentVersionOptions(VersionOptions.builder().removalPolicy(RemovalPolicy.DESTROY).build())
+                .build();
+        // Acknowledged: the function is published (currentVersion) and only ever invoked through the alias.
+        Annotations.of(fn).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
+                "every function publishes its current version, and callers invoke the live alias on it");
+        grantTables(role, access);
+        ScalingPermissions.statements(Stack.of(this), access.scaling()).forEach(role::addToPrincipalPolicy);
+        NagRules.function(fn, access.scaling());
+
+        Alias.Builder alias = Alias.Builder.create(this, id + "Live")
+                .aliasName(LIVE_ALIAS)
+                .version(fn.getCurrentVersion());
+        if (kind == Kind.SCHEDULED) {
+            // A failed balancer run is not retried: the next scheduled run does the same work.
+            alias.retryAttempts(0).maxEventAge(Duration.seconds(Math.max(60, timeout.toSeconds().longValue())));
+        }
+        functions.put(name, fn);
+        aliases.put(name, alias.build());
+    }
+
+    /** Item actions on the table's ARN; queries of an index on that index's ARN only. */
+    private void grantTables(Role role, Access access) {
+        for (TableAccess grant : access.tables()) {
+            Table table = data.table(grant.table());
+            String sid = grant.table().logicalName();
+            if (!grant.actions().isEmpty()) {
+                role.addToPrincipalPolicy(PolicyStatement.Builder.create()
+                        .sid(sid + "Items")
+                        .effect(Effect.ALLOW)
+                        .actions(grant.actions().stream().sorted().map(a -> "dynamodb:" + a).toList())
+                        .resources(List.of(table.getTableArn()))
+                        .build());
+            }
+            if (!grant.queriedIndexes().isEmpty()) {
+                role.addToPrincipalPolicy(PolicyStatement.Builder.create()
+                        .sid(sid + "Indexes")
+                        .effect(Effect.ALLOW)
+                        .actions(List.of("dynamodb:Query"))
+                        .resources(grant.queriedIndexes().stream().sorted()
+                                .map(index -> table.getTableArn() + "/index/" + index).toList())
+                        .build());
+            }
+        }
+    }
+
+    /** Table names, the account and the settings: what every function's Services reads. */
+    private Map<String, String> commonEnvironment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        data.tables().forEach((definition, table) -> env.put(definition.environmentVariable(), table.getTableName()));
+        env.put(Settings.ACCOUNT_ID.environmentVariable(), Stack.of(this).getAccount());
+        context.functionSettings().forEach((setting, value) -> env.put(setting.environmentVariable(), value));
+        return env;
+    }
+}

@@ -1,0 +1,72 @@
+package io.gamefleet.infra;
+
+import io.gamefleet.catalog.Route;
+import io.gamefleet.catalog.Routes;
+import io.gamefleet.catalog.WorkflowDefinition;
+import io.gamefleet.catalog.WorkflowStep;
+import io.gamefleet.catalog.Workflows;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.logs.RetentionDays;
+import software.amazon.awscdk.services.stepfunctions.DefinitionBody;
+import software.amazon.awscdk.services.stepfunctions.LogLevel;
+import software.amazon.awscdk.services.stepfunctions.LogOptions;
+import software.amazon.awscdk.services.stepfunctions.StateMachine;
+import software.constructs.Construct;
+
+/**
+ * One Step Functions state machine per workflow of {@link Workflows}, running the catalog's ASL
+ * file with its steps' live aliases; the operations that start a workflow get its ARN and the
+ * right to start it. Nothing points back (steps never start workflows), so there is no cycle.
+ */
+final class StateMachines extends Construct {
+    private final Map<WorkflowDefinition, StateMachine> stateMachines = new LinkedHashMap<>();
+
+    StateMachines(Construct scope, String id, Functions functions, RetentionDays logRetention) {
+        super(scope, id);
+        for (WorkflowDefinition workflow : Workflows.ALL) {
+            stateMachines.put(workflow, stateMachine(workflow, functions, logRetention));
+        }
+        for (Route route : Routes.ALL) {
+            Workflows.startedBy(route).ifPresent(workflow -> {
+                StateMachine stateMachine = stateMachines.get(workflow);
+                Function starter = functions.function(route.functionName());
+                starter.addEnvironment(workflow.arnSetting().environmentVariable(), stateMachine.getStateMachineArn());
+                stateMachine.grantStartExecution(starter);
+            });
+        }
+    }
+
+    /** Every state machine, in catalog order. */
+    Map<WorkflowDefinition, StateMachine> all() {
+        return stateMachines;
+    }
+
+    private StateMachine stateMachine(WorkflowDefinition workflow, Functions functions, RetentionDays logRetention) {
+        Map<String, String> substitutions = new LinkedHashMap<>();
+        for (WorkflowStep step : workflow.steps()) {
+            substitutions.put(step.placeholder(), functions.alias(step.functionName()).getFunctionArn());
+        }
+        // Step Functions' own prefix for vended logs keeps CloudWatch Logs' resource policy small.
+        LogGroup logs = Logs.group(this, workflow.name() + "StateMachineLogs",
+                "/aws/vendedlogs/states/" + Stack.of(this).getStackName() + "/" + workflow.stateMachineName(),
+                logRetention);
+        // The ASL file's text as shipped in the functions jar (the file the local profile runs);
+        // fromString keeps it byte for byte, with the placeholders left to Step Functions.
+        StateMachine stateMachine = StateMachine.Builder.create(this, workflow.name() + "StateMachine")
+                .stateMachineName(workflow.stateMachineName())
+                .definitionBody(DefinitionBody.fromString(workflow.asl()))
+                .definitionSubstitutions(substitutions)
+                .logs(LogOptions.builder().destination(logs).level(LogLevel.ALL).includeExecutionData(true).build())
+                .tracingEnabled(true)
+                .build();
+        for (WorkflowStep step : workflow.steps()) {
+            functions.alias(step.functionName()).grantInvoke(stateMachine);
+        }
+        NagRules.stateMachine(stateMachine);
+        return stateMachine;
+    }
+}
