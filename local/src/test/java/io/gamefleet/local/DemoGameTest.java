@@ -3,6 +3,7 @@ package io.gamefleet.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.domain.fakes.MutableClock;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;

@@ -5,9 +5,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock that stands still until a test moves it. Clocks made by {@link #withZone} move with it. */
+/**
+ * A clock that stands still until a test moves it; thread-safe. Clocks made by {@link #withZone}
+ * move with it.
+ */
 public final class MutableClock extends Clock {
     private final AtomicReference<Instant> now;
     private final ZoneId zone;
@@ -19,6 +23,11 @@ public final class MutableClock extends Clock {
     private MutableClock(AtomicReference<Instant> now, ZoneId zone) {
         this.now = now;
         this.zone = zone;
+    }
+
+    /** Starts at the wall-clock time, truncated to the millisecond (what the store keeps). */
+    public static MutableClock startingNow() {
+        return new MutableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
     }
 
     @Override
