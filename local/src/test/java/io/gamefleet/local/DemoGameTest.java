@@ -4,6 +4,7 @@ import io.gamefleet.catalog.LocalAccount;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.domain.fakes.MutableClock;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.Compute.ComputeInstance;
+import io.gamefleet.domain.fakes.MutableClock;
 import io.gamefleet.local.GamefleetClient.Response;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,6 +2,7 @@ package io.gamefleet.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.domain.fakes.MutableClock;
 import io.gamefleet.testing.BackendExtension;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.TableDefinition;

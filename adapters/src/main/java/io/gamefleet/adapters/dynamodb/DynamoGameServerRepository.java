@@ -145,7 +145,11 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     @Override
     public Optional<GameServer> tryClaim(GameServer candidate, ClaimCondition condition, Instant claimExpiresAt,
             Optional<String> gameServerData) {
-        if (!condition.instanceStatuses().contains(candidate.instanceStatus())) {
+        // The claimed server's index key: it is AVAILABLE once the condition holds, whatever the
+        // candidate was read as. A server on an interrupted instance has none: it is never claimed.
+        String sortKey = GameServerSchema.claimSortKey(
+                candidate.toBuilder().utilizationStatus(UtilizationStatus.AVAILABLE).build(), claimExpiresAt);
+        if (sortKey == null || !condition.instanceStatuses().contains(candidate.instanceStatus())) {
             return Optional.empty();
         }
         Map<String, AttributeValue> values = new HashMap<>();
@@ -155,7 +159,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         values.put(":cutoff", millis(condition.healthCutoff()));
         values.put(":instanceStatus", AttributeValue.fromS(candidate.instanceStatus().name()));
         values.put(":expires", millis(claimExpiresAt));
-        values.put(":sortKey", AttributeValue.fromS(GameServerSchema.claimSortKey(candidate, claimExpiresAt)));
+        values.put(":sortKey", AttributeValue.fromS(sortKey));
         String setClause = "SET ClaimExpiresAt = :expires, LastClaimTime = :now, ClaimSortKey = :sortKey";
         if (gameServerData.isPresent()) {
             values.put(":data", AttributeValue.fromS(gameServerData.get()));

@@ -1,0 +1,300 @@
+package io.gamefleet.domain.fakes;
+
+import static io.gamefleet.domain.fakes.Storage.millis;
+import static io.gamefleet.domain.fakes.Storage.sortable;
+
+import io.gamefleet.domain.GameServer;
+import io.gamefleet.domain.GameServerGroupStatus;
+import io.gamefleet.domain.GameServerRepository;
+import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.Page;
+import io.gamefleet.domain.SortOrder;
+import io.gamefleet.domain.UtilizationStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The GameServers table in memory, as DynamoGameServerRepository shows it through the port: one
+ * lock stands for every condition and transaction. The claim index is derived from each server as
+ * the adapter writes it: AVAILABLE servers on ACTIVE (bucket 0) or DRAINING (bucket 1) instances,
+ * keyed {@code <bucket>#<claim expiry ms, 0 if none>#<instance launch ms>#<id>}, after the group's
+ * gate. The gates are written by {@link InMemoryGroupRepository}, as the group table's writes
+ * write them into the GameServers table.
+ */
+public final class InMemoryGameServerRepository implements GameServerRepository {
+    /** TransactWriteItems takes at most 100 actions. */
+    private static final int TRANSACTION_LIMIT = 100;
+    /** Pages the claim query reads past servers that stopped reporting health. */
+    private static final int MAX_CANDIDATE_PAGES = 4;
+
+    private final Map<String, GameServer> servers = new HashMap<>();
+    private final Map<String, GameServerGroupStatus> gates = new HashMap<>();
+
+    /** What every write of a group does to its gate: DELETED removes it. */
+    public synchronized void writeGate(String group, GameServerGroupStatus status) {
+        if (status == GameServerGroupStatus.DELETED) {
+            gates.remove(group);
+        } else {
+            gates.put(group, status);
+        }
+    }
+
+    @Override
+    public synchronized void register(GameServer server) {
+        if (servers.containsKey(server.gameServerId())) {
+            throw GamefleetException.conflict("a game server with id " + server.gameServerId()
+                    + " is already registered (ids are unique across all game server groups)");
+        }
+        if (gates.get(server.gameServerGroupName()) != GameServerGroupStatus.ACTIVE) {
+            throw GamefleetException.conflict("game server group " + server.gameServerGroupName()
+                    + " stopped being ACTIVE during the registration");
+        }
+        store(server);
+    }
+
+    @Override
+    public synchronized Optional<GameServer> find(String gameServerId) {
+        return Optional.ofNullable(servers.get(gameServerId));
+    }
+
+    @Override
+    public synchronized Page<GameServer> listByGroup(String group, SortOrder order, int limit, Optional<String> cursor) {
+        return Storage.page(inGroup(group), InMemoryGameServerRepository::registrationKey,
+                order == SortOrder.ASCENDING, limit, cursor);
+    }
+
+    /**
+     * One Query of the claim index per page: a page reads {@code limit} entries (one more on the
+     * ACTIVE bucket, whose range starts with the gate) and then drops unhealthy servers, so they
+     * take room; the next page is read only while no server was found, at most four.
+     */
+    @Override
+    public synchronized ClaimCandidates claimCandidates(String group, InstanceStatus instanceStatus, Instant now,
+            Instant healthCutoff, int limit) {
+        boolean withGate = instanceStatus == InstanceStatus.ACTIVE;
+        String bucket = bucket(instanceStatus);
+        List<GameServer> index = servers.values().stream()
+                .filter(s -> group.equals(s.gameServerGroupName()) && bucket != null)
+                .filter(s -> claimKey(s) != null && claimKey(s).startsWith(bucket + "#")
+                        && claimKey(s).compareTo(bucket + "#" + sortable(now) + "#~") <= 0)
+                .sorted(Comparator.comparing(InMemoryGameServerRepository::claimKey))
+                .toList();
+        List<Optional<GameServer>> entries = new ArrayList<>(); // in index order; empty stands for the gate
+        if (withGate && gates.containsKey(group)) {
+            entries.add(Optional.empty());
+        }
+        index.forEach(s -> entries.add(Optional.of(s)));
+
+        int pageSize = withGate ? limit + 1 : limit;
+        if (pageSize < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, not " + pageSize);
+        }
+        Optional<GameServerGroupStatus> status = Optional.empty();
+        List<GameServer> found = new ArrayList<>();
+        for (int page = 0; page < MAX_CANDIDATE_PAGES && found.isEmpty() && page * pageSize < entries.size(); page++) {
+            for (Optional<GameServer> entry : entries.subList(page * pageSize,
+                    Math.min(entries.size(), (page + 1) * pageSize))) {
+                if (entry.isEmpty()) {
+                    status = Optional.of(gates.get(group));
+                } else if (entry.get().lastHealthCheckTime() == null
+                        || entry.get().lastHealthCheckTime().toEpochMilli() >= healthCutoff.toEpochMilli()) {
+                    found.add(entry.get());
+                }
+            }
+        }
+        return new ClaimCandidates(status, List.copyOf(found.subList(0, Math.min(limit, found.size()))));
+    }
+
+    @Override
+    public synchronized Optional<GameServer> tryClaim(GameServer candidate, ClaimCondition condition,
+            Instant claimExpiresAt, Optional<String> gameServerData) {
+        if (!condition.instanceStatuses().contains(candidate.instanceStatus()) || bucket(candidate.instanceStatus()) == null) {
+            return Optional.empty(); // never a server on an interrupted instance
+        }
+        GameServer s = servers.get(candidate.gameServerId());
+        long now = condition.now().toEpochMilli();
+        boolean claimable = s != null
+                && Objects.equals(s.gameServerGroupName(), candidate.gameServerGroupName())
+                && s.utilizationStatus() == UtilizationStatus.AVAILABLE
+                && (s.claimExpiresAt() == null || s.claimExpiresAt().toEpochMilli() <= now)
+                && s.lastHealthCheckTime() != null
+                && s.lastHealthCheckTime().toEpochMilli() >= condition.healthCutoff().toEpochMilli()
+                && s.instanceStatus() == candidate.instanceStatus();
+        if (!claimable) {
+            return Optional.empty();
+        }
+        GameServer.Builder claimed = s.toBuilder().claimExpiresAt(claimExpiresAt).lastClaimTime(condition.now());
+        gameServerData.ifPresent(claimed::gameServerData);
+        return Optional.of(store(claimed.build()));
+    }
+
+    @Override
+    public synchronized Optional<GameServer> update(String group, String gameServerId,
+            Optional<String> requiredInstanceId, ServerUpdate update) {
+        GameServer s = servers.get(gameServerId);
+        if (!inGroupAndOnInstance(s, group, requiredInstanceId)
+                || update.utilizationStatus().orElse(null) == UtilizationStatus.AVAILABLE
+                        && s.utilizationStatus() != UtilizationStatus.AVAILABLE) {
+            return Optional.empty();
+        }
+        GameServer.Builder updated = s.toBuilder();
+        update.gameServerData().ifPresent(updated::gameServerData);
+        update.healthCheckTime().ifPresent(updated::lastHealthCheckTime);
+        update.utilizationStatus().ifPresent(updated::utilizationStatus);
+        if (update.utilizationStatus().orElse(null) == UtilizationStatus.UTILIZED) {
+            updated.claimExpiresAt(null); // in play: out of the claim index, its claim spent
+        }
+        return Optional.of(store(updated.build()));
+    }
+
+    @Override
+    public synchronized boolean deregister(String group, String gameServerId, Optional<String> requiredInstanceId) {
+        if (!inGroupAndOnInstance(servers.get(gameServerId), group, requiredInstanceId)) {
+            return false;
+        }
+        servers.remove(gameServerId);
+        return true;
+    }
+
+    @Override
+    public synchronized List<GameServer> listAll(String group) {
+        return inGroup(group);
+    }
+
+    @Override
+    public synchronized List<GameServer> onInstance(String instanceId) {
+        return servers.values().stream().filter(s -> instanceId.equals(s.instanceId()))
+                .sorted(Comparator.comparing(GameServer::gameServerId)).toList();
+    }
+
+    /**
+     * The adapter's transactions fall back to fresh reads when a server changed since it was read,
+     * so the outcome is: every server still there moves, except those on an interrupted instance.
+     */
+    @Override
+    public synchronized void setInstanceStatus(List<GameServer> read, InstanceStatus status) {
+        for (int from = 0; from < read.size(); from += TRANSACTION_LIMIT) {
+            for (GameServer s : transaction(read, from)) {
+                GameServer current = servers.get(s.gameServerId());
+                if (current != null && current.instanceStatus() != InstanceStatus.SPOT_TERMINATING) {
+                    store(current.toBuilder().instanceStatus(status).build());
+                }
+            }
+        }
+    }
+
+    /** One transaction per 100 servers: all of them as read, or none of them and false. */
+    @Override
+    public synchronized boolean retire(List<GameServer> read) {
+        for (int from = 0; from < read.size(); from += TRANSACTION_LIMIT) {
+            List<GameServer> chunk = transaction(read, from);
+            if (!chunk.stream().allMatch(this::unchangedSinceRead)) {
+                return false;
+            }
+            chunk.forEach(s -> store(servers.get(s.gameServerId()).toBuilder()
+                    .instanceStatus(InstanceStatus.SPOT_TERMINATING).build()));
+        }
+        return true;
+    }
+
+    @Override
+    public synchronized boolean deleteIfUnhealthy(String gameServerId, Instant cutoff) {
+        GameServer s = servers.get(gameServerId);
+        if (s == null || s.lastHealthCheckTime() == null
+                || s.lastHealthCheckTime().toEpochMilli() >= cutoff.toEpochMilli()) {
+            return false;
+        }
+        servers.remove(gameServerId);
+        return true;
+    }
+
+    @Override
+    public synchronized void delete(String gameServerId) {
+        servers.remove(gameServerId);
+    }
+
+    @Override
+    public synchronized long countUtilized(String group) {
+        return inGroup(group).stream().filter(s -> s.utilizationStatus() == UtilizationStatus.UTILIZED).count();
+    }
+
+    @Override
+    public synchronized int deleteSome(String group, int max) {
+        List<GameServer> batch = listByGroup(group, SortOrder.ASCENDING, max, Optional.empty()).items();
+        batch.forEach(s -> servers.remove(s.gameServerId()));
+        return batch.size();
+    }
+
+    /** Stores the server as DynamoDB keeps it (instants in milliseconds) and returns that. */
+    private GameServer store(GameServer s) {
+        GameServer stored = s.toBuilder()
+                .claimExpiresAt(millis(s.claimExpiresAt()))
+                .lastClaimTime(millis(s.lastClaimTime()))
+                .lastHealthCheckTime(millis(s.lastHealthCheckTime()))
+                .registrationTime(millis(s.registrationTime()))
+                .instanceLaunchTime(millis(s.instanceLaunchTime()))
+                .build();
+        servers.put(stored.gameServerId(), stored);
+        return stored;
+    }
+
+    /** The group's servers in the ByGroupRegistration index (those with a registration time), in its order. */
+    private List<GameServer> inGroup(String group) {
+        return servers.values().stream()
+                .filter(s -> group.equals(s.gameServerGroupName()) && s.registrationTime() != null)
+                .sorted(Comparator.comparing(InMemoryGameServerRepository::registrationKey))
+                .toList();
+    }
+
+    private static String registrationKey(GameServer s) {
+        return sortable(s.registrationTime()) + "#" + s.gameServerId();
+    }
+
+    private static boolean inGroupAndOnInstance(GameServer s, String group, Optional<String> requiredInstanceId) {
+        return s != null && group.equals(s.gameServerGroupName())
+                && (requiredInstanceId.isEmpty() || requiredInstanceId.get().equals(s.instanceId()));
+    }
+
+    /** The up to 100 servers from {@code from} that one transaction writes; DynamoDB refuses one named twice. */
+    private static List<GameServer> transaction(List<GameServer> servers, int from) {
+        List<GameServer> chunk = servers.subList(from, Math.min(servers.size(), from + TRANSACTION_LIMIT));
+        if (chunk.stream().map(GameServer::gameServerId).distinct().count() < chunk.size()) {
+            throw new IllegalArgumentException("Transaction request cannot include multiple operations on one item");
+        }
+        return chunk;
+    }
+
+    /** The retire condition: same utilization and claim as read, and not on an interrupted instance. */
+    private boolean unchangedSinceRead(GameServer read) {
+        GameServer current = servers.get(read.gameServerId());
+        return current != null
+                && current.utilizationStatus() == read.utilizationStatus()
+                && current.instanceStatus() != InstanceStatus.SPOT_TERMINATING
+                && Objects.equals(millis(current.claimExpiresAt()), millis(read.claimExpiresAt()));
+    }
+
+    private static String bucket(InstanceStatus status) {
+        return switch (status) {
+            case ACTIVE -> "0";
+            case DRAINING -> "1";
+            case SPOT_TERMINATING -> null;
+        };
+    }
+
+    /** The server's key in the claim index, or null when it is not in it. */
+    private static String claimKey(GameServer s) {
+        String bucket = bucket(s.instanceStatus());
+        if (bucket == null || s.utilizationStatus() != UtilizationStatus.AVAILABLE) {
+            return null;
+        }
+        return bucket + "#" + sortable(s.claimExpiresAt()) + "#" + sortable(s.instanceLaunchTime()) + "#"
+                + s.gameServerId();
+    }
+}

@@ -1,0 +1,40 @@
+package io.gamefleet.domain.fakes;
+
+import io.gamefleet.domain.Metrics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Keeps every metric published, in order. */
+public final class RecordingMetrics implements Metrics {
+    public record GameServersReport(String group, GameServerCounts counts) {}
+
+    public record InterruptionReport(String group, String instanceType, int gameServers) {}
+
+    private final List<GameServersReport> gameServers = new ArrayList<>();
+    private final List<InterruptionReport> interruptions = new ArrayList<>();
+
+    @Override
+    public synchronized void gameServers(String group, GameServerCounts counts) {
+        gameServers.add(new GameServersReport(group, counts));
+    }
+
+    @Override
+    public synchronized void interruption(String group, String instanceType, int gameServers) {
+        interruptions.add(new InterruptionReport(group, instanceType, gameServers));
+    }
+
+    public synchronized List<GameServersReport> gameServers() {
+        return List.copyOf(gameServers);
+    }
+
+    public synchronized List<InterruptionReport> interruptions() {
+        return List.copyOf(interruptions);
+    }
+
+    /** The counts last published for the group. */
+    public synchronized Optional<GameServerCounts> lastCounts(String group) {
+        return gameServers.stream().filter(r -> r.group().equals(group)).reduce((first, second) -> second)
+                .map(GameServersReport::counts);
+    }
+}
