@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.local.GamefleetClient.Response;
+import io.gamefleet.local.edge.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,9 @@
 package io.gamefleet.local;
 
 import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.local.demo.ApiClient;
+import io.gamefleet.local.edge.Principal;
+import io.gamefleet.local.edge.SigV4Verifier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;

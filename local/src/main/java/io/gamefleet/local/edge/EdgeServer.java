@@ -1,4 +1,4 @@
-package io.gamefleet.local;
+package io.gamefleet.local.edge;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
@@ -8,9 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.gamefleet.catalog.Route;
-import io.gamefleet.catalog.Schedule;
-import io.gamefleet.catalog.Triggers;
-import io.gamefleet.local.SigV4Verifier.Result;
+import io.gamefleet.local.edge.SigV4Verifier.Result;
+import io.gamefleet.local.fleet.EventRouter;
+import io.gamefleet.local.fleet.Scheduler;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
  * verification and the route's roles (403 before any handler runs, as IAM auth does), the
  * Lambda Invoke path that the Step Functions sidecar calls, and {@code /_local/health}.
  */
-final class EdgeServer implements AutoCloseable {
+public final class EdgeServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static {
@@ -51,11 +51,11 @@ final class EdgeServer implements AutoCloseable {
     private volatile Map<String, RequestHandler<?, ?>> functions = Map.of();
     private volatile boolean ready;
     private volatile EventRouter events;
-    private volatile java.util.function.Function<String, Map<String, Object>> schedules;
+    private volatile Scheduler schedules;
 
-    record ApiRoute(Route route, String[] segments, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler) {}
+    public record ApiRoute(Route route, String[] segments, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler) {}
 
-    EdgeServer(int port, List<Principal> principals, Clock clock, String region, String accountId) throws IOException {
+    public EdgeServer(int port, List<Principal> principals, Clock clock, String region, String accountId) throws IOException {
         this.principals = principals.stream().collect(Collectors.toMap(Principal::accessKeyId, p -> p, (a, b) -> b));
         this.verifier = new SigV4Verifier(region, "execute-api",
                 key -> Optional.ofNullable(this.principals.get(key)).map(Principal::secretAccessKey), clock);
@@ -72,16 +72,16 @@ final class EdgeServer implements AutoCloseable {
         server.start();
     }
 
-    int port() {
+    public int port() {
         return server.getAddress().getPort();
     }
 
-    void serve(List<ApiRoute> apiRoutes, Map<String, RequestHandler<?, ?>> byFunctionName, EventRouter router,
-            java.util.function.Function<String, Map<String, Object>> runSchedule) {
+    public void serve(List<ApiRoute> apiRoutes, Map<String, RequestHandler<?, ?>> byFunctionName, EventRouter router,
+            Scheduler scheduler) {
         this.routes = List.copyOf(apiRoutes);
         this.functions = Map.copyOf(byFunctionName);
         this.events = router;
-        this.schedules = runSchedule;
+        this.schedules = scheduler;
         this.ready = true;
     }
 
@@ -111,12 +111,12 @@ final class EdgeServer implements AutoCloseable {
             localEvents(exchange, body);
         } else if (method.equals("POST") && path.startsWith(SCHEDULES_PREFIX)) {
             String name = path.substring(SCHEDULES_PREFIX.length());
-            if (Triggers.SCHEDULES.stream().noneMatch(s -> s.name().equals(name))) {
+            if (!schedules.names().contains(name)) {
                 send(exchange, 404, error("NotFoundException", "no schedule named " + name + "; there are "
-                        + Triggers.SCHEDULES.stream().map(Schedule::name).toList()));
+                        + schedules.names()));
                 return;
             }
-            send(exchange, 200, JSON.writeValueAsString(schedules.apply(name)));
+            send(exchange, 200, JSON.writeValueAsString(schedules.run(name)));
         } else if (method.equals("POST") && path.equals("/")
                 && "AWSEvents.PutEvents".equals(exchange.getRequestHeaders().getFirst("X-Amz-Target"))) {
             putEvents(exchange, body);
