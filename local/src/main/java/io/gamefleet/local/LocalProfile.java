@@ -3,23 +3,15 @@ package io.gamefleet.local;
 import static io.gamefleet.catalog.LocalAccount.ACCOUNT_ID;
 import static io.gamefleet.catalog.LocalAccount.REGION;
 
-import com.amazonaws.services.lambda.runtime.RequestHandler;
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.gamefleet.adapters.dynamodb.TableSetup;
-import io.gamefleet.catalog.EventRule;
-import io.gamefleet.catalog.Route;
-import io.gamefleet.catalog.Routes;
-import io.gamefleet.catalog.Schedule;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
-import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowDefinition;
-import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
 import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.local.edge.EdgeServer;
+import io.gamefleet.local.edge.Functions;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.Principals;
 import io.gamefleet.local.fleet.EventRouter;
@@ -99,7 +91,7 @@ public final class LocalProfile implements AutoCloseable {
         File logs = Files.createTempDirectory("gamefleet-local-").toFile();
         URI dynamoDb = o.dynamoDbEndpoint()
                 .orElseGet(() -> closing(Emulators.dynamoDb(o.home(), o.dataDir(), logs)).endpoint());
-        edge = closing(new EdgeServer(o.port(), o.principals(), o.clock(), REGION, ACCOUNT_ID));
+        edge = closing(new EdgeServer(o.port(), o.principals(), o.clock()));
         URI stepFunctions = o.stepFunctionsEndpoint()
                 .orElseGet(() -> closing(Emulators.stepFunctions(o.home(), logs, endpoint(), o.workflowWait())).endpoint());
 
@@ -107,33 +99,11 @@ public final class LocalProfile implements AutoCloseable {
         services = new Services(deploy(o, dynamoDb, stepFunctions), o.clock(), Optional.of(fleet),
                 Optional.of(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet)), CREDENTIALS,
                 o.interceptors());
-        FunctionRegistry registry = new FunctionRegistry(services);
-        List<EdgeServer.ApiRoute> apiRoutes = new ArrayList<>();
-        Map<String, RequestHandler<?, ?>> functions = new HashMap<>();
-        for (Route r : Routes.ALL) {
-            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler = registry.api(r.operation());
-            apiRoutes.add(new EdgeServer.ApiRoute(r, r.path().split("/", -1), handler));
-            functions.put(r.functionName(), handler);
-        }
-        for (WorkflowStep s : Workflows.allSteps()) {
-            functions.put(s.functionName(), registry.step(s));
-        }
-        Map<EventRule, RequestHandler<Map<String, Object>, Map<String, Object>>> rules = new LinkedHashMap<>();
-        for (EventRule rule : Triggers.EVENT_RULES) {
-            RequestHandler<Map<String, Object>, Map<String, Object>> handler = registry.eventRule(rule);
-            functions.put(rule.functionName(), handler);
-            rules.put(rule, handler);
-        }
-        EventRouter events = new EventRouter(rules);
+        Functions functions = Functions.of(new FunctionRegistry(services));
+        EventRouter events = new EventRouter(functions.eventRules());
         fleet.sendEventsTo(events::deliver);
-        Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedules = new LinkedHashMap<>();
-        for (Schedule schedule : Triggers.SCHEDULES) {
-            RequestHandler<Map<String, Object>, Map<String, Object>> handler = registry.schedule(schedule);
-            functions.put(schedule.functionName(), handler);
-            schedules.put(schedule.name(), handler);
-        }
-        scheduler = closing(new Scheduler(schedules, fleet));
-        edge.serve(apiRoutes, functions, events, scheduler);
+        scheduler = closing(new Scheduler(functions.schedulesByName(), fleet));
+        edge.serve(functions, events, scheduler);
         scheduler.start(o.balancerRate());
     }
 
@@ -180,7 +150,7 @@ public final class LocalProfile implements AutoCloseable {
     }
 
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + edge.port());
+        return edge.endpoint();
     }
 
     public SimulatedFleet fleet() {
