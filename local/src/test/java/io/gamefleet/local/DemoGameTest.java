@@ -33,7 +33,7 @@ class DemoGameTest {
         // The group is created and activated (the workflows run in real time); then the first tick
         // that finds it ACTIVE starts four game servers per instance and makes the first claim.
         demo.tick();
-        assertThat(api.awaitGroup(DemoGame.GROUP, Set.of("ACTIVE", "ERROR"), Duration.ofSeconds(20)).get("Status")
+        assertThat(api.awaitGroup(DemoGame.GROUP, Set.of("ACTIVE", "ERROR"), GamefleetClient.WORKFLOW).get("Status")
                 .asText()).as("%s", log).isEqualTo("ACTIVE");
         demo.tick();
         demo.tick();
