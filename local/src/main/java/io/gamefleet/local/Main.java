@@ -1,6 +1,9 @@
 package io.gamefleet.local;
 
 import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.local.demo.DemoGame;
+import io.gamefleet.local.edge.Principal;
+import io.gamefleet.local.edge.Principals;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /** {@code local/run}: starts the local profile in the foreground until Ctrl-C or SIGTERM. */
 public final class Main {
@@ -43,10 +45,8 @@ public final class Main {
         }
         Optional<DemoGame> demo = Optional.empty();
         if (launch.demo()) {
-            ApiClient demoCaller = new ApiClient(profile.endpoint(), LocalAccount.REGION,
-                    AwsCredentialsIdentity.create(admin.accessKeyId(), admin.secretAccessKey()), options.clock());
-            demo = Optional.of(new DemoGame(demoCaller, profile.fleet(), options.clock(), new Random(),
-                    line -> System.out.println("demo: " + line)));
+            demo = Optional.of(DemoGame.calling(profile.endpoint(), admin, profile.fleet(), options.clock(),
+                    new Random(), line -> System.out.println("demo: " + line)));
         }
         Optional<DemoGame> demoToStop = demo;
         CountDownLatch stopped = new CountDownLatch(1);
@@ -82,7 +82,7 @@ public final class Main {
 
     static Launch parse(List<String> args) {
         Map<String, Double> interruptions = new LinkedHashMap<>();
-        LocalProfile.Options o = LocalProfile.Options.defaults(home());
+        LocalProfile.Options o = LocalProfile.Options.defaults();
         int port = o.port();
         Duration claimTtl = o.claimTtl();
         Duration health = o.healthTimeout();
@@ -150,16 +150,6 @@ public final class Main {
         }
         return new Launch(new LocalProfile.Options(port, claimTtl, health, balancer, launch, dataDir, dynamo, sfn,
                 List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors()), interruptions, demo);
-    }
-
-    /** The local/ folder: node_modules and the sidecar live there. */
-    static Path home() {
-        String configured = System.getenv("GAMEFLEET_LOCAL_HOME");
-        if (configured != null && !configured.isBlank()) {
-            return Path.of(configured).toAbsolutePath();
-        }
-        Path here = Path.of("").toAbsolutePath();
-        return Files.exists(here.resolve("sidecar/sidecar.mjs")) ? here : here.resolve("local");
     }
 
     private static int integer(String flag, String value, int min, int max) {

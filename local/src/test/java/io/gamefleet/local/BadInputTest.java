@@ -14,11 +14,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.local.GamefleetClient.Response;
+import io.gamefleet.local.edge.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,18 +50,16 @@ class BadInputTest {
         admin = LOCAL.admin();
         admin.createGroup(groupBody(G, 2, 2)).ok();
         admin.createGroup(groupBody(OTHER, 1, 1)).ok();
-        for (String g : List.of(G, OTHER)) {
-            assertThat(admin.awaitGroup(g, Set.of("ACTIVE", "ERROR"), Duration.ofSeconds(20)).get("Status").asText())
-                    .isEqualTo("ACTIVE");
-        }
-        List<String> ids = admin.describeInstances(G, "").ok().body().findValuesAsText("InstanceId");
+        admin.awaitActive(G);
+        admin.awaitActive(OTHER);
+        List<String> ids = admin.instanceIds(G);
         i1 = ids.get(0);
         i2 = ids.get(1);
         admin.register(G, "avail-1", i1).ok();
         admin.register(G, "avail-2", i2).ok();
         admin.register(G, "used-1", i1).ok();
         admin.setUtilized(G, "used-1").ok();
-        String otherInstance = admin.describeInstances(OTHER, "").ok().body().findValuesAsText("InstanceId").get(0);
+        String otherInstance = admin.firstInstance(OTHER);
         admin.register(OTHER, "elsewhere-1", otherInstance).ok();
     }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.local.GamefleetClient.Response;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,10 +34,8 @@ class ClaimConcurrencyTest {
     void concurrentClaimsHandOutEachServerAtMostOnce() throws Exception {
         GamefleetClient admin = LOCAL.admin();
         String g = "contended";
-        admin.createGroup(groupBody(g, 4, 4)).ok();
-        assertThat(admin.awaitGroup(g, Set.of("ACTIVE", "ERROR"), Duration.ofSeconds(20)).get("Status").asText())
-                .isEqualTo("ACTIVE");
-        List<String> instances = admin.describeInstances(g, "").ok().body().findValuesAsText("InstanceId");
+        admin.createActive(groupBody(g, 4, 4));
+        List<String> instances = admin.instanceIds(g);
         assertThat(instances).hasSize(4);
 
         ExecutorService pool = Executors.newFixedThreadPool(CLAIMERS);

@@ -1,10 +1,10 @@
 package io.gamefleet.local;
 
-import io.gamefleet.catalog.LocalAccount;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.fakes.MutableClock;
+import io.gamefleet.local.demo.DemoGame;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +14,6 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /** {@code local/run --demo}: its game servers and matchmaker, driven by moving the profile's clock. */
 class DemoGameTest {
@@ -28,16 +27,14 @@ class DemoGameTest {
     void gameServersRegisterGetClaimedPlayAndStartAgain() {
         MutableClock clock = LOCAL.clock();
         LocalProfile profile = LOCAL.profile();
-        Principal admin = LocalProfileExtension.ADMIN;
-        ApiClient caller = new ApiClient(profile.endpoint(), LocalAccount.REGION,
-                AwsCredentialsIdentity.create(admin.accessKeyId(), admin.secretAccessKey()), clock);
-        DemoGame demo = new DemoGame(caller, profile.fleet(), clock, new Random(7), log::add);
+        DemoGame demo = DemoGame.calling(profile.endpoint(), LocalProfileExtension.ADMIN, profile.fleet(), clock,
+                new Random(7), log::add);
         GamefleetClient api = LOCAL.admin();
 
         // The group is created and activated (the workflows run in real time); then the first tick
         // that finds it ACTIVE starts four game servers per instance and makes the first claim.
         demo.tick();
-        assertThat(api.awaitGroup(DemoGame.GROUP, Set.of("ACTIVE", "ERROR"), Duration.ofSeconds(20)).get("Status")
+        assertThat(api.awaitGroup(DemoGame.GROUP, Set.of("ACTIVE", "ERROR"), GamefleetClient.WORKFLOW).get("Status")
                 .asText()).as("%s", log).isEqualTo("ACTIVE");
         demo.tick();
         demo.tick();

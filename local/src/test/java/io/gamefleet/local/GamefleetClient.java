@@ -1,6 +1,9 @@
 package io.gamefleet.local;
 
 import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.local.demo.ApiClient;
+import io.gamefleet.local.edge.Principal;
+import io.gamefleet.local.edge.SigV4Verifier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -40,6 +43,9 @@ final class GamefleetClient {
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
+
+    /** How long a test waits for a workflow of the local profile (a deployed API's client waits its own timeout). */
+    static final Duration WORKFLOW = Duration.ofSeconds(20);
 
     private static final Map<Integer, String> GATEWAY_REFUSALS =
             Map.of(403, "UnauthorizedException", 404, "NotFoundException", 429, "ThrottlingException");
@@ -399,6 +405,28 @@ final class GamefleetClient {
             assertThat(++pages).as("pages of %s (no end?)", basePathAndQuery).isLessThan(1000);
         } while (token != null);
         return items;
+    }
+
+    /** Creates the group and waits until it is ACTIVE; returns it as then described. */
+    JsonNode createActive(ObjectNode body) {
+        createGroup(body).ok();
+        return awaitActive(body.get("GameServerGroupName").asText());
+    }
+
+    /** Waits for the group's activation and asserts that it ended ACTIVE, not ERROR. */
+    JsonNode awaitActive(String group) {
+        JsonNode g = awaitGroup(group, Set.of("ACTIVE", "ERROR"), WORKFLOW);
+        assertThat(g.get("Status").asText()).as("%s", g).isEqualTo("ACTIVE");
+        return g;
+    }
+
+    /** The ids of the group's instances, in DescribeGameServerInstances' order. */
+    List<String> instanceIds(String group) {
+        return describeInstances(group, "").ok().body().findValuesAsText("InstanceId");
+    }
+
+    String firstInstance(String group) {
+        return instanceIds(group).get(0);
     }
 
     /** Polls DescribeGameServerGroup until its Status is one of {@code statuses}. */

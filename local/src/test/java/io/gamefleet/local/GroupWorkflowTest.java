@@ -1,6 +1,7 @@
 package io.gamefleet.local;
 
 import static io.gamefleet.local.GamefleetClient.groupBody;
+import static io.gamefleet.local.GamefleetClient.WORKFLOW;
 import static io.gamefleet.local.GamefleetClient.obj;
 import static io.gamefleet.local.GamefleetClient.query;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,7 +23,6 @@ import software.amazon.awssdk.services.sfn.model.StartExecutionRequest;
 
 /** The activation and deletion workflows and the other group operations, through the HTTP API. */
 class GroupWorkflowTest {
-    private static final Duration WORKFLOW = Duration.ofSeconds(20);
     private static final String REFUSAL = "launch template arena-lt does not exist";
 
     /** Holds the start of the activation workflow of "gated-new", so the group stays NEW. */
@@ -44,22 +44,11 @@ class GroupWorkflowTest {
 
     private final GamefleetClient admin = LOCAL.admin();
 
-    private JsonNode activeGroup(String name, int min, int max) {
-        admin.createGroup(groupBody(name, min, max)).ok();
-        JsonNode g = admin.awaitGroup(name, Set.of("ACTIVE", "ERROR"), WORKFLOW);
-        assertThat(g.get("Status").asText()).as("%s", g).isEqualTo("ACTIVE");
-        return g;
-    }
-
-    private String firstInstance(String group) {
-        return admin.describeInstances(group, "").ok().body().findValuesAsText("InstanceId").get(0);
-    }
-
     @Test
     void aLateFailureOfAnotherWorkflowLeavesTheGroupAlone() throws Exception {
         LocalProfile profile = LOCAL.profile();
         String g = "moved-on";
-        activeGroup(g, 1, 1);
+        admin.createActive(groupBody(g, 1, 1));
         // An activation step failing late (say, a retry after the group became ACTIVE): not this group's problem now.
         var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                         java.net.URI.create(profile.endpoint() + "/2015-03-31/functions/gamefleet-RecordFailure/invocations"))
@@ -99,8 +88,8 @@ class GroupWorkflowTest {
     @Test
     void forceDeleteDoesNotWaitForUtilizedServers() {
         String g = "forced";
-        activeGroup(g, 1, 2);
-        String instance = firstInstance(g);
+        admin.createActive(groupBody(g, 1, 2));
+        String instance = admin.firstInstance(g);
         admin.register(g, "forced-1", instance).ok();
         admin.register(g, "forced-2", instance).ok();
         admin.setUtilized(g, "forced-1").ok();
@@ -114,20 +103,20 @@ class GroupWorkflowTest {
         admin.describeServer(g, "forced-2").error(404, "NotFoundException");
         // The purge freed the ids: they may be registered again elsewhere.
         String other = "forced-reuse";
-        activeGroup(other, 1, 1);
-        admin.register(other, "forced-1", firstInstance(other)).ok();
+        admin.createActive(groupBody(other, 1, 1));
+        admin.register(other, "forced-1", admin.firstInstance(other)).ok();
 
         // A DELETED name can be used again, for a brand-new group.
         JsonNode again = admin.createGroup(groupBody(g, 1, 1)).ok().group();
         assertThat(again.get("Status").asText()).isEqualTo("NEW");
-        assertThat(admin.awaitGroup(g, Set.of("ACTIVE", "ERROR"), WORKFLOW).get("Status").asText()).isEqualTo("ACTIVE");
+        admin.awaitActive(g);
         assertThat(admin.listServers(g, "").ok().body().get("GameServers").size()).isZero();
     }
 
     @Test
     void recreatingADeletedNameAtTheSameInstantActivates() {
         String g = "reborn";
-        activeGroup(g, 1, 1);
+        admin.createActive(groupBody(g, 1, 1));
         admin.deleteGroup(g, "FORCE_DELETE").ok();
         assertThat(admin.awaitGroup(g, Set.of("DELETED", "ERROR"), WORKFLOW).get("Status").asText()).isEqualTo("DELETED");
         // The profile's clock has not moved since the first creation.
@@ -140,8 +129,8 @@ class GroupWorkflowTest {
     void aRegistrationRacingADeletionLeavesNoOrphan() throws Exception {
         LOCAL.requireLocalProfile("REGISTRATION_GATE, which holds a DynamoDB write of the functions");
         String g = "racy";
-        activeGroup(g, 1, 1);
-        String instance = firstInstance(g);
+        admin.createActive(groupBody(g, 1, 1));
+        String instance = admin.firstInstance(g);
         REGISTRATION_GATE.close();
         CompletableFuture<GamefleetClient.Response> registration;
         try {
@@ -157,7 +146,7 @@ class GroupWorkflowTest {
         assertThat(late.status()).as("%s", late).isEqualTo(409);
         admin.describeServer(g, "orphan-1").error(404, "NotFoundException");
         // Re-created, the group must not inherit the late registration.
-        activeGroup(g, 1, 1);
+        admin.createActive(groupBody(g, 1, 1));
         assertThat(admin.listServers(g, "").ok().body().get("GameServers").size()).isZero();
         LOCAL.matchmaker().claim(g).error(409, "OutOfCapacityException");
     }
@@ -165,8 +154,8 @@ class GroupWorkflowTest {
     @Test
     void retainDeletesTheGroupButKeepsTheScalingGroup() {
         String g = "retained";
-        activeGroup(g, 2, 2);
-        admin.register(g, "retained-1", firstInstance(g)).ok();
+        admin.createActive(groupBody(g, 2, 2));
+        admin.register(g, "retained-1", admin.firstInstance(g)).ok();
         admin.deleteGroup(g, "RETAIN").ok();
         JsonNode deleted = admin.awaitGroup(g, Set.of("DELETED", "ERROR"), WORKFLOW);
         assertThat(deleted.get("Status").asText()).as("%s", deleted).isEqualTo("DELETED");
@@ -191,8 +180,7 @@ class GroupWorkflowTest {
             NEW_GATE.open();
         }
         creation.get(30, TimeUnit.SECONDS).ok();
-        assertThat(admin.awaitGroup("gated-new", Set.of("ACTIVE", "ERROR"), WORKFLOW).get("Status").asText())
-                .isEqualTo("ACTIVE");
+        admin.awaitActive("gated-new");
 
         // ACTIVATING: the workflow is recording the instances.
         ACTIVATING_GATE.close();
@@ -208,8 +196,7 @@ class GroupWorkflowTest {
         } finally {
             ACTIVATING_GATE.open();
         }
-        assertThat(admin.awaitGroup("gated-activating", Set.of("ACTIVE", "ERROR"), WORKFLOW).get("Status").asText())
-                .isEqualTo("ACTIVE");
+        admin.awaitActive("gated-activating");
 
         // DELETED: once is enough.
         admin.deleteGroup("gated-new", null).ok();
@@ -225,7 +212,7 @@ class GroupWorkflowTest {
     @Test
     void suspendAndResumeAreReflectedAndIdempotent() {
         String g = "suspended";
-        activeGroup(g, 1, 1);
+        admin.createActive(groupBody(g, 1, 1));
         JsonNode s1 = admin.suspend(g, "REPLACE_INSTANCE_TYPES").ok().group();
         assertThat(texts(s1.get("SuspendedActions"))).containsExactly("REPLACE_INSTANCE_TYPES");
         JsonNode s2 = admin.suspend(g, "REPLACE_INSTANCE_TYPES").ok().group();
@@ -244,7 +231,7 @@ class GroupWorkflowTest {
     @Test
     void updateChangesStrategyDefinitionsAndProtection() {
         String g = "updated";
-        JsonNode before = activeGroup(g, 1, 2);
+        JsonNode before = admin.createActive(groupBody(g, 1, 2));
         LOCAL.passTime(Duration.ofSeconds(5));
         ObjectNode change = obj().put("BalancingStrategy", "ON_DEMAND_ONLY")
                 .put("GameServerProtectionPolicy", "FULL_PROTECTION");
@@ -282,7 +269,7 @@ class GroupWorkflowTest {
     @Test
     void duplicateNameIsAConflictAndChangesNothing() {
         String g = "duplicate";
-        JsonNode first = activeGroup(g, 1, 1);
+        JsonNode first = admin.createActive(groupBody(g, 1, 1));
         admin.createGroup(groupBody(g, 1, 1)).error(409, "ConflictException");
         ObjectNode different = groupBody(g, 2, 5).put("BalancingStrategy", "SPOT_ONLY");
         admin.createGroup(different).error(409, "ConflictException");
@@ -311,7 +298,7 @@ class GroupWorkflowTest {
     @Test
     void groupOperationsAcceptTheUrlEncodedArn() {
         String g = "by-arn";
-        JsonNode group = activeGroup(g, 1, 1);
+        JsonNode group = admin.createActive(groupBody(g, 1, 1));
         String arn = group.get("GameServerGroupArn").asText();
         assertThat(arn).matches("arn:aws[a-z-]*:gamelift:[a-z0-9-]+:[0-9]{12}:gameservergroup/" + g);
         LOCAL.onLocalProfile(p -> assertThat(arn).isEqualTo("arn:aws:gamelift:us-east-1:000000000000:gameservergroup/" + g));
@@ -322,7 +309,7 @@ class GroupWorkflowTest {
         assertThat(texts(admin.suspend(arn, "REPLACE_INSTANCE_TYPES").ok().group().get("SuspendedActions")))
                 .containsExactly("REPLACE_INSTANCE_TYPES");
         assertThat(admin.describeInstances(arn, "").ok().body().get("GameServerInstances").size()).isEqualTo(1);
-        String instance = firstInstance(g);
+        String instance = admin.firstInstance(g);
         JsonNode server = admin.register(arn, "by-arn-1", instance).ok().server();
         assertThat(server.get("GameServerGroupName").asText()).isEqualTo(g);
         assertThat(server.get("GameServerGroupArn").asText()).isEqualTo(arn);
@@ -336,7 +323,7 @@ class GroupWorkflowTest {
     @Test
     void anArnOfAnotherAccountOrRegionIsNotThisGroup() {
         String g = "foreign-arn";
-        String[] arn = activeGroup(g, 1, 1).get("GameServerGroupArn").asText().split(":", 6);
+        String[] arn = admin.createActive(groupBody(g, 1, 1)).get("GameServerGroupArn").asText().split(":", 6);
         String otherRegion = arn[3].equals("eu-west-1") ? "us-east-1" : "eu-west-1";
         String otherAccount = arn[4].equals("999999999999") ? "000000000000" : "999999999999";
         admin.describeGroup(String.join(":", arn[0], arn[1], arn[2], otherRegion, arn[4], arn[5]))

@@ -1,6 +1,7 @@
 package io.gamefleet.local;
 
 import static io.gamefleet.local.GamefleetClient.groupBody;
+import static io.gamefleet.local.GamefleetClient.WORKFLOW;
 import static io.gamefleet.local.GamefleetClient.obj;
 import static io.gamefleet.local.GamefleetClient.query;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,7 +29,6 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
  * and a SAFE_DELETE waits for the last game in progress.
  */
 class LifecycleScenarioTest {
-    private static final Duration WORKFLOW = Duration.ofSeconds(20);
 
     /** Counts the deletion workflow's "any UTILIZED game server left?" queries. */
     private static final RequestGate UTILIZED_COUNTS = new RequestGate(r -> r instanceof QueryRequest q
@@ -60,8 +60,7 @@ class LifecycleScenarioTest {
                 .isEqualTo(clock.instant().toEpochMilli());
         assertThat(created.has("AutoScalingGroupArn")).isFalse();
 
-        JsonNode active = admin.awaitGroup(g, Set.of("ACTIVE", "ERROR"), WORKFLOW);
-        assertThat(active.get("Status").asText()).as("%s", active).isEqualTo("ACTIVE");
+        JsonNode active = admin.awaitActive(g);
         assertThat(active.has("StatusReason")).isFalse();
         assertThat(active.get("AutoScalingGroupArn").asText()).contains("autoScalingGroupName/gamefleet-" + g);
 
@@ -182,11 +181,10 @@ class LifecycleScenarioTest {
         String other = "sorted-other";
         admin.createGroup(groupBody(g, 1, 1)).ok();
         admin.createGroup(groupBody(other, 1, 1)).ok();
-        assertThat(admin.awaitGroup(g, Set.of("ACTIVE", "ERROR"), WORKFLOW).get("Status").asText()).isEqualTo("ACTIVE");
-        assertThat(admin.awaitGroup(other, Set.of("ACTIVE", "ERROR"), WORKFLOW).get("Status").asText())
-                .isEqualTo("ACTIVE");
-        String instance = admin.describeInstances(g, "").ok().body().findValuesAsText("InstanceId").get(0);
-        String otherInstance = admin.describeInstances(other, "").ok().body().findValuesAsText("InstanceId").get(0);
+        admin.awaitActive(g);
+        admin.awaitActive(other);
+        String instance = admin.firstInstance(g);
+        String otherInstance = admin.firstInstance(other);
 
         List<String> registered = new ArrayList<>();
         for (int n = 1; n <= 7; n++) {
@@ -239,9 +237,8 @@ class LifecycleScenarioTest {
         GamefleetClient matchmaker = LOCAL.matchmaker();
         MutableClock clock = LOCAL.clock();
         String g = "heartbeats";
-        admin.createGroup(groupBody(g, 1, 1)).ok();
-        assertThat(admin.awaitGroup(g, Set.of("ACTIVE", "ERROR"), WORKFLOW).get("Status").asText()).isEqualTo("ACTIVE");
-        String instance = admin.describeInstances(g, "").ok().body().findValuesAsText("InstanceId").get(0);
+        admin.createActive(groupBody(g, 1, 1));
+        String instance = admin.firstInstance(g);
         admin.register(g, "beating", instance).ok();
         admin.register(g, "silent", instance).ok();
 

@@ -7,10 +7,10 @@ import io.gamefleet.testing.BackendExtension;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
+import io.gamefleet.local.edge.Principal;
+import io.gamefleet.local.edge.Principals;
 import java.math.BigDecimal;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -110,7 +110,7 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
         clock = MutableClock.startingNow();
         Optional<URI> dynamoDb = backend().dynamoDb();
         dynamoDb.ifPresent(LocalProfileExtension::deleteCatalogTables);
-        LocalProfile.Options d = LocalProfile.Options.defaults(home());
+        LocalProfile.Options d = LocalProfile.Options.defaults();
         // No background schedules: tests run the balancer themselves, after moving the clock.
         LocalProfile.Options options = new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), Duration.ZERO,
                 Duration.ZERO, d.dataDir(), dynamoDb, backend().stepFunctions(),
@@ -166,15 +166,6 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
         if (!backend().embedded()) {
             backend().dynamoDb().ifPresent(LocalProfileExtension::deleteCatalogTables); // leave the endpoint as found
         }
-    }
-
-    /** The local module directory (surefire runs in local/; an IDE may run in the repository root). */
-    static Path home() {
-        Path cwd = Path.of("").toAbsolutePath();
-        if (Files.isDirectory(cwd.resolve("node_modules"))) {
-            return cwd;
-        }
-        return cwd.resolve("local");
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.gamefleet.local;
 
+import static io.gamefleet.local.GamefleetClient.WORKFLOW;
 import static io.gamefleet.local.GamefleetClient.obj;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,8 +30,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * SPOT_TERMINATING instances, suspension, the health sweep and the metrics' counts.
  */
 class SpotBalancingTest {
-    private static final Duration WORKFLOW = Duration.ofSeconds(20);
-
     @RegisterExtension
     static final LocalProfileExtension LOCAL = new LocalProfileExtension()
             .localOnly("Spot interruptions of its simulated fleet, a clock the test moves and balancer runs on demand");
@@ -46,8 +45,7 @@ class SpotBalancingTest {
         defs.addObject().put("InstanceType", "m4.large");
         defs.addObject().put("InstanceType", "c5.large");
         body.put("GameServerProtectionPolicy", protection);
-        admin.createGroup(body).ok();
-        assertThat(admin.awaitGroup(name, Set.of("ACTIVE", "ERROR"), WORKFLOW).get("Status").asText()).isEqualTo("ACTIVE");
+        admin.createActive(body);
         return name;
     }
 
@@ -263,9 +261,7 @@ class SpotBalancingTest {
     void theFleetFollowsTargetTrackingOnPercentUtilized() {
         ObjectNode body = GamefleetClient.groupBody("tracked", 2, 6);
         body.putObject("AutoScalingPolicy").putObject("TargetTrackingConfiguration").put("TargetValue", 50);
-        admin.createGroup(body).ok();
-        assertThat(admin.awaitGroup("tracked", Set.of("ACTIVE", "ERROR"), WORKFLOW).get("Status").asText())
-                .isEqualTo("ACTIVE");
+        admin.createActive(body);
         List<ComputeInstance> two = scaling("tracked").instances();
         for (int i = 0; i < 4; i++) {
             admin.register("tracked", "t-" + i, two.get(i % 2).instanceId()).ok();

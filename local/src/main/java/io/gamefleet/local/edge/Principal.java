@@ -1,4 +1,4 @@
-package io.gamefleet.local;
+package io.gamefleet.local.edge;
 
 import io.gamefleet.catalog.Role;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package io.gamefleet.local;
+package io.gamefleet.local.edge;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -173,7 +173,7 @@ public final class SigV4Verifier {
     }
 
     /** Percent-encode all but A-Z a-z 0-9 - _ . ~ (and '/' when keepSlash), as SigV4 requires. */
-    static String uriEncode(String s, boolean keepSlash) {
+    public static String uriEncode(String s, boolean keepSlash) {
         StringBuilder out = new StringBuilder();
         for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);
@@ -186,7 +186,7 @@ public final class SigV4Verifier {
     }
 
     /** Strict RFC 3986 decoding: '+' stays a plus, because SigV4 clients send a space as %20. */
-    static String percentDecode(String s) {
+    public static String percentDecode(String s) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int i = 0;
         while (i < s.length()) {

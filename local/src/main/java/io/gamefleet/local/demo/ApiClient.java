@@ -1,9 +1,10 @@
-package io.gamefleet.local;
+package io.gamefleet.local.demo;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
+import io.gamefleet.local.edge.SigV4Verifier;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -27,8 +28,9 @@ import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 /**
  * Calls a Gamefleet API as its clients do: JSON over HTTP, every request signed with SigV4 for
  * the service {@code execute-api} by the AWS SDK's own signer, at the time of the given clock.
+ * Public for {@link #signedHeaders}, which the tests' client signs with too.
  */
-final class ApiClient {
+public final class ApiClient {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final AwsV4HttpSigner SIGNER = AwsV4HttpSigner.create();
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -96,7 +98,7 @@ final class ApiClient {
      * session token if any, Host, and Content-Type when there is a body). {@code target} is the
      * path and query after the endpoint's own path, percent-encoded as sent.
      */
-    static Map<String, List<String>> signedHeaders(URI endpoint, String region, AwsCredentialsIdentity caller,
+    public static Map<String, List<String>> signedHeaders(URI endpoint, String region, AwsCredentialsIdentity caller,
             Clock clock, String method, String target, boolean hasBody, byte[] body) {
         int q = target.indexOf('?');
         String rawPath = q < 0 ? target : target.substring(0, q);

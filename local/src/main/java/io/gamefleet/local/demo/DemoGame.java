@@ -1,11 +1,14 @@
-package io.gamefleet.local;
+package io.gamefleet.local.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.domain.GameServerGroup;
-import io.gamefleet.local.ApiClient.Reply;
+import io.gamefleet.local.demo.ApiClient.Reply;
+import io.gamefleet.local.edge.Principal;
+import io.gamefleet.local.fleet.SimulatedFleet;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /**
  * {@code local/run --demo}: a game server group {@value #GROUP} whose simulated instances run game
@@ -33,12 +37,12 @@ import java.util.stream.Collectors;
  * <p>Everything follows the profile's clock: {@link #tick()} does what is due, once a second on
  * {@code local/run}, or when a test has moved the clock.
  */
-final class DemoGame implements AutoCloseable {
-    static final String GROUP = "demo";
-    static final int SLOTS_PER_INSTANCE = 4;
-    static final int MIN_SIZE = 2;
-    static final int MAX_SIZE = 6;
-    static final Duration HEARTBEAT = Duration.ofSeconds(30);
+public final class DemoGame implements AutoCloseable {
+    public static final String GROUP = "demo";
+    public static final int SLOTS_PER_INSTANCE = 4;
+    public static final int MIN_SIZE = 2;
+    public static final int MAX_SIZE = 6;
+    public static final Duration HEARTBEAT = Duration.ofSeconds(30);
     static final Duration MATCHMAKING = Duration.ofSeconds(10);
     static final Duration RESTART = Duration.ofSeconds(5);
     static final Duration SHORTEST_MATCH = Duration.ofMinutes(2);
@@ -64,7 +68,7 @@ final class DemoGame implements AutoCloseable {
     private boolean full;
     private ScheduledExecutorService ticker;
 
-    DemoGame(ApiClient api, SimulatedFleet fleet, Clock clock, Random random, Consumer<String> log) {
+    private DemoGame(ApiClient api, SimulatedFleet fleet, Clock clock, Random random, Consumer<String> log) {
         this.api = api;
         this.fleet = fleet;
         this.clock = clock;
@@ -72,8 +76,16 @@ final class DemoGame implements AutoCloseable {
         this.log = log;
     }
 
+    /** A demo that calls the API at {@code endpoint} as {@code caller}, signing by {@code clock}. */
+    public static DemoGame calling(URI endpoint, Principal caller, SimulatedFleet fleet, Clock clock, Random random,
+            Consumer<String> log) {
+        return new DemoGame(new ApiClient(endpoint, LocalAccount.REGION,
+                AwsCredentialsIdentity.create(caller.accessKeyId(), caller.secretAccessKey()), clock),
+                fleet, clock, random, log);
+    }
+
     /** Ticks once a second until closed; a failed tick is reported and the next one tries again. */
-    void runEverySecond() {
+    public void runEverySecond() {
         ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "demo-game");
             t.setDaemon(true);
@@ -96,7 +108,7 @@ final class DemoGame implements AutoCloseable {
     }
 
     /** Does what is due at the clock's instant. */
-    void tick() {
+    public void tick() {
         Instant now = clock.instant();
         switch (phase) {
             case CREATE -> create();
@@ -106,7 +118,7 @@ final class DemoGame implements AutoCloseable {
         }
     }
 
-    int matchesStarted() {
+    public int matchesStarted() {
         return matches;
     }
 

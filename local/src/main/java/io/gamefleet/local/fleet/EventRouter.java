@@ -1,4 +1,4 @@
-package io.gamefleet.local;
+package io.gamefleet.local.fleet;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,18 +15,19 @@ import java.util.Map.Entry;
  * the values it may take (exact strings, numbers or booleans), and {@code "$or"} lists patterns
  * of which at least one must match as well.
  */
-final class EventRouter {
+public final class EventRouter {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    record Target(JsonNode pattern, RequestHandler<Map<String, Object>, Map<String, Object>> handler) {}
+    private record Target(JsonNode pattern, RequestHandler<Map<String, Object>, Map<String, Object>> handler) {}
 
     private final List<Target> targets;
 
-    EventRouter(List<Target> targets) {
-        this.targets = List.copyOf(targets);
+    /** The catalog's rules, each with the function it targets. */
+    public EventRouter(Map<EventRule, RequestHandler<Map<String, Object>, Map<String, Object>>> rules) {
+        this.targets = rules.entrySet().stream().map(r -> new Target(pattern(r.getKey()), r.getValue())).toList();
     }
 
-    static JsonNode pattern(EventRule rule) {
+    private static JsonNode pattern(EventRule rule) {
         try {
             return JSON.readTree(rule.pattern());
         } catch (java.io.IOException e) {
@@ -35,7 +36,7 @@ final class EventRouter {
     }
 
     /** Returns how many rules matched. */
-    int deliver(Map<String, Object> event) {
+    public int deliver(Map<String, Object> event) {
         JsonNode tree = JSON.valueToTree(event);
         int matched = 0;
         for (Target t : targets) {
@@ -47,7 +48,7 @@ final class EventRouter {
         return matched;
     }
 
-    static boolean matches(JsonNode pattern, JsonNode event) {
+    private static boolean matches(JsonNode pattern, JsonNode event) {
         Iterator<Entry<String, JsonNode>> fields = pattern.fields();
         while (fields.hasNext()) {
             Entry<String, JsonNode> field = fields.next();

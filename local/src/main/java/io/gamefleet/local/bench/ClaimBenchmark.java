@@ -1,4 +1,4 @@
-package io.gamefleet.local;
+package io.gamefleet.local.bench;
 
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.GameServerService;
@@ -6,6 +6,7 @@ import io.gamefleet.domain.GameServerService.Claim;
 import io.gamefleet.domain.GameServerService.Registration;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.Caller;
+import io.gamefleet.local.LocalProfile;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -18,7 +19,7 @@ import java.util.concurrent.Future;
  * Claim throughput against the local profile's DynamoDB (dynoxide): for 1, 8 and 32 concurrent
  * claimers, each on a fresh ACTIVE group of {@code servers} AVAILABLE game servers, claims until
  * the group is out of capacity and prints claims per second, DynamoDB calls per successful claim
- * and p50/p99 latency. Run: {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.ClaimBenchmark [servers]}.
+ * and p50/p99 latency. Run: {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.ClaimBenchmark [servers]}.
  */
 public final class ClaimBenchmark {
     private ClaimBenchmark() {}

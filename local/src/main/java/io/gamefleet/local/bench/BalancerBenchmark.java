@@ -1,10 +1,11 @@
-package io.gamefleet.local;
+package io.gamefleet.local.bench;
 
 import io.gamefleet.domain.Caller;
 import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerService.Registration;
 import io.gamefleet.domain.SpotBalancer.GroupReport;
+import io.gamefleet.local.LocalProfile;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,7 +14,7 @@ import java.util.Optional;
  * instances, against the local profile's DynamoDB (dynoxide): a quiet run (nothing changes), then
  * a run in which one of three instance types stops being viable and its instances drain, then
  * the run after. Prints DynamoDB calls and wall time of each. Run:
- * {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.BalancerBenchmark [servers] [instances]}.
+ * {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.BalancerBenchmark [servers] [instances]}.
  */
 public final class BalancerBenchmark {
     private BalancerBenchmark() {}

@@ -1,8 +1,8 @@
-package io.gamefleet.local;
+package io.gamefleet.local.edge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gamefleet.local.SigV4Verifier.Result;
+import io.gamefleet.local.edge.SigV4Verifier.Result;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.gamefleet.local;
+package io.gamefleet.local.bench;
 
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.domain.GameServerGroup;
@@ -6,6 +6,7 @@ import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GroupService;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.LaunchTemplate;
+import io.gamefleet.local.LocalProfile;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -45,7 +46,7 @@ final class Benchmarks {
      * background schedules (nothing runs that the benchmark does not measure), counting into {@code calls}.
      */
     static LocalProfile start(DynamoDbCalls calls) {
-        LocalProfile.Options d = LocalProfile.Options.defaults(Main.home());
+        LocalProfile.Options d = LocalProfile.Options.defaults();
         return LocalProfile.start(new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), Duration.ZERO,
                 Duration.ZERO, Optional.empty(), Optional.empty(), Optional.empty(), d.principals(), d.clock(),
                 Duration.ofMillis(20), d.home(), List.of(calls)));

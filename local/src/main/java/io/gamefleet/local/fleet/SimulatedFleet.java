@@ -1,4 +1,4 @@
-package io.gamefleet.local;
+package io.gamefleet.local.fleet;
 
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.domain.BalancingStrategy;
@@ -54,7 +54,7 @@ public final class SimulatedFleet implements Compute {
     }
 
     /** Where the fleet's EC2 events go (the local event router). */
-    void sendEventsTo(Consumer<Map<String, Object>> sink) {
+    public void sendEventsTo(Consumer<Map<String, Object>> sink) {
         this.events = sink;
     }
 

@@ -1,4 +1,4 @@
-package io.gamefleet.local;
+package io.gamefleet.local.process;
 
 import java.io.File;
 import java.io.IOException;
@@ -12,22 +12,24 @@ import java.util.List;
 
 /**
  * A child process of the local profile (dynoxide, the Step Functions sidecar): started with its
- * output in a log file, ready once its readiness URL answers 200, destroyed with the profile.
+ * output in a log file, ready once its endpoint answers 200, destroyed with the profile.
  */
-final class ChildProcess implements AutoCloseable {
+public final class ChildProcess implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
     private final String name;
     private final Process process;
     private final File log;
+    private final URI endpoint;
 
-    private ChildProcess(String name, Process process, File log) {
+    private ChildProcess(String name, Process process, File log, URI endpoint) {
         this.name = name;
         this.process = process;
         this.log = log;
+        this.endpoint = endpoint;
     }
 
     static ChildProcess start(String name, List<String> command, File workingDirectory, File logDirectory,
-            URI readiness) {
+            URI endpoint) {
         File log = new File(logDirectory, name + ".log");
         Process process;
         try {
@@ -40,13 +42,17 @@ final class ChildProcess implements AutoCloseable {
             throw new IllegalStateException("could not start " + name + " (" + String.join(" ", command) + "): "
                     + e.getMessage(), e);
         }
-        ChildProcess child = new ChildProcess(name, process, log);
-        child.awaitReady(readiness);
+        ChildProcess child = new ChildProcess(name, process, log, endpoint);
+        child.awaitReady();
         return child;
     }
 
-    /** Polls the readiness URL: the child's start-up time is real time, not the profile's clock. */
-    private void awaitReady(URI readiness) {
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    /** Polls the endpoint: the child's start-up time is real time, not the profile's clock. */
+    private void awaitReady() {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         Instant deadline = Instant.now().plus(READY_TIMEOUT);
         while (Instant.now().isBefore(deadline)) {
@@ -55,7 +61,7 @@ final class ChildProcess implements AutoCloseable {
                         + " during start-up; see " + log);
             }
             try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(readiness).timeout(Duration.ofSeconds(1)).build(),
+                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(1)).build(),
                         HttpResponse.BodyHandlers.discarding());
                 if (r.statusCode() == 200) {
                     return;

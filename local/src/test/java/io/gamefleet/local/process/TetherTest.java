@@ -1,4 +1,4 @@
-package io.gamefleet.local;
+package io.gamefleet.local.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,15 +9,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code sidecar/tether.mjs}, which runs dynoxide for the local profile: the command ends when
+ * {@code sidecar/tether.mjs}, which runs the local profile's emulators: the command ends when
  * the script's stdin closes, which is what happens when the JVM holding it dies, however it dies.
  */
 class TetherTest {
     private static Process tether(String... command) throws IOException {
-        List<String> line = new java.util.ArrayList<>(List.of(Principals.node(),
-                LocalProfileExtension.home().resolve("sidecar/tether.mjs").toString()));
-        line.addAll(List.of(command));
-        return new ProcessBuilder(line).redirectErrorStream(true).start();
+        return new ProcessBuilder(Tether.command(Emulators.home(), List.of(command))).redirectErrorStream(true).start();
     }
 
     /** The tethered command, once node has started it. */

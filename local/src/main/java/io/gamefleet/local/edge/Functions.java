@@ -1,0 +1,47 @@
+package io.gamefleet.local.edge;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import io.gamefleet.api.ApiHandler;
+import io.gamefleet.catalog.EventRule;
+import io.gamefleet.catalog.Route;
+import io.gamefleet.catalog.Routes;
+import io.gamefleet.catalog.Schedule;
+import io.gamefleet.catalog.Triggers;
+import io.gamefleet.catalog.WorkflowStep;
+import io.gamefleet.catalog.Workflows;
+import io.gamefleet.functions.FunctionRegistry;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Every function of the catalog, built once, as CDK wires them in AWS: by Lambda function name
+ * (what the Step Functions sidecar invokes), and behind its route, event rule or schedule.
+ */
+public record Functions(Map<String, RequestHandler<?, ?>> byName, Map<Route, ApiHandler> routes,
+        Map<EventRule, RequestHandler<Map<String, Object>, Map<String, Object>>> eventRules,
+        Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedulesByName) {
+
+    public static Functions of(FunctionRegistry registry) {
+        Map<String, RequestHandler<?, ?>> byName = new HashMap<>();
+        Map<Route, ApiHandler> routes = new LinkedHashMap<>();
+        for (Route r : Routes.ALL) {
+            routes.put(r, registry.api(r.operation()));
+            byName.put(r.functionName(), routes.get(r));
+        }
+        for (WorkflowStep s : Workflows.allSteps()) {
+            byName.put(s.functionName(), registry.step(s));
+        }
+        Map<EventRule, RequestHandler<Map<String, Object>, Map<String, Object>>> eventRules = new LinkedHashMap<>();
+        for (EventRule rule : Triggers.EVENT_RULES) {
+            eventRules.put(rule, registry.eventRule(rule));
+            byName.put(rule.functionName(), eventRules.get(rule));
+        }
+        Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedules = new LinkedHashMap<>();
+        for (Schedule schedule : Triggers.SCHEDULES) {
+            schedules.put(schedule.name(), registry.schedule(schedule));
+            byName.put(schedule.functionName(), schedules.get(schedule.name()));
+        }
+        return new Functions(byName, routes, eventRules, schedules);
+    }
+}

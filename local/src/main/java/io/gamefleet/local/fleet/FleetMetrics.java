@@ -1,0 +1,42 @@
+package io.gamefleet.local.fleet;
+
+import io.gamefleet.adapters.metrics.EmfMetrics;
+import io.gamefleet.domain.Metrics;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+
+/**
+ * The local CloudWatch: FleetIQ metrics as EMF lines in a log file, and the utilization fed to the
+ * simulated fleet's target tracking.
+ */
+public final class FleetMetrics implements Metrics {
+    private final EmfMetrics emf;
+    private final SimulatedFleet fleet;
+
+    public FleetMetrics(Path log, Clock clock, SimulatedFleet fleet) {
+        this.emf = new EmfMetrics(clock, line -> {
+            try {
+                Files.writeString(log, line + System.lineSeparator(), StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                System.err.println("cannot write " + log + ": " + e.getMessage());
+            }
+        });
+        this.fleet = fleet;
+    }
+
+    @Override
+    public void gameServers(String group, GameServerCounts counts) {
+        emf.gameServers(group, counts);
+        fleet.observe(group, counts.percentUtilized());
+    }
+
+    @Override
+    public void interruption(String group, String instanceType, int gameServers) {
+        emf.interruption(group, instanceType, gameServers);
+    }
+}

@@ -1,0 +1,71 @@
+package io.gamefleet.local.fleet;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The local EventBridge Scheduler: runs the catalog's schedules by name and, once started, each
+ * at the profile's rate, with the simulated fleet advanced every second.
+ */
+public final class Scheduler implements AutoCloseable {
+    private final Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedules;
+    private final SimulatedFleet fleet;
+    private ScheduledExecutorService executor;
+
+    /** {@code schedules}: each schedule's function, by the schedule's name. */
+    public Scheduler(Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedules,
+            SimulatedFleet fleet) {
+        this.schedules = Map.copyOf(schedules);
+        this.fleet = fleet;
+    }
+
+    public Set<String> names() {
+        return schedules.keySet();
+    }
+
+    /** Runs a schedule's function now, with the event EventBridge Scheduler sends. */
+    public Map<String, Object> run(String name) {
+        RequestHandler<Map<String, Object>, Map<String, Object>> handler = schedules.get(name);
+        if (handler == null) {
+            throw new IllegalArgumentException("no schedule named " + name + "; there are " + schedules.keySet());
+        }
+        return handler.handleRequest(Map.of("source", "aws.scheduler", "detail-type", "Scheduled Event"), null);
+    }
+
+    /** Every schedule every {@code rate}; a zero rate leaves both to the caller (tests move a clock and call {@link #run}). */
+    public void start(Duration rate) {
+        if (rate.isZero()) {
+            return;
+        }
+        executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "local-scheduler");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.scheduleAtFixedRate(() -> guarded("the simulated fleet", fleet::tick), 1, 1, TimeUnit.SECONDS);
+        long period = rate.toMillis();
+        for (String name : schedules.keySet()) {
+            executor.scheduleAtFixedRate(() -> guarded(name, () -> run(name)), period, period, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static void guarded(String what, Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            System.err.println("local scheduler: " + what + " failed: " + e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+    }
+}
