@@ -6,17 +6,13 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.gamefleet.catalog.Operation;
 import io.gamefleet.functions.FunctionRegistry;
-import io.gamefleet.wiring.Services;
-import java.time.Clock;
+import io.gamefleet.wiring.TestServices;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
  * Input the store cannot hold or the API must not read half of is refused with a 400 before any
@@ -25,10 +21,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  */
 class HostileInputTest {
     private static final String SERVER = "/game-server-groups/arena/game-servers/gs-1";
-    private final FunctionRegistry functions = new FunctionRegistry(new Services(
-            Map.of("AWS_REGION", "us-east-1", "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1"), Clock.systemUTC(),
-            Optional.empty(), Optional.empty(), StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")),
-            List.of()));
+    private final FunctionRegistry functions = new FunctionRegistry(TestServices.unreachableStore(Map.of()));
 
     @ParameterizedTest
     @ValueSource(strings = {"{\"GameServerData\":\"z\"} xyz", "{\"GameServerData\":\"z\"}{\"HealthCheck\":\"HEALTHY\"}",

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.functions.FunctionRegistry;
+import io.gamefleet.wiring.AwsServices;
 import io.gamefleet.wiring.Services;
+import io.gamefleet.wiring.TestServices;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +33,8 @@ class SnapStartPrimingTest {
             }
         };
         // Nothing listens on port 1: the read fails, as it may while a snapshot is taken.
-        Services services = new Services(Map.of("AWS_REGION", "us-east-1", "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1"),
-                Clock.systemUTC(), Optional.empty(), Optional.empty(),
-                StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")), List.of(counter));
+        Services services = AwsServices.fromEnvironment(Map.of("AWS_REGION", "us-east-1", "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1"))
+                .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b"))).interceptors(List.of(counter)).build();
         DescribeGameServerGroupHandler handler = new DescribeGameServerGroupHandler(services);
 
         assertThatCode(() -> SnapStartPriming.prime(handler)).doesNotThrowAnyException();
@@ -43,9 +44,7 @@ class SnapStartPrimingTest {
 
     @Test
     void thePrimingRequestGetsPastDecodingIntoValidationForEveryOperation() {
-        Services services = new Services(Map.of("AWS_REGION", "us-east-1", "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1"),
-                Clock.systemUTC(), Optional.empty(), Optional.empty(),
-                StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")), List.of());
+        Services services = TestServices.unreachableStore(Map.of());
         FunctionRegistry functions = new FunctionRegistry(services);
         for (Route route : Routes.ALL) {
             ApiHandler handler = functions.api(route.operation());

@@ -9,21 +9,13 @@ import io.gamefleet.catalog.Schedule;
 import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
-import io.gamefleet.wiring.Services;
-import java.time.Clock;
-import java.util.List;
+import io.gamefleet.wiring.TestServices;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /** The registry builds, for every catalog function, the very class the CDK app deploys for it. */
 class FunctionRegistryTest {
-    private final FunctionRegistry registry = new FunctionRegistry(new Services(
-            Map.of("AWS_REGION", "us-east-1", "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1"), Clock.systemUTC(),
-            Optional.empty(), Optional.empty(), StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")),
-            List.of()));
+    private final FunctionRegistry registry = new FunctionRegistry(TestServices.unreachableStore(Map.of()));
 
     @Test
     void everyOperationsHandlerIsTheCatalogsClass() {

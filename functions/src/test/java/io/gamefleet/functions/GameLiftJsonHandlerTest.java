@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import io.gamefleet.wiring.TestServices;
 import io.gamefleet.wiring.Services;
-import java.time.Clock;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
  * The JSON door authorizes as the per-operation routes' IAM policies would. A request it lets
@@ -20,13 +16,10 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  */
 class GameLiftJsonHandlerTest {
     private static final String ACCOUNT = "123456789012";
-    private final GameLiftJsonHandler door = new GameLiftJsonHandler(new Services(Map.of(
-            "AWS_REGION", "us-east-1", "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1",
+    private final GameLiftJsonHandler door = new GameLiftJsonHandler(TestServices.unreachableStore(Map.of(
             "GAMEFLEET_ADMIN_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/ops/gamefleet-admin",
             "GAMEFLEET_MATCHMAKER_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/gamefleet-matchmaker",
-            "GAMEFLEET_GAME_SERVER_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/gamefleet-game-server"),
-            Clock.systemUTC(), Optional.empty(), Optional.empty(),
-            StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")), List.of()));
+            "GAMEFLEET_GAME_SERVER_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/gamefleet-game-server")));
 
     @Test
     void aRoleAllowedTheOperationGetsThrough() {

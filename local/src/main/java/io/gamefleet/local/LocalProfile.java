@@ -19,6 +19,7 @@ import io.gamefleet.local.fleet.FleetMetrics;
 import io.gamefleet.local.fleet.Scheduler;
 import io.gamefleet.local.fleet.SimulatedFleet;
 import io.gamefleet.local.process.Emulators;
+import io.gamefleet.wiring.AwsServices;
 import io.gamefleet.wiring.Services;
 import java.io.File;
 import java.io.IOException;
@@ -96,9 +97,9 @@ public final class LocalProfile implements AutoCloseable {
                 .orElseGet(() -> closing(Emulators.stepFunctions(o.home(), logs, endpoint(), o.workflowWait())).endpoint());
 
         fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), ACCOUNT_ID);
-        services = new Services(deploy(o, dynamoDb, stepFunctions), o.clock(), Optional.of(fleet),
-                Optional.of(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet)), CREDENTIALS,
-                o.interceptors());
+        services = AwsServices.fromEnvironment(deploy(o, dynamoDb, stepFunctions)).clock(o.clock()).compute(fleet)
+                .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet))
+                .credentials(CREDENTIALS).interceptors(o.interceptors()).build();
         Functions functions = Functions.of(new FunctionRegistry(services));
         EventRouter events = new EventRouter(functions.eventRules());
         fleet.sendEventsTo(events::deliver);

@@ -1,0 +1,169 @@
+package io.gamefleet.wiring;
+
+import io.gamefleet.adapters.autoscaling.AwsAutoScalingCompute;
+import io.gamefleet.adapters.dynamodb.DynamoGameServerRepository;
+import io.gamefleet.adapters.dynamodb.DynamoGroupRepository;
+import io.gamefleet.adapters.dynamodb.DynamoInstanceRepository;
+import io.gamefleet.adapters.dynamodb.DynamoInterruptionRepository;
+import io.gamefleet.adapters.dynamodb.TableNames;
+import io.gamefleet.adapters.metrics.EmfMetrics;
+import io.gamefleet.adapters.stepfunctions.StepFunctionsWorkflowStarter;
+import io.gamefleet.catalog.Role;
+import io.gamefleet.catalog.Settings;
+import io.gamefleet.catalog.Settings.Setting;
+import io.gamefleet.domain.Compute;
+import io.gamefleet.domain.Metrics;
+import io.gamefleet.domain.ServiceSettings;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * {@link Services} on the AWS adapters, read from an environment as a deployed Lambda function
+ * reads its own. Endpoints follow the SDK's own variables (AWS_ENDPOINT_URL_DYNAMODB,
+ * AWS_ENDPOINT_URL_SFN, AWS_ENDPOINT_URL), so nothing here knows where it runs; the local profile
+ * plugs in its simulated fleet and its metrics, and the tests their clock and interceptors.
+ */
+public final class AwsServices {
+    private final Map<String, String> environment;
+    private Clock clock = Clock.systemUTC();
+    private AwsCredentialsProvider credentials;
+    private final List<ExecutionInterceptor> interceptors = new ArrayList<>();
+    private Compute compute;
+    private Metrics metrics;
+
+    private AwsServices(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
+
+    public static AwsServices fromEnvironment(Map<String, String> environment) {
+        return new AwsServices(environment);
+    }
+
+    public AwsServices clock(Clock clock) {
+        this.clock = clock;
+        return this;
+    }
+
+    public AwsServices credentials(AwsCredentialsProvider credentials) {
+        this.credentials = credentials;
+        return this;
+    }
+
+    public AwsServices interceptors(List<ExecutionInterceptor> interceptors) {
+        this.interceptors.addAll(interceptors);
+        return this;
+    }
+
+    /** Another compute port than Auto Scaling (the local profile's simulated fleet). */
+    public AwsServices compute(Compute compute) {
+        this.compute = compute;
+        return this;
+    }
+
+    /** Another metrics port than EMF lines on standard output. */
+    public AwsServices metrics(Metrics metrics) {
+        this.metrics = metrics;
+        return this;
+    }
+
+    public Services build() {
+        String regionName = environment.get("AWS_REGION");
+        if (regionName == null || regionName.isBlank()) {
+            // Lambda always sets it; elsewhere, guessing a region would sign for the wrong one.
+            throw new IllegalStateException("AWS_REGION is not set");
+        }
+        Region region = Region.of(regionName);
+        AwsCredentialsProvider creds = credentials != null ? credentials : DefaultCredentialsProvider.builder().build();
+        DynamoDbClient dynamoDb = configure(DynamoDbClient.builder(), "DYNAMODB", region, creds).build();
+        DynamoDbEnhancedClient enhanced = DynamoDbEnhancedClient.builder().dynamoDbClient(dynamoDb).build();
+        TableNames tables = new TableNames(environment);
+        Supplier<SfnClient> sfn = Lazy.of(() -> configure(SfnClient.builder(), "SFN", region, creds).build());
+        // Built on first use: most API functions never need Auto Scaling.
+        Supplier<Compute> computePort = compute != null ? () -> compute : Lazy.of(() -> new AwsAutoScalingCompute(
+                configure(AutoScalingClient.builder(), "AUTO_SCALING", region, creds).build(), clock));
+        Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
+                : Lazy.of(() -> new EmfMetrics(clock, System.out::println));
+        Services.Ports ports = new Services.Ports(
+                new DynamoGroupRepository(dynamoDb, enhanced, tables),
+                new DynamoGameServerRepository(dynamoDb, enhanced, tables),
+                new DynamoInstanceRepository(dynamoDb, enhanced, tables),
+                new DynamoInterruptionRepository(dynamoDb, tables),
+                computePort, metricsPort,
+                new StepFunctionsWorkflowStarter(sfn, setting(Settings.ACTIVATION_STATE_MACHINE_ARN),
+                        setting(Settings.DELETION_STATE_MACHINE_ARN)));
+        return new Services(ports, config(region), clock, System.out::println);
+    }
+
+    private Services.Config config(Region region) {
+        ServiceSettings settings = new ServiceSettings(region.id(), setting(Settings.ACCOUNT_ID),
+                seconds(Settings.CLAIM_TTL_SECONDS), seconds(Settings.HEALTH_TIMEOUT_SECONDS),
+                seconds(Settings.DELETED_RETENTION_SECONDS), seconds(Settings.ACTIVATION_TIMEOUT_SECONDS));
+        Map<Role, String> roleArns = new EnumMap<>(Role.class);
+        for (Role role : Role.values()) {
+            roleArns.put(role, setting(Settings.roleArn(role)));
+        }
+        return new Services.Config(settings, setting(Settings.PAGE_TOKEN_KEY), seconds(Settings.VIABILITY_WINDOW_SECONDS),
+                number(Settings.VIABILITY_THRESHOLD), roleArns);
+    }
+
+    private <B extends AwsClientBuilder<B, C>, C> B configure(B builder, String service, Region region,
+            AwsCredentialsProvider creds) {
+        builder.region(region).credentialsProvider(creds)
+                .overrideConfiguration(ClientOverrideConfiguration.builder().executionInterceptors(interceptors).build());
+        if (builder instanceof AwsSyncClientBuilder<?, ?> sync) {
+            sync.httpClientBuilder(UrlConnectionHttpClient.builder());
+        }
+        endpoint(service).ifPresent(e -> builder.endpointOverride(URI.create(e)));
+        return builder;
+    }
+
+    private Optional<String> endpoint(String service) {
+        String specific = environment.get("AWS_ENDPOINT_URL_" + service);
+        if (specific != null && !specific.isBlank()) {
+            return Optional.of(specific);
+        }
+        return Optional.ofNullable(environment.get("AWS_ENDPOINT_URL")).filter(s -> !s.isBlank());
+    }
+
+    private String setting(Setting s) {
+        String value = environment.get(s.environmentVariable());
+        return value == null || value.isBlank() ? s.defaultValue() : value;
+    }
+
+    private Duration seconds(Setting s) {
+        String value = setting(s);
+        try {
+            return Duration.ofSeconds(Long.parseLong(value));
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException(s.environmentVariable() + " must be a whole number of seconds, not " + value);
+        }
+    }
+
+    private double number(Setting s) {
+        String value = setting(s);
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException(s.environmentVariable() + " must be a number, not " + value);
+        }
+    }
+}

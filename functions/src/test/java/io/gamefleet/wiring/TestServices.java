@@ -1,0 +1,62 @@
+package io.gamefleet.wiring;
+
+import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.catalog.Role;
+import io.gamefleet.domain.ServiceSettings;
+import io.gamefleet.domain.fakes.FakeCompute;
+import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
+import io.gamefleet.domain.fakes.InMemoryGroupRepository;
+import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
+import io.gamefleet.domain.fakes.InMemoryInterruptionRepository;
+import io.gamefleet.domain.fakes.MutableClock;
+import io.gamefleet.domain.fakes.RecordingMetrics;
+import io.gamefleet.domain.fakes.RecordingWorkflowStarter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+
+/** Services for the functions' tests: on in-memory fakes, or on AWS adapters that reach nothing. */
+public final class TestServices {
+    /** The fakes behind {@link #services}, for a test to arrange and inspect. */
+    public final MutableClock clock = new MutableClock(Instant.parse("2100-01-01T00:00:00Z"));
+    public final InMemoryGameServerRepository servers = new InMemoryGameServerRepository();
+    public final InMemoryGroupRepository groups = new InMemoryGroupRepository(servers);
+    public final InMemoryInstanceRepository instances = new InMemoryInstanceRepository();
+    public final InMemoryInterruptionRepository interruptions = new InMemoryInterruptionRepository();
+    public final FakeCompute compute = new FakeCompute();
+    public final RecordingMetrics metrics = new RecordingMetrics();
+    public final RecordingWorkflowStarter workflows = new RecordingWorkflowStarter();
+    public final List<String> log = new ArrayList<>();
+    public final Services services;
+
+    /** Services on fakes, with the local profile's account and the default settings. */
+    public TestServices() {
+        Map<Role, String> roleArns = new EnumMap<>(Role.class);
+        for (Role role : Role.values()) {
+            roleArns.put(role, LocalAccount.roleArn(role));
+        }
+        ServiceSettings settings = new ServiceSettings(LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
+                Duration.ofSeconds(60), Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15));
+        services = new Services(new Services.Ports(groups, servers, instances, interruptions, () -> compute,
+                () -> metrics, workflows), new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, roleArns),
+                clock, log::add);
+    }
+
+    /**
+     * Services on the AWS adapters with DynamoDB at a port nobody listens on: a request that gets
+     * past decoding and validation answers 500, so a 400 shows nothing reached the store.
+     */
+    public static Services unreachableStore(Map<String, String> environment) {
+        Map<String, String> env = new HashMap<>(environment);
+        env.put("AWS_REGION", LocalAccount.REGION);
+        env.put("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1");
+        return AwsServices.fromEnvironment(env)
+                .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b"))).build();
+    }
+}
