@@ -4,6 +4,8 @@ import static io.gamefleet.catalog.LocalAccount.ACCOUNT_ID;
 import static io.gamefleet.catalog.LocalAccount.REGION;
 
 import io.gamefleet.adapters.dynamodb.TableSetup;
+import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
@@ -115,6 +117,9 @@ public final class LocalProfile implements AutoCloseable {
         environment.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDb.toString());
         environment.put("AWS_ENDPOINT_URL_SFN", stepFunctions.toString());
         environment.put(Settings.ACCOUNT_ID.environmentVariable(), ACCOUNT_ID);
+        for (Role role : Role.values()) {
+            environment.put(Settings.roleArn(role).environmentVariable(), LocalAccount.roleArn(role));
+        }
         environment.put(Settings.CLAIM_TTL_SECONDS.environmentVariable(), Long.toString(o.claimTtl().toSeconds()));
         environment.put(Settings.HEALTH_TIMEOUT_SECONDS.environmentVariable(), Long.toString(o.healthTimeout().toSeconds()));
         environment.put(Settings.BALANCER_RATE_SECONDS.environmentVariable(), Long.toString(o.balancerRate().toSeconds()));

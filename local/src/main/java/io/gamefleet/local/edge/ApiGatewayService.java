@@ -6,39 +6,60 @@ import static io.gamefleet.catalog.LocalAccount.REGION;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.gamefleet.api.ApiHandler;
+import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Route;
+import io.gamefleet.catalog.Routes;
+import io.gamefleet.functions.GameLiftJsonHandler;
 import io.gamefleet.local.edge.SigV4Verifier.Result;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The API Gateway HTTP API: the catalog's routes with IAM auth, that is SigV4 verification and the
- * route's roles (403 before any handler runs), each calling its function with a payload 2.0 event.
+ * The API Gateway HTTP API with IAM auth: SigV4 verification, for the {@code execute-api} signing
+ * name and GameLift's own ({@code gamelift}, what the AWS SDKs' GameLift clients sign with when
+ * only their endpoint is changed), then one of three doors, each calling its function with a
+ * payload 2.0 event: an operation's REST route or its Smithy RPC v2 CBOR path (the caller's role
+ * checked here, as the route's IAM policy would, 403 before any handler runs), or the AWS JSON 1.1
+ * door ({@code POST /} with {@code X-Amz-Target: GameLift.<Operation>}), which checks roles itself.
  */
 final class ApiGatewayService implements EdgeService {
+    private static final Set<String> SIGNING_NAMES = Set.of("execute-api", "gamelift");
+    private static final String JSON_TARGET_PREFIX = "GameLift.";
+
     private record ApiRoute(Route route, String[] segments, ApiHandler handler) {}
 
-    private record Match(ApiRoute route, Map<String, String> pathParameters) {}
+    /** Where a request goes: the function, its route key, and whether the edge checks the role. */
+    private record Match(RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler, String routeKey,
+            Optional<Route> checkedRoute, Map<String, String> pathParameters, boolean binary) {}
 
     private final List<ApiRoute> routes;
+    private final GameLiftJsonHandler jsonDoor;
     private final Map<String, Principal> principals;
     private final SigV4Verifier verifier;
 
-    ApiGatewayService(Map<Route, ApiHandler> routes, List<Principal> principals, Clock clock) {
+    ApiGatewayService(Map<Route, ApiHandler> routes, GameLiftJsonHandler jsonDoor, List<Principal> principals,
+            Clock clock) {
         this.routes = routes.entrySet().stream()
                 .map(r -> new ApiRoute(r.getKey(), r.getKey().path().split("/", -1), r.getValue())).toList();
+        this.jsonDoor = jsonDoor;
         // A later principal of the same access key wins: a --principals file may replace the built-in admin.
         this.principals = principals.stream().collect(Collectors.toMap(Principal::accessKeyId, Function.identity(),
                 (a, b) -> b));
-        this.verifier = new SigV4Verifier(REGION, "execute-api",
+        this.verifier = new SigV4Verifier(REGION, SIGNING_NAMES,
                 key -> Optional.ofNullable(this.principals.get(key)).map(Principal::secretAccessKey), clock);
     }
 
@@ -50,7 +71,6 @@ final class ApiGatewayService implements EdgeService {
     @Override
     public void serve(Exchange exchange) throws IOException {
         Match match = match(exchange).orElseThrow();
-        Route route = match.route().route();
         Result result = verifier.verify(exchange.method(), exchange.path(), exchange.query(), exchange.headers(),
                 exchange.body());
         if (result instanceof Result.Rejected rejected) {
@@ -58,22 +78,43 @@ final class ApiGatewayService implements EdgeService {
             return;
         }
         Principal principal = principals.get(((Result.Accepted) result).accessKeyId());
-        if (!route.roles().contains(principal.role())) {
+        if (match.checkedRoute().isPresent() && !match.checkedRoute().get().roles().contains(principal.role())) {
             exchange.respondError(403, "UnauthorizedException", "a " + principal.role() + " caller may not call "
-                    + route.operation());
+                    + match.checkedRoute().get().operation());
             return;
         }
-        APIGatewayV2HTTPResponse response = match.route().handler()
-                .handleRequest(event(exchange, route, match.pathParameters(), principal), null);
-        exchange.respond(response.getStatusCode(), response.getBody());
+        APIGatewayV2HTTPResponse response = match.handler().handleRequest(event(exchange, match, principal), null);
+        byte[] body = response.getBody() == null ? new byte[0]
+                : response.getIsBase64Encoded() ? Base64.getDecoder().decode(response.getBody())
+                : response.getBody().getBytes(StandardCharsets.UTF_8);
+        exchange.respond(response.getStatusCode(), response.getHeaders() == null ? Map.of() : response.getHeaders(), body);
     }
 
     private Optional<Match> match(Exchange exchange) {
+        if (!exchange.method().equals("POST")) {
+            return restRoute(exchange);
+        }
+        Optional<Operation> cbor = Operation.byCborPath(exchange.path());
+        if (cbor.isPresent()) {
+            ApiRoute r = routes.stream().filter(a -> a.route().operation() == cbor.get()).findFirst().orElseThrow();
+            return Optional.of(new Match(r.handler(), "POST " + cbor.get().cborPath(), Optional.of(r.route()), Map.of(),
+                    true));
+        }
+        String target = exchange.headers().getFirst("X-Amz-Target");
+        if (exchange.path().equals(Routes.JSON_DOOR.path()) && target != null && target.startsWith(JSON_TARGET_PREFIX)) {
+            return Optional.of(new Match(jsonDoor, Routes.JSON_DOOR.method() + " " + Routes.JSON_DOOR.path(),
+                    Optional.empty(), Map.of(), false));
+        }
+        return restRoute(exchange);
+    }
+
+    private Optional<Match> restRoute(Exchange exchange) {
         String[] segments = exchange.path().split("/", -1);
         for (ApiRoute r : routes) {
             Map<String, String> parameters = match(r, exchange.method(), segments);
             if (parameters != null) {
-                return Optional.of(new Match(r, parameters));
+                return Optional.of(new Match(r.handler(), r.route().method() + " " + r.route().path(),
+                        Optional.of(r.route()), parameters, false));
             }
         }
         return Optional.empty();
@@ -100,8 +141,7 @@ final class ApiGatewayService implements EdgeService {
         return parameters;
     }
 
-    private static APIGatewayV2HTTPEvent event(Exchange exchange, Route route, Map<String, String> pathParameters,
-            Principal principal) {
+    private static APIGatewayV2HTTPEvent event(Exchange exchange, Match match, Principal principal) {
         String rawQuery = exchange.query();
         Map<String, String> headers = new LinkedHashMap<>();
         exchange.headers().forEach((k, v) -> headers.put(k.toLowerCase(), String.join(",", v)));
@@ -117,29 +157,42 @@ final class ApiGatewayService implements EdgeService {
         var iam = APIGatewayV2HTTPEvent.RequestContext.IAM.builder()
                 .withAccessKey(principal.accessKeyId())
                 .withAccountId(ACCOUNT_ID)
-                .withUserArn(principal.callerArn(ACCOUNT_ID))
+                .withUserArn(principal.callerArn())
                 .build();
         var context = APIGatewayV2HTTPEvent.RequestContext.builder()
-                .withRouteKey(route.method() + " " + route.path())
+                .withRouteKey(match.routeKey())
                 .withAccountId(ACCOUNT_ID)
                 .withStage("$default")
                 .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder()
-                        .withMethod(route.method()).withPath(exchange.path()).withProtocol("HTTP/1.1")
+                        .withMethod(exchange.method()).withPath(exchange.path()).withProtocol("HTTP/1.1")
                         .withSourceIp("127.0.0.1").build())
                 .withAuthorizer(APIGatewayV2HTTPEvent.RequestContext.Authorizer.builder().withIam(iam).build())
                 .build();
         byte[] body = exchange.body();
+        // API Gateway hands over text as text, anything else (a CBOR body, bytes that are not UTF-8) base64.
+        boolean base64 = match.binary() || !isUtf8(body);
         return APIGatewayV2HTTPEvent.builder()
                 .withVersion("2.0")
-                .withRouteKey(route.method() + " " + route.path())
+                .withRouteKey(match.routeKey())
                 .withRawPath(exchange.path())
                 .withRawQueryString(rawQuery == null ? "" : rawQuery)
                 .withHeaders(headers)
                 .withQueryStringParameters(query.isEmpty() ? null : query)
-                .withPathParameters(pathParameters.isEmpty() ? null : pathParameters)
-                .withBody(body.length == 0 ? null : new String(body, StandardCharsets.UTF_8))
-                .withIsBase64Encoded(false)
+                .withPathParameters(match.pathParameters().isEmpty() ? null : match.pathParameters())
+                .withBody(body.length == 0 ? null
+                        : base64 ? Base64.getEncoder().encodeToString(body) : new String(body, StandardCharsets.UTF_8))
+                .withIsBase64Encoded(base64 && body.length > 0)
                 .withRequestContext(context)
                 .build();
+    }
+
+    private static boolean isUtf8(byte[] bytes) {
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
     }
 }

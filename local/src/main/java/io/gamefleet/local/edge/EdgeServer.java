@@ -66,7 +66,7 @@ public final class EdgeServer implements AutoCloseable {
     /** From now on serves the functions, through every emulated service. */
     public void serve(Functions functions, EventRouter events, Scheduler scheduler) {
         services = List.of(new ControlService(scheduler), new EventBridgeService(events),
-                new LambdaService(functions.byName()), new ApiGatewayService(functions.routes(), principals, clock));
+                new LambdaService(functions.byName()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock));
     }
 
     private void handle(HttpExchange http) throws IOException {

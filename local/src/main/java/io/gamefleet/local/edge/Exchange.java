@@ -64,6 +64,17 @@ final class Exchange {
         }
     }
 
+    /** Sends a function's response: its headers and its body's bytes. */
+    void respond(int status, Map<String, String> headers, byte[] bytes) throws IOException {
+        headers.forEach((name, value) -> http.getResponseHeaders().add(name, value));
+        http.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        if (bytes.length > 0) {
+            try (OutputStream out = http.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
     /** An error as API Gateway and the AWS JSON protocols send it: {@code __type} and {@code Message}. */
     void respondError(int status, String type, String message) throws IOException {
         respond(status, JSON.writeValueAsString(Map.of("__type", type, "Message", message)));

@@ -10,15 +10,17 @@ import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
 import io.gamefleet.functions.FunctionRegistry;
+import io.gamefleet.functions.GameLiftJsonHandler;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Every function of the catalog, built once, as CDK wires them in AWS: by Lambda function name
- * (what the Step Functions sidecar invokes), and behind its route, event rule or schedule.
+ * (what the Step Functions sidecar invokes), and behind its route (and CBOR path), the JSON door,
+ * its event rule or schedule.
  */
-public record Functions(Map<String, RequestHandler<?, ?>> byName, Map<Route, ApiHandler> routes,
+public record Functions(Map<String, RequestHandler<?, ?>> byName, Map<Route, ApiHandler> routes, GameLiftJsonHandler jsonDoor,
         Map<EventRule, RequestHandler<Map<String, Object>, Map<String, Object>>> eventRules,
         Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedulesByName) {
 
@@ -29,6 +31,8 @@ public record Functions(Map<String, RequestHandler<?, ?>> byName, Map<Route, Api
             routes.put(r, registry.api(r.operation()));
             byName.put(r.functionName(), routes.get(r));
         }
+        GameLiftJsonHandler jsonDoor = registry.jsonDoor();
+        byName.put(Routes.JSON_DOOR.functionName(), jsonDoor);
         for (WorkflowStep s : Workflows.allSteps()) {
             byName.put(s.functionName(), registry.step(s));
         }
@@ -42,6 +46,6 @@ public record Functions(Map<String, RequestHandler<?, ?>> byName, Map<Route, Api
             schedules.put(schedule.name(), registry.schedule(schedule));
             byName.put(schedule.functionName(), schedules.get(schedule.name()));
         }
-        return new Functions(byName, routes, eventRules, schedules);
+        return new Functions(byName, routes, jsonDoor, eventRules, schedules);
     }
 }

@@ -1,17 +1,21 @@
 package io.gamefleet.local.edge;
 
+import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Role;
 import java.util.Optional;
 
 /**
- * A local caller: SigV4 credentials and the role whose routes it may call. A GAME_SERVER
- * principal with an InstanceId acts as an EC2 instance-profile session of that instance.
+ * A local caller: SigV4 credentials and the role whose routes it may call. Each acts as a session
+ * of its role's IAM role ({@link LocalAccount#roleArn}), as callers of a deployment do; a
+ * GAME_SERVER principal with an InstanceId as an EC2 instance-profile session of that instance.
  */
 public record Principal(String accessKeyId, String secretAccessKey, Role role, Optional<String> instanceId) {
 
     /** The caller ARN API Gateway would put in the request context for this principal. */
-    String callerArn(String accountId) {
-        return instanceId.map(i -> "arn:aws:sts::" + accountId + ":assumed-role/GameServer/" + i)
-                .orElse("arn:aws:iam::" + accountId + ":user/" + accessKeyId);
+    String callerArn() {
+        String roleArn = LocalAccount.roleArn(role);
+        String roleName = roleArn.substring(roleArn.lastIndexOf('/') + 1);
+        return "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/" + roleName + "/"
+                + instanceId.orElse(accessKeyId);
     }
 }

@@ -18,7 +18,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -43,14 +45,15 @@ public final class SigV4Verifier {
     private static final HexFormat HEX = HexFormat.of();
 
     private final String region;
-    private final String service;
+    private final Set<String> services;
     private final Function<String, Optional<String>> secretForAccessKey;
     private final Clock clock;
 
-    public SigV4Verifier(String region, String service,
+    /** {@code services}: the signing names accepted (a request is signed for exactly one of them). */
+    public SigV4Verifier(String region, Set<String> services,
                          Function<String, Optional<String>> secretForAccessKey, Clock clock) {
         this.region = region;
-        this.service = service;
+        this.services = Set.copyOf(services);
         this.secretForAccessKey = secretForAccessKey;
         this.clock = clock;
     }
@@ -89,7 +92,10 @@ public final class SigV4Verifier {
         if (scope.length != 5 || !"aws4_request".equals(scope[4])) return reject("malformed credential scope");
         String accessKeyId = scope[0], scopeDate = scope[1];
         if (!region.equals(scope[2])) return reject("credential scope region '" + scope[2] + "' should be '" + region + "'");
-        if (!service.equals(scope[3])) return reject("credential scope service '" + scope[3] + "' should be '" + service + "'");
+        if (!services.contains(scope[3])) {
+            return reject("credential scope service '" + scope[3] + "' should be one of " + new TreeSet<>(services));
+        }
+        String service = scope[3];
 
         // The timestamp signed is X-Amz-Date, or the Date header rewritten in the same basic ISO form.
         Instant requestTime;
@@ -138,7 +144,7 @@ public final class SigV4Verifier {
             return reject("malformed percent-encoding in query string");
         }
 
-        byte[] signingKey = signingKey(secret.get(), scopeDate);
+        byte[] signingKey = signingKey(secret.get(), scopeDate, service);
         byte[] presented = signature.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII);
         String path = rawPath == null || rawPath.isEmpty() ? "/" : rawPath;
         // curl signs the path as sent; the AWS SDKs encode each segment once more for execute-api.
@@ -201,7 +207,7 @@ public final class SigV4Verifier {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    private byte[] signingKey(String secret, String date) {
+    private byte[] signingKey(String secret, String date, String service) {
         byte[] k = hmac(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), date);
         return hmac(hmac(hmac(k, region), service), "aws4_request");
     }

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class SigV4VerifierTest {
             "/prod/fleets/arn%3Aaws%3Agamelift%3Aus-east-1%3A123456789012%3Agameservergroup%2Farena/instances";
 
     private static SigV4Verifier verifierAt(Instant now) {
-        return new SigV4Verifier("us-east-1", "execute-api",
+        return new SigV4Verifier("us-east-1", Set.of("execute-api", "gamelift"),
                 ak -> ak.equals(AK) ? Optional.of(SECRET) : Optional.empty(), Clock.fixed(now, ZoneOffset.UTC));
     }
 
@@ -262,7 +263,17 @@ class SigV4VerifierTest {
     void rejectsWrongService() {
         Wire w = sdkSign(SdkHttpMethod.GET, "/prod/fleets", Map.of(), null, AwsCredentialsIdentity.create(AK, SECRET),
                 r -> r.putProperty(AwsV4FamilyHttpSigner.SERVICE_SIGNING_NAME, "lambda"));
-        assertThat(reason(verify(w))).contains("service").contains("lambda").contains("execute-api");
+        assertThat(reason(verify(w))).contains("service").contains("lambda").contains("execute-api")
+                .contains("gamelift");
+    }
+
+    @Test
+    void acceptsGameLiftsSigningName() {
+        // The AWS SDKs' GameLift clients sign for "gamelift"; with only an endpoint override they reach the edge.
+        Wire w = sdkSign(SdkHttpMethod.POST, "/", Map.of(), "{}", AwsCredentialsIdentity.create(AK, SECRET),
+                r -> r.putProperty(AwsV4FamilyHttpSigner.SERVICE_SIGNING_NAME, "gamelift"));
+        assertThat(verify(w)).isInstanceOf(Result.Accepted.class);
+        assertThat(verify(w.withBody("{\"x\":1}"))).isInstanceOf(Result.Rejected.class);
     }
 
     @Test
@@ -377,7 +388,7 @@ class SigV4VerifierTest {
     }
 
     private static SigV4Verifier curlVerifierAt(String instant) {
-        return new SigV4Verifier("us-east-1", "execute-api",
+        return new SigV4Verifier("us-east-1", Set.of("execute-api", "gamelift"),
                 ak -> ak.equals("AKIDEXAMPLE") ? Optional.of(CURL_SECRET) : Optional.empty(),
                 Clock.fixed(Instant.parse(instant), ZoneOffset.UTC));
     }
