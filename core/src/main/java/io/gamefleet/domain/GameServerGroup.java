@@ -17,6 +17,7 @@ public record GameServerGroup(
         BalancingStrategy balancingStrategy,
         GameServerProtectionPolicy protectionPolicy,
         String autoScalingGroupArn,
+        String autoScalingGroupName,
         GameServerGroupStatus status,
         String statusReason,
         Set<GameServerGroupAction> suspendedActions,
@@ -32,22 +33,21 @@ public record GameServerGroup(
         Instant expiresAt,
         long version) {
 
+    /** Where a group stored without its Auto Scaling group's name had it: before names had a stage. */
+    static final String UNSTAGED_SCALING_GROUP_PREFIX = "gamefleet-";
+
+    public GameServerGroup {
+        if (autoScalingGroupName == null && name != null) {
+            autoScalingGroupName = UNSTAGED_SCALING_GROUP_PREFIX + name;
+        }
+    }
+
     public Builder toBuilder() {
         return new Builder(this);
     }
 
     public static Builder builder() {
         return new Builder(null);
-    }
-
-    /** The Auto Scaling group Gamefleet creates for this group. */
-    public String autoScalingGroupName() {
-        return autoScalingGroupName(name);
-    }
-
-    /** The Auto Scaling group Gamefleet creates for the group of this name. */
-    public static String autoScalingGroupName(String groupName) {
-        return "gamefleet-" + groupName;
     }
 
     public boolean isSuspended(GameServerGroupAction action) {
@@ -62,6 +62,7 @@ public record GameServerGroup(
         private BalancingStrategy balancingStrategy = BalancingStrategy.SPOT_PREFERRED;
         private GameServerProtectionPolicy protectionPolicy = GameServerProtectionPolicy.NO_PROTECTION;
         private String autoScalingGroupArn;
+        private String autoScalingGroupName;
         private GameServerGroupStatus status = GameServerGroupStatus.NEW;
         private String statusReason;
         private Set<GameServerGroupAction> suspendedActions = Set.of();
@@ -88,6 +89,7 @@ public record GameServerGroup(
             balancingStrategy = g.balancingStrategy;
             protectionPolicy = g.protectionPolicy;
             autoScalingGroupArn = g.autoScalingGroupArn;
+            autoScalingGroupName = g.autoScalingGroupName;
             status = g.status;
             statusReason = g.statusReason;
             suspendedActions = g.suspendedActions;
@@ -111,6 +113,8 @@ public record GameServerGroup(
         public Builder balancingStrategy(BalancingStrategy v) { balancingStrategy = v; return this; }
         public Builder protectionPolicy(GameServerProtectionPolicy v) { protectionPolicy = v; return this; }
         public Builder autoScalingGroupArn(String v) { autoScalingGroupArn = v; return this; }
+        /** Fixed at creation: the deployment's prefix (its stage) and the group's name. */
+        public Builder autoScalingGroupName(String v) { autoScalingGroupName = v; return this; }
         public Builder status(GameServerGroupStatus v) { status = v; return this; }
         public Builder statusReason(String v) { statusReason = v; return this; }
         public Builder suspendedActions(Set<GameServerGroupAction> v) { suspendedActions = Set.copyOf(v); return this; }
@@ -128,7 +132,7 @@ public record GameServerGroup(
 
         public GameServerGroup build() {
             return new GameServerGroup(name, arn, roleArn, instanceDefinitions, balancingStrategy,
-                    protectionPolicy, autoScalingGroupArn, status, statusReason, suspendedActions,
+                    protectionPolicy, autoScalingGroupArn, autoScalingGroupName, status, statusReason, suspendedActions,
                     creationTime, lastUpdatedTime, minSize, maxSize, launchTemplate, autoScalingPolicy,
                     vpcSubnets, tags, deleteOption, expiresAt, version);
         }

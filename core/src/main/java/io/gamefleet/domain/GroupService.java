@@ -51,6 +51,7 @@ public final class GroupService {
         Instant now = clock.instant();
         GameServerGroup group = draft.toBuilder()
                 .arn(settings.groupArn(draft.name()))
+                .autoScalingGroupName(settings.autoScalingGroupName(draft.name()))
                 .status(GameServerGroupStatus.NEW)
                 .creationTime(now)
                 .lastUpdatedTime(now)

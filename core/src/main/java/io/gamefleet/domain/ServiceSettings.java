@@ -9,7 +9,13 @@ public record ServiceSettings(
         Duration claimTtl,
         Duration healthTimeout,
         Duration deletedRetention,
-        Duration activationTimeout) {
+        Duration activationTimeout,
+        String scalingGroupPrefix) {
+
+    /** The Auto Scaling group a group created now gets: one name per deployment (stage) and group. */
+    public String autoScalingGroupName(String groupName) {
+        return scalingGroupPrefix + groupName;
+    }
 
     public String groupArn(String groupName) {
         return "arn:aws:gamelift:" + region + ":" + accountId + ":gameservergroup/" + groupName;

@@ -116,7 +116,8 @@ public final class AwsServices {
     private Services.Config config(Region region) {
         ServiceSettings settings = new ServiceSettings(region.id(), setting(Settings.ACCOUNT_ID),
                 seconds(Settings.CLAIM_TTL_SECONDS), seconds(Settings.HEALTH_TIMEOUT_SECONDS),
-                seconds(Settings.DELETED_RETENTION_SECONDS), seconds(Settings.ACTIVATION_TIMEOUT_SECONDS));
+                seconds(Settings.DELETED_RETENTION_SECONDS), seconds(Settings.ACTIVATION_TIMEOUT_SECONDS),
+                setting(Settings.SCALING_GROUP_PREFIX));
         Map<Role, String> roleArns = new EnumMap<>(Role.class);
         for (Role role : Role.values()) {
             roleArns.put(role, setting(Settings.roleArn(role)));

@@ -2,6 +2,7 @@ package io.gamefleet.wiring;
 
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Role;
+import io.gamefleet.catalog.Settings;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.fakes.FakeCompute;
 import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
@@ -42,7 +43,8 @@ public final class TestServices {
             roleArns.put(role, LocalAccount.roleArn(role));
         }
         ServiceSettings settings = new ServiceSettings(LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
-                Duration.ofSeconds(60), Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15));
+                Duration.ofSeconds(60), Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15),
+                Settings.SCALING_GROUP_PREFIX.defaultValue());
         services = new Services(new Services.Ports(groups, servers, instances, interruptions, () -> compute,
                 () -> metrics, workflows), new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, roleArns),
                 clock, log::add);

@@ -2,13 +2,16 @@ package io.gamefleet.infra;
 
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.aws_apigatewayv2_authorizers.HttpIamAuthorizer;
 import software.amazon.awscdk.aws_apigatewayv2_integrations.HttpLambdaIntegration;
 import software.amazon.awscdk.services.apigateway.AccessLogFormat;
 import software.amazon.awscdk.services.apigatewayv2.AddRoutesOptions;
+import software.amazon.awscdk.services.apigatewayv2.CfnStage;
 import software.amazon.awscdk.services.apigatewayv2.HttpApi;
 import software.amazon.awscdk.services.apigatewayv2.HttpMethod;
 import software.amazon.awscdk.services.apigatewayv2.HttpStage;
@@ -45,9 +48,10 @@ final class Api extends Construct {
         HttpStage stage = api.addStage("DefaultStage", HttpStageOptions.builder()
                 .stageName(STAGE)
                 .autoDeploy(true)
+                // Routes without their own limits (none today) get the JSON door's, the sum of all.
                 .throttle(ThrottleSettings.builder()
-                        .burstLimit(context.throttleBurst())
-                        .rateLimit(context.throttleRate())
+                        .burstLimit(context.throttling().jsonDoor().burst())
+                        .rateLimit(context.throttling().jsonDoor().rate())
                         .build())
                 .accessLogSettings(accessLogSettings(accessLogs))
                 .build());
@@ -75,6 +79,8 @@ final class Api extends Construct {
                         functions.alias(Routes.JSON_DOOR.functionName())))
                 .build());
 
+        routeThrottles(stage, context.throttling());
+
         CfnOutput.Builder.create(this, "ApiUrl").value(stage.getUrl())
                 .description("Base URL of the Gamefleet HTTP API (SigV4-signed requests, service execute-api)")
                 .build();
@@ -101,6 +107,22 @@ final class Api extends Construct {
     /** The execute-api ARN of the JSON door. */
     String jsonDoorArn() {
         return api.arnForExecuteApi(Routes.JSON_DOOR.method(), Routes.JSON_DOOR.path(), STAGE);
+    }
+
+    /** Each route's own limits ({@link ApiThrottling}), on the stage as API Gateway keys them: by route key. */
+    private static void routeThrottles(HttpStage stage, ApiThrottling throttling) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        throttling.perOperation().forEach((operation, limit) -> {
+            Route route = Routes.of(operation);
+            settings.put(route.method() + " " + route.path(), routeSettings(limit));
+            settings.put("POST " + operation.cborPath(), routeSettings(limit));
+        });
+        settings.put(Routes.JSON_DOOR.method() + " " + Routes.JSON_DOOR.path(), routeSettings(throttling.jsonDoor()));
+        ((CfnStage) stage.getNode().getDefaultChild()).setRouteSettings(settings);
+    }
+
+    private static Map<String, Object> routeSettings(ApiThrottling.Limit limit) {
+        return Map.of("ThrottlingRateLimit", limit.rate(), "ThrottlingBurstLimit", limit.burst());
     }
 
     private static IAccessLogSettings accessLogSettings(LogGroup logs) {

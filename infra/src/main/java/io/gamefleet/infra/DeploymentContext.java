@@ -34,19 +34,25 @@ public final class DeploymentContext {
     public static final String LAMBDA_JAR = "lambdaJar";
     public static final String REMOVAL_POLICY = "removalPolicy";
     public static final String LOG_RETENTION_DAYS = "logRetentionDays";
-    public static final String THROTTLE_BURST = "apiThrottleBurstLimit";
-    public static final String THROTTLE_RATE = "apiThrottleRateLimit";
+    public static final String EXPECTED_GAME_SERVERS = "expectedGameServers";
+    public static final String HEARTBEAT_SECONDS = "heartbeatSeconds";
+    public static final String CLAIMS_PER_SECOND = "claimsPerSecond";
     public static final String ALARM_EMAIL = "alarmEmail";
+    public static final String STAGE = "stage";
+
+    static final String DEFAULT_STAGE = "prod";
 
     static final String DEFAULT_REMOVAL_POLICY = "retain";
     static final int DEFAULT_LOG_RETENTION_DAYS = 30;
-    static final int DEFAULT_THROTTLE_BURST = 40;
-    static final int DEFAULT_THROTTLE_RATE = 20;
+    static final int DEFAULT_EXPECTED_GAME_SERVERS = 10_000;
+    static final int DEFAULT_HEARTBEAT_SECONDS = 30;
+    /** FleetIQ's own ClaimGameServer quota. */
+    static final int DEFAULT_CLAIMS_PER_SECOND = 20;
 
     /**
      * Settings the stack sets itself: the account (from the stack), the workflow ARNs (from the
-     * state machines), the caller roles' ARNs (from the roles it creates) and the page-token HMAC
-     * key (a generated secret, never a context value).
+     * state machines), the caller roles' ARNs (from the roles it creates), the Auto Scaling groups'
+     * prefix (from the stage) and the page-token HMAC key (a generated secret, never a context value).
      */
     static final Set<Setting> DERIVED = derived();
 
@@ -66,6 +72,11 @@ public final class DeploymentContext {
 
     DeploymentContext(Node node) {
         this.node = node;
+    }
+
+    /** The stage every physical name carries (see {@link StageNames}). */
+    StageNames names() {
+        return new StageNames(string(STAGE, DEFAULT_STAGE));
     }
 
     /** The context key of a setting: its variable without GAMEFLEET_, in lower camel case. */
@@ -139,12 +150,14 @@ public final class DeploymentContext {
                 + java.util.Arrays.toString(RETENTION_PERIODS) + ", not " + days);
     }
 
-    int throttleBurst() {
-        return integer(THROTTLE_BURST, DEFAULT_THROTTLE_BURST);
-    }
-
-    int throttleRate() {
-        return integer(THROTTLE_RATE, DEFAULT_THROTTLE_RATE);
+    /** The fleet the API's throttles are sized for (see {@link ApiThrottling}). */
+    ApiThrottling throttling() {
+        int heartbeat = integer(HEARTBEAT_SECONDS, DEFAULT_HEARTBEAT_SECONDS);
+        if (heartbeat == 0) {
+            throw new IllegalArgumentException("context " + HEARTBEAT_SECONDS + " must be at least 1");
+        }
+        return new ApiThrottling(integer(EXPECTED_GAME_SERVERS, DEFAULT_EXPECTED_GAME_SERVERS), heartbeat,
+                integer(CLAIMS_PER_SECOND, DEFAULT_CLAIMS_PER_SECOND));
     }
 
     Optional<String> alarmEmail() {
@@ -222,6 +235,7 @@ public final class DeploymentContext {
         Set<Setting> derived = Workflows.ALL.stream().map(w -> w.arnSetting()).collect(Collectors.toSet());
         derived.add(Settings.ACCOUNT_ID);
         derived.add(Settings.PAGE_TOKEN_KEY);
+        derived.add(Settings.SCALING_GROUP_PREFIX);
         for (io.gamefleet.catalog.Role role : io.gamefleet.catalog.Role.values()) {
             derived.add(Settings.roleArn(role));
         }

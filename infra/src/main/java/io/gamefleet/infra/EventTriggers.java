@@ -23,10 +23,13 @@ import software.constructs.Construct;
  * schedule per schedule (the balancer) and an EventBridge rule per event rule (EC2's instance events).
  */
 final class EventTriggers extends Construct {
+    private final StageNames names;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     EventTriggers(Construct scope, String id, Functions functions, DeploymentContext context) {
         super(scope, id);
+        this.names = context.names();
         for (io.gamefleet.catalog.Schedule schedule : Triggers.SCHEDULES) {
             schedule(schedule, context.scheduleMinutes(schedule), functions.alias(schedule.functionName()));
         }
@@ -37,7 +40,7 @@ final class EventTriggers extends Construct {
 
     private void schedule(io.gamefleet.catalog.Schedule schedule, long minutes, Alias target) {
         Schedule.Builder.create(this, schedule.name() + "Schedule")
-                .scheduleName(schedule.functionName())
+                .scheduleName(names.of(schedule.functionName()))
                 .description("Runs " + schedule.functionName() + " every " + minutes + " minute(s) ("
                         + DeploymentContext.contextKey(schedule.rate()) + " rounded up to whole minutes)")
                 .schedule(ScheduleExpression.rate(Duration.minutes(minutes)))
@@ -58,7 +61,7 @@ final class EventTriggers extends Construct {
             throw new IllegalStateException("the event pattern of " + rule.name() + " is not JSON", e);
         }
         CfnRule cfnRule = CfnRule.Builder.create(this, rule.name() + "Rule")
-                .name(rule.functionName())
+                .name(names.of(rule.functionName()))
                 .description("Routes the catalog's events to " + rule.functionName())
                 .state("ENABLED")
                 .eventPattern(pattern)

@@ -114,9 +114,8 @@ final class Functions extends Construct {
     /**
      * A function under the catalog's name, with its own role (only its log group, tables and
      * actions), its own log group, SnapStart on published versions, and the alias {@value #LIVE_ALIAS}
-     * on the current version, which is what every caller invokes. Explicit names are unique per
-     * account and region, so one account/region holds one Gamefleet deployment (a stage prefix
-     * would have to go into the catalog, which the local profile shares).
+     * on the current version, which is what every caller invokes. Its name is the catalog's with the
+     * stage in it ({@link StageNames}).
      */
     private void function(String id, String name, String handler, Kind kind, Duration timeout,
             Map<String, String> environment) {
@@ -129,7 +128,7 @@ final class Functions extends Construct {
                 .build();
         logs.grantWrite(role);
         Function fn = Function.Builder.create(this, id + "Function")
-                .functionName(name)
+                .functionName(context.names().of(name))
                 .description("Gamefleet " + kind.name().toLowerCase(Locale.ROOT) + ": " + handler)
                 .runtime(Runtime.JAVA_21)
                 .architecture(Architecture.ARM_64)
@@ -148,8 +147,9 @@ final class Functions extends Construct {
         Annotations.of(fn).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
                 "every function publishes its current version, and callers invoke the live alias on it");
         grantTables(role, access);
-        ScalingPermissions.statements(Stack.of(this), access.scaling()).forEach(role::addToPrincipalPolicy);
-        NagRules.function(fn, access.scaling());
+        String scalingGroups = context.names().prefix();
+        ScalingPermissions.statements(Stack.of(this), access.scaling(), scalingGroups).forEach(role::addToPrincipalPolicy);
+        NagRules.function(fn, access.scaling(), scalingGroups);
 
         Alias.Builder alias = Alias.Builder.create(this, id + "Live")
                 .aliasName(LIVE_ALIAS)
@@ -193,6 +193,7 @@ final class Functions extends Construct {
         data.tables().forEach((definition, table) -> env.put(definition.environmentVariable(), table.getTableName()));
         env.put(Settings.ACCOUNT_ID.environmentVariable(), Stack.of(this).getAccount());
         context.functionSettings().forEach((setting, value) -> env.put(setting.environmentVariable(), value));
+        env.put(Settings.SCALING_GROUP_PREFIX.environmentVariable(), context.names().prefix());
         return env;
     }
 }

@@ -12,15 +12,18 @@ import software.amazon.awscdk.StackProps;
  * cdk.json); context values are read by {@link DeploymentContext}.
  */
 public final class GamefleetApp {
-    /** The stack's name unless context {@code stackName} says otherwise. */
-    public static final String DEFAULT_STACK_NAME = "Gamefleet";
+    /** The stack's name, with the stage after it, unless context {@code stackName} says otherwise. */
+    public static final String STACK_NAME_PREFIX = "Gamefleet-";
 
     private GamefleetApp() {}
 
     public static void main(String[] args) {
         App app = new App();
         Object name = app.getNode().tryGetContext("stackName");
-        new GamefleetStack(app, name == null ? DEFAULT_STACK_NAME : name.toString(), StackProps.builder()
+        Object stage = app.getNode().tryGetContext(DeploymentContext.STAGE);
+        String stackName = name != null ? name.toString()
+                : STACK_NAME_PREFIX + (stage == null ? DeploymentContext.DEFAULT_STAGE : stage.toString());
+        new GamefleetStack(app, stackName, StackProps.builder()
                 .description("Gamefleet: self-hosted FleetIQ-style game server management")
                 .build());
         applyChecks(app);

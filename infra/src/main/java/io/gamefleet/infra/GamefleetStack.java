@@ -25,7 +25,7 @@ public final class GamefleetStack extends Stack {
     public GamefleetStack(Construct scope, String id, StackProps props) {
         super(scope, id, props);
         DeploymentContext context = new DeploymentContext(getNode());
-        Monitoring monitoring = new Monitoring(this, "Monitoring", context.alarmEmail());
+        Monitoring monitoring = new Monitoring(this, "Monitoring", context.alarmEmail(), context.names());
         // The parts' resources keep the logical ids they had when they sat in the stack itself
         // (see LogicalIds), each part's as soon as it is built: the next parts refer to them.
         // The functions are the stack's Default child, which CDK leaves out of logical ids: a
@@ -34,7 +34,7 @@ public final class GamefleetStack extends Stack {
         CallerRoles callerRoles = LogicalIds.leaveOut(new CallerRoles(this, "CallerRoles"));
         Functions functions = new Functions(this, "Default", context, data, callerRoles.arns());
         StateMachines workflows = LogicalIds.leaveOut(
-                new StateMachines(this, "Workflows", functions, context.logRetention()));
+                new StateMachines(this, "Workflows", functions, context.logRetention(), context.names()));
         LogicalIds.leaveOut(new EventTriggers(this, "Triggers", functions, context));
         Api api = LogicalIds.leaveOut(new Api(this, "HttpApi", functions, context));
         LogicalIds.leaveOut(new CallerPolicies(this, "CallerPolicies", api, callerRoles));

@@ -49,11 +49,13 @@ import software.constructs.Construct;
 final class Monitoring extends Construct {
     static final Duration PERIOD = Duration.minutes(5);
 
+    private final StageNames names;
     private final Topic topic;
     private final List<Alarm> alarms = new ArrayList<>();
 
-    Monitoring(Construct scope, String id, Optional<String> alarmEmail) {
+    Monitoring(Construct scope, String id, Optional<String> alarmEmail, StageNames names) {
         super(scope, id);
+        this.names = names;
         Key key = Key.Builder.create(this, "AlarmTopicKey")
                 .description("Encrypts the Gamefleet alarm topic; CloudWatch alarms may publish to it")
                 .enableKeyRotation(true)
@@ -75,24 +77,24 @@ final class Monitoring extends Construct {
 
     void functionAlarms(Map<String, Function> functions) {
         functions.forEach((name, fn) -> {
-            alarm(name + "Errors", name + "-Errors",
+            alarm(name + "Errors", names.of(name) + "-Errors",
                     "Function " + name + " failed (an exception, a timeout or a crash) at least once in 5 minutes",
                     fn.metricErrors(sum()));
-            alarm(name + "Throttles", name + "-Throttles",
+            alarm(name + "Throttles", names.of(name) + "-Throttles",
                     "Lambda throttled function " + name + " at least once in 5 minutes (account concurrency exhausted?)",
                     fn.metricThrottles(sum()));
         });
     }
 
     void apiAlarm(HttpApi api) {
-        alarm("Api5xx", Catalog.FUNCTION_PREFIX + "Api-5xx",
+        alarm("Api5xx", names.prefix() + "Api-5xx",
                 "The Gamefleet API answered with a 5xx status at least once in 5 minutes "
                         + "(InternalServiceException, or a function that timed out or failed)",
                 api.metricServerError(sum()));
     }
 
     void stateMachineAlarm(String name, StateMachine stateMachine) {
-        alarm(name + "Failed", name + "-ExecutionsFailed",
+        alarm(name + "Failed", names.of(name) + "-ExecutionsFailed",
                 "An execution of " + name + " failed (the workflow itself, not a step that RecordFailure caught)",
                 stateMachine.metricFailed(sum()));
     }
@@ -112,7 +114,7 @@ final class Monitoring extends Construct {
             throw new IllegalStateException("table " + definition.logicalName() + " has too many indexes for one "
                     + "throttle alarm (CloudWatch alarms take at most 10 metrics)");
         }
-        alarm(definition.logicalName() + "Throttles", Catalog.FUNCTION_PREFIX + definition.logicalName() + "-Throttles",
+        alarm(definition.logicalName() + "Throttles", names.prefix() + definition.logicalName() + "-Throttles",
                 "DynamoDB throttled requests to table " + definition.logicalName() + " or its indexes in 5 minutes",
                 MathExpression.Builder.create()
                         .expression("SUM([" + String.join(",", metrics.keySet()) + "])")

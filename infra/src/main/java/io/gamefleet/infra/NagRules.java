@@ -56,7 +56,7 @@ final class NagRules {
     private NagRules() {}
 
     /** L1 on the function; IAM5 on its role's policy for the Auto Scaling and EC2 wildcards it needs. */
-    static void function(Function fn, Set<Scaling> scaling) {
+    static void function(Function fn, Set<Scaling> scaling, String scalingGroups) {
         NagSuppressions.addResourceSuppressions(fn, List.of(suppression("AwsSolutions-L1", L1_REASON)));
         if (scaling.isEmpty()) {
             return;
@@ -67,7 +67,7 @@ final class NagRules {
         Stack stack = Stack.of(fn);
         if (!scaling.equals(Set.of(Scaling.DESCRIBE))) {
             iam5.add(suppression("AwsSolutions-IAM5", GROUP_ARN_REASON,
-                    finding(stack, ScalingPermissions.groupArns(stack))));
+                    finding(stack, ScalingPermissions.groupArns(stack, scalingGroups))));
         }
         if (launches) {
             iam5.add(suppression("AwsSolutions-IAM5", PASS_ROLE_REASON,

@@ -15,8 +15,9 @@ import software.amazon.awscdk.services.iam.Effect;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 
 /**
- * The Auto Scaling and EC2 permissions of FleetIQ's model, scoped to the groups Gamefleet manages:
- * every action that supports resource-level permissions names Auto Scaling group ARNs and requires
+ * The Auto Scaling and EC2 permissions of FleetIQ's model, scoped to the groups this stage of
+ * Gamefleet manages: every action that supports resource-level permissions names the ARNs of the
+ * Auto Scaling groups named with the stage's prefix, and requires
  * the managed tag ({@link Catalog#MANAGED_TAG_KEY}, which the compute adapter puts on every group it
  * creates and which a caller cannot replace): on the request for CreateAutoScalingGroup, on the
  * resource for the rest. The remaining wildcards are actions without resource-level permissions
@@ -37,7 +38,8 @@ final class ScalingPermissions {
 
     private ScalingPermissions() {}
 
-    static List<PolicyStatement> statements(Stack stack, Set<Scaling> scaling) {
+    /** {@code scalingGroups}: the prefix of this stage's Auto Scaling groups' names, which IAM scopes by. */
+    static List<PolicyStatement> statements(Stack stack, Set<Scaling> scaling, String scalingGroups) {
         List<PolicyStatement> statements = new ArrayList<>();
         if (scaling.contains(Scaling.DESCRIBE)) {
             statements.add(statement("DescribeScalingGroups", List.of("autoscaling:DescribeAutoScalingGroups"),
@@ -46,7 +48,7 @@ final class ScalingPermissions {
         if (scaling.contains(Scaling.CREATE)) {
             // The tag must be in the request: Gamefleet can create only groups that carry its tag.
             statements.add(statement("CreateManagedScalingGroups", List.of("autoscaling:CreateAutoScalingGroup"),
-                    List.of(groupArns(stack)), Map.of("Null", Map.of(REQUEST_TAG, "false"))));
+                    List.of(groupArns(stack, scalingGroups)), Map.of("Null", Map.of(REQUEST_TAG, "false"))));
             // The first group of an account creates Auto Scaling's service-linked role.
             statements.add(statement("CreateAutoScalingServiceLinkedRole", List.of("iam:CreateServiceLinkedRole"),
                     List.of(Stack.of(stack).formatArn(ArnComponents.builder()
@@ -64,7 +66,7 @@ final class ScalingPermissions {
             }
         }
         if (!groupActions.isEmpty()) {
-            statements.add(statement("ManageManagedScalingGroups", groupActions, List.of(groupArns(stack)),
+            statements.add(statement("ManageManagedScalingGroups", groupActions, List.of(groupArns(stack, scalingGroups)),
                     Map.of("Null", Map.of(RESOURCE_TAG, "false"))));
         }
         if (scaling.contains(Scaling.CREATE) || scaling.contains(Scaling.BALANCE)) {
@@ -100,10 +102,11 @@ final class ScalingPermissions {
                 .arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
     }
 
-    /** Every Auto Scaling group of this account and region (the group id part of the ARN is random). */
-    static String groupArns(Stack stack) {
+    /** This stage's Auto Scaling groups in this account and region (the group id part of the ARN is random). */
+    static String groupArns(Stack stack, String scalingGroups) {
         return Stack.of(stack).formatArn(ArnComponents.builder()
-                .service("autoscaling").resource("autoScalingGroup").resourceName("*:autoScalingGroupName/*")
+                .service("autoscaling").resource("autoScalingGroup")
+                .resourceName("*:autoScalingGroupName/" + scalingGroups + "*")
                 .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
     }
 

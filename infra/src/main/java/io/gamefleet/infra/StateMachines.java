@@ -6,6 +6,7 @@ import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.lambda.Function;
@@ -25,17 +26,20 @@ import software.constructs.Construct;
 final class StateMachines extends Construct {
     private final Map<WorkflowDefinition, StateMachine> stateMachines = new LinkedHashMap<>();
 
-    StateMachines(Construct scope, String id, Functions functions, RetentionDays logRetention) {
+    StateMachines(Construct scope, String id, Functions functions, RetentionDays logRetention, StageNames names) {
         super(scope, id);
         for (WorkflowDefinition workflow : Workflows.ALL) {
-            stateMachines.put(workflow, stateMachine(workflow, functions, logRetention));
+            stateMachines.put(workflow, stateMachine(workflow, functions, logRetention, names));
         }
         for (Route route : Routes.ALL) {
             Workflows.startedBy(route).ifPresent(workflow -> {
-                StateMachine stateMachine = stateMachines.get(workflow);
-                Function starter = functions.function(route.functionName());
-                starter.addEnvironment(workflow.arnSetting().environmentVariable(), stateMachine.getStateMachineArn());
-                stateMachine.grantStartExecution(starter);
+                // The operation's own function, and the JSON door, which runs every operation.
+                for (String starter : List.of(route.functionName(), Routes.JSON_DOOR.functionName())) {
+                    StateMachine stateMachine = stateMachines.get(workflow);
+                    Function fn = functions.function(starter);
+                    fn.addEnvironment(workflow.arnSetting().environmentVariable(), stateMachine.getStateMachineArn());
+                    stateMachine.grantStartExecution(fn);
+                }
             });
         }
     }
@@ -45,7 +49,8 @@ final class StateMachines extends Construct {
         return stateMachines;
     }
 
-    private StateMachine stateMachine(WorkflowDefinition workflow, Functions functions, RetentionDays logRetention) {
+    private StateMachine stateMachine(WorkflowDefinition workflow, Functions functions, RetentionDays logRetention,
+            StageNames names) {
         Map<String, String> substitutions = new LinkedHashMap<>();
         for (WorkflowStep step : workflow.steps()) {
             substitutions.put(step.placeholder(), functions.alias(step.functionName()).getFunctionArn());
@@ -57,7 +62,7 @@ final class StateMachines extends Construct {
         // The ASL file's text as shipped in the functions jar (the file the local profile runs);
         // fromString keeps it byte for byte, with the placeholders left to Step Functions.
         StateMachine stateMachine = StateMachine.Builder.create(this, workflow.name() + "StateMachine")
-                .stateMachineName(workflow.stateMachineName())
+                .stateMachineName(names.of(workflow.stateMachineName()))
                 .definitionBody(DefinitionBody.fromString(workflow.asl()))
                 .definitionSubstitutions(substitutions)
                 .logs(LogOptions.builder().destination(logs).level(LogLevel.ALL).includeExecutionData(true).build())

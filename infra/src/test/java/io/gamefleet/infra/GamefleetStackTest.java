@@ -56,6 +56,8 @@ import software.amazon.awscdk.assertions.Template;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GamefleetStackTest {
+    /** The default stage: the template's physical names carry it. */
+    private static final StageNames STAGE = new StageNames(DeploymentContext.DEFAULT_STAGE);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> WRITE_ACTIONS = Set.of("dynamodb:PutItem", "dynamodb:UpdateItem",
             "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem", "dynamodb:BatchWriteItem");
@@ -122,9 +124,7 @@ class GamefleetStackTest {
         template.resourceCountIs("AWS::ApiGatewayV2::Stage", 1);
         Map<String, Object> stage = props(ofType("AWS::ApiGatewayV2::Stage").values().iterator().next());
         assertThat(stage).containsEntry("StageName", "$default").containsEntry("AutoDeploy", true)
-                .containsEntry("DefaultRouteSettings", Map.of(
-                        "ThrottlingBurstLimit", DeploymentContext.DEFAULT_THROTTLE_BURST,
-                        "ThrottlingRateLimit", DeploymentContext.DEFAULT_THROTTLE_RATE));
+                .containsKey("DefaultRouteSettings");
         Map<String, Object> logs = map(stage.get("AccessLogSettings"));
         String logGroupId = getAttId(logs.get("DestinationArn"));
         assertThat(props(resources.get(logGroupId))).containsEntry("RetentionInDays",
@@ -155,7 +155,7 @@ class GamefleetStackTest {
         handlers.forEach((name, handler) -> {
             Map<String, Object> p = props(resources.get(functionId(name)));
             assertThat(p).as(name)
-                    .containsEntry("FunctionName", name)
+                    .containsEntry("FunctionName", STAGE.of(name))
                     .containsEntry("Handler", handler)
                     .containsEntry("Runtime", "java21")
                     .containsEntry("MemorySize", Functions.MEMORY_MB)
@@ -293,9 +293,19 @@ class GamefleetStackTest {
                             || (started != null && a.equals("states:StartExecution"))
                             || (describes && a.equals("autoscaling:DescribeAutoScalingGroups")));
         }
+        // The JSON door runs both starters, so it starts both workflows.
+        String door = Routes.JSON_DOOR.functionName();
+        for (WorkflowDefinition workflow : Workflows.ALL) {
+            Object machineRef = ref(stateMachineId(workflow));
+            assertThat(variables(resources.get(functionId(door))).get(workflow.arnSetting().environmentVariable()))
+                    .isEqualTo(machineRef);
+            assertThat(statementsOf(door).stream().anyMatch(s -> actions(s).contains("states:StartExecution")
+                    && resourcesOf(s).contains(machineRef))).as("the JSON door starts " + workflow.name()).isTrue();
+        }
         // Nothing else may start a workflow.
         Set<String> startersNames = starters.keySet().stream().map(Operation::functionName)
                 .collect(Collectors.toSet());
+        startersNames.add(door);
         for (String name : functionNames()) {
             if (!startersNames.contains(name)) {
                 assertThat(statementsOf(name).stream().flatMap(s -> actions(s).stream()))
@@ -381,7 +391,7 @@ class GamefleetStackTest {
                     assertThat(condition).as(name + " " + actions).isEqualTo(Map.of("Null", Map.of(tag, "false")));
                     assertThat(resourcesOf(s)).hasSize(1);
                     assertThat(render(resourcesOf(s).get(0))).as(name)
-                            .endsWith(":autoScalingGroup:*:autoScalingGroupName/*");
+                            .endsWith(":autoScalingGroup:*:autoScalingGroupName/gamefleet-prod-*");
                 }
                 if (actions.contains("iam:PassRole")) {
                     assertThat(condition).isEqualTo(Map.of("StringEquals", Map.of("iam:PassedToService",
@@ -468,7 +478,7 @@ class GamefleetStackTest {
         template.resourceCountIs("AWS::StepFunctions::StateMachine", Workflows.ALL.size());
         for (WorkflowDefinition workflow : Workflows.ALL) {
             Map<String, Object> p = props(resources.get(stateMachineId(workflow)));
-            assertThat(p).containsEntry("StateMachineName", workflow.stateMachineName());
+            assertThat(p).containsEntry("StateMachineName", STAGE.of(workflow.stateMachineName()));
             assertThat(p.get("DefinitionString")).isEqualTo(workflow.asl());
 
             Map<String, Object> expected = new LinkedHashMap<>();
@@ -520,7 +530,7 @@ class GamefleetStackTest {
         template.resourceCountIs("AWS::Scheduler::Schedule", Triggers.SCHEDULES.size());
         for (Schedule schedule : Triggers.SCHEDULES) {
             Map<String, Object> p = props(resources.get(
-                    idWhere("AWS::Scheduler::Schedule", "Name", schedule.functionName())));
+                    idWhere("AWS::Scheduler::Schedule", "Name", STAGE.of(schedule.functionName()))));
             assertThat(p).containsEntry("ScheduleExpression", "rate(1 minute)").containsEntry("State", "ENABLED");
             Map<String, Object> target = map(p.get("Target"));
             assertThat(target.get("Arn")).isEqualTo(ref(aliasId(schedule.functionName())));
@@ -536,7 +546,7 @@ class GamefleetStackTest {
     void theEventRuleCarriesTheCatalogPatternToTheHandlerAlias() throws IOException {
         template.resourceCountIs("AWS::Events::Rule", Triggers.EVENT_RULES.size());
         for (EventRule rule : Triggers.EVENT_RULES) {
-            String ruleId = idWhere("AWS::Events::Rule", "Name", rule.functionName());
+            String ruleId = idWhere("AWS::Events::Rule", "Name", STAGE.of(rule.functionName()));
             Map<String, Object> p = props(resources.get(ruleId));
             assertThat(p).containsEntry("State", "ENABLED");
             JsonNode pattern = JSON.valueToTree(p.get("EventPattern"));
@@ -674,8 +684,8 @@ class GamefleetStackTest {
         context.put(DeploymentContext.contextKey(Settings.HEALTH_TIMEOUT_SECONDS), 90);
         context.put(DeploymentContext.contextKey(Settings.VIABILITY_THRESHOLD), "0.5");
         context.put(DeploymentContext.contextKey(Settings.BALANCER_RATE_SECONDS), "150");
-        context.put("apiThrottleBurstLimit", 100);
-        context.put("apiThrottleRateLimit", "50");
+        context.put(DeploymentContext.EXPECTED_GAME_SERVERS, 300);
+        context.put(DeploymentContext.HEARTBEAT_SECONDS, "10");
         context.put("alarmEmail", "ops@example.com");
         GamefleetStack tunedStack = stack(context);
         Template tuned = Template.fromStack(tunedStack);
@@ -693,9 +703,11 @@ class GamefleetStackTest {
         // 150 s is 3 whole minutes: the schedule's rate, and the balancer's timeout.
         tuned.hasResourceProperties("AWS::Scheduler::Schedule", Map.of("ScheduleExpression", "rate(3 minutes)"));
         tuned.hasResourceProperties("AWS::Lambda::Function", Map.of(
-                "FunctionName", Triggers.BALANCER.functionName(), "Timeout", 180));
-        tuned.hasResourceProperties("AWS::ApiGatewayV2::Stage", Map.of("DefaultRouteSettings",
-                Map.of("ThrottlingBurstLimit", 100, "ThrottlingRateLimit", 50)));
+                "FunctionName", STAGE.of(Triggers.BALANCER.functionName()), "Timeout", 180));
+        // 300 servers every 10 s, 20 claims/s updating twice: ceil(1.2 * (30 + 40)) = 84 per second.
+        tuned.hasResourceProperties("AWS::ApiGatewayV2::Stage", Map.of("RouteSettings", Match.objectLike(Map.of(
+                "PATCH /game-server-groups/{GameServerGroupName}/game-servers/{GameServerId}",
+                Map.of("ThrottlingBurstLimit", 168, "ThrottlingRateLimit", 84)))));
         tuned.hasResourceProperties("AWS::SNS::Subscription", Map.of("Protocol", "email", "Endpoint", "ops@example.com"));
     }
 
@@ -736,6 +748,7 @@ class GamefleetStackTest {
                         Settings.DELETION_STATE_MACHINE_ARN);
         assertThat(DeploymentContext.SCHEDULE_RATES).containsExactly(Settings.BALANCER_RATE_SECONDS);
         assertThat(DeploymentContext.DERIVED).containsExactlyInAnyOrder(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID,
+                Settings.SCALING_GROUP_PREFIX,
                 Settings.ACTIVATION_STATE_MACHINE_ARN, Settings.DELETION_STATE_MACHINE_ARN, Settings.ADMIN_ROLE_ARN,
                 Settings.MATCHMAKER_ROLE_ARN, Settings.GAME_SERVER_ROLE_ARN);
         assertThat(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS)).isEqualTo("claimTtlSeconds");
@@ -773,8 +786,10 @@ class GamefleetStackTest {
         DeploymentContext.CONTEXT_SETTINGS.forEach(s -> keys.put(DeploymentContext.contextKey(s), s.defaultValue()));
         keys.put(DeploymentContext.REMOVAL_POLICY, DeploymentContext.DEFAULT_REMOVAL_POLICY);
         keys.put(DeploymentContext.LOG_RETENTION_DAYS, Integer.toString(DeploymentContext.DEFAULT_LOG_RETENTION_DAYS));
-        keys.put(DeploymentContext.THROTTLE_BURST, Integer.toString(DeploymentContext.DEFAULT_THROTTLE_BURST));
-        keys.put(DeploymentContext.THROTTLE_RATE, Integer.toString(DeploymentContext.DEFAULT_THROTTLE_RATE));
+        keys.put(DeploymentContext.STAGE, DeploymentContext.DEFAULT_STAGE);
+        keys.put(DeploymentContext.EXPECTED_GAME_SERVERS, Integer.toString(DeploymentContext.DEFAULT_EXPECTED_GAME_SERVERS));
+        keys.put(DeploymentContext.HEARTBEAT_SECONDS, Integer.toString(DeploymentContext.DEFAULT_HEARTBEAT_SECONDS));
+        keys.put(DeploymentContext.CLAIMS_PER_SECOND, Integer.toString(DeploymentContext.DEFAULT_CLAIMS_PER_SECOND));
         for (Map.Entry<String, String> key : keys.entrySet()) {
             assertThat(deploying).as(key.getKey()).containsPattern(
                     "\\| `" + Pattern.quote(key.getKey()) + "` \\| " + Pattern.quote(key.getValue()) + " \\|");
@@ -797,14 +812,15 @@ class GamefleetStackTest {
         return new GamefleetStack(app, "Gamefleet", StackProps.builder().build());
     }
 
-    /** The names of the stack's functions, as the template has them. */
+    /** The catalog names of the stack's functions (the template has them with the stage in). */
     private Set<String> functionNames() {
         return ofType("AWS::Lambda::Function").values().stream().map(f -> (String) props(f).get("FunctionName"))
+                .map(physical -> Catalog.FUNCTION_PREFIX + physical.substring(STAGE.prefix().length()))
                 .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 
     private String functionId(String functionName) {
-        return idWhere("AWS::Lambda::Function", "FunctionName", functionName);
+        return idWhere("AWS::Lambda::Function", "FunctionName", STAGE.of(functionName));
     }
 
     /** The alias of the function (each function has exactly one). */
@@ -821,7 +837,7 @@ class GamefleetStackTest {
     }
 
     private String stateMachineId(WorkflowDefinition workflow) {
-        return idWhere("AWS::StepFunctions::StateMachine", "StateMachineName", workflow.stateMachineName());
+        return idWhere("AWS::StepFunctions::StateMachine", "StateMachineName", STAGE.of(workflow.stateMachineName()));
     }
 
     private String callerPolicyId(Role role) {

@@ -55,6 +55,8 @@ final class GroupSchema {
         enumeration(s, "GameServerProtectionPolicy", GameServerProtectionPolicy.class,
                 GameServerGroup::protectionPolicy, GameServerGroup.Builder::protectionPolicy);
         string(s, "AutoScalingGroupArn", GameServerGroup::autoScalingGroupArn, GameServerGroup.Builder::autoScalingGroupArn);
+        // Absent on groups stored before names had a stage: the record then gives the unstaged name.
+        string(s, "AutoScalingGroupName", GameServerGroup::autoScalingGroupName, GameServerGroup.Builder::autoScalingGroupName);
         enumeration(s, "Status", GameServerGroupStatus.class, GameServerGroup::status, GameServerGroup.Builder::status);
         string(s, "StatusReason", GameServerGroup::statusReason, GameServerGroup.Builder::statusReason);
         json(s, "SuspendedActions", new TypeReference<Set<GameServerGroupAction>>() { },

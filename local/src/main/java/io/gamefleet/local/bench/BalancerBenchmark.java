@@ -2,7 +2,6 @@ package io.gamefleet.local.bench;
 
 import io.gamefleet.domain.Caller;
 import io.gamefleet.domain.Compute.ComputeInstance;
-import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerService.Registration;
 import io.gamefleet.domain.SpotBalancer.GroupReport;
 import io.gamefleet.local.LocalProfile;
@@ -27,7 +26,7 @@ public final class BalancerBenchmark {
             String group = "bench";
             Benchmarks.createActive(profile, group, instanceCount, instanceCount * 2,
                     List.of("c5.large", "m5.large", "c4.large"));
-            List<ComputeInstance> instances = profile.fleet().describeInstances(GameServerGroup.autoScalingGroupName(group));
+            List<ComputeInstance> instances = profile.fleet().instancesOf(group);
             long started = System.nanoTime();
             for (int i = 0; i < servers; i++) {
                 String instance = instances.get(i % instances.size()).instanceId();

@@ -141,7 +141,7 @@ public final class DemoGame implements AutoCloseable {
      */
     private void adopt() {
         String status = api.call("GET", GROUP_PATH, null).body().path("GameServerGroup").path("Status").asText("");
-        boolean hasFleet = fleet.describeScalingGroup(GameServerGroup.autoScalingGroupName(GROUP)).isPresent();
+        boolean hasFleet = fleet.hasScalingGroup(GROUP);
         if (Set.of("NEW", "ACTIVATING").contains(status) || (status.equals("ACTIVE") && hasFleet)) {
             phase = Phase.ACTIVATING;
         } else {
@@ -177,8 +177,8 @@ public final class DemoGame implements AutoCloseable {
     /** One agent per slot of each in-service instance; an instance that left takes its agents with it. */
     private void startAndStopAgents(Instant now) {
         Map<String, String> inService = new TreeMap<>(); // instance id -> type
-        fleet.describeScalingGroup(GameServerGroup.autoScalingGroupName(GROUP)).ifPresent(g -> g.instances().stream()
-                .filter(ComputeInstance::inService).forEach(i -> inService.put(i.instanceId(), i.instanceType())));
+        fleet.instancesOf(GROUP).stream().filter(ComputeInstance::inService)
+                .forEach(i -> inService.put(i.instanceId(), i.instanceType()));
         Set<String> running = agents.values().stream().map(a -> a.instanceId).collect(Collectors.toSet());
         for (Iterator<Agent> it = agents.values().iterator(); it.hasNext(); ) {
             Agent agent = it.next();

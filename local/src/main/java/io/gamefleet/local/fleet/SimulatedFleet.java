@@ -189,13 +189,27 @@ public final class SimulatedFleet implements Compute {
         }
     }
 
+    private Optional<ScalingGroup> scalingGroupOf(String gameServerGroup) {
+        return groups.values().stream().filter(g -> g.group.name().equals(gameServerGroup)).findFirst();
+    }
+
+    /** The instances of a game server group's Auto Scaling group, as Describe shows them (none if it has none). */
+    public List<ComputeInstance> instancesOf(String gameServerGroup) {
+        return scalingGroupOf(gameServerGroup).map(g -> describeInstances(g.name)).orElse(List.of());
+    }
+
+    /** Whether the game server group has an Auto Scaling group in this fleet. */
+    public boolean hasScalingGroup(String gameServerGroup) {
+        return scalingGroupOf(gameServerGroup).isPresent();
+    }
+
     /**
      * Target tracking on PercentUtilizedGameServers: desired becomes the capacity that brings
      * the metric to the policy's target, within the group's sizes. Scale-in picks the newest
      * instances that are not protected, as the default termination policy would prefer.
      */
     void observe(String gameServerGroup, double percentUtilized) {
-        ScalingGroup g = groups.get(GameServerGroup.autoScalingGroupName(gameServerGroup));
+        ScalingGroup g = scalingGroupOf(gameServerGroup).orElse(null);
         if (g == null || g.group.autoScalingPolicy() == null) {
             return;
         }

@@ -1,0 +1,55 @@
+package io.gamefleet.infra;
+
+import io.gamefleet.catalog.Operation;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * API Gateway's per-route throttles, sized from the fleet a deployer describes: how many game
+ * servers, how often each reports health, how many claims per second. The game server operations
+ * are sized from that fleet; the administrative ones keep FleetIQ's published quotas, which no
+ * fleet size changes.
+ *
+ * <p>Every game server heartbeats (UpdateGameServer) once per period, and a claimed server is
+ * updated twice more (players in, data); a match also means a registration and a deregistration,
+ * about one of each per claim. Rates get 20% headroom; bursts are twice the rate, as FleetIQ's are.
+ */
+record ApiThrottling(int expectedGameServers, int heartbeatSeconds, int claimsPerSecond) {
+    static final double HEADROOM = 1.2;
+
+    /** Steady requests per second and burst, as API Gateway takes them. */
+    record Limit(double rate, int burst) {
+        static Limit of(double rate) {
+            return new Limit(rate, (int) Math.ceil(2 * rate));
+        }
+    }
+
+    /** Per operation, for its REST route and its CBOR path alike. */
+    Map<Operation, Limit> perOperation() {
+        Map<Operation, Limit> limits = new EnumMap<>(Operation.class);
+        double heartbeats = (double) expectedGameServers / heartbeatSeconds;
+        double claims = Math.max(claimsPerSecond, 1);
+        limits.put(Operation.UPDATE_GAME_SERVER, Limit.of(Math.ceil(HEADROOM * (heartbeats + 2 * claims))));
+        limits.put(Operation.CLAIM_GAME_SERVER, Limit.of(Math.ceil(HEADROOM * claims)));
+        limits.put(Operation.REGISTER_GAME_SERVER, Limit.of(Math.ceil(HEADROOM * Math.max(claims, 20))));
+        limits.put(Operation.DEREGISTER_GAME_SERVER, Limit.of(Math.ceil(HEADROOM * Math.max(claims, 20))));
+        limits.put(Operation.DESCRIBE_GAME_SERVER, Limit.of(Math.ceil(HEADROOM * Math.max(claims, 20))));
+        // FleetIQ's quotas (requests per second, burst).
+        limits.put(Operation.DESCRIBE_GAME_SERVER_GROUP, new Limit(30, 30));
+        limits.put(Operation.DESCRIBE_GAME_SERVER_INSTANCES, new Limit(30, 30));
+        limits.put(Operation.LIST_GAME_SERVER_GROUPS, new Limit(30, 30));
+        limits.put(Operation.LIST_GAME_SERVERS, new Limit(30, 30));
+        limits.put(Operation.UPDATE_GAME_SERVER_GROUP, new Limit(20, 20));
+        limits.put(Operation.SUSPEND_GAME_SERVER_GROUP, new Limit(0.1, 1));
+        limits.put(Operation.RESUME_GAME_SERVER_GROUP, new Limit(0.1, 1));
+        limits.put(Operation.CREATE_GAME_SERVER_GROUP, new Limit(0.1, 5));
+        limits.put(Operation.DELETE_GAME_SERVER_GROUP, new Limit(0.1, 5));
+        return limits;
+    }
+
+    /** The JSON door carries every operation, so it takes them all together. */
+    Limit jsonDoor() {
+        double rate = perOperation().values().stream().mapToDouble(Limit::rate).sum();
+        return new Limit(rate, perOperation().values().stream().mapToInt(Limit::burst).sum());
+    }
+}
