@@ -39,6 +39,7 @@ public final class DeploymentContext {
     public static final String CLAIMS_PER_SECOND = "claimsPerSecond";
     public static final String ALARM_EMAIL = "alarmEmail";
     public static final String STAGE = "stage";
+    public static final String SNAP_START = "snapStart";
 
     static final String DEFAULT_STAGE = "prod";
 
@@ -72,6 +73,18 @@ public final class DeploymentContext {
 
     DeploymentContext(Node node) {
         this.node = node;
+    }
+
+    /** SnapStart: where Lambda has it (auto), everywhere (on: fails in regions without), or nowhere (off). */
+    enum SnapStart { AUTO, ON, OFF }
+
+    SnapStart snapStart() {
+        String value = string(SNAP_START, "auto");
+        try {
+            return SnapStart.valueOf(value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("context " + SNAP_START + " must be auto, on or off, not " + value);
+        }
     }
 
     /** The stage every physical name carries (see {@link StageNames}). */

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.CfnMapping;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
@@ -29,7 +31,7 @@ import software.amazon.awscdk.services.lambda.Architecture;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.Runtime;
-import software.amazon.awscdk.services.lambda.SnapStartConf;
+import software.amazon.awscdk.services.lambda.CfnFunction;
 import software.amazon.awscdk.services.lambda.VersionOptions;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.constructs.Construct;
@@ -59,6 +61,7 @@ final class Functions extends Construct {
     private final Code code;
     private final Map<String, Function> functions = new LinkedHashMap<>();
     private final Map<String, Alias> aliases = new LinkedHashMap<>();
+    private CfnMapping snapStartByRegion;
 
     Functions(Construct scope, String id, DeploymentContext context, DataStores data,
             Map<io.gamefleet.catalog.Role, String> callerRoleArns) {
@@ -139,13 +142,10 @@ final class Functions extends Construct {
                 .environment(environment)
                 .role(role)
                 .logGroup(logs)
-                .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
                 // Versions are replaced on every change; keeping old ones would only pile up code storage.
                 .currentVersionOptions(VersionOptions.builder().removalPolicy(RemovalPolicy.DESTROY).build())
                 .build();
-        // Acknowledged: the function is published (currentVersion) and only ever invoked through the alias.
-        Annotations.of(fn).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
-                "every function publishes its current version, and callers invoke the live alias on it");
+        snapStart(fn);
         grantTables(role, access);
         String scalingGroups = context.names().prefix();
         ScalingPermissions.statements(Stack.of(this), access.scaling(), scalingGroups).forEach(role::addToPrincipalPolicy);
@@ -160,6 +160,29 @@ final class Functions extends Construct {
         }
         functions.put(name, fn);
         aliases.put(name, alias.build());
+    }
+
+    /**
+     * SnapStart on published versions where the region has it: decided by the template's mapping
+     * unless context {@code snapStart} says on or off.
+     */
+    private void snapStart(Function fn) {
+        if (context.snapStart() == DeploymentContext.SnapStart.OFF) {
+            return;
+        }
+        // Acknowledged: the function is published (currentVersion) and only ever invoked through the alias.
+        Annotations.of(fn).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
+                "every function publishes its current version, and callers invoke the live alias on it");
+        CfnFunction cfn = (CfnFunction) fn.getNode().getDefaultChild();
+        Map<String, String> onPublishedVersions = Map.of("ApplyOn", "PublishedVersions");
+        if (context.snapStart() == DeploymentContext.SnapStart.ON) {
+            cfn.addPropertyOverride("SnapStart", onPublishedVersions);
+        } else {
+            if (snapStartByRegion == null) {
+                snapStartByRegion = SupportedRegions.snapStartByRegion(this);
+            }
+            cfn.addPropertyOverride("SnapStart.ApplyOn", snapStartByRegion.findInMap(Aws.REGION, "ApplyOn"));
+        }
     }
 
     /** Item actions on the table's ARN; queries of an index on that index's ARN only. */

@@ -160,7 +160,8 @@ class GamefleetStackTest {
                     .containsEntry("Runtime", "java21")
                     .containsEntry("MemorySize", Functions.MEMORY_MB)
                     .containsEntry("Timeout", timeouts.get(name))
-                    .containsEntry("SnapStart", Map.of("ApplyOn", "PublishedVersions"))
+                    .containsEntry("SnapStart", Map.of("ApplyOn", Map.of("Fn::FindInMap",
+                            List.of("SnapStartByRegion", Map.of("Ref", "AWS::Region"), "ApplyOn"))))
                     .containsEntry("LoggingConfig", Map.of("LogGroup", ref(logGroupId(name))));
             assertThat(props(resources.get(logGroupId(name))))
                     .containsEntry("RetentionInDays", DeploymentContext.DEFAULT_LOG_RETENTION_DAYS);
@@ -787,6 +788,7 @@ class GamefleetStackTest {
         keys.put(DeploymentContext.REMOVAL_POLICY, DeploymentContext.DEFAULT_REMOVAL_POLICY);
         keys.put(DeploymentContext.LOG_RETENTION_DAYS, Integer.toString(DeploymentContext.DEFAULT_LOG_RETENTION_DAYS));
         keys.put(DeploymentContext.STAGE, DeploymentContext.DEFAULT_STAGE);
+        keys.put(DeploymentContext.SNAP_START, "auto");
         keys.put(DeploymentContext.EXPECTED_GAME_SERVERS, Integer.toString(DeploymentContext.DEFAULT_EXPECTED_GAME_SERVERS));
         keys.put(DeploymentContext.HEARTBEAT_SECONDS, Integer.toString(DeploymentContext.DEFAULT_HEARTBEAT_SECONDS));
         keys.put(DeploymentContext.CLAIMS_PER_SECOND, Integer.toString(DeploymentContext.DEFAULT_CLAIMS_PER_SECOND));

@@ -51,6 +51,19 @@ class StagesAndThrottlingTest {
     }
 
     @Test
+    void snapStartIsOnWhereTheRegionHasItUnlessContextSaysOtherwise() throws IOException {
+        Map<String, Object> byRegion = template(Map.of(), "Gamefleet-prod").findMappings("*").values().iterator().next();
+        assertThat(byRegion).containsEntry("us-east-1", Map.of("ApplyOn", "PublishedVersions"))
+                .containsEntry("mx-central-1", Map.of("ApplyOn", "None"))
+                .containsOnlyKeys(SupportedRegions.ALL);
+        assertThat(synth(Map.of(DeploymentContext.SNAP_START, "on"), "Gamefleet-prod"))
+                .contains("\"SnapStart\":{\"ApplyOn\":\"PublishedVersions\"}").doesNotContain("SnapStartByRegion");
+        assertThat(synth(Map.of(DeploymentContext.SNAP_START, "off"), "Gamefleet-prod")).doesNotContain("\"SnapStart\":");
+        assertThatThrownBy(() -> synth(Map.of(DeploymentContext.SNAP_START, "maybe"), "Gamefleet-x"))
+                .hasMessageContaining(DeploymentContext.SNAP_START);
+    }
+
+    @Test
     void aStageMustBeAShortLowerCaseName() {
         assertThatThrownBy(() -> synth(Map.of(DeploymentContext.STAGE, "Prod_1"), "Gamefleet-x"))
                 .hasMessageContaining("context stage");
