@@ -227,6 +227,20 @@ class GameServerServiceTest {
     }
 
     @Test
+    void whileDeletionIsScheduledAGameInPlayMaySayUtilizedAgain() {
+        fleet.register("gs-playing", "i-1");
+        fleet.utilize("gs-playing");
+        fleet.groupService().delete(GROUP, DeleteOption.SAFE_DELETE);
+        fleet.clock.advance(Duration.ofSeconds(10));
+
+        // Its heartbeat repeats the status it has: no new game, so no error for a running game.
+        GameServer s = update("gs-playing", Optional.of("round=2"), Optional.of(UtilizationStatus.UTILIZED), true);
+        assertThat(s.lastHealthCheckTime()).isEqualTo(T0.plusSeconds(10));
+        assertThat(s.gameServerData()).isEqualTo("round=2");
+        assertThat(s.utilizationStatus()).isEqualTo(UtilizationStatus.UTILIZED);
+    }
+
+    @Test
     void onceTheGroupIsBeingDeletedNoUpdateIsTaken() {
         fleet.register("gs-1", "i-1");
         fleet.groupService().delete(GROUP, DeleteOption.FORCE_DELETE);
