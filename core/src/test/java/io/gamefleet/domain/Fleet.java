@@ -78,6 +78,10 @@ final class Fleet {
     }
 
     SpotBalancer balancer() {
+        return balancer(servers, compute);
+    }
+
+    SpotBalancer balancer(GameServerRepository servers, Compute compute) {
         return new SpotBalancer(groups, servers, instances, interruptions, compute, metrics, SETTINGS,
                 VIABILITY_WINDOW, VIABILITY_THRESHOLD, clock, log::add);
     }
