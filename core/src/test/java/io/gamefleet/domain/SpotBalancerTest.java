@@ -189,13 +189,18 @@ class SpotBalancerTest {
         assertThat(report.terminated()).isEmpty();
     }
 
-    @Test
-    void anIdleDrainingInstanceEndsOnlyOnceItsReplacementServes() {
+    /** m5-1 and c5-1 (with the idle gs-c5) in service, and c5.large not viable (1 ÷ (1 + 1)). */
+    private void anM5AndAnIdleC5AfterAC5WasLost() {
         group(b -> b.maxSize(8));
         fleet.launch("m5-1", M5);
         fleet.launch("c5-1", C5);
         fleet.register("gs-c5", "c5-1");
         lostToSpot(C5);
+    }
+
+    @Test
+    void anIdleDrainingInstanceEndsOnlyOnceItsReplacementServes() {
+        anM5AndAnIdleC5AfterAC5WasLost();
 
         assertThat(balance().drained()).containsExactly("c5-1");
         assertThat(desired()).isEqualTo(3);
@@ -254,11 +259,7 @@ class SpotBalancerTest {
 
     @Test
     void aClaimDuringTheRunKeepsTheDrainingInstance() {
-        group(b -> b.maxSize(8));
-        fleet.launch("m5-1", M5);
-        fleet.launch("c5-1", C5);
-        fleet.register("gs-c5", "c5-1");
-        lostToSpot(C5);
+        anM5AndAnIdleC5AfterAC5WasLost();
         balance();
         fleet.replacement(GROUP, "m5-2", M5, true);
         GameServerRepository racing = Fleet.around(GameServerRepository.class, fleet.servers, (method, args, proceed) -> {
