@@ -87,6 +87,10 @@ final class Fleet {
     }
 
     InstanceEvents events() {
+        return events(servers);
+    }
+
+    InstanceEvents events(GameServerRepository servers) {
         return new InstanceEvents(instances, servers, interruptions, metrics, VIABILITY_WINDOW, clock, log::add);
     }
 
