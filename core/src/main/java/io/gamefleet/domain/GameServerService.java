@@ -117,16 +117,26 @@ public final class GameServerService {
         Instant now = clock.instant();
         GameServerGroup group = groups.require(settings.groupName(u.groupNameOrArn()), now);
         // While a SAFE_DELETE waits for games to end, their servers keep reporting health and
-        // data; only new games (UTILIZED) are refused, since they would hold the deletion up.
-        boolean startsAGame = u.utilizationStatus().orElse(null) == UtilizationStatus.UTILIZED;
+        // data; only new games (UTILIZED) are refused, since they would hold the deletion up. A
+        // server in play that says UTILIZED again (with its heartbeat) starts no game.
+        boolean setsUtilized = u.utilizationStatus().orElse(null) == UtilizationStatus.UTILIZED;
         if (group.status() != GameServerGroupStatus.ACTIVE
-                && (group.status() != GameServerGroupStatus.DELETE_SCHEDULED || startsAGame)) {
-            throw Groups.notActive(group, startsAGame ? "UpdateGameServer to UTILIZED" : "UpdateGameServer");
+                && (group.status() != GameServerGroupStatus.DELETE_SCHEDULED
+                        || setsUtilized && !inPlay(group.name(), u.gameServerId()))) {
+            throw Groups.notActive(group, setsUtilized ? "UpdateGameServer to UTILIZED" : "UpdateGameServer");
         }
         ServerUpdate change = new ServerUpdate(u.gameServerData(), u.utilizationStatus(),
                 u.healthy() ? Optional.of(now) : Optional.empty());
         return servers.update(group.name(), u.gameServerId(), caller.boundInstanceId(), change)
                 .orElseThrow(() -> explainUpdateFailure(group.name(), u, caller));
+    }
+
+    /** Whether the server is UTILIZED: read before the write, but a server never leaves UTILIZED but by deregistering. */
+    private boolean inPlay(String group, String gameServerId) {
+        return servers.find(gameServerId)
+                .filter(s -> s.gameServerGroupName().equals(group))
+                .map(s -> s.utilizationStatus() == UtilizationStatus.UTILIZED)
+                .orElse(false);
     }
 
     private GamefleetException explainUpdateFailure(String group, Update u, Caller caller) {

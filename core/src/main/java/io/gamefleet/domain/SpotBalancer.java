@@ -8,6 +8,7 @@ import io.gamefleet.domain.Metrics.GameServerCounts;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -88,7 +89,8 @@ public final class SpotBalancer {
         ScalingGroupState scaling = found.get();
         Map<String, GameServerInstance> recorded = instances.listAll(name).stream()
                 .collect(Collectors.toMap(GameServerInstance::instanceId, i -> i));
-        List<GameServer> all = servers.listAll(name);
+        // A copy this run keeps up to date as it sweeps and forgets (the port's list may be unmodifiable).
+        List<GameServer> all = new ArrayList<>(servers.listAll(name));
 
         // Instances: record new ones, forget those the scaling group no longer has.
         Set<String> live = new HashSet<>();
