@@ -35,7 +35,7 @@ final class Fleet {
     static final Duration DELETED_RETENTION = Duration.ofHours(24);
     static final Duration ACTIVATION_TIMEOUT = Duration.ofMinutes(10);
     static final ServiceSettings SETTINGS = new ServiceSettings("us-east-1", "123456789012", CLAIM_TTL,
-            HEALTH_TIMEOUT, DELETED_RETENTION, ACTIVATION_TIMEOUT);
+            HEALTH_TIMEOUT, DELETED_RETENTION, ACTIVATION_TIMEOUT, "gamefleet-");
     static final Duration VIABILITY_WINDOW = Duration.ofHours(1);
     static final double VIABILITY_THRESHOLD = 0.2;
     static final String C5 = "c5.large";
@@ -117,7 +117,7 @@ final class Fleet {
         GameServerGroup group = options.apply(draft(name)).arn(SETTINGS.groupArn(name))
                 .status(GameServerGroupStatus.ACTIVE).creationTime(clock.instant()).lastUpdatedTime(clock.instant())
                 .autoScalingGroupArn("arn:aws:autoscaling:us-east-1:123456789012:autoScalingGroup:x:autoScalingGroupName/"
-                        + GameServerGroup.autoScalingGroupName(name))
+                        + SETTINGS.autoScalingGroupName(name))
                 .build();
         groups.create(group);
         compute.putScalingGroup(group.autoScalingGroupName(), new ScalingGroupState(0, group.minSize(), group.maxSize(),
@@ -130,7 +130,7 @@ final class Fleet {
      * by one), in service, unprotected, launched at {@code launchTime}, and recorded as ACTIVE.
      */
     GameServerInstance launch(String group, String instanceId, String type, Instant launchTime) {
-        String scalingGroup = GameServerGroup.autoScalingGroupName(group);
+        String scalingGroup = SETTINGS.autoScalingGroupName(group);
         ScalingGroupState s = scalingGroup(group);
         compute.putScalingGroup(scalingGroup, new ScalingGroupState(s.desiredCapacity() + 1, s.minSize(), s.maxSize(),
                 s.instanceTypes(), s.onDemandOnly(), s.instances()));
@@ -151,7 +151,7 @@ final class Fleet {
      * scaling group only (the balancer records it), in service or not yet.
      */
     void replacement(String group, String instanceId, String type, boolean inService) {
-        compute.addInstance(GameServerGroup.autoScalingGroupName(group),
+        compute.addInstance(SETTINGS.autoScalingGroupName(group),
                 new ComputeInstance(instanceId, type, "us-east-1b", clock.instant(), inService, false));
     }
 
@@ -161,7 +161,7 @@ final class Fleet {
     }
 
     ScalingGroupState scalingGroup(String group) {
-        return compute.scalingGroup(GameServerGroup.autoScalingGroupName(group)).orElseThrow();
+        return compute.scalingGroup(SETTINGS.autoScalingGroupName(group)).orElseThrow();
     }
 
     /** Registers an AVAILABLE server, healthy now, with RegisterGameServer. */

@@ -20,7 +20,7 @@ class GroupLifecycleTest {
     private final Fleet fleet = new Fleet();
     private final GroupLifecycle steps = fleet.lifecycle();
     private final GroupService groups = fleet.groupService();
-    private final String scalingGroup = GameServerGroup.autoScalingGroupName(GROUP);
+    private final String scalingGroup = Fleet.SETTINGS.autoScalingGroupName(GROUP);
 
     private GameServerGroup group() {
         return fleet.group(GROUP);

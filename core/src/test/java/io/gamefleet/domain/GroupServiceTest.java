@@ -42,6 +42,21 @@ class GroupServiceTest {
     }
 
     @Test
+    void aGroupsAutoScalingGroupCarriesTheDeploymentsPrefixForGood() {
+        ServiceSettings staging = new ServiceSettings("us-east-1", "123456789012", Duration.ofMinutes(1),
+                Duration.ofMinutes(3), Duration.ofDays(1), Duration.ofMinutes(15), "gamefleet-staging-");
+        GroupService stagingService = new GroupService(fleet.groups, fleet.instances, fleet.workflows,
+                new PageTokens("k"), staging, fleet.clock);
+
+        GameServerGroup created = stagingService.create(Fleet.draft(GROUP).build());
+
+        assertThat(created.autoScalingGroupName()).isEqualTo("gamefleet-staging-arena");
+        assertThat(fleet.group(GROUP).autoScalingGroupName()).isEqualTo("gamefleet-staging-arena");
+        // A group stored before names had a stage keeps the name it had.
+        assertThat(Fleet.draft("old").build().autoScalingGroupName()).isEqualTo("gamefleet-old");
+    }
+
+    @Test
     void aGroupWhoseActivationCannotStartIsLeftInErrorWithAReason() {
         fleet.workflows.failWith(new IllegalStateException("Step Functions is down"));
 

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /** One balancer run after another over ACTIVE groups on the fakes: viability, draining, protection, sweep, metrics. */
 class SpotBalancerTest {
     private final Fleet fleet = new Fleet();
-    private final String scalingGroup = GameServerGroup.autoScalingGroupName(GROUP);
+    private final String scalingGroup = Fleet.SETTINGS.autoScalingGroupName(GROUP);
     private int lost;
 
     private void group(UnaryOperator<GameServerGroup.Builder> options) {
@@ -416,7 +416,7 @@ class SpotBalancerTest {
     void onlyActiveGroupsAreBalancedAndAGroupWithoutScalingGroupIsSkipped() {
         group(b -> b);
         fleet.activeGroup("orphan", b -> b);
-        fleet.compute.deleteScalingGroup(GameServerGroup.autoScalingGroupName("orphan"), true);
+        fleet.compute.deleteScalingGroup(Fleet.SETTINGS.autoScalingGroupName("orphan"), true);
         fleet.groupService().create(Fleet.draft("new").build());
         fleet.activeGroup("leaving", b -> b);
         fleet.groupService().delete("leaving", DeleteOption.SAFE_DELETE);
