@@ -20,14 +20,19 @@ import java.util.Optional;
 /**
  * Smithy RPC v2 CBOR, which newer GameLift SDKs prefer: {@code POST /service/GameLift/operation/<Operation>}
  * with a CBOR body, {@code smithy-protocol: rpc-v2-cbor} on requests and responses, timestamps as
- * CBOR tag 1 (epoch seconds), errors as in AWS JSON 1.1 but CBOR-encoded. API Gateway hands binary
- * bodies over base64-encoded and takes them back the same way.
+ * CBOR tag 1 (epoch seconds), errors a 400 (a 500 for an internal one) whose {@code __type} is the
+ * error's absolute shape ID ({@code com.amazonaws.gamelift#NotFoundException}), and no body at all
+ * for an operation without an output shape (DeregisterGameServer). A request that carries an
+ * {@code X-Amz-Target} or {@code X-Amzn-Target} header is refused, as the specification requires.
+ * API Gateway hands binary bodies over base64-encoded and takes them back the same way.
  */
 final class RpcV2CborProtocol implements WireProtocol {
     static final String HEADER = "smithy-protocol";
     static final String PROTOCOL = "rpc-v2-cbor";
     static final String CONTENT_TYPE = "application/cbor";
     private static final int EPOCH_SECONDS_TAG = 1;
+    /** The namespace of GameLift's Smithy model, which an error's {@code __type} names it in. */
+    static final String SHAPE_NAMESPACE = "com.amazonaws.gamelift#";
     private static final CBORMapper CBOR = new CBORMapper();
 
     private final ModelValidator model;
@@ -49,6 +54,10 @@ final class RpcV2CborProtocol implements WireProtocol {
 
     @Override
     public ObjectNode input(APIGatewayV2HTTPEvent event, Route route) {
+        if (event.getHeaders() != null && event.getHeaders().keySet().stream()
+                .anyMatch(h -> h.equalsIgnoreCase("x-amz-target") || h.equalsIgnoreCase("x-amzn-target"))) {
+            throw GamefleetException.invalidRequest("an rpc-v2-cbor request must not carry X-Amz-Target or X-Amzn-Target");
+        }
         byte[] body = Bodies.bytes(event);
         if (body.length == 0) {
             return Json.MAPPER.createObjectNode();
@@ -67,18 +76,24 @@ final class RpcV2CborProtocol implements WireProtocol {
 
     @Override
     public APIGatewayV2HTTPResponse output(Operation operation, JsonNode output) {
-        return respond(200, Map.of(), encode(output, model.outputShape(operation.fleetIqName())));
+        Optional<String> shape = model.outputShape(operation.fleetIqName());
+        if (shape.isEmpty()) {
+            // No output shape: no body, and no Content-Type.
+            return APIGatewayV2HTTPResponse.builder().withStatusCode(200).withHeaders(Map.of(HEADER, PROTOCOL)).build();
+        }
+        return respond(200, encode(output, shape));
     }
 
     @Override
     public APIGatewayV2HTTPResponse error(GamefleetException e) {
-        ObjectNode body = Json.MAPPER.createObjectNode().put("__type", e.errorType()).put("message", e.getMessage());
-        return respond(AwsJsonProtocol.rpcStatus(e.kind()), Map.of("x-amzn-ErrorType", e.errorType()),
-                encode(body, Optional.empty()));
+        // The type is in the body only: the specification says not to send X-Amzn-ErrorType.
+        ObjectNode body = Json.MAPPER.createObjectNode().put("__type", SHAPE_NAMESPACE + e.errorType())
+                .put("message", e.getMessage());
+        return respond(AwsJsonProtocol.rpcStatus(e.kind()), encode(body, Optional.empty()));
     }
 
-    private static APIGatewayV2HTTPResponse respond(int status, Map<String, String> extra, byte[] body) {
-        Map<String, String> headers = new java.util.HashMap<>(extra);
+    private static APIGatewayV2HTTPResponse respond(int status, byte[] body) {
+        Map<String, String> headers = new java.util.HashMap<>();
         headers.put("Content-Type", CONTENT_TYPE);
         headers.put(HEADER, PROTOCOL);
         return APIGatewayV2HTTPResponse.builder().withStatusCode(status).withHeaders(headers)

@@ -97,14 +97,41 @@ class WireProtocolTest {
     }
 
     @Test
-    void cborErrorsCarryTheirNameInTypeAndHeader() throws Exception {
+    void cborErrorsCarryTheirShapeIdInTypeOnly() throws Exception {
         APIGatewayV2HTTPResponse response = cbor.error(GamefleetException.conflict("taken"));
         assertThat(response.getStatusCode()).isEqualTo(400);
-        assertThat(response.getHeaders()).containsEntry("x-amzn-ErrorType", "ConflictException")
-                .containsEntry("smithy-protocol", "rpc-v2-cbor");
+        // "Responses SHOULD NOT contain the X-Amzn-ErrorType header": the type is in the payload.
+        assertThat(response.getHeaders()).containsEntry("smithy-protocol", "rpc-v2-cbor")
+                .doesNotContainKey("x-amzn-ErrorType");
         JsonNode body = new CBORMapper().readTree(Base64.getDecoder().decode(response.getBody()));
-        assertThat(body.get("__type").asText()).isEqualTo("ConflictException");
+        // "This value of this component MUST contain the error's absolute shape ID."
+        assertThat(body.get("__type").asText()).isEqualTo("com.amazonaws.gamelift#ConflictException");
         assertThat(body.get("message").asText()).isEqualTo("taken");
+    }
+
+    @Test
+    void aCborOperationWithoutAnOutputShapeAnswersWithoutABody() {
+        // "Responses for operations with no defined output type ... MUST NOT contain bodies ... The
+        // Content-Type for the serialization format MUST NOT be set."
+        APIGatewayV2HTTPResponse response = cbor.output(Operation.DEREGISTER_GAME_SERVER, Json.MAPPER.createObjectNode());
+        assertThat(response.getStatusCode()).isEqualTo(200);
+        assertThat(response.getBody()).isNull();
+        assertThat(response.getHeaders()).containsEntry("smithy-protocol", "rpc-v2-cbor").doesNotContainKey("Content-Type");
+    }
+
+    @Test
+    void aCborRequestWithAnAmzTargetHeaderIsRefused() {
+        // "Server-side implementations MUST reject such requests for security reasons."
+        for (String header : List.of("X-Amz-Target", "x-amzn-target")) {
+            APIGatewayV2HTTPEvent event = APIGatewayV2HTTPEvent.builder()
+                    .withHeaders(Map.of(header, "GameLift.ListGameServerGroups")).build();
+            try {
+                cbor.input(event, null);
+                throw new AssertionError(header + " was accepted");
+            } catch (GamefleetException e) {
+                assertThat(e.errorType()).isEqualTo("InvalidRequestException");
+            }
+        }
     }
 
     private static String hex(String text) {
