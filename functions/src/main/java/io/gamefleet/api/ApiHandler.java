@@ -10,6 +10,7 @@ import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.logging.JsonLog;
 import io.gamefleet.wiring.Services;
 
 /**
@@ -36,21 +37,27 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
     /** The REST route or the CBOR path of this operation (the JSON door calls {@link #serve}). */
     @Override
     public final APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
-        return serve(RpcV2CborProtocol.carries(event) ? CBOR : REST, event);
+        try (JsonLog.Invocation invocation = JsonLog.invocation(context == null ? null : context.getAwsRequestId(),
+                route.functionName())) {
+            return serve(RpcV2CborProtocol.carries(event) ? CBOR : REST, event);
+        }
     }
 
     /** Decodes, validates, runs and encodes the operation as the door's protocol says. */
     public final APIGatewayV2HTTPResponse serve(WireProtocol protocol, APIGatewayV2HTTPEvent event) {
+        IamCaller caller = IamCaller.of(event);
+        JsonLog.with("operation", route.operation().fleetIqName());
+        JsonLog.with("callerRole", caller.roleName().orElse(null));
         try {
             ObjectNode input = protocol.input(event, route);
-            ApiRequest request = ApiRequest.validate(route.operation(), input, IamCaller.of(event).domainCaller(), MODEL);
+            JsonLog.with("group", input.path("GameServerGroupName").textValue());
+            ApiRequest request = ApiRequest.validate(route.operation(), input, caller.domainCaller(), MODEL);
             return protocol.output(route.operation(), handle(request));
         } catch (GamefleetException e) {
             return protocol.error(e);
         } catch (RuntimeException e) {
             // Unexpected: logged for the operator, never shown to the caller.
-            System.err.println(route.operation() + " failed unexpectedly: " + e);
-            e.printStackTrace();
+            JsonLog.error(route.operation() + " failed unexpectedly", e);
             return protocol.error(GamefleetException.internal("the request could not be completed; it is safe to retry"));
         }
     }

@@ -11,6 +11,7 @@ import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.logging.JsonLog;
 import io.gamefleet.wiring.Services;
 import java.util.EnumMap;
 import java.util.Map;
@@ -43,6 +44,13 @@ public final class GameLiftJsonHandler implements RequestHandler<APIGatewayV2HTT
 
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
+        try (JsonLog.Invocation invocation = JsonLog.invocation(context == null ? null : context.getAwsRequestId(),
+                Routes.JSON_DOOR.functionName())) {
+            return dispatch(event);
+        }
+    }
+
+    private APIGatewayV2HTTPResponse dispatch(APIGatewayV2HTTPEvent event) {
         String target = header(event, TARGET_HEADER).orElse("");
         Optional<Operation> operation = Operation.byJsonTarget(target);
         if (operation.isEmpty()) {

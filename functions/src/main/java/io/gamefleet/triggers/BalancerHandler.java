@@ -3,6 +3,7 @@ package io.gamefleet.triggers;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import io.gamefleet.domain.SpotBalancer.GroupReport;
+import io.gamefleet.logging.JsonLog;
 import io.gamefleet.wiring.Services;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,13 @@ public final class BalancerHandler implements RequestHandler<Map<String, Object>
 
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> input, Context context) {
+        try (JsonLog.Invocation invocation = JsonLog.invocation(context == null ? null : context.getAwsRequestId(),
+                getClass().getSimpleName())) {
+            return handle(input);
+        }
+    }
+
+    private Map<String, Object> handle(Map<String, Object> input) {
         List<GroupReport> reports = services.balancer().runAll();
         return Map.of("Groups", reports.size(),
                 "Swept", reports.stream().mapToInt(GroupReport::swept).sum(),

@@ -2,6 +2,7 @@ package io.gamefleet.triggers;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import io.gamefleet.logging.JsonLog;
 import io.gamefleet.wiring.Services;
 import java.time.Instant;
 import java.util.Map;
@@ -24,6 +25,13 @@ public final class InstanceEventHandler implements RequestHandler<Map<String, Ob
 
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> event, Context context) {
+        try (JsonLog.Invocation invocation = JsonLog.invocation(context == null ? null : context.getAwsRequestId(),
+                getClass().getSimpleName())) {
+            return handle(event);
+        }
+    }
+
+    private Map<String, Object> handle(Map<String, Object> event) {
         Object type = event.get("detail-type");
         if (!(event.get("detail") instanceof Map<?, ?> detail) || !(detail.get("instance-id") instanceof String id)) {
             return Map.of("Handled", false);

@@ -14,6 +14,7 @@ import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.ServiceSettings;
+import io.gamefleet.logging.JsonLog;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -110,7 +111,7 @@ public final class AwsServices {
                 computePort, metricsPort,
                 new StepFunctionsWorkflowStarter(sfn, setting(Settings.ACTIVATION_STATE_MACHINE_ARN),
                         setting(Settings.DELETION_STATE_MACHINE_ARN)));
-        return new Services(ports, config(region), clock, System.out::println);
+        return new Services(ports, config(region), clock, JsonLog::info);
     }
 
     private Services.Config config(Region region) {

@@ -7,6 +7,7 @@ import io.gamefleet.domain.ConcurrentUpdateException;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.GroupLifecycle;
 import io.gamefleet.domain.GroupLifecycle.StepRefusedException;
+import io.gamefleet.logging.JsonLog;
 import io.gamefleet.wiring.Services;
 import java.util.Map;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -26,27 +27,43 @@ public abstract class StepHandler implements RequestHandler<Map<String, Object>,
 
     @Override
     public final Map<String, Object> handleRequest(Map<String, Object> input, Context context) {
-        Object name = input.get("GameServerGroupName");
-        if (!(name instanceof String group)) {
-            throw new StepFailedException("the workflow input has no GameServerGroupName");
+        try (JsonLog.Invocation invocation = JsonLog.invocation(context == null ? null : context.getAwsRequestId(),
+                getClass().getSimpleName())) {
+            Object name = input.get("GameServerGroupName");
+            if (!(name instanceof String group)) {
+                throw logged(new StepFailedException("the workflow input has no GameServerGroupName"));
+            }
+            JsonLog.with("group", group);
+            return run(group, input);
         }
+    }
+
+    private Map<String, Object> run(String group, Map<String, Object> input) {
         try {
             return run(services.lifecycle(), group, input);
         } catch (StepRefusedException | GamefleetException e) {
-            throw new StepFailedException(e.getMessage());
+            throw logged(new StepFailedException(e.getMessage()));
         } catch (ConcurrentUpdateException e) {
-            throw new TransientStepException(e.getMessage(), e);
+            throw logged(new TransientStepException(e.getMessage(), e));
         } catch (ComputeException e) {
             if (e.retryable()) {
-                throw new TransientStepException(e.getMessage(), e);
+                throw logged(new TransientStepException(e.getMessage(), e));
             }
-            throw new StepFailedException(e.getMessage());
+            throw logged(new StepFailedException(e.getMessage()));
         } catch (SdkException e) {
             if (e.retryable()) {
-                throw new TransientStepException(e.getMessage(), e);
+                throw logged(new TransientStepException(e.getMessage(), e));
             }
+            JsonLog.error("the step failed", e);
             throw e;
         }
+    }
+
+    /** What the workflow is told, in the log too: a retry or the reason the group goes to ERROR. */
+    private static RuntimeException logged(RuntimeException outcome) {
+        JsonLog.warn((outcome instanceof TransientStepException ? "will be retried: " : "step failed: ")
+                + outcome.getMessage());
+        return outcome;
     }
 
     protected abstract Map<String, Object> run(GroupLifecycle lifecycle, String group, Map<String, Object> input);

@@ -33,11 +33,12 @@ final class Api extends Construct {
     static final String STAGE = "$default";
 
     private final HttpApi api;
+    private final LogGroup accessLogs;
 
     Api(Construct scope, String id, Functions functions, DeploymentContext context) {
         super(scope, id);
         String stackName = Stack.of(this).getStackName();
-        LogGroup accessLogs = Logs.group(this, "ApiAccessLogs", "/" + stackName + "/api/access",
+        accessLogs = Logs.group(this, "ApiAccessLogs", "/" + stackName + "/api/access",
                 context.logRetention());
         api = HttpApi.Builder.create(this, "Api")
                 .apiName(stackName)
@@ -88,6 +89,11 @@ final class Api extends Construct {
 
     HttpApi httpApi() {
         return api;
+    }
+
+    /** One JSON line per request, with its status. */
+    LogGroup accessLogs() {
+        return accessLogs;
     }
 
     /**

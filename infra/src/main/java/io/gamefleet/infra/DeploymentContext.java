@@ -5,17 +5,12 @@ import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.Workflows;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
 import software.amazon.awscdk.RemovalPolicy;
@@ -40,6 +35,7 @@ public final class DeploymentContext {
     public static final String ALARM_EMAIL = "alarmEmail";
     public static final String STAGE = "stage";
     public static final String SNAP_START = "snapStart";
+    public static final String TRACING = "tracing";
 
     static final String DEFAULT_STAGE = "prod";
 
@@ -85,6 +81,15 @@ public final class DeploymentContext {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("context " + SNAP_START + " must be auto, on or off, not " + value);
         }
+    }
+
+    /** X-Ray tracing of the functions and the state machines. */
+    boolean tracing() {
+        String value = string(TRACING, "true");
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("context " + TRACING + " must be true or false, not " + value);
+        }
+        return Boolean.parseBoolean(value);
     }
 
     /** The stage every physical name carries (see {@link StageNames}). */
@@ -187,31 +192,7 @@ public final class DeploymentContext {
 
     /** The shaded functions jar: context {@code lambdaJar}, or the one {@code mvn install} builds. */
     Path lambdaJar() {
-        Path jar = Path.of(string(LAMBDA_JAR, defaultLambdaJar())).toAbsolutePath().normalize();
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("Lambda jar " + jar + " does not exist: build it with "
-                    + "'mvn -pl functions -am install -DskipTests' from the repository root, or pass "
-                    + "-c " + LAMBDA_JAR + "=<path>");
-        }
-        return jar;
-    }
-
-    /** Relative to the working directory, which is {@code infra/} when the CDK CLI runs the app. */
-    static String defaultLambdaJar() {
-        return "../functions/target/gamefleet-functions-" + projectVersion() + "-lambda.jar";
-    }
-
-    static String projectVersion() {
-        try (InputStream in = DeploymentContext.class.getResourceAsStream("build.properties")) {
-            if (in == null) {
-                throw new IllegalStateException("build.properties missing from the infra classpath");
-            }
-            Properties properties = new Properties();
-            properties.load(in);
-            return properties.getProperty("version");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return LambdaJar.resolve(string(LAMBDA_JAR, LambdaJar.defaultPath()), LAMBDA_JAR);
     }
 
     private String string(String key, String defaultValue) {

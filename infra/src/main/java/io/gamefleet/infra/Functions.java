@@ -31,6 +31,7 @@ import software.amazon.awscdk.services.lambda.Architecture;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.Runtime;
+import software.amazon.awscdk.services.lambda.Tracing;
 import software.amazon.awscdk.services.lambda.CfnFunction;
 import software.amazon.awscdk.services.lambda.VersionOptions;
 import software.amazon.awscdk.services.logs.LogGroup;
@@ -142,6 +143,7 @@ final class Functions extends Construct {
                 .environment(environment)
                 .role(role)
                 .logGroup(logs)
+                .tracing(context.tracing() ? Tracing.ACTIVE : Tracing.DISABLED)
                 // Versions are replaced on every change; keeping old ones would only pile up code storage.
                 .currentVersionOptions(VersionOptions.builder().removalPolicy(RemovalPolicy.DESTROY).build())
                 .build();
@@ -149,7 +151,7 @@ final class Functions extends Construct {
         grantTables(role, access);
         String scalingGroups = context.names().prefix();
         ScalingPermissions.statements(Stack.of(this), access.scaling(), scalingGroups).forEach(role::addToPrincipalPolicy);
-        NagRules.function(fn, access.scaling(), scalingGroups);
+        NagRules.function(fn, access.scaling(), scalingGroups, context.tracing());
 
         Alias.Builder alias = Alias.Builder.create(this, id + "Live")
                 .aliasName(LIVE_ALIAS)

@@ -34,14 +34,16 @@ public final class GamefleetStack extends Stack {
         CallerRoles callerRoles = LogicalIds.leaveOut(new CallerRoles(this, "CallerRoles"));
         Functions functions = new Functions(this, "Default", context, data, callerRoles.arns());
         StateMachines workflows = LogicalIds.leaveOut(
-                new StateMachines(this, "Workflows", functions, context.logRetention(), context.names()));
-        LogicalIds.leaveOut(new EventTriggers(this, "Triggers", functions, context));
+                new StateMachines(this, "Workflows", functions, context));
+        EventTriggers triggers = LogicalIds.leaveOut(new EventTriggers(this, "Triggers", functions, context));
         Api api = LogicalIds.leaveOut(new Api(this, "HttpApi", functions, context));
         LogicalIds.leaveOut(new CallerPolicies(this, "CallerPolicies", api, callerRoles));
 
         data.tables().forEach(monitoring::tableAlarm);
-        monitoring.functionAlarms(functions.all());
-        monitoring.apiAlarm(api.httpApi());
+        monitoring.apiAlarms(api.httpApi(), api.accessLogs());
+        monitoring.balancerAlarm(functions.function(Triggers.BALANCER.functionName()),
+                context.scheduleMinutes(Triggers.BALANCER));
+        monitoring.failedEventsAlarm(triggers.failedEvents());
         workflows.all().forEach((workflow, stateMachine) ->
                 monitoring.stateMachineAlarm(workflow.stateMachineName(), stateMachine));
         monitoring.dashboard(getStackName(), api.httpApi(), functions.all().values(), workflows.all().values(),

@@ -29,6 +29,10 @@ import software.amazon.awscdk.services.dynamodb.Table;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.kms.Key;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.logs.FilterPattern;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.logs.MetricFilter;
+import software.amazon.awscdk.services.sqs.Queue;
 import software.amazon.awscdk.services.sns.Topic;
 import software.amazon.awscdk.services.sns.subscriptions.EmailSubscription;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
@@ -38,13 +42,12 @@ import software.constructs.Construct;
  * Alarms and the dashboard. Every alarm notifies one SNS topic (encrypted with its own key, which
  * CloudWatch may use; subscribe to it, or pass context {@code alarmEmail}).
  *
- * <p>Function errors and throttles are alarmed per function, not aggregated: the alarm's name says
- * which operation, step or trigger fails, which is the first thing an operator needs; an
- * aggregate over all functions would need metric math over more than the ten metrics a
- * CloudWatch alarm may use, and the account-wide Lambda metrics would count other applications'
- * functions. API handlers answer unexpected failures with a 500 rather than fail, so the API's
- * 5xx count has its own alarm. DynamoDB throttling is alarmed per table, over the table and its
- * indexes (claims read the Claimable index, so its throttles matter most).
+ * <p>Alarms page for outcomes, over several periods where one bad minute is noise: the API's 5xx,
+ * an abnormal 4xx rate and 429s; a workflow execution that failed (its group may be stuck); a
+ * balancer that stopped completing runs; an event or scheduled run that ended in the failed-events
+ * queue; DynamoDB throttling per table (indexes included). A function's errors and throttles show
+ * through those outcomes (an API function's as 5xx, a step's as a failed execution, the event
+ * handler's in the queue) and on the dashboard, not as one alarm per function.
  */
 final class Monitoring extends Construct {
     static final Duration PERIOD = Duration.minutes(5);
@@ -75,28 +78,66 @@ final class Monitoring extends Construct {
         return topic;
     }
 
-    void functionAlarms(Map<String, Function> functions) {
-        functions.forEach((name, fn) -> {
-            alarm(name + "Errors", names.of(name) + "-Errors",
-                    "Function " + name + " failed (an exception, a timeout or a crash) at least once in 5 minutes",
-                    fn.metricErrors(sum()));
-            alarm(name + "Throttles", names.of(name) + "-Throttles",
-                    "Lambda throttled function " + name + " at least once in 5 minutes (account concurrency exhausted?)",
-                    fn.metricThrottles(sum()));
-        });
+    /**
+     * The API's own health: 5xx answers (a handler's unexpected failure, a timeout, a function
+     * Lambda could not run), a 4xx rate well above normal (a broken client or an attack), and 429s
+     * (the throttles are too small for the fleet: raise expectedGameServers or claimsPerSecond).
+     */
+    void apiAlarms(HttpApi api, LogGroup accessLogs) {
+        alarm("Api5xx", names.prefix() + "Api-5xx", "The Gamefleet API answered 5 or more 5xx in 5 minutes, twice "
+                + "within 15 minutes (InternalServiceException, or a function that timed out or failed)",
+                api.metricServerError(sum()), 5, 2, 3, TreatMissingData.NOT_BREACHING);
+        alarm("Api4xxRate", names.prefix() + "Api-4xx-Rate", "More than a quarter of the API's requests were refused "
+                + "(4xx) for 15 minutes, with at least 100 requests in each 5 minutes",
+                MathExpression.Builder.create()
+                        .expression("IF(requests >= 100, 100 * refused / requests, 0)")
+                        .usingMetrics(Map.of("refused", api.metricClientError(sum()), "requests", api.metricCount(sum())))
+                        .label("refused requests (%)").period(PERIOD).build(),
+                25, 3, 3, TreatMissingData.NOT_BREACHING);
+        MetricFilter throttled = MetricFilter.Builder.create(this, "ApiThrottledFilter")
+                .logGroup(accessLogs)
+                .filterPattern(FilterPattern.stringValue("$.status", "=", "429"))
+                .metricNamespace(Catalog.METRICS_NAMESPACE)
+                .metricName(names.prefix() + "ApiThrottledRequests")
+                .metricValue("1")
+                .defaultValue(0)
+                .build();
+        alarm("Api429", names.prefix() + "Api-429", "API Gateway throttled 20 or more requests (429) in 5 minutes, twice "
+                + "within 15 minutes: the per-route limits are below the fleet's load",
+                throttled.metric(sum()), 20, 2, 3, TreatMissingData.NOT_BREACHING);
     }
 
-    void apiAlarm(HttpApi api) {
-        alarm("Api5xx", names.prefix() + "Api-5xx",
-                "The Gamefleet API answered with a 5xx status at least once in 5 minutes "
-                        + "(InternalServiceException, or a function that timed out or failed)",
-                api.metricServerError(sum()));
+    /**
+     * The balancer completes a run every period: invocations that did not fail. Three periods
+     * without one (the schedule stopped, or every run fails) is an alarm; no data is as bad.
+     */
+    void balancerAlarm(Function balancer, long periodMinutes) {
+        Duration period = Duration.minutes(periodMinutes);
+        MetricOptions options = MetricOptions.builder().statistic("Sum").period(period).build();
+        alarm("BalancerNotRunning", names.prefix() + "Balancer-NotRunning", "The balancer has not completed a run for "
+                + "three periods: Spot balancing, protection, the health sweep and the metrics have stopped",
+                MathExpression.Builder.create()
+                        .expression("FILL(runs, 0) - FILL(failed, 0)")
+                        .usingMetrics(Map.of("runs", balancer.metricInvocations(options), "failed",
+                                balancer.metricErrors(options)))
+                        .label("completed balancer runs").period(period).build(),
+                1, 3, 3, TreatMissingData.BREACHING, ComparisonOperator.LESS_THAN_THRESHOLD);
+    }
+
+    /** Any event that could not be delivered or handled, or a scheduled run that could not be invoked. */
+    void failedEventsAlarm(Queue failedEvents) {
+        alarm("FailedEvents", names.prefix() + "FailedEvents", "An EC2 event or a scheduled run could not be "
+                + "delivered or handled and waits in queue " + "FailedEvents" + " (kept 14 days): look at it, then "
+                + "redrive or delete it",
+                failedEvents.metricApproximateNumberOfMessagesVisible(MetricOptions.builder().statistic("Maximum")
+                        .period(PERIOD).build()), 1, 1, 1, TreatMissingData.NOT_BREACHING);
     }
 
     void stateMachineAlarm(String name, StateMachine stateMachine) {
         alarm(name + "Failed", names.of(name) + "-ExecutionsFailed",
-                "An execution of " + name + " failed (the workflow itself, not a step that RecordFailure caught)",
-                stateMachine.metricFailed(sum()));
+                "An execution of " + name + " failed (the workflow itself, not a step that RecordFailure caught): "
+                        + "its group may be left in a transitional status",
+                stateMachine.metricFailed(sum()), 1, 1, 1, TreatMissingData.NOT_BREACHING);
     }
 
     void tableAlarm(TableDefinition definition, Table table) {
@@ -115,13 +156,14 @@ final class Monitoring extends Construct {
                     + "throttle alarm (CloudWatch alarms take at most 10 metrics)");
         }
         alarm(definition.logicalName() + "Throttles", names.prefix() + definition.logicalName() + "-Throttles",
-                "DynamoDB throttled requests to table " + definition.logicalName() + " or its indexes in 5 minutes",
+                "DynamoDB throttled requests to table " + definition.logicalName() + " or its indexes in two of three "
+                        + "5-minute periods",
                 MathExpression.Builder.create()
                         .expression("SUM([" + String.join(",", metrics.keySet()) + "])")
                         .usingMetrics(metrics)
                         .label(definition.logicalName() + " throttled requests")
                         .period(PERIOD)
-                        .build());
+                        .build(), 1, 2, 3, TreatMissingData.NOT_BREACHING);
     }
 
     void dashboard(String name, HttpApi api, Collection<Function> functions, Collection<StateMachine> stateMachines,
@@ -178,15 +220,24 @@ final class Monitoring extends Construct {
         return GraphWidget.Builder.create().title(title).width(8).height(6).left(List.of(metrics)).build();
     }
 
-    private void alarm(String id, String name, String description, IMetric metric) {
+    /** Alarms when {@code datapoints} of the last {@code periods} periods reach the threshold. */
+    private void alarm(String id, String name, String description, IMetric metric, double threshold, int datapoints,
+            int periods, TreatMissingData missing) {
+        alarm(id, name, description, metric, threshold, datapoints, periods, missing,
+                ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD);
+    }
+
+    private void alarm(String id, String name, String description, IMetric metric, double threshold, int datapoints,
+            int periods, TreatMissingData missing, ComparisonOperator comparison) {
         Alarm alarm = Alarm.Builder.create(this, id)
                 .alarmName(name)
                 .alarmDescription(description)
                 .metric(metric)
-                .threshold(1)
-                .evaluationPeriods(1)
-                .comparisonOperator(ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD)
-                .treatMissingData(TreatMissingData.NOT_BREACHING)
+                .threshold(threshold)
+                .datapointsToAlarm(datapoints)
+                .evaluationPeriods(periods)
+                .comparisonOperator(comparison)
+                .treatMissingData(missing)
                 .build();
         alarm.addAlarmAction(new SnsAction(topic));
         alarms.add(alarm);

@@ -14,6 +14,7 @@ import software.amazon.awscdk.services.iam.IRole;
 import software.amazon.awscdk.services.iam.ManagedPolicy;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.secretsmanager.Secret;
+import software.amazon.awscdk.services.sqs.Queue;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
 
 /**
@@ -36,8 +37,14 @@ final class NagRules {
             + "launch template, subnets and AMI are the customer's choice per game server group, unknown at "
             + "deployment), and ec2:CreateTags, limited to tagging on launch by the ec2:CreateAction condition.";
     static final String GROUP_ARN_REASON = "Auto Scaling group ARNs carry a random id and the group's name, so "
-            + "the ARN is a pattern; every statement on it requires the gamefleet:game-server-group tag "
-            + "(aws:RequestTag on create, aws:ResourceTag otherwise), so only groups Gamefleet created are reachable.";
+            + "the ARN is a pattern, limited to the names of this stage's groups (gamefleet-<stage>-*); every "
+            + "statement on it requires the gamefleet:game-server-group tag (aws:RequestTag on create, "
+            + "aws:ResourceTag otherwise), so only groups Gamefleet created are reachable.";
+    static final String TRACING_REASON = "Resource '*' for X-Ray tracing (xray:PutTraceSegments, "
+            + "xray:PutTelemetryRecords), which CDK grants with tracing on: these actions have no resource-level "
+            + "permissions.";
+    static final String FAILED_EVENTS_REASON = "This queue is itself where undeliverable events end; a queue for "
+            + "its own failures would only move the problem. It keeps messages for 14 days and has an alarm.";
     static final String PASS_ROLE_REASON = "iam:PassRole for the instance role of the customer's launch template "
             + "(named per game server group, unknown at deployment), as FleetIQ's model requires; limited to this "
             + "account's roles and to being passed to EC2 or Auto Scaling (iam:PassedToService).";
@@ -56,14 +63,18 @@ final class NagRules {
     private NagRules() {}
 
     /** L1 on the function; IAM5 on its role's policy for the Auto Scaling and EC2 wildcards it needs. */
-    static void function(Function fn, Set<Scaling> scaling, String scalingGroups) {
+    static void function(Function fn, Set<Scaling> scaling, String scalingGroups, boolean tracing) {
         NagSuppressions.addResourceSuppressions(fn, List.of(suppression("AwsSolutions-L1", L1_REASON)));
-        if (scaling.isEmpty()) {
+        if (scaling.isEmpty() && !tracing) {
             return;
         }
         List<NagPackSuppression> iam5 = new ArrayList<>();
         boolean launches = scaling.contains(Scaling.CREATE) || scaling.contains(Scaling.BALANCE);
-        iam5.add(suppression("AwsSolutions-IAM5", launches ? LAUNCH_REASON : DESCRIBE_REASON, "Resource::*"));
+        String wildcard = scaling.isEmpty() ? "" : launches ? LAUNCH_REASON : DESCRIBE_REASON;
+        if (tracing) {
+            wildcard = (wildcard + " " + TRACING_REASON).strip();
+        }
+        iam5.add(suppression("AwsSolutions-IAM5", wildcard, "Resource::*"));
         Stack stack = Stack.of(fn);
         if (!scaling.equals(Set.of(Scaling.DESCRIBE))) {
             iam5.add(suppression("AwsSolutions-IAM5", GROUP_ARN_REASON,
@@ -89,6 +100,10 @@ final class NagRules {
             NagSuppressions.addResourceSuppressions(policy, List.of(suppression("AwsSolutions-IAM5",
                     CALLER_POLICY_REASON, wildcards)));
         }
+    }
+
+    static void failedEventsQueue(Queue queue) {
+        NagSuppressions.addResourceSuppressions(queue, List.of(suppression("AwsSolutions-SQS3", FAILED_EVENTS_REASON)));
     }
 
     static void pageTokenKey(Secret secret) {

@@ -11,7 +11,6 @@ import java.util.Map;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.logs.LogGroup;
-import software.amazon.awscdk.services.logs.RetentionDays;
 import software.amazon.awscdk.services.stepfunctions.DefinitionBody;
 import software.amazon.awscdk.services.stepfunctions.LogLevel;
 import software.amazon.awscdk.services.stepfunctions.LogOptions;
@@ -26,10 +25,10 @@ import software.constructs.Construct;
 final class StateMachines extends Construct {
     private final Map<WorkflowDefinition, StateMachine> stateMachines = new LinkedHashMap<>();
 
-    StateMachines(Construct scope, String id, Functions functions, RetentionDays logRetention, StageNames names) {
+    StateMachines(Construct scope, String id, Functions functions, DeploymentContext context) {
         super(scope, id);
         for (WorkflowDefinition workflow : Workflows.ALL) {
-            stateMachines.put(workflow, stateMachine(workflow, functions, logRetention, names));
+            stateMachines.put(workflow, stateMachine(workflow, functions, context));
         }
         for (Route route : Routes.ALL) {
             Workflows.startedBy(route).ifPresent(workflow -> {
@@ -49,8 +48,7 @@ final class StateMachines extends Construct {
         return stateMachines;
     }
 
-    private StateMachine stateMachine(WorkflowDefinition workflow, Functions functions, RetentionDays logRetention,
-            StageNames names) {
+    private StateMachine stateMachine(WorkflowDefinition workflow, Functions functions, DeploymentContext context) {
         Map<String, String> substitutions = new LinkedHashMap<>();
         for (WorkflowStep step : workflow.steps()) {
             substitutions.put(step.placeholder(), functions.alias(step.functionName()).getFunctionArn());
@@ -58,15 +56,15 @@ final class StateMachines extends Construct {
         // Step Functions' own prefix for vended logs keeps CloudWatch Logs' resource policy small.
         LogGroup logs = Logs.group(this, workflow.name() + "StateMachineLogs",
                 "/aws/vendedlogs/states/" + Stack.of(this).getStackName() + "/" + workflow.stateMachineName(),
-                logRetention);
+                context.logRetention());
         // The ASL file's text as shipped in the functions jar (the file the local profile runs);
         // fromString keeps it byte for byte, with the placeholders left to Step Functions.
         StateMachine stateMachine = StateMachine.Builder.create(this, workflow.name() + "StateMachine")
-                .stateMachineName(names.of(workflow.stateMachineName()))
+                .stateMachineName(context.names().of(workflow.stateMachineName()))
                 .definitionBody(DefinitionBody.fromString(workflow.asl()))
                 .definitionSubstitutions(substitutions)
                 .logs(LogOptions.builder().destination(logs).level(LogLevel.ALL).includeExecutionData(true).build())
-                .tracingEnabled(true)
+                .tracingEnabled(context.tracing())
                 .build();
         for (WorkflowStep step : workflow.steps()) {
             functions.alias(step.functionName()).grantInvoke(stateMachine);

@@ -291,6 +291,7 @@ class GamefleetStackTest {
             boolean describes = route.operation() == Operation.REGISTER_GAME_SERVER;
             assertThat(statements.stream().flatMap(s -> actions(s).stream())).as(route.operation().fleetIqName())
                     .allMatch(a -> a.startsWith("dynamodb:") || a.startsWith("logs:")
+                            || a.startsWith("xray:")
                             || (started != null && a.equals("states:StartExecution"))
                             || (describes && a.equals("autoscaling:DescribeAutoScalingGroups")));
         }
@@ -537,9 +538,13 @@ class GamefleetStackTest {
             assertThat(target.get("Arn")).isEqualTo(ref(aliasId(schedule.functionName())));
             String roleId = getAttId(target.get("RoleArn"));
             List<Map<String, Object>> statements = statementsOfRole(roleId);
-            assertThat(statements).hasSize(1);
+            assertThat(statements).hasSize(2);
             assertThat(actions(statements.get(0))).containsExactly("lambda:InvokeFunction");
             assertThat(resourcesOf(statements.get(0))).containsExactly(ref(aliasId(schedule.functionName())));
+            // A run it cannot invoke goes to the failed-events queue.
+            assertThat(actions(statements.get(1))).containsExactly("sqs:SendMessage");
+            assertThat(resourcesOf(statements.get(1))).containsExactly(
+                    Map.of("Fn::GetAtt", List.of(onlyResourceOf("AWS::SQS::Queue"), "Arn")));
         }
     }
 
@@ -619,33 +624,64 @@ class GamefleetStackTest {
     // ---- Alarms, dashboard, outputs ----
 
     @Test
-    void alarmsCoverFunctionsWorkflowsTablesAndTheApi() {
-        List<Map<String, Object>> alarms = ofType("AWS::CloudWatch::Alarm").values().stream()
-                .map(GamefleetStackTest::props).toList();
+    void alarmsPageForOutcomesNotSingleEvents() {
+        Map<String, Map<String, Object>> alarms = new HashMap<>();
+        ofType("AWS::CloudWatch::Alarm").values().forEach(a -> alarms.put((String) props(a).get("AlarmName"), props(a)));
         Object topic = ref(onlyResourceOf("AWS::SNS::Topic"));
-        assertThat(alarms).allSatisfy(a -> assertThat(a.get("AlarmActions")).isEqualTo(List.of(topic)));
-        for (String name : functionNames()) {
-            for (String metric : List.of("Errors", "Throttles")) {
-                assertThat(alarms).as(name + " " + metric).anyMatch(a -> metric.equals(a.get("MetricName"))
-                        && "AWS/Lambda".equals(a.get("Namespace"))
-                        && listOf(a.get("Dimensions")).contains(Map.of("Name", "FunctionName", "Value", ref(functionId(name)))));
-            }
-        }
+        assertThat(alarms.values()).allSatisfy(a -> assertThat(a.get("AlarmActions")).isEqualTo(List.of(topic)));
         for (WorkflowDefinition workflow : Workflows.ALL) {
-            assertThat(alarms).as(workflow.name()).anyMatch(a -> "ExecutionsFailed".equals(a.get("MetricName"))
-                    && listOf(a.get("Dimensions")).contains(Map.of("Name", "StateMachineArn",
-                            "Value", ref(stateMachineId(workflow)))));
+            Map<String, Object> failed = alarms.get(STAGE.of(workflow.stateMachineName()) + "-ExecutionsFailed");
+            assertThat(failed).as(workflow.name()).containsEntry("MetricName", "ExecutionsFailed");
+            assertThat(listOf(failed.get("Dimensions"))).contains(Map.of("Name", "StateMachineArn",
+                    "Value", ref(stateMachineId(workflow))));
         }
         for (TableDefinition table : Tables.ALL) {
-            Object tableRef = ref(tableId(table));
-            assertThat(alarms).as(table.logicalName()).anyMatch(a -> {
-                String metrics = String.valueOf(a.get("Metrics"));
-                return metrics.contains("ReadThrottleEvents") && metrics.contains("WriteThrottleEvents")
-                        && metrics.contains(tableRef.toString());
-            });
+            String metrics = String.valueOf(alarms.get(STAGE.prefix() + table.logicalName() + "-Throttles").get("Metrics"));
+            assertThat(metrics).contains("ReadThrottleEvents", "WriteThrottleEvents", ref(tableId(table)).toString());
         }
-        assertThat(alarms).anyMatch(a -> "5xx".equals(a.get("MetricName")) && "AWS/ApiGateway".equals(a.get("Namespace")));
-        assertThat(alarms).hasSize(2 * functionNames().size() + Workflows.ALL.size() + Tables.ALL.size() + 1);
+        assertThat(alarms.get(STAGE.prefix() + "Api-5xx")).containsEntry("MetricName", "5xx")
+                .containsEntry("DatapointsToAlarm", 2).containsEntry("EvaluationPeriods", 3);
+        assertThat(String.valueOf(alarms.get(STAGE.prefix() + "Api-4xx-Rate").get("Metrics")))
+                .contains("IF(requests >= 100, 100 * refused / requests, 0)", "4xx", "Count");
+        assertThat(alarms.get(STAGE.prefix() + "Api-429")).containsEntry("MetricName", STAGE.prefix() + "ApiThrottledRequests");
+        template.hasResourceProperties("AWS::Logs::MetricFilter", Map.of("FilterPattern", "{ $.status = \"429\" }"));
+        // The balancer: completed runs (invocations that did not fail), none for three periods, no data included.
+        Map<String, Object> balancer = alarms.get(STAGE.prefix() + "Balancer-NotRunning");
+        assertThat(balancer).containsEntry("ComparisonOperator", "LessThanThreshold").containsEntry("Threshold", 1)
+                .containsEntry("EvaluationPeriods", 3).containsEntry("TreatMissingData", "breaching");
+        assertThat(String.valueOf(balancer.get("Metrics"))).contains("FILL(runs, 0) - FILL(failed, 0)", "Invocations",
+                "Errors", ref(functionId(Triggers.BALANCER.functionName())).toString());
+        assertThat(alarms.get(STAGE.prefix() + "FailedEvents"))
+                .containsEntry("MetricName", "ApproximateNumberOfMessagesVisible");
+        // Not one alarm per function: their failures show as the outcomes above.
+        assertThat(alarms).hasSize(Workflows.ALL.size() + Tables.ALL.size() + 5);
+    }
+
+    @Test
+    void undeliverableEventsAndRunsLandInAnEncryptedQueue() {
+        String queue = onlyResourceOf("AWS::SQS::Queue");
+        assertThat(props(resources.get(queue))).containsEntry("SqsManagedSseEnabled", true)
+                .containsEntry("MessageRetentionPeriod", 14 * 24 * 3600);
+        // The EC2 event function: after Lambda's retries; and what EventBridge could not deliver.
+        template.hasResourceProperties("AWS::Lambda::EventInvokeConfig", Map.of(
+                "DestinationConfig", Map.of("OnFailure", Map.of("Destination", Map.of("Fn::GetAtt", List.of(queue, "Arn")))),
+                "FunctionName", ref(functionId(Triggers.INSTANCE_EVENTS.functionName())),
+                "Qualifier", Match.anyValue()));
+        Map<String, Object> rule = props(ofType("AWS::Events::Rule").values().iterator().next());
+        assertThat(String.valueOf(rule.get("Targets"))).contains("DeadLetterConfig").contains(queue);
+        // The balancer's schedule.
+        Map<String, Object> schedule = props(ofType("AWS::Scheduler::Schedule").values().iterator().next());
+        assertThat(String.valueOf(map(schedule.get("Target")).get("DeadLetterConfig"))).contains(queue);
+    }
+
+    @Test
+    void functionsAndStateMachinesAreTracedUnlessContextSaysNot() throws IOException {
+        assertThat(ofType("AWS::Lambda::Function").values()).allSatisfy(f ->
+                assertThat(props(f)).containsEntry("TracingConfig", Map.of("Mode", "Active")));
+        Template untraced = Template.fromStack(stack(Map.of(DeploymentContext.TRACING, "false")));
+        untraced.allResourcesProperties("AWS::Lambda::Function", Map.of("TracingConfig", Match.absent()));
+        untraced.allResourcesProperties("AWS::StepFunctions::StateMachine",
+                Map.of("TracingConfiguration", Map.of("Enabled", false)));
     }
 
     @Test
@@ -771,8 +807,8 @@ class GamefleetStackTest {
 
     @Test
     void defaultJarIsTheFunctionsShadedJar() {
-        assertThat(DeploymentContext.defaultLambdaJar())
-                .isEqualTo("../functions/target/gamefleet-functions-" + DeploymentContext.projectVersion() + "-lambda.jar")
+        assertThat(LambdaJar.defaultPath())
+                .isEqualTo("../functions/target/gamefleet-functions-" + LambdaJar.projectVersion() + "-lambda.jar")
                 .doesNotContain("${");
     }
 
@@ -789,6 +825,7 @@ class GamefleetStackTest {
         keys.put(DeploymentContext.LOG_RETENTION_DAYS, Integer.toString(DeploymentContext.DEFAULT_LOG_RETENTION_DAYS));
         keys.put(DeploymentContext.STAGE, DeploymentContext.DEFAULT_STAGE);
         keys.put(DeploymentContext.SNAP_START, "auto");
+        keys.put(DeploymentContext.TRACING, "true");
         keys.put(DeploymentContext.EXPECTED_GAME_SERVERS, Integer.toString(DeploymentContext.DEFAULT_EXPECTED_GAME_SERVERS));
         keys.put(DeploymentContext.HEARTBEAT_SECONDS, Integer.toString(DeploymentContext.DEFAULT_HEARTBEAT_SECONDS));
         keys.put(DeploymentContext.CLAIMS_PER_SECOND, Integer.toString(DeploymentContext.DEFAULT_CLAIMS_PER_SECOND));

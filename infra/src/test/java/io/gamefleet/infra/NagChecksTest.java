@@ -74,7 +74,8 @@ class NagChecksTest {
                 }
             }
         }
-        assertThat(ruleIds).containsExactlyInAnyOrder("AwsSolutions-L1", "AwsSolutions-IAM5", "AwsSolutions-SMG4");
+        assertThat(ruleIds).containsExactlyInAnyOrder("AwsSolutions-L1", "AwsSolutions-IAM5", "AwsSolutions-SMG4",
+                "AwsSolutions-SQS3");
     }
 
     @SuppressWarnings("unchecked")

@@ -91,6 +91,7 @@ public final class LocalProfile implements AutoCloseable {
     }
 
     private void startAll(Options o) throws IOException {
+        ReadableLog.install(o.clock(), System.err);
         File logs = Files.createTempDirectory("gamefleet-local-").toFile();
         URI dynamoDb = o.dynamoDbEndpoint()
                 .orElseGet(() -> closing(Emulators.dynamoDb(o.home(), o.dataDir(), logs)).endpoint());
