@@ -43,7 +43,9 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
     public final APIGatewayV2HTTPResponse serve(WireProtocol protocol, APIGatewayV2HTTPEvent event) {
         try {
             ObjectNode input = protocol.input(event, route);
-            ApiRequest request = ApiRequest.validate(route.operation(), input, IamCaller.of(event).domainCaller(), MODEL);
+            IamCaller caller = IamCaller.of(event);
+            ApiRequest request = ApiRequest.validate(route.operation(), input,
+                    caller.domainCaller(caller.roleIn(services.callerRoleArns())), MODEL);
             return protocol.output(route.operation(), handle(request));
         } catch (GamefleetException e) {
             return protocol.error(e);
