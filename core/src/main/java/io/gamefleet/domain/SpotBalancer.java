@@ -88,7 +88,7 @@ public final class SpotBalancer {
         ScalingGroupState scaling = found.get();
         Map<String, GameServerInstance> recorded = instances.listAll(name).stream()
                 .collect(Collectors.toMap(GameServerInstance::instanceId, i -> i));
-        List<GameServer> all = servers.listAll(name);
+        List<GameServer> all = new java.util.ArrayList<>(servers.listAll(name)); // changed below as servers go
 
         // Instances: record new ones, forget those the scaling group no longer has.
         Set<String> live = new HashSet<>();
@@ -122,14 +122,18 @@ public final class SpotBalancer {
 
         // A server registered while its instance changed status carries the old one: repair it.
         Map<String, List<GameServer>> byInstance = all.stream().collect(Collectors.groupingBy(GameServer::instanceId));
-        byInstance.forEach((instanceId, onIt) -> {
+        // The copies kept in byInstance follow each status written, so that a refused retire puts
+        // servers back to the status they have, not the one read at the start.
+        byInstance.replaceAll((instanceId, onIt) -> {
             GameServerInstance instance = recorded.get(instanceId);
             if (instance != null && instance.instanceStatus() != InstanceStatus.ACTIVE) {
                 List<GameServer> stale = onIt.stream().filter(g -> g.instanceStatus() != instance.instanceStatus()).toList();
                 if (!stale.isEmpty()) {
                     servers.setInstanceStatus(stale, instance.instanceStatus());
+                    return withStatus(onIt, instance.instanceStatus());
                 }
             }
+            return onIt;
         });
 
         // Plan and act.
@@ -155,6 +159,7 @@ public final class SpotBalancer {
                     plan.replaced().contains(id))) {
                 recorded.put(id, recorded.get(id).withStatus(InstanceStatus.DRAINING));
                 servers.setInstanceStatus(byInstance.getOrDefault(id, List.of()), InstanceStatus.DRAINING);
+                byInstance.computeIfPresent(id, (i, onIt) -> withStatus(onIt, InstanceStatus.DRAINING));
                 drained.add(id);
             }
         }
@@ -188,6 +193,10 @@ public final class SpotBalancer {
             }
         }
         instances.delete(instance.gameServerGroupName(), instance.instanceId());
+    }
+
+    private static List<GameServer> withStatus(List<GameServer> onIt, InstanceStatus status) {
+        return onIt.stream().map(s -> s.toBuilder().instanceStatus(status).build()).toList();
     }
 
     private static boolean hasGame(GameServer s, Instant now) {
