@@ -7,15 +7,9 @@ import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.domain.Compute.ScalingGroupState;
 import io.gamefleet.domain.GameServerService.Registration;
 import io.gamefleet.domain.fakes.FakeCompute;
-import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
-import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
-import io.gamefleet.domain.fakes.MutableClock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,30 +18,22 @@ import org.junit.jupiter.api.Test;
  * administrator or the instance's own game server process, and once per unknown instance.
  */
 class RegistrationTest {
-    private static final Instant T0 = Instant.parse("2100-01-01T00:00:00Z");
     private static final String GROUP = "arena";
     private static final String SCALING_GROUP = GameServerGroup.autoScalingGroupName(GROUP);
     private static final String LAUNCHED = "i-0aaaaaaaaaaaaaaaa";
     private static final String MADE_UP = "i-0bbbbbbbbbbbbbbbb";
 
-    private final MutableClock clock = new MutableClock(T0);
-    private final InMemoryGameServerRepository servers = new InMemoryGameServerRepository();
-    private final InMemoryGroupRepository groups = new InMemoryGroupRepository(servers);
-    private final InMemoryInstanceRepository instances = new InMemoryInstanceRepository();
-    private final FakeCompute compute = new FakeCompute();
-    private final ServiceSettings settings = new ServiceSettings("us-east-1", "123456789012", Duration.ofSeconds(60),
-            Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15));
-    private final GameServerService service = new GameServerService(groups, servers, instances, () -> compute,
-            new ClaimPolicy(8, new Random(1)), new PageTokens("key"), settings, clock);
+    private final DomainOnFakes domain = new DomainOnFakes();
+    private final FakeCompute compute = domain.compute;
+    private final InMemoryInstanceRepository instances = domain.instances;
+    private final GameServerService service = domain.gameServers();
     private int serial;
 
     @BeforeEach
     void anActiveGroupWhoseScalingGroupLaunchedAnInstanceSinceTheBalancerLooked() {
-        groups.create(GameServerGroup.builder().name(GROUP).arn(settings.groupArn(GROUP))
-                .status(GameServerGroupStatus.ACTIVE).minSize(1).maxSize(4).creationTime(T0).lastUpdatedTime(T0)
-                .build());
+        domain.active(GameServerGroup.builder().name(GROUP).minSize(1).maxSize(4));
         compute.putScalingGroup(SCALING_GROUP, new ScalingGroupState(1, 1, 4, List.of(), false,
-                List.of(new ComputeInstance(LAUNCHED, "c5.large", "us-east-1a", T0, true, false))));
+                List.of(new ComputeInstance(LAUNCHED, "c5.large", "us-east-1a", DomainOnFakes.T0, true, false))));
     }
 
     private GameServer register(String instanceId, Caller caller) {

@@ -8,16 +8,11 @@ import io.gamefleet.domain.GameServerRepository.ClaimCondition;
 import io.gamefleet.domain.SpotBalancer.GroupReport;
 import io.gamefleet.domain.fakes.FakeCompute;
 import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
-import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
-import io.gamefleet.domain.fakes.InMemoryInterruptionRepository;
 import io.gamefleet.domain.fakes.MutableClock;
-import io.gamefleet.domain.fakes.RecordingMetrics;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -30,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * leaves none of its servers out of claims.
  */
 class RetirementTest {
-    private static final Instant T0 = Instant.parse("2100-01-01T00:00:00Z");
+    private static final Instant T0 = DomainOnFakes.T0;
     private static final String GROUP = "big";
     private static final String SCALING_GROUP = GameServerGroup.autoScalingGroupName(GROUP);
     private static final String DRAINING = "i-0draining0000000";
@@ -38,22 +33,18 @@ class RetirementTest {
     private static final List<InstanceDefinition> TYPES =
             List.of(new InstanceDefinition("c5.large", null), new InstanceDefinition("m5.large", null));
 
-    private final MutableClock clock = new MutableClock(T0);
-    private final InMemoryGameServerRepository servers = new InMemoryGameServerRepository();
-    private final InMemoryGroupRepository groups = new InMemoryGroupRepository(servers);
-    private final InMemoryInstanceRepository instances = new InMemoryInstanceRepository();
-    private final FakeCompute compute = new FakeCompute();
-    private final ServiceSettings settings = new ServiceSettings("us-east-1", "123456789012", Duration.ofSeconds(60),
-            Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15));
-    private final List<String> log = new ArrayList<>();
+    private final DomainOnFakes domain = new DomainOnFakes();
+    private final MutableClock clock = domain.clock;
+    private final InMemoryGameServerRepository servers = domain.servers;
+    private final InMemoryInstanceRepository instances = domain.instances;
+    private final FakeCompute compute = domain.compute;
+    private final ServiceSettings settings = domain.settings;
     private GameServerGroup group;
 
     @BeforeEach
     void aDrainingInstanceWithAHundredAndFiftyIdleServersWhoseReplacementIsInService() {
-        group = GameServerGroup.builder().name(GROUP).arn(settings.groupArn(GROUP)).status(GameServerGroupStatus.ACTIVE)
-                .instanceDefinitions(TYPES).balancingStrategy(BalancingStrategy.SPOT_PREFERRED).minSize(1).maxSize(4)
-                .creationTime(T0).lastUpdatedTime(T0).build();
-        groups.create(group);
+        group = domain.active(GameServerGroup.builder().name(GROUP).instanceDefinitions(TYPES)
+                .balancingStrategy(BalancingStrategy.SPOT_PREFERRED).minSize(1).maxSize(4));
         compute.putScalingGroup(SCALING_GROUP, new ScalingGroupState(2, 1, 4, TYPES, false, List.of(
                 instance(DRAINING, "c5.large"), instance("i-0active000000000", "c5.large"),
                 instance("i-0replacement0000", "m5.large"))));
@@ -76,8 +67,7 @@ class RetirementTest {
     }
 
     private SpotBalancer balancer(GameServerRepository repository) {
-        return new SpotBalancer(groups, repository, instances, new InMemoryInterruptionRepository(), compute,
-                new RecordingMetrics(), settings, Duration.ofHours(1), 0.2, clock, log::add);
+        return domain.balancer(repository);
     }
 
     /** The repository, but a matchmaker claims this server while the balancer retires the instance's servers. */
@@ -104,7 +94,7 @@ class RetirementTest {
 
         assertThat(report.terminated()).isEmpty();
         assertThat(compute.calls(FakeCompute.TERMINATE_INSTANCE)).isEmpty();
-        assertThat(log).anyMatch(line -> line.contains(DRAINING) && line.contains("stays for now"));
+        assertThat(domain.log).anyMatch(line -> line.contains(DRAINING) && line.contains("stays for now"));
         assertThat(servers.listAll(GROUP)).hasSize(SERVERS)
                 .allSatisfy(s -> assertThat(s.instanceStatus()).isEqualTo(InstanceStatus.DRAINING));
         assertThat(servers.claimCandidates(GROUP, InstanceStatus.DRAINING, clock.instant(), T0, 25).servers())
