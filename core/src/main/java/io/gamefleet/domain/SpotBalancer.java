@@ -29,6 +29,7 @@ public final class SpotBalancer {
     private final InstanceRepository instances;
     private final InterruptionRepository interruptions;
     private final Compute compute;
+    private final Replacements replacements;
     private final Metrics metrics;
     private final ServiceSettings settings;
     private final Duration viabilityWindow;
@@ -44,6 +45,7 @@ public final class SpotBalancer {
         this.instances = instances;
         this.interruptions = interruptions;
         this.compute = compute;
+        this.replacements = new Replacements(instances, compute);
         this.metrics = metrics;
         this.settings = settings;
         this.viabilityWindow = viabilityWindow;
@@ -102,6 +104,9 @@ public final class SpotBalancer {
         }
         for (GameServerInstance gone : List.copyOf(recorded.values())) {
             if (!live.contains(gone.instanceId())) {
+                // An interrupted instance's replacement was started at its warning: undone here
+                // unless its termination event did it, and planned on from the lowered capacity.
+                scaling = replacements.end(gone, scaling);
                 forget(gone, all);
                 recorded.remove(gone.instanceId());
             }

@@ -46,4 +46,9 @@ final class DomainOnFakes {
         return new SpotBalancer(groups, repository, instances, interruptions, compute, metrics, settings,
                 Duration.ofHours(1), 0.2, clock, log::add);
     }
+
+    InstanceEvents instanceEvents() {
+        return new InstanceEvents(groups, instances, servers, interruptions, compute, metrics, Duration.ofHours(1),
+                clock, log::add);
+    }
 }
