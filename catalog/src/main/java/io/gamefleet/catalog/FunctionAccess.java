@@ -46,7 +46,12 @@ public final class FunctionAccess {
         /** Lifting scale-in protection, shrinking a managed Auto Scaling group to zero and deleting it. */
         DELETE,
         /** Instance types, desired capacity, scale-in protection and termination of managed groups' instances. */
-        BALANCE
+        BALANCE,
+        /**
+         * Desired capacity and termination of a managed group's instance with its decrement: an
+         * interrupted instance's replacement, started at its warning and ended with it.
+         */
+        REPLACE
     }
 
     /** DynamoDB actions (without "dynamodb:") on a table's items, and the indexes it queries. */
@@ -126,17 +131,22 @@ public final class FunctionAccess {
 
         // ---- Triggers (io.gamefleet.triggers -> SpotBalancer, InstanceEvents) ----
         // every group (creation-time index); per ACTIVE group: its servers (group index), instances
-        // (Query), recent interruptions (Query); writes: instance records, servers' instance status
-        // (GetItem + conditional UpdateItem), sweeps and forgotten instances (DeleteItem).
+        // (Query), recent interruptions (Query); writes: instance records (PutItem; conditional
+        // UpdateItem to drain, or to end an interrupted instance's replacement), servers' instance
+        // status (GetItem + conditional UpdateItem), sweeps and forgotten instances (DeleteItem).
         trigger(Triggers.BALANCER.functionName(), Set.of(Scaling.DESCRIBE, Scaling.BALANCE),
                 index(GAME_SERVER_GROUPS, Tables.GROUPS_BY_CREATION_INDEX),
                 new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
-                items(GAME_SERVER_INSTANCES, QUERY, PUT, DELETE),
+                items(GAME_SERVER_INSTANCES, QUERY, PUT, UPDATE, DELETE),
                 items(SPOT_INTERRUPTIONS, QUERY));
-        // the instance by id (index), its servers (index); a warning: instance status on both and
-        // one interruption record; a termination: both deleted.
-        trigger(Triggers.INSTANCE_EVENTS.functionName(), Set.of(),
-                new TableAccess(GAME_SERVER_INSTANCES, Set.of(PUT, DELETE), Set.of(Tables.INSTANCES_BY_ID_INDEX)),
+        // the instance by id (index), its servers (index); a warning: instance status on both
+        // (conditional UpdateItem, GetItem when it moved meanwhile), one interruption record, the
+        // group's status, and its replacement (describe, desired capacity, conditional UpdateItem);
+        // a termination: the replacement's end (describe, termination or desired capacity,
+        // conditional UpdateItem), then both deleted.
+        trigger(Triggers.INSTANCE_EVENTS.functionName(), Set.of(Scaling.DESCRIBE, Scaling.REPLACE),
+                items(GAME_SERVER_GROUPS, GET),
+                new TableAccess(GAME_SERVER_INSTANCES, Set.of(GET, UPDATE, DELETE), Set.of(Tables.INSTANCES_BY_ID_INDEX)),
                 new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX)),
                 items(SPOT_INTERRUPTIONS, PUT));
     }

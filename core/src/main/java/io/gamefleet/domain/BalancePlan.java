@@ -22,7 +22,8 @@ import java.util.Set;
  *     and return when viable again. SPOT_PREFERRED with no viable type falls back to On-Demand
  *     (every type); SPOT_ONLY then launches nothing new.</li>
  * <li>Instances of non-viable types become DRAINING and desired capacity grows by as many, so
- *     replacements launch (within MaxSize). The serving capacity, desired minus draining, holds.
+ *     replacements launch (within MaxSize). The serving capacity, desired minus draining minus
+ *     interrupted instances whose replacement started at their warning, holds.
  *     While SPOT_PREFERRED runs On-Demand, no further instance is drained.</li>
  * <li>A draining instance without UTILIZED or claimed game servers is terminated once the
  *     in-service ACTIVE instances reach the serving capacity: desired shrinks with it if it grew
@@ -93,6 +94,7 @@ public record BalancePlan(
         List<String> drain = new ArrayList<>();
         int draining = 0;
         int inServiceActive = 0;
+        int interruptedReplaced = 0;
         List<InstanceView> idleDraining = new ArrayList<>();
         for (InstanceView v : instances) {
             InstanceStatus status = v.status();
@@ -107,6 +109,8 @@ public record BalancePlan(
                 }
             } else if (status == InstanceStatus.ACTIVE && v.instance().inService()) {
                 inServiceActive++;
+            } else if (status == InstanceStatus.SPOT_TERMINATING && v.replacementRequested()) {
+                interruptedReplaced++;
             }
         }
         Set<String> replaced = new LinkedHashSet<>();
@@ -118,9 +122,10 @@ public record BalancePlan(
             }
         }
         // Idle draining instances end once the ACTIVE instances the desired capacity stands for are
-        // in service. Those whose replacement was requested take desired capacity down with them;
-        // the others (MaxSize reached) are replaced by the scaling group, one a run.
-        int expectedActive = desired - draining;
+        // in service (not the interrupted ones it was raised for). Those whose replacement was
+        // requested take desired capacity down with them; the others (MaxSize reached) are
+        // replaced by the scaling group, one a run.
+        int expectedActive = desired - draining - interruptedReplaced;
         List<Termination> terminate = new ArrayList<>();
         if (!replacements) {
             // Nothing new may launch: desired capacity shrinks with each, down to MinSize.

@@ -5,8 +5,9 @@ import java.time.Instant;
 /**
  * An instance of a group's Auto Scaling group, as Gamefleet tracks it (whether it is in service
  * and protected is the scaling group's to say, and read from it). {@code replacementRequested}:
- * the balancer raised desired capacity for this DRAINING instance, so terminating it lowers
- * desired capacity again.
+ * desired capacity was raised for this instance's replacement (by the balancer when it began
+ * draining it, or at its Spot interruption warning), so desired capacity goes down by one again
+ * when the instance ends.
  */
 public record GameServerInstance(
         String gameServerGroupName,

@@ -66,9 +66,14 @@ public interface GameServerRepository {
     void setInstanceStatus(List<GameServer> servers, InstanceStatus status);
 
     /**
-     * Takes the servers of an instance about to be terminated out of claims, but only if each is
-     * still as it was read (no claim or game started since): false if not. One transaction decides
-     * up to 100 servers; with more, the transactions before the refused one stay written.
+     * Takes the servers of an instance about to be terminated out of claims (SPOT_TERMINATING),
+     * but only if each is still as it was read (no claim or game started since): false if not,
+     * and then no server of the list is left out of claims by this call. One transaction decides
+     * up to 100 servers; with more, a refused transaction undoes the ones before it: each of
+     * their servers still SPOT_TERMINATING goes back to the instance status it was read with,
+     * and into the claim index (a server changed or deregistered meanwhile is taken as it is now).
+     * A server that a Spot interruption warning meant to keep SPOT_TERMINATING meanwhile goes back
+     * too; the balancer's next run moves it to its instance's status again.
      */
     boolean retire(List<GameServer> servers);
 

@@ -1,12 +1,15 @@
 package io.gamefleet.domain;
 
+import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.domain.GameServerRepository.ClaimCandidates;
 import io.gamefleet.domain.GameServerRepository.ClaimCondition;
 import io.gamefleet.domain.GameServerRepository.ServerUpdate;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -22,6 +25,8 @@ public final class GameServerService {
      * claimers, the head of the index is read again, fresh (taken servers have left it).
      */
     static final int MAX_QUERIES_PER_STATUS = 3;
+    /** Instances remembered as asked of Auto Scaling; bounded, so a stream of made-up ids cannot fill memory. */
+    static final int ASKED_INSTANCES = 10_000;
 
     private final GameServerRepository servers;
     private final InstanceRepository instances;
@@ -31,6 +36,7 @@ public final class GameServerService {
     private final ServiceSettings settings;
     private final Clock clock;
     private final Groups groups;
+    private final AskedInstances askedOfCompute = new AskedInstances(ASKED_INSTANCES);
 
     public GameServerService(GroupRepository groupRepository, GameServerRepository servers,
             InstanceRepository instances, Supplier<Compute> compute, ClaimPolicy claimPolicy, PageTokens tokens,
@@ -54,9 +60,7 @@ public final class GameServerService {
                 "RegisterGameServer");
         caller.requireInstance(r.instanceId());
         GameServerInstance instance = instances.find(group.name(), r.instanceId())
-                .or(() -> newInstance(group, r.instanceId()))
-                .orElseThrow(() -> GamefleetException.invalidRequest("InstanceId " + r.instanceId()
-                        + " is not an instance of game server group " + group.name()));
+                .orElseGet(() -> newInstance(group, r.instanceId(), caller));
         if (instance.instanceStatus() == InstanceStatus.SPOT_TERMINATING) {
             throw GamefleetException.conflict("instance " + r.instanceId()
                     + " is being interrupted and takes no new game servers");
@@ -79,17 +83,62 @@ public final class GameServerService {
 
     /**
      * An instance the Auto Scaling group launched since the balancer last looked: asked of the
-     * scaling group (once per new instance) and recorded, so its first game server can register.
+     * scaling group and recorded, so its first game server can register at once. Asked only for
+     * an administrator or the instance's own game server process, and once per instance in this
+     * container: otherwise any caller could make the API call Auto Scaling at will. The balancer
+     * records new instances within one period anyway.
      */
-    private Optional<GameServerInstance> newInstance(GameServerGroup group, String instanceId) {
-        return compute.get().describeInstances(group.autoScalingGroupName()).stream()
-                .filter(i -> i.instanceId().equals(instanceId))
-                .findFirst()
-                .map(i -> {
-                    GameServerInstance added = GameServerInstance.active(group.name(), i);
-                    instances.addIfAbsent(added);
-                    return added;
-                });
+    private GameServerInstance newInstance(GameServerGroup group, String instanceId, Caller caller) {
+        if (!caller.mayLookUp(instanceId)) {
+            throw GamefleetException.invalidRequest("InstanceId " + instanceId + " is not yet known to game server group "
+                    + group.name() + ": an instance its Auto Scaling group launched is recorded within one balancer"
+                    + " period; register again then, or register from the instance's own game server process");
+        }
+        if (!askedOfCompute.firstAsk(group.name() + "/" + instanceId)) {
+            throw GamefleetException.invalidRequest("InstanceId " + instanceId + " was not an instance of game server"
+                    + " group " + group.name() + " when last asked; if it was launched since, it is recorded within"
+                    + " one balancer period: register again then");
+        }
+        Optional<ComputeInstance> found;
+        try {
+            found = compute.get().describeInstances(group.autoScalingGroupName()).stream()
+                    .filter(i -> i.instanceId().equals(instanceId))
+                    .findFirst();
+        } catch (RuntimeException e) {
+            askedOfCompute.forget(group.name() + "/" + instanceId); // no answer: the next registration may ask
+            throw e;
+        }
+        if (found.isEmpty()) {
+            throw GamefleetException.invalidRequest("InstanceId " + instanceId + " is not an instance of game server group "
+                    + group.name() + " (its Auto Scaling group " + group.autoScalingGroupName() + " does not have it)");
+        }
+        askedOfCompute.forget(group.name() + "/" + instanceId); // recorded now: only the ids not found stay
+        GameServerInstance added = GameServerInstance.active(group.name(), found.get());
+        instances.addIfAbsent(added);
+        return added;
+    }
+
+    /** Instances asked of Auto Scaling in this container and not found (or being asked), the most recent ones. */
+    static final class AskedInstances {
+        private final Map<String, Boolean> asked;
+
+        AskedInstances(int capacity) {
+            this.asked = new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                    return size() > capacity;
+                }
+            };
+        }
+
+        /** True the first time a key is asked (since it was forgotten or pushed out). */
+        synchronized boolean firstAsk(String key) {
+            return asked.put(key, Boolean.TRUE) == null;
+        }
+
+        synchronized void forget(String key) {
+            asked.remove(key);
+        }
     }
 
     public GameServer describe(String groupNameOrArn, String gameServerId, Caller caller) {

@@ -11,24 +11,31 @@ import java.util.function.Consumer;
 /**
  * EC2 events about the instances Gamefleet manages (PlayFab's "terminating" notice, FleetIQ's
  * SPOT_TERMINATING): a Spot interruption warning takes the instance's game servers out of
- * claims at once and counts against its type's viability; a terminated instance is forgotten
- * with its game servers. Events for instances of no group are ignored. Safe to receive twice.
+ * claims at once, counts against its type's viability and starts its replacement (see
+ * {@link Replacements}); a terminated instance is forgotten with its game servers. Events for
+ * instances of no group are ignored. Safe to receive twice.
  */
 public final class InstanceEvents {
+    private final GroupRepository groups;
     private final InstanceRepository instances;
     private final GameServerRepository servers;
     private final InterruptionRepository interruptions;
+    private final Compute compute;
+    private final Replacements replacements;
     private final Metrics metrics;
     private final Duration viabilityWindow;
     private final Clock clock;
     private final Consumer<String> log;
 
-    public InstanceEvents(InstanceRepository instances, GameServerRepository servers,
-            InterruptionRepository interruptions, Metrics metrics, Duration viabilityWindow, Clock clock,
-            Consumer<String> log) {
+    public InstanceEvents(GroupRepository groups, InstanceRepository instances, GameServerRepository servers,
+            InterruptionRepository interruptions, Compute compute, Metrics metrics, Duration viabilityWindow,
+            Clock clock, Consumer<String> log) {
+        this.groups = groups;
         this.instances = instances;
         this.servers = servers;
         this.interruptions = interruptions;
+        this.compute = compute;
+        this.replacements = new Replacements(instances, compute);
         this.metrics = metrics;
         this.viabilityWindow = viabilityWindow;
         this.clock = clock;
@@ -38,7 +45,8 @@ public final class InstanceEvents {
     /**
      * Returns whether the instance belongs to a group. The interruption is recorded (and its
      * metrics emitted) first and once, keyed by the warning's time; the status writes after it
-     * are idempotent, so a retried or repeated warning finishes the work without counting twice.
+     * are idempotent, and desired capacity is raised once per instance, so a retried or repeated
+     * warning finishes the work without counting or raising twice.
      */
     public boolean spotInterruptionWarning(String instanceId, Optional<Instant> warningTime) {
         Optional<GameServerInstance> found = instances.findById(instanceId);
@@ -54,16 +62,46 @@ public final class InstanceEvents {
             log.accept("instance events: Spot interruption of " + instanceId + " (" + instance.instanceType()
                     + ") in group " + instance.gameServerGroupName() + "; " + onIt.size() + " game servers affected");
         }
-        instances.save(instance.withStatus(InstanceStatus.SPOT_TERMINATING));
+        instance = markInterrupted(instance);
         servers.setInstanceStatus(onIt, InstanceStatus.SPOT_TERMINATING);
+        // Not while a deletion shrinks the scaling group: a raise would launch what it ends.
+        GameServerInstance interrupted = instance;
+        groups.find(instance.gameServerGroupName()).filter(g -> g.status() == GameServerGroupStatus.ACTIVE)
+                .ifPresent(g -> replacements.start(interrupted, g.autoScalingGroupName()));
         return true;
     }
 
-    /** Returns whether the instance belonged to a group. */
+    /**
+     * SPOT_TERMINATING, conditionally, so a concurrent write of the record (the balancer draining
+     * it, another delivery of the warning) is not overwritten with what was read before it.
+     */
+    private GameServerInstance markInterrupted(GameServerInstance read) {
+        Optional<GameServerInstance> current = Optional.of(read);
+        for (int attempt = 0; attempt < 5 && current.isPresent(); attempt++) {
+            GameServerInstance i = current.get();
+            if (i.instanceStatus() == InstanceStatus.SPOT_TERMINATING || instances.changeStatus(i.gameServerGroupName(),
+                    i.instanceId(), i.instanceStatus(), InstanceStatus.SPOT_TERMINATING, i.replacementRequested())) {
+                return i.withStatus(InstanceStatus.SPOT_TERMINATING);
+            }
+            current = instances.find(i.gameServerGroupName(), i.instanceId());
+        }
+        return read.withStatus(InstanceStatus.SPOT_TERMINATING); // gone meanwhile: nothing left to mark
+    }
+
+    /**
+     * Returns whether the instance belonged to a group. Desired capacity raised for an
+     * interrupted instance's replacement goes back down first (see {@link Replacements#end}).
+     */
     public boolean terminated(String instanceId) {
         Optional<GameServerInstance> found = instances.findById(instanceId);
         if (found.isEmpty()) {
             return false;
+        }
+        GameServerInstance instance = found.get();
+        if (instance.instanceStatus() == InstanceStatus.SPOT_TERMINATING && instance.replacementRequested()) {
+            groups.find(instance.gameServerGroupName()).map(GameServerGroup::autoScalingGroupName)
+                    .ifPresent(scalingGroup -> compute.describeScalingGroup(scalingGroup)
+                            .ifPresent(scaling -> replacements.end(instance, scalingGroup, scaling)));
         }
         for (GameServer s : servers.onInstance(instanceId)) {
             servers.delete(s.gameServerId());

@@ -29,6 +29,13 @@ public interface InstanceRepository {
     boolean changeStatus(String group, String instanceId, InstanceStatus from, InstanceStatus to,
             boolean replacementRequested);
 
+    /**
+     * Sets whether desired capacity stands raised for the instance's replacement, unless it is so
+     * already: true when this call changed it; false when it was so already or the instance is
+     * gone. Of callers racing to raise or lower desired capacity for one instance, one wins.
+     */
+    boolean setReplacementRequested(String group, String instanceId, boolean requested);
+
     void delete(String group, String instanceId);
 
     /** Deletes up to {@code max} of the group's instances; returns how many it deleted. */

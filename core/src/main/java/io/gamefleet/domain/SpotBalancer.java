@@ -30,6 +30,7 @@ public final class SpotBalancer {
     private final InstanceRepository instances;
     private final InterruptionRepository interruptions;
     private final Compute compute;
+    private final Replacements replacements;
     private final Metrics metrics;
     private final ServiceSettings settings;
     private final Duration viabilityWindow;
@@ -45,6 +46,7 @@ public final class SpotBalancer {
         this.instances = instances;
         this.interruptions = interruptions;
         this.compute = compute;
+        this.replacements = new Replacements(instances, compute);
         this.metrics = metrics;
         this.settings = settings;
         this.viabilityWindow = viabilityWindow;
@@ -104,6 +106,9 @@ public final class SpotBalancer {
         }
         for (GameServerInstance gone : List.copyOf(recorded.values())) {
             if (!live.contains(gone.instanceId())) {
+                // An interrupted instance's replacement was started at its warning: undone here
+                // unless its termination event did it, and planned on from the lowered capacity.
+                scaling = replacements.end(gone, group.autoScalingGroupName(), scaling);
                 forget(gone, all);
                 recorded.remove(gone.instanceId());
             }
@@ -124,14 +129,18 @@ public final class SpotBalancer {
 
         // A server registered while its instance changed status carries the old one: repair it.
         Map<String, List<GameServer>> byInstance = all.stream().collect(Collectors.groupingBy(GameServer::instanceId));
-        byInstance.forEach((instanceId, onIt) -> {
+        // The copies kept in byInstance follow each status written, so that a refused retire puts
+        // servers back to the status they have, not the one read at the start.
+        byInstance.replaceAll((instanceId, onIt) -> {
             GameServerInstance instance = recorded.get(instanceId);
             if (instance != null && instance.instanceStatus() != InstanceStatus.ACTIVE) {
                 List<GameServer> stale = onIt.stream().filter(g -> g.instanceStatus() != instance.instanceStatus()).toList();
                 if (!stale.isEmpty()) {
                     servers.setInstanceStatus(stale, instance.instanceStatus());
+                    return withStatus(onIt, instance.instanceStatus());
                 }
             }
+            return onIt;
         });
 
         // Plan and act.
@@ -157,6 +166,7 @@ public final class SpotBalancer {
                     plan.replaced().contains(id))) {
                 recorded.put(id, recorded.get(id).withStatus(InstanceStatus.DRAINING));
                 servers.setInstanceStatus(byInstance.getOrDefault(id, List.of()), InstanceStatus.DRAINING);
+                byInstance.computeIfPresent(id, (i, onIt) -> withStatus(onIt, InstanceStatus.DRAINING));
                 drained.add(id);
             }
         }
@@ -190,6 +200,10 @@ public final class SpotBalancer {
             }
         }
         instances.delete(instance.gameServerGroupName(), instance.instanceId());
+    }
+
+    private static List<GameServer> withStatus(List<GameServer> onIt, InstanceStatus status) {
+        return onIt.stream().map(s -> s.toBuilder().instanceStatus(status).build()).toList();
     }
 
     private static boolean hasGame(GameServer s, Instant now) {

@@ -91,7 +91,8 @@ final class Fleet {
     }
 
     InstanceEvents events(GameServerRepository servers) {
-        return new InstanceEvents(instances, servers, interruptions, metrics, VIABILITY_WINDOW, clock, log::add);
+        return new InstanceEvents(groups, instances, servers, interruptions, compute, metrics, VIABILITY_WINDOW, clock,
+                log::add);
     }
 
     // ---- arrangement ---------------------------------------------------------------------

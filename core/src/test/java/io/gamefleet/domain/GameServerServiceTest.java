@@ -97,19 +97,19 @@ class GameServerServiceTest {
         fleet.replacement(GROUP, "i-new", C5, true);
         int describesBefore = fleet.compute.calls(FakeCompute.DESCRIBE_SCALING_GROUP).size();
 
-        assertThat(service.register(registration("gs-1", "i-new"), Caller.UNBOUND).instanceStatus())
+        assertThat(service.register(registration("gs-1", "i-new"), Caller.ADMINISTRATOR).instanceStatus())
                 .isEqualTo(InstanceStatus.ACTIVE);
         assertThat(fleet.instances.find(GROUP, "i-new")).map(GameServerInstance::instanceStatus)
                 .contains(InstanceStatus.ACTIVE);
-        service.register(registration("gs-2", "i-new"), Caller.UNBOUND);
+        service.register(registration("gs-2", "i-new"), Caller.ADMINISTRATOR);
 
         assertThat(fleet.compute.calls(FakeCompute.DESCRIBE_SCALING_GROUP)).hasSize(describesBefore + 1);
     }
 
     @Test
     void anInstanceTheScalingGroupDoesNotHaveIsInvalid() {
-        fails(() -> service.register(registration("gs-1", "i-elsewhere"), Caller.UNBOUND), ErrorKind.INVALID_REQUEST,
-                "InstanceId i-elsewhere is not an instance of game server group arena");
+        fails(() -> service.register(registration("gs-1", "i-elsewhere"), Caller.ADMINISTRATOR), ErrorKind.INVALID_REQUEST,
+                "InstanceId i-elsewhere is not an instance of game server group arena (its Auto Scaling group gamefleet-arena does not have it)");
         assertThat(fleet.instances.find(GROUP, "i-elsewhere")).isEmpty();
     }
 

@@ -51,7 +51,8 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
         try {
             ObjectNode input = protocol.input(event, route);
             JsonLog.with("group", input.path("GameServerGroupName").textValue());
-            ApiRequest request = ApiRequest.validate(route.operation(), input, caller.domainCaller(), MODEL);
+            ApiRequest request = ApiRequest.validate(route.operation(), input,
+                    caller.domainCaller(caller.roleIn(services.callerRoleArns())), MODEL);
             return protocol.output(route.operation(), handle(request));
         } catch (GamefleetException e) {
             return protocol.error(e);

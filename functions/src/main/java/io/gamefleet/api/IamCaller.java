@@ -1,7 +1,9 @@
 package io.gamefleet.api;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import io.gamefleet.catalog.Role;
 import io.gamefleet.domain.Caller;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,8 +35,32 @@ public record IamCaller(String accountId, Optional<String> roleName, Optional<St
         return new IamCaller(m.group(1), Optional.of(m.group(2)), Optional.of(m.group(3)));
     }
 
-    /** What the domain needs to know: a caller on an EC2 instance profile acts for that instance only. */
-    public Caller domainCaller() {
-        return sessionName.filter(s -> INSTANCE_ID.matcher(s).matches()).map(Caller::onInstance).orElse(Caller.UNBOUND);
+    /**
+     * The deployment's caller role whose session this is: same account and role name (a session
+     * ARN drops the role's path). Empty for anyone else, such as an IAM user with an attached policy.
+     */
+    public Optional<Role> roleIn(Map<Role, String> roleArns) {
+        if (roleName.isEmpty()) {
+            return Optional.empty();
+        }
+        for (Map.Entry<Role, String> e : roleArns.entrySet()) {
+            String[] parts = e.getValue().split(":", 6);
+            if (parts.length == 6 && parts[4].equals(accountId)
+                    && parts[5].substring(parts[5].lastIndexOf('/') + 1).equals(roleName.get())) {
+                return Optional.of(e.getKey());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * What the domain needs to know: a caller whose session is named after an instance acts for
+     * that instance only, and is that instance's own process only as a session of the GAME_SERVER
+     * role (EC2 alone assumes it, and names its sessions); an ADMIN session is an administrator.
+     */
+    public Caller domainCaller(Optional<Role> role) {
+        Optional<String> instance = sessionName.filter(s -> INSTANCE_ID.matcher(s).matches());
+        return new Caller(instance, instance.isPresent() && role.equals(Optional.of(Role.GAME_SERVER)),
+                role.equals(Optional.of(Role.ADMIN)));
     }
 }

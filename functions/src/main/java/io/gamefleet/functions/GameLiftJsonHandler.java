@@ -58,7 +58,7 @@ public final class GameLiftJsonHandler implements RequestHandler<APIGatewayV2HTT
                     "X-Amz-Target " + (target.isEmpty() ? "is missing" : "\"" + target + "\" names no GameLift operation"
                             + " that Gamefleet serves")));
         }
-        Optional<Role> role = roleOf(IamCaller.of(event));
+        Optional<Role> role = IamCaller.of(event).roleIn(roleArns);
         if (role.isEmpty()) {
             return AwsJsonProtocol.INSTANCE.error(GamefleetException.unauthorized(
                     "the caller is not a session of one of this deployment's ADMIN, MATCHMAKER or GAME_SERVER roles"));
@@ -68,22 +68,6 @@ public final class GameLiftJsonHandler implements RequestHandler<APIGatewayV2HTT
                     "a " + role.get() + " caller may not call " + operation.get()));
         }
         return handlers.get(operation.get()).serve(AwsJsonProtocol.INSTANCE, event);
-    }
-
-    /** The role whose session the caller is: same account and role name (a session ARN drops the role's path). */
-    private Optional<Role> roleOf(IamCaller caller) {
-        if (caller.roleName().isEmpty()) {
-            return Optional.empty();
-        }
-        for (Map.Entry<Role, String> e : roleArns.entrySet()) {
-            String arn = e.getValue();
-            String[] parts = arn.split(":", 6);
-            if (parts.length == 6 && parts[4].equals(caller.accountId())
-                    && parts[5].substring(parts[5].lastIndexOf('/') + 1).equals(caller.roleName().get())) {
-                return Optional.of(e.getKey());
-            }
-        }
-        return Optional.empty();
     }
 
     private static Optional<String> header(APIGatewayV2HTTPEvent event, String name) {

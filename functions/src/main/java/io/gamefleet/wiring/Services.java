@@ -68,8 +68,8 @@ public final class Services {
         this.balancer = Lazy.of(() -> new SpotBalancer(ports.groups(), ports.servers(), ports.instances(),
                 ports.interruptions(), ports.compute().get(), ports.metrics().get(), settings,
                 config.viabilityWindow(), config.viabilityThreshold(), clock, log));
-        this.instanceEvents = Lazy.of(() -> new InstanceEvents(ports.instances(), ports.servers(),
-                ports.interruptions(), ports.metrics().get(), config.viabilityWindow(), clock, log));
+        this.instanceEvents = Lazy.of(() -> new InstanceEvents(ports.groups(), ports.instances(), ports.servers(),
+                ports.interruptions(), ports.compute().get(), ports.metrics().get(), config.viabilityWindow(), clock, log));
     }
 
     /** The services of a deployed function: its environment, the system clock, AWS itself. */

@@ -349,7 +349,7 @@ class GamefleetStackTest {
     }
 
     @Test
-    void onlyTheScalingStepsAndTheBalancerChangeAutoScalingGroups() {
+    void onlyTheScalingStepsTheBalancerAndTheInstanceEventsChangeAutoScalingGroups() {
         Map<String, Set<String>> compute = new HashMap<>();
         for (String name : functionNames()) {
             Set<String> actions = statementsOf(name).stream().flatMap(s -> actions(s).stream())
@@ -361,8 +361,8 @@ class GamefleetStackTest {
         }
         assertThat(compute.keySet()).containsExactlyInAnyOrder(Workflows.CREATE_SCALING_GROUP.functionName(),
                 Workflows.CHECK_ACTIVATION.functionName(), Workflows.DELETE_SCALING_GROUP.functionName(),
-                Triggers.BALANCER.functionName(), Operation.REGISTER_GAME_SERVER.functionName(),
-                Routes.JSON_DOOR.functionName());
+                Triggers.BALANCER.functionName(), Triggers.INSTANCE_EVENTS.functionName(),
+                Operation.REGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName());
         assertThat(compute.get(Workflows.CHECK_ACTIVATION.functionName()))
                 .containsExactly("autoscaling:DescribeAutoScalingGroups");
         assertThat(compute.get(Operation.REGISTER_GAME_SERVER.functionName()))
@@ -377,6 +377,10 @@ class GamefleetStackTest {
         assertThat(compute.get(Triggers.BALANCER.functionName())).contains("autoscaling:SetDesiredCapacity",
                 "autoscaling:SetInstanceProtection", "autoscaling:TerminateInstanceInAutoScalingGroup")
                 .doesNotContain("autoscaling:CreateAutoScalingGroup", "autoscaling:DeleteAutoScalingGroup");
+        // An interrupted instance's replacement: started at its warning, ended with it.
+        assertThat(compute.get(Triggers.INSTANCE_EVENTS.functionName())).containsExactlyInAnyOrder(
+                "autoscaling:DescribeAutoScalingGroups", "autoscaling:SetDesiredCapacity",
+                "autoscaling:TerminateInstanceInAutoScalingGroup");
         compute.values().forEach(actions -> assertThat(actions).noneMatch(a -> a.endsWith("*")));
     }
 

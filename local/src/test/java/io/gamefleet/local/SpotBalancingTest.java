@@ -76,9 +76,13 @@ class SpotBalancingTest {
                 .filter(r -> r.group().equals(group)).findFirst().orElseThrow();
     }
 
+    /**
+     * Desired capacity less the instances leaving: draining ones, and interrupted ones, whose
+     * replacement started at their warning (MaxSize is far off here).
+     */
     private static int servingCapacity(ScalingGroupState s, Map<String, String> statuses) {
-        long draining = statuses.values().stream().filter("DRAINING"::equals).count();
-        return s.desiredCapacity() - (int) draining;
+        long leaving = statuses.values().stream().filter(st -> st.equals("DRAINING") || st.equals("SPOT_TERMINATING")).count();
+        return s.desiredCapacity() - (int) leaving;
     }
 
     @Test

@@ -285,21 +285,44 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         }
     }
 
+    /**
+     * One transaction per 100 servers. A refused one undoes those before it, server by server:
+     * left SPOT_TERMINATING, their servers would stay out of claims on an instance that keeps running.
+     */
     @Override
     public boolean retire(List<GameServer> servers) {
         for (int from = 0; from < servers.size(); from += TRANSACTION_LIMIT) {
             if (!moveAsRead(servers.subList(from, Math.min(servers.size(), from + TRANSACTION_LIMIT)),
                     InstanceStatus.SPOT_TERMINATING)) {
+                servers.subList(0, from).forEach(this::unretire);
                 return false;
             }
         }
         return true;
     }
 
+    /** Puts a server retire took out of claims back to the status it was read with, while it is still retired. */
+    private void unretire(GameServer read) {
+        GameServer expected = read.toBuilder().instanceStatus(InstanceStatus.SPOT_TERMINATING).build(); // as retired
+        for (int attempt = 0; attempt < 5; attempt++) {
+            try {
+                write(statusUpdate(expected, read.instanceStatus(), true));
+                return;
+            } catch (ConditionalCheckFailedException changedMeanwhile) {
+                Optional<GameServer> current = find(read.gameServerId());
+                if (current.isEmpty() || current.get().instanceStatus() != InstanceStatus.SPOT_TERMINATING) {
+                    return; // gone, or moved on by another writer
+                }
+                expected = current.get(); // updated while retired: put back as it is now
+            }
+        }
+        throw GamefleetException.conflict("game server " + read.gameServerId() + " kept changing while it was put back into claims");
+    }
+
     /** One transaction (at most 100 servers); false, and nothing written, if any server changed since it was read. */
     private boolean moveAsRead(List<GameServer> servers, InstanceStatus status) {
         List<TransactWriteItem> updates = servers.stream()
-                .map(s -> TransactWriteItem.builder().update(statusUpdate(s, status)).build()).toList();
+                .map(s -> TransactWriteItem.builder().update(statusUpdate(s, status, false)).build()).toList();
         try {
             dynamoDb.transactWriteItems(t -> t.transactItems(updates));
             return true;
@@ -314,10 +337,8 @@ public final class DynamoGameServerRepository implements GameServerRepository {
             if (current.isEmpty() || current.get().instanceStatus() == InstanceStatus.SPOT_TERMINATING) {
                 return; // gone, or its instance is being interrupted: that status stays
             }
-            Update u = statusUpdate(current.get(), status);
             try {
-                dynamoDb.updateItem(r -> r.tableName(u.tableName()).key(u.key()).updateExpression(u.updateExpression())
-                        .conditionExpression(u.conditionExpression()).expressionAttributeValues(u.expressionAttributeValues()));
+                write(statusUpdate(current.get(), status, false));
                 return;
             } catch (ConditionalCheckFailedException changedMeanwhile) {
                 // read it again and redo
@@ -326,18 +347,26 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         throw GamefleetException.conflict("game server " + gameServerId + " kept changing while its instance status was set");
     }
 
+    /** One conditional update on its own (ConditionalCheckFailedException when its condition fails). */
+    private void write(Update u) {
+        dynamoDb.updateItem(r -> r.tableName(u.tableName()).key(u.key()).updateExpression(u.updateExpression())
+                .conditionExpression(u.conditionExpression()).expressionAttributeValues(u.expressionAttributeValues()));
+    }
+
     /**
      * The server's instance status and claim-index entry, rewritten together, if the server is
-     * as it was read. A server on an interrupted instance never leaves SPOT_TERMINATING.
+     * as it was read. A server on an interrupted instance never leaves SPOT_TERMINATING, unless
+     * {@code fromRetired}: then only a SPOT_TERMINATING one moves (retire's undo).
      */
-    private Update statusUpdate(GameServer current, InstanceStatus status) {
+    private Update statusUpdate(GameServer current, InstanceStatus status, boolean fromRetired) {
         GameServer moved = current.toBuilder().instanceStatus(status).build();
         String sortKey = GameServerSchema.claimSortKey(moved, moved.claimExpiresAt());
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":status", AttributeValue.fromS(status.name()));
         values.put(":utilization", AttributeValue.fromS(current.utilizationStatus().name()));
         values.put(":terminating", AttributeValue.fromS(InstanceStatus.SPOT_TERMINATING.name()));
-        String condition = "UtilizationStatus = :utilization AND InstanceStatus <> :terminating AND ";
+        String condition = "UtilizationStatus = :utilization AND InstanceStatus " + (fromRetired ? "=" : "<>")
+                + " :terminating AND ";
         if (current.claimExpiresAt() == null) {
             condition += "attribute_not_exists(ClaimExpiresAt)";
         } else {

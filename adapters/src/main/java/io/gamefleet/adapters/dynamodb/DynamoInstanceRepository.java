@@ -111,6 +111,24 @@ public final class DynamoInstanceRepository implements InstanceRepository {
         }
     }
 
+    /** A record written before the attribute existed has none: it stands for false. */
+    @Override
+    public boolean setReplacementRequested(String group, String instanceId, boolean requested) {
+        String unlessSo = requested
+                ? "attribute_exists(InstanceId) AND (attribute_not_exists(ReplacementRequested) OR ReplacementRequested = :other)"
+                : "ReplacementRequested = :other";
+        try {
+            dynamoDb.updateItem(u -> u.tableName(table.tableName()).key(keyMap(group, instanceId))
+                    .updateExpression("SET ReplacementRequested = :requested")
+                    .conditionExpression(unlessSo)
+                    .expressionAttributeValues(Map.of(":requested", AttributeValue.fromBool(requested),
+                            ":other", AttributeValue.fromBool(!requested))));
+            return true;
+        } catch (ConditionalCheckFailedException alreadySoOrGone) {
+            return false;
+        }
+    }
+
     private static Map<String, AttributeValue> keyMap(String group, String instanceId) {
         return Map.of("GameServerGroupName", AttributeValue.fromS(group), "InstanceId", AttributeValue.fromS(instanceId));
     }

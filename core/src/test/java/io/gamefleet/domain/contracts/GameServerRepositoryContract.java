@@ -710,16 +710,34 @@ public abstract class GameServerRepositoryContract {
     }
 
     @Test
-    void retireOfAHundredAndOneKeepsTheFirstHundredWhenTheLastChanged() {
+    void retireOfAHundredAndOneStrandsNothingWhenTheLastChanged() {
         List<GameServer> read = registeredOn("i-1", 101);
         GameServer claimed = claim(read.get(100), T0).orElseThrow();
 
         assertThat(servers.retire(read)).isFalse();
 
         for (GameServer s : read.subList(0, 100)) {
-            assertThat(stored(s).instanceStatus()).isEqualTo(InstanceStatus.SPOT_TERMINATING);
+            assertThat(stored(s)).as("back as it was read").isEqualTo(s);
         }
         assertThat(stored(claimed)).isEqualTo(claimed);
+        assertThat(candidateIds(InstanceStatus.ACTIVE, T0)).hasSize(25).doesNotContain(claimed.gameServerId());
+    }
+
+    @Test
+    void retireOfAHundredAndOnePutsDrainingServersBackAsTheyWereRead() {
+        GameServer claimedBefore = claim(registeredOn("i-1", 101).get(3), T0).orElseThrow();
+        servers.setInstanceStatus(servers.onInstance(instance("i-1")), InstanceStatus.DRAINING);
+        List<GameServer> read = servers.onInstance(instance("i-1")).stream()
+                .sorted(java.util.Comparator.comparing(GameServer::gameServerId)).toList();
+        setUtilization(read.get(100), UtilizationStatus.UTILIZED).orElseThrow();
+
+        assertThat(servers.retire(read)).isFalse();
+
+        assertThat(servers.listAll(group)).hasSize(101)
+                .allSatisfy(s -> assertThat(s.instanceStatus()).isEqualTo(InstanceStatus.DRAINING));
+        assertThat(stored(claimedBefore).claimExpiresAt()).isEqualTo(claimedBefore.claimExpiresAt());
+        assertThat(candidateIds(InstanceStatus.DRAINING, T0.plus(Duration.ofDays(1)))).hasSize(25);
+        assertThat(candidateIds(InstanceStatus.ACTIVE, T0)).isEmpty();
     }
 
     @Test

@@ -190,6 +190,24 @@ public abstract class InstanceRepositoryContract {
     }
 
     @Test
+    void setReplacementRequestedChangesItOnceAndNothingElse() {
+        GameServerInstance i = saved(instance(group, id("1")).withStatus(InstanceStatus.SPOT_TERMINATING));
+
+        assertThat(instances.setReplacementRequested(group, id("1"), false)).as("false already").isFalse();
+        assertThat(instances.setReplacementRequested(group, id("1"), true)).isTrue();
+        assertThat(instances.setReplacementRequested(group, id("1"), true)).as("another caller came first").isFalse();
+        assertThat(instances.find(group, id("1"))).contains(new GameServerInstance(group, id("1"),
+                InstanceStatus.SPOT_TERMINATING, i.instanceType(), i.availabilityZone(), i.launchTime(), true));
+
+        assertThat(instances.setReplacementRequested(group, id("1"), false)).isTrue();
+        assertThat(instances.setReplacementRequested(group, id("1"), false)).isFalse();
+        assertThat(instances.find(group, id("1"))).contains(i);
+
+        assertThat(instances.setReplacementRequested(group, id("404"), true)).as("no record").isFalse();
+        assertThat(instances.find(group, id("404"))).isEmpty();
+    }
+
+    @Test
     void changeStatusOfAnUnknownInstanceCreatesNothing() {
         assertThat(instances.changeStatus(group, id("404"), InstanceStatus.ACTIVE, InstanceStatus.DRAINING, false)).isFalse();
         assertThat(instances.find(group, id("404"))).isEmpty();

@@ -190,12 +190,21 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
         }
     }
 
-    /** One transaction per 100 servers: all of them as read, or none of them and false. */
+    /**
+     * One transaction per 100 servers: all of them as read, or none of them and false; a refused
+     * transaction puts the servers of the ones before it back as they were read.
+     */
     @Override
     public synchronized boolean retire(List<GameServer> read) {
         for (int from = 0; from < read.size(); from += TRANSACTION_LIMIT) {
             List<GameServer> chunk = transaction(read, from);
             if (!chunk.stream().allMatch(this::unchangedSinceRead)) {
+                for (GameServer retired : read.subList(0, from)) {
+                    GameServer current = servers.get(retired.gameServerId());
+                    if (current != null && current.instanceStatus() == InstanceStatus.SPOT_TERMINATING) {
+                        store(current.toBuilder().instanceStatus(retired.instanceStatus()).build());
+                    }
+                }
                 return false;
             }
             chunk.forEach(s -> store(servers.get(s.gameServerId()).toBuilder()

@@ -72,6 +72,14 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
     }
 
     @Override
+    public synchronized boolean setReplacementRequested(String group, String instanceId, boolean requested) {
+        Optional<GameServerInstance> current = find(group, instanceId).filter(i -> i.replacementRequested() != requested);
+        current.ifPresent(i -> save(new GameServerInstance(group, instanceId, i.instanceStatus(), i.instanceType(),
+                i.availabilityZone(), i.launchTime(), requested)));
+        return current.isPresent();
+    }
+
+    @Override
     public synchronized void delete(String group, String instanceId) {
         Map<String, GameServerInstance> byId = instances.get(group);
         if (byId != null) {

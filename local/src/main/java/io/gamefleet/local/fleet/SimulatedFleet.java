@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * <p>Spot interruptions: {@link #interrupt} (or a configured rate per instance type, applied by
  * {@link #tick}) sends EC2's "Spot Instance Interruption Warning" event, and two minutes later
  * on the clock the instance terminates with a "terminated" state-change event; the scaling group
- * then launches a replacement. With an AutoScalingPolicy the group follows target tracking on
+ * then drops it and launches instances up to its desired capacity. With an AutoScalingPolicy the group follows target tracking on
  * PercentUtilizedGameServers, from the metrics the balancer publishes.
  */
 public final class SimulatedFleet implements Compute {
@@ -162,6 +162,8 @@ public final class SimulatedFleet implements Compute {
         for (Map.Entry<String, Instant> due : Map.copyOf(pendingTerminations).entrySet()) {
             if (!now.isBefore(due.getValue())) {
                 pendingTerminations.remove(due.getKey());
+                // EC2 tells of the end first; Auto Scaling notices after, at its health check.
+                terminated(List.of(due.getKey()));
                 for (ScalingGroup g : groups.values()) {
                     synchronized (g) {
                         if (g.instances.remove(due.getKey()) != null) {
@@ -169,7 +171,6 @@ public final class SimulatedFleet implements Compute {
                         }
                     }
                 }
-                terminated(List.of(due.getKey()));
             }
         }
         if (hours == 0 || interruptionsPerHour.isEmpty()) {
@@ -222,21 +223,31 @@ public final class SimulatedFleet implements Compute {
                 g.desired = wanted;
                 fill(g);
             } else if (wanted < g.desired) {
-                List<SimulatedInstance> newestFirst = new ArrayList<>(g.instances.values());
-                java.util.Collections.reverse(newestFirst);
-                for (SimulatedInstance i : newestFirst) {
-                    if (g.desired <= wanted) {
-                        break;
-                    }
-                    if (!i.protectedFromScaleIn()) {
-                        g.instances.remove(i.id());
-                        scaledIn.add(i.id());
-                        g.desired--;
-                    }
-                }
+                scaledIn = scaleIn(g, wanted);
             }
         }
         terminated(scaledIn);
+    }
+
+    /**
+     * Lowers desired capacity towards {@code wanted}, ending the newest instances that are not
+     * protected; returns their ids (caller holds the group's lock, and sends their events after).
+     */
+    private static List<String> scaleIn(ScalingGroup g, int wanted) {
+        List<String> scaledIn = new ArrayList<>();
+        List<SimulatedInstance> newestFirst = new ArrayList<>(g.instances.values());
+        java.util.Collections.reverse(newestFirst);
+        for (SimulatedInstance i : newestFirst) {
+            if (g.desired <= wanted) {
+                break;
+            }
+            if (!i.protectedFromScaleIn()) {
+                g.instances.remove(i.id());
+                scaledIn.add(i.id());
+                g.desired--;
+            }
+        }
+        return scaledIn;
     }
 
     /** What EC2 tells EventBridge of instances that are gone; sent outside the groups' locks. */
@@ -288,13 +299,21 @@ public final class SimulatedFleet implements Compute {
         }
     }
 
+    /** Lowered below the instances it has, the group scales in as Auto Scaling does (unprotected ones). */
     @Override
     public void setDesiredCapacity(String scalingGroupName, int desiredCapacity) {
         ScalingGroup g = require(scalingGroupName);
+        List<String> scaledIn = List.of();
         synchronized (g) {
-            g.desired = Math.min(desiredCapacity, g.max);
+            int wanted = Math.min(desiredCapacity, g.max);
+            if (wanted < g.instances.size()) {
+                g.desired = g.instances.size();
+                scaledIn = scaleIn(g, wanted);
+            }
+            g.desired = wanted;
             fill(g);
         }
+        terminated(scaledIn);
     }
 
     @Override
