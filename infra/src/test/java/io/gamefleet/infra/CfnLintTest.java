@@ -54,14 +54,7 @@ class CfnLintTest {
         }
     }
 
-    static Template synth(Map<String, Object> context) throws IOException {
-        Path jar = temp.resolve("functions-lambda.jar");
-        if (!Files.exists(jar)) {
-            Files.write(jar, new byte[] {'P', 'K', 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
-        }
-        Map<String, Object> all = new HashMap<>(context);
-        all.put(DeploymentContext.LAMBDA_JAR, jar.toString());
-        App app = new App(AppProps.builder().context(all).outdir(temp.resolve("out-" + all.hashCode()).toString()).build());
-        return Template.fromStack(new GamefleetStack(app, "Gamefleet-prod", StackProps.builder().build()));
+    static Template synth(Map<String, Object> context) {
+        return Template.fromStack(TestApps.stack(temp, context, "Gamefleet-prod"));
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.catalog.EventRule;
@@ -781,6 +782,18 @@ class GamefleetStackTest {
     }
 
     @Test
+    void theCdksRecommendedFeatureFlagsAreSet() throws IOException {
+        Map<String, Object> cdkJson = JSON.readValue(Path.of("cdk.json").toFile(), new TypeReference<>() {});
+        @SuppressWarnings("unchecked")
+        Map<String, Object> context = (Map<String, Object>) cdkJson.get("context");
+        assertThat(context).containsEntry("@aws-cdk/aws-iam:minimizePolicies", true)
+                .containsEntry("@aws-cdk/core:enablePartitionLiterals", true)
+                .containsEntry("@aws-cdk/aws-lambda:useCdkManagedLogGroup", true);
+        // The tests synthesize with them, as cdk synth does.
+        assertThat(stack(Map.of()).getNode().tryGetContext("@aws-cdk/aws-iam:minimizePolicies")).isEqualTo(true);
+    }
+
+    @Test
     void everyCatalogSettingButTheDerivedOnesIsAContextKey() {
         assertThat(DeploymentContext.CONTEXT_SETTINGS).containsAll(List.of(Settings.CLAIM_TTL_SECONDS,
                 Settings.HEALTH_TIMEOUT_SECONDS, Settings.DELETED_RETENTION_SECONDS, Settings.BALANCER_RATE_SECONDS,
@@ -842,17 +855,8 @@ class GamefleetStackTest {
 
     // ---- helpers ----
 
-    private GamefleetStack stack(Map<String, Object> context) throws IOException {
-        // Any existing file will do as the code asset: synthesis only hashes and copies it.
-        Path jar = temp.resolve("functions-lambda.jar");
-        if (!Files.exists(jar)) {
-            Files.write(jar, new byte[] {'P', 'K', 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
-        }
-        Map<String, Object> all = new HashMap<>(context);
-        all.putIfAbsent("lambdaJar", jar.toString());
-        App app = new App(AppProps.builder().context(all).outdir(temp.resolve("cdk.out-" + all.hashCode()).toString())
-                .build());
-        return new GamefleetStack(app, "Gamefleet", StackProps.builder().build());
+    private GamefleetStack stack(Map<String, Object> context) {
+        return TestApps.stack(temp, context, "Gamefleet");
     }
 
     /** The catalog names of the stack's functions (the template has them with the stage in). */

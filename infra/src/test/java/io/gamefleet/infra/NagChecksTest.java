@@ -32,12 +32,8 @@ class NagChecksTest {
 
     @BeforeAll
     void synthesize() throws IOException {
-        Path jar = temp.resolve("functions-lambda.jar");
-        Files.write(jar, new byte[] {'P', 'K', 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
-        App app = new App(AppProps.builder().context(Map.of("lambdaJar", jar.toString()))
-                .outdir(temp.resolve("cdk.out").toString()).build());
-        GamefleetStack stack = new GamefleetStack(app, "Gamefleet", StackProps.builder().build());
-        GamefleetApp.applyChecks(app, false);
+        GamefleetStack stack = TestApps.stack(temp, Map.of(), "Gamefleet");
+        GamefleetApp.applyChecks((App) stack.getNode().getScope(), false);
         annotations = Annotations.fromStack(stack);
         resources = cast(Template.fromStack(stack).toJSON().get("Resources"));
     }

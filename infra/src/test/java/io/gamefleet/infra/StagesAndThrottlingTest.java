@@ -141,14 +141,7 @@ class StagesAndThrottlingTest {
         return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(template(context, stackName).toJSON());
     }
 
-    private static Template template(Map<String, Object> context, String stackName) throws IOException {
-        Path jar = temp.resolve("functions-lambda.jar");
-        if (!Files.exists(jar)) {
-            Files.write(jar, new byte[] {'P', 'K', 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
-        }
-        Map<String, Object> all = new HashMap<>(context);
-        all.put(DeploymentContext.LAMBDA_JAR, jar.toString());
-        App app = new App(AppProps.builder().context(all).outdir(temp.resolve("out-" + all.hashCode()).toString()).build());
-        return Template.fromStack(new GamefleetStack(app, stackName, StackProps.builder().build()));
+    private static Template template(Map<String, Object> context, String stackName) {
+        return Template.fromStack(TestApps.stack(temp, context, stackName));
     }
 }

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * its own children (dynoxide, the Step Functions sidecar) the same way.
  */
 public final class LocalGamefleet implements ParameterResolver {
-    static final int CLAIM_TTL_SECONDS = 2;
+    static final int CLAIM_TTL_SECONDS = 5;
     static final String REGION = "us-east-1";
     static final String ACCOUNT = "000000000000";
 
