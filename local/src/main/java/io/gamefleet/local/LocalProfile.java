@@ -106,7 +106,7 @@ public final class LocalProfile implements AutoCloseable {
         EventRouter events = new EventRouter(functions.eventRules());
         fleet.sendEventsTo(events::deliver);
         scheduler = closing(new Scheduler(functions.schedulesByName(), fleet));
-        edge.serve(functions, events, scheduler);
+        edge.serve(functions, events, scheduler, Map::of);
         scheduler.start(o.balancerRate());
     }
 

@@ -1,0 +1,67 @@
+package io.gamefleet.wiring;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Logs unexpected errors for the operator without flooding the log: the first of a kind with its
+ * stack trace, then the same error (same place, type and message) at most once a minute, as one
+ * line with how many times it happened since it was last written. A dependency that is down would
+ * otherwise write a stack trace per request.
+ */
+public final class ErrorLog {
+    /** Standard error, as Lambda's runtime and the local profile's console take it. */
+    public static final ErrorLog STDERR = new ErrorLog(System.err::println, Duration.ofMinutes(1));
+
+    private static final int MAX_KINDS = 1000;
+
+    private record Kind(long lastWritten) {}
+
+    private final Consumer<String> out;
+    private final long windowNanos;
+    private final Map<String, Kind> kinds = new ConcurrentHashMap<>();
+    private final Map<String, Long> counts = new ConcurrentHashMap<>();
+
+    public ErrorLog(Consumer<String> out, Duration window) {
+        this.out = out;
+        this.windowNanos = window.toNanos();
+    }
+
+    /** {@code what}: what failed, such as the operation ("CreateGameServerGroup failed unexpectedly"). */
+    public void report(String what, Throwable e) {
+        String key = what + "|" + e.getClass().getName() + "|" + e.getMessage() + "|"
+                + (e.getStackTrace().length > 0 ? e.getStackTrace()[0] : "");
+        if (kinds.size() > MAX_KINDS) {
+            kinds.clear();
+            counts.clear();
+        }
+        long now = System.nanoTime();
+        long[] repeated = {0};
+        boolean[] write = {false};
+        kinds.compute(key, (k, seen) -> {
+            long count = counts.merge(k, 1L, Long::sum);
+            if (seen == null || now - seen.lastWritten() >= windowNanos) {
+                write[0] = true;
+                repeated[0] = count - 1;
+                counts.put(k, 0L);
+                return new Kind(now);
+            }
+            return seen;
+        });
+        if (!write[0]) {
+            return;
+        }
+        if (repeated[0] > 0) {
+            out.accept(what + ": " + e + " (the same error " + repeated[0] + " more times since it was last written)");
+        } else {
+            StringWriter trace = new StringWriter();
+            e.printStackTrace(new PrintWriter(trace));
+            out.accept(what + ": " + trace.toString().stripTrailing()
+                    + "\n(the same error again is written at most once a minute, with a count)");
+        }
+    }
+}
