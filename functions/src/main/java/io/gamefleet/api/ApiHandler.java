@@ -10,6 +10,7 @@ import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.wiring.ErrorLog;
 import io.gamefleet.wiring.Services;
 
 /**
@@ -49,8 +50,8 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
             return protocol.error(e);
         } catch (RuntimeException e) {
             // Unexpected: logged for the operator, never shown to the caller.
-            System.err.println(route.operation() + " failed unexpectedly: " + e);
-            e.printStackTrace();
+            // once with its stack trace, then counted: a dependency that is down fails every request alike
+            ErrorLog.STDERR.report(route.operation() + " failed unexpectedly", e);
             return protocol.error(GamefleetException.internal("the request could not be completed; it is safe to retry"));
         }
     }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * Logs unexpected errors for the operator without flooding the log: the first of a kind with its
@@ -23,12 +24,19 @@ public final class ErrorLog {
 
     private final Consumer<String> out;
     private final long windowNanos;
+    private final LongSupplier nanoTime;
     private final Map<String, Kind> kinds = new ConcurrentHashMap<>();
     private final Map<String, Long> counts = new ConcurrentHashMap<>();
 
     public ErrorLog(Consumer<String> out, Duration window) {
+        this(out, window, System::nanoTime);
+    }
+
+    /** {@code nanoTime}: the monotonic time the window is measured in. */
+    ErrorLog(Consumer<String> out, Duration window, LongSupplier nanoTime) {
         this.out = out;
         this.windowNanos = window.toNanos();
+        this.nanoTime = nanoTime;
     }
 
     /** {@code what}: what failed, such as the operation ("CreateGameServerGroup failed unexpectedly"). */
@@ -39,7 +47,7 @@ public final class ErrorLog {
             kinds.clear();
             counts.clear();
         }
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         long[] repeated = {0};
         boolean[] write = {false};
         kinds.compute(key, (k, seen) -> {
