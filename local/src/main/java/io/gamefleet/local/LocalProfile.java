@@ -11,6 +11,7 @@ import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.Workflows;
+import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.local.edge.EdgeServer;
 import io.gamefleet.local.edge.Functions;
@@ -122,16 +123,30 @@ public final class LocalProfile implements AutoCloseable {
         dynoxide.ifPresent(d -> watched.add(new Supervisor.Watched(d, o.dataDir().isPresent() ? Optional.empty()
                 : Optional.of("Its tables were in memory and are lost, so the profile stops; with --data-dir it"
                         + " would have been started again with nothing lost"), () -> {})));
-        // The sidecar's executions are lost with it: its state machines are created again.
-        sidecar.ifPresent(s -> watched.add(new Supervisor.Watched(s, Optional.empty(),
-                () -> deployStateMachines(stepFunctions))));
+        // The sidecar's executions are lost with it: its state machines are created again, and
+        // the workflows of the groups that were in the middle of one started again.
+        sidecar.ifPresent(s -> watched.add(new Supervisor.Watched(s, Optional.empty(), () -> {
+            deployStateMachines(stepFunctions);
+            reconcile(Duration.ZERO);
+        })));
         Map<String, String> external = new LinkedHashMap<>();
         o.dynamoDbEndpoint().ifPresent(e -> external.put("dynamodb", e.toString()));
         o.stepFunctionsEndpoint().ifPresent(e -> external.put("stepfunctions", e.toString()));
         supervisor = closing(new Supervisor(watched, external, line -> System.err.println(line)));
         children = List.copyOf(watched.stream().map(Supervisor.Watched::child).toList());
         edge.serve(functions, events, scheduler, supervisor::states);
+        // Groups kept in --data-dir (or in a given DynamoDB) whose workflow did not finish: a sidecar
+        // of this run's own has no execution yet, so every one of them is started again now.
+        reconcile(sidecar.isPresent() ? Duration.ZERO : WorkflowReconciler.GRACE);
         scheduler.start(o.balancerRate());
+    }
+
+    private void reconcile(Duration grace) {
+        WorkflowReconciler.Report report = services.reconciler().reconcile(grace);
+        if (!report.restarted().isEmpty() || !report.failed().isEmpty()) {
+            System.out.println("local profile: workflows started again for " + report.restarted()
+                    + (report.failed().isEmpty() ? "" : "; put in ERROR: " + report.failed()));
+        }
     }
 
     /** What {@code cdk deploy} gives the functions: their environment, but for the state machines' ARNs. */

@@ -43,9 +43,14 @@ final class FaultProfile implements AutoCloseable {
     }
 
     static FaultProfile start(Optional<Path> dataDir, MutableClock clock) {
+        return start(dataDir, clock, Duration.ZERO);
+    }
+
+    /** {@code instanceLaunch}: on the profile's clock, which only the test moves. */
+    static FaultProfile start(Optional<Path> dataDir, MutableClock clock, Duration instanceLaunch) {
         LocalProfile.Options d = LocalProfile.Options.defaults();
         return new FaultProfile(LocalProfile.start(new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(),
-                Duration.ZERO, Duration.ZERO, dataDir, Optional.empty(), Optional.empty(),
+                Duration.ZERO, instanceLaunch, dataDir, Optional.empty(), Optional.empty(),
                 List.of(LocalProfileExtension.ADMIN), clock, Duration.ofMillis(50), d.home(), List.of())), clock);
     }
 
