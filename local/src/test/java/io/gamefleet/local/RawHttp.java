@@ -81,12 +81,28 @@ final class RawHttp {
 
     /** A request signed as {@code principal} would sign it, with the target sent exactly as given. */
     Answer signed(Principal principal, Clock clock, String method, String target, String body) {
-        byte[] bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
-        Map<String, List<String>> headers = ApiClient.signedHeaders(endpoint, LocalAccount.REGION,
-                AwsCredentialsIdentity.create(principal.accessKeyId(), principal.secretAccessKey()), clock, method,
-                target, body != null, bytes);
+        return signed(principal, clock, method, target, body == null ? null : body.getBytes(StandardCharsets.UTF_8),
+                Map.of());
+    }
+
+    /**
+     * The same with any bytes as the body, and headers besides the signed ones. A target that no
+     * SigV4 signer takes (a malformed escape) goes unsigned.
+     */
+    Answer signed(Principal principal, Clock clock, String method, String target, byte[] body,
+            Map<String, String> extraHeaders) {
+        byte[] bytes = body == null ? new byte[0] : body;
+        Map<String, List<String>> headers;
+        try {
+            headers = ApiClient.signedHeaders(endpoint, LocalAccount.REGION,
+                    AwsCredentialsIdentity.create(principal.accessKeyId(), principal.secretAccessKey()), clock, method,
+                    target, body != null, bytes);
+        } catch (RuntimeException unsignable) {
+            headers = Map.of("Content-Type", List.of("application/json"));
+        }
         StringBuilder head = new StringBuilder(method + " " + target + " HTTP/1.1\r\n");
         headers.forEach((name, values) -> values.forEach(v -> head.append(name).append(": ").append(v).append("\r\n")));
+        extraHeaders.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
         head.append("Content-Length: ").append(bytes.length).append("\r\nConnection: close\r\n\r\n");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(head.toString().getBytes(StandardCharsets.ISO_8859_1));
