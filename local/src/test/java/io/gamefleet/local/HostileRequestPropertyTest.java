@@ -33,7 +33,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * a valid one or a 4xx with the JSON error body, never a 5xx; and a refusal changes nothing
  * (the listings of groups, game servers and instances are the same before and after).
  */
-class HostileRequestProperties {
+class HostileRequestPropertyTest {
     private static final String GROUP = "prop";
     private static final String SERVER = "prop-server-1";
     /** Routes whose success would delete what the others work on get a group or server that does not exist. */
