@@ -89,9 +89,9 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private void watch() {
-        while (!closed) {
+        while (!closed && !failure.isDone()) { // once failed, the profile stops: nothing more to watch
             for (State s : states) {
-                if (closed) {
+                if (closed || failure.isDone()) {
                     return;
                 }
                 try {
