@@ -24,8 +24,8 @@ class LoopbackHttpServerTest {
     @BeforeEach
     void start() throws IOException {
         // Echoes the method, path, query and body length.
-        server = new LoopbackHttpServer(0, new LoopbackHttpServer.Limits(1024, 100, Duration.ofMillis(300),
-                Duration.ofMillis(500), Duration.ofSeconds(2), 8), (request, responder) -> workers.execute(() ->
+        server = new LoopbackHttpServer(0, new LoopbackHttpServer.Limits(1024, 100, Duration.ofMillis(1500),
+                Duration.ofMillis(1000), Duration.ofSeconds(2), 8), (request, responder) -> workers.execute(() ->
                 responder.respond(200, Map.of("Content-Type", List.of("text/plain")), (request.method() + " "
                         + request.rawPath() + " " + request.rawQuery() + " " + request.body().length)
                         .getBytes(StandardCharsets.UTF_8))), System.err::println);
@@ -66,7 +66,7 @@ class LoopbackHttpServerTest {
             socket.getOutputStream().write("POST /x HTTP/1.1\r\nContent-Length: 10\r\n\r\n{".getBytes(StandardCharsets.ISO_8859_1));
             String answer = read(socket.getInputStream());
             assertThat(answer).startsWith("HTTP/1.1 408 ").contains("Connection: close")
-                    .contains("\"__type\":\"InvalidRequestException\"").contains("not complete within 300 ms");
+                    .contains("\"__type\":\"InvalidRequestException\"").contains("not complete within 1500 ms");
         }
         // A head that never ends is refused the same way.
         try (Socket socket = connect()) {
