@@ -1,9 +1,12 @@
 // Runs a command and ends it together with whoever started this script: when this script's stdin
 // closes (the local profile's JVM holds the other end, so this happens even when the JVM is killed
-// with SIGKILL) or when this script gets SIGTERM or SIGINT. Its exit code is the command's.
+// with SIGKILL) or when this script gets SIGTERM or SIGINT. Its exit code is the command's; when
+// the command was ended by a signal this script did not send, 128 + the signal's number, as a
+// shell says it, so that whoever started it can tell which.
 //
 //   node local/sidecar/tether.mjs COMMAND [ARG...]
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
@@ -14,7 +17,11 @@ if (!command) {
 // this script with Node's default action and leave the command running. Handlers run on the event
 // loop, so `child` is set by the time one runs.
 let child;
-const stop = () => child.kill('SIGTERM');
+let stopping = false;
+const stop = () => {
+  stopping = true;
+  child.kill('SIGTERM');
+};
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 process.stdin.on('end', stop);
@@ -24,4 +31,9 @@ child.on('error', (e) => {
   console.error(`tether: cannot run ${command}: ${e.message}`);
   process.exit(127);
 });
-child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGTERM' ? 0 : 1)));
+child.on('exit', (code, signal) => {
+  if (code !== null) process.exit(code);
+  if (stopping) process.exit(0);
+  console.error(`tether: ${command} was ended by ${signal}`);
+  process.exit(128 + (constants.signals[signal] ?? 0));
+});

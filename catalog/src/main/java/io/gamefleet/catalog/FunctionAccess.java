@@ -129,14 +129,15 @@ public final class FunctionAccess {
         // to ERROR (gate Put), or a no-op rewrite of a DELETED group (gate Delete).
         step(Workflows.RECORD_FAILURE, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT, DELETE));
 
-        // ---- Triggers (io.gamefleet.triggers -> SpotBalancer, InstanceEvents) ----
-        // every group (creation-time index); per ACTIVE group: its servers (group index), instances
-        // (Query), recent interruptions (Query); writes: instance records (PutItem; conditional
-        // UpdateItem to drain, or to end an interrupted instance's replacement), servers' instance
-        // status (GetItem + conditional UpdateItem), sweeps and forgotten instances (DeleteItem).
+        // ---- Triggers (io.gamefleet.triggers -> WorkflowReconciler, SpotBalancer, InstanceEvents) ----
+        // every group (creation-time index); a group whose workflow was lost: a transition (its
+        // restart noted in StatusReason, or ERROR); per ACTIVE group: its servers (group index),
+        // instances (Query), recent interruptions (Query); writes: instance records (PutItem;
+        // conditional UpdateItem to drain, or to end an interrupted instance's replacement), servers'
+        // instance status (GetItem + conditional UpdateItem), sweeps and forgotten instances (DeleteItem).
         trigger(Triggers.BALANCER.functionName(), Set.of(Scaling.DESCRIBE, Scaling.BALANCE),
-                index(GAME_SERVER_GROUPS, Tables.GROUPS_BY_CREATION_INDEX),
-                new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
+                new TableAccess(GAME_SERVER_GROUPS, Set.of(GET, PUT), Set.of(Tables.GROUPS_BY_CREATION_INDEX)),
+                new TableAccess(GAME_SERVERS, Set.of(GET, PUT, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
                 items(GAME_SERVER_INSTANCES, QUERY, PUT, UPDATE, DELETE),
                 items(SPOT_INTERRUPTIONS, QUERY));
         // the instance by id (index), its servers (index); a warning: instance status on both

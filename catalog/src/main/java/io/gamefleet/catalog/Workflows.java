@@ -37,6 +37,14 @@ public final class Workflows {
         return ALL.stream().filter(w -> w.startedBy() == route.operation()).findFirst();
     }
 
+    /**
+     * Whether the function reconciles the workflows: it lists every workflow's running executions
+     * and starts one again for a group whose execution was lost (the balancer's schedule).
+     */
+    public static boolean reconciledBy(String functionName) {
+        return functionName.equals(Triggers.BALANCER.functionName());
+    }
+
     /** Every step function once (RecordFailure serves both workflows). */
     public static List<WorkflowStep> allSteps() {
         return ALL.stream().flatMap(w -> w.steps().stream()).distinct().toList();

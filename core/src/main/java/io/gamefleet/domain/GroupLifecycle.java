@@ -54,7 +54,16 @@ public final class GroupLifecycle {
 
     public String createScalingGroup(String name) {
         GameServerGroup group = require(name, EnumSet.of(GameServerGroupStatus.ACTIVATING));
-        return compute.createScalingGroup(group);
+        String arn = compute.createScalingGroup(group);
+        // A FORCE_DELETE may have come while the scaling group was being created, and its deletion
+        // workflow may have found none to delete: then this one must not outlive the group.
+        GameServerGroup now = groups.find(name).orElse(null);
+        if (now == null || EnumSet.of(GameServerGroupStatus.DELETE_SCHEDULED, GameServerGroupStatus.DELETING,
+                GameServerGroupStatus.DELETED).contains(now.status())) {
+            compute.deleteScalingGroup(group.autoScalingGroupName(), true);
+            throw new StepRefusedException("game server group " + name + " is being deleted; its activation stopped");
+        }
+        return arn;
     }
 
     /** Records the scaling group's instances; true once one of them is in service. */
@@ -147,6 +156,11 @@ public final class GroupLifecycle {
 
         Workflow(Set<GameServerGroupStatus> owned) {
             this.owned = owned;
+        }
+
+        /** The workflow that moves a group on from this status, if it is one a workflow owns. */
+        public static java.util.Optional<Workflow> owning(GameServerGroupStatus status) {
+            return java.util.Arrays.stream(values()).filter(w -> w.owned.contains(status)).findFirst();
         }
     }
 

@@ -100,15 +100,23 @@ public final class GroupService {
         });
     }
 
-    /** Schedules deletion (ACTIVE or ERROR groups only) and starts the deletion workflow. */
+    /**
+     * Schedules deletion and starts the deletion workflow: from ACTIVE or ERROR; with FORCE_DELETE
+     * from any status but DELETED, so that a group whose workflow is stuck or lost can always be
+     * removed (a group already being deleted keeps its status, deletes by force from now on, and
+     * gets a deletion workflow of its own; the one that may still run finds its work done).
+     */
     public GameServerGroup delete(String nameOrArn, DeleteOption option) {
         GameServerGroup scheduled = transition(settings.groupName(nameOrArn), g -> {
-            if (!DELETABLE.contains(g.status())) {
+            boolean force = option == DeleteOption.FORCE_DELETE && g.status() != GameServerGroupStatus.DELETED;
+            if (!DELETABLE.contains(g.status()) && !force) {
                 throw GamefleetException.conflict("DeleteGameServerGroup needs an ACTIVE or ERROR game server group; "
-                        + g.name() + " is " + g.status());
+                        + g.name() + " is " + g.status() + (g.status() == GameServerGroupStatus.DELETED ? ""
+                        : "; DeleteOption FORCE_DELETE deletes it in any status"));
             }
-            return g.toBuilder().status(GameServerGroupStatus.DELETE_SCHEDULED).statusReason(null)
-                    .deleteOption(option).build();
+            GameServerGroupStatus next = BEING_DELETED.contains(g.status()) ? g.status()
+                    : GameServerGroupStatus.DELETE_SCHEDULED;
+            return g.toBuilder().status(next).statusReason(null).deleteOption(option).build();
         });
         try {
             workflows.startDeletion(scheduled);

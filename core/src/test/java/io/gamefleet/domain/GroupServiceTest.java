@@ -201,17 +201,21 @@ class GroupServiceTest {
     }
 
     @Test
-    void onlyActiveAndErrorGroupsCanBeDeletedAndOnlyOnce() {
+    void onlyActiveAndErrorGroupsCanBeDeletedSafelyAndAnyButADeletedOneByForce() {
         service.create(Fleet.draft("new").build());
-        fails(() -> service.delete("new", DeleteOption.FORCE_DELETE), ErrorKind.CONFLICT,
-                "DeleteGameServerGroup needs an ACTIVE or ERROR game server group; new is NEW");
+        fails(() -> service.delete("new", DeleteOption.SAFE_DELETE), ErrorKind.CONFLICT,
+                "DeleteGameServerGroup needs an ACTIVE or ERROR game server group; new is NEW; "
+                        + "DeleteOption FORCE_DELETE deletes it in any status");
 
         fleet.activeGroup();
         service.delete(GROUP, DeleteOption.SAFE_DELETE);
-        fails(() -> service.delete(GROUP, DeleteOption.FORCE_DELETE), ErrorKind.CONFLICT,
-                "DeleteGameServerGroup needs an ACTIVE or ERROR game server group; arena is DELETE_SCHEDULED");
+        fails(() -> service.delete(GROUP, DeleteOption.RETAIN), ErrorKind.CONFLICT,
+                "DeleteGameServerGroup needs an ACTIVE or ERROR game server group; arena is DELETE_SCHEDULED; "
+                        + "DeleteOption FORCE_DELETE deletes it in any status");
         assertThat(fleet.group(GROUP).deleteOption()).isEqualTo(DeleteOption.SAFE_DELETE);
         assertThat(fleet.workflows.started(Workflow.DELETION)).containsExactly(GROUP);
+        // A stuck deletion can always be forced.
+        assertThat(service.delete(GROUP, DeleteOption.FORCE_DELETE).deleteOption()).isEqualTo(DeleteOption.FORCE_DELETE);
     }
 
     @Test

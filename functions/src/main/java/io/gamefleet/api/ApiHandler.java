@@ -10,6 +10,7 @@ import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.logging.ErrorLog;
 import io.gamefleet.logging.JsonLog;
 import io.gamefleet.wiring.Services;
 
@@ -58,7 +59,8 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
             return protocol.error(e);
         } catch (RuntimeException e) {
             // Unexpected: logged for the operator, never shown to the caller.
-            JsonLog.error(route.operation() + " failed unexpectedly", e);
+            // once with its stack trace, then counted: a dependency that is down fails every request alike
+            ErrorLog.SHARED.report(route.operation() + " failed unexpectedly", e);
             return protocol.error(GamefleetException.internal("the request could not be completed; it is safe to retry"));
         }
     }

@@ -3,12 +3,17 @@ package io.gamefleet.triggers;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import io.gamefleet.domain.SpotBalancer.GroupReport;
+import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.logging.JsonLog;
 import io.gamefleet.wiring.Services;
 import java.util.List;
 import java.util.Map;
 
-/** The scheduled balancer (EventBridge Scheduler in AWS): one run over every ACTIVE group. */
+/**
+ * The scheduled balancer (EventBridge Scheduler in AWS): first reconciliation (a group whose
+ * workflow was lost gets it started again, or goes to ERROR), then one run over every ACTIVE group.
+ * Each part runs even when the other failed.
+ */
 public final class BalancerHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
     private final Services services;
 
@@ -29,8 +34,17 @@ public final class BalancerHandler implements RequestHandler<Map<String, Object>
     }
 
     private Map<String, Object> handle(Map<String, Object> input) {
+        WorkflowReconciler.Report reconciled;
+        try {
+            reconciled = services.reconciler().reconcile();
+        } catch (RuntimeException e) { // the group listing failed: the balancer may still get further
+            JsonLog.error("reconciliation failed this run", e);
+            reconciled = new WorkflowReconciler.Report(List.of(), List.of());
+        }
         List<GroupReport> reports = services.balancer().runAll();
-        return Map.of("Groups", reports.size(),
+        return Map.of("WorkflowsRestarted", reconciled.restarted().size(),
+                "GroupsFailedByReconciliation", reconciled.failed().size(),
+                "Groups", reports.size(),
                 "Swept", reports.stream().mapToInt(GroupReport::swept).sum(),
                 "Drained", reports.stream().mapToInt(r -> r.drained().size()).sum(),
                 "Terminated", reports.stream().mapToInt(r -> r.terminated().size()).sum());

@@ -44,6 +44,17 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * plugs in its simulated fleet and its metrics, and the tests their clock and interceptors.
  */
 public final class AwsServices {
+    /**
+     * One attempt of an AWS call, and the call with the SDK's retries: well inside the API
+     * functions' 20 s, so that a stalled dependency ends in a quick 500 InternalServiceException
+     * ("safe to retry") from the function rather than in the function's timeout.
+     */
+    public static final Duration CALL_ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
+    public static final Duration CALL_TIMEOUT = Duration.ofSeconds(8);
+    /** The HTTP client's own: to open a connection, and between two reads of an answer. */
+    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    public static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(3);
+
     private final Map<String, String> environment;
     private Clock clock = Clock.systemUTC();
     private AwsCredentialsProvider credentials;
@@ -130,9 +141,11 @@ public final class AwsServices {
     private <B extends AwsClientBuilder<B, C>, C> B configure(B builder, String service, Region region,
             AwsCredentialsProvider creds) {
         builder.region(region).credentialsProvider(creds)
-                .overrideConfiguration(ClientOverrideConfiguration.builder().executionInterceptors(interceptors).build());
+                .overrideConfiguration(ClientOverrideConfiguration.builder().executionInterceptors(interceptors)
+                        .apiCallAttemptTimeout(CALL_ATTEMPT_TIMEOUT).apiCallTimeout(CALL_TIMEOUT).build());
         if (builder instanceof AwsSyncClientBuilder<?, ?> sync) {
-            sync.httpClientBuilder(UrlConnectionHttpClient.builder());
+            sync.httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(CONNECT_TIMEOUT)
+                    .socketTimeout(SOCKET_TIMEOUT));
         }
         endpoint(service).ifPresent(e -> builder.endpointOverride(URI.create(e)));
         return builder;

@@ -15,6 +15,7 @@ import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.PageTokens;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.SpotBalancer;
+import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.domain.WorkflowStarter;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -51,6 +52,7 @@ public final class Services {
     private final Supplier<GroupLifecycle> lifecycle;
     private final Supplier<SpotBalancer> balancer;
     private final Supplier<InstanceEvents> instanceEvents;
+    private final WorkflowReconciler reconciler;
 
     public Services(Ports ports, Config config, Clock clock, Consumer<String> log) {
         this.clock = clock;
@@ -68,6 +70,7 @@ public final class Services {
         this.balancer = Lazy.of(() -> new SpotBalancer(ports.groups(), ports.servers(), ports.instances(),
                 ports.interruptions(), ports.compute().get(), ports.metrics().get(), settings,
                 config.viabilityWindow(), config.viabilityThreshold(), clock, log));
+        this.reconciler = new WorkflowReconciler(ports.groups(), groupService, ports.workflows(), clock, log);
         this.instanceEvents = Lazy.of(() -> new InstanceEvents(ports.groups(), ports.instances(), ports.servers(),
                 ports.interruptions(), ports.compute().get(), ports.metrics().get(), config.viabilityWindow(), clock, log));
     }
@@ -104,6 +107,11 @@ public final class Services {
 
     public InstanceEvents instanceEvents() {
         return instanceEvents.get();
+    }
+
+    /** Restarts the lost workflows of groups in a status a workflow owns (the balancer's schedule runs it). */
+    public WorkflowReconciler reconciler() {
+        return reconciler;
     }
 
     public ServiceSettings settings() {

@@ -20,7 +20,8 @@ import software.constructs.Construct;
 /**
  * One Step Functions state machine per workflow of {@link Workflows}, running the catalog's ASL
  * file with its steps' live aliases; the operations that start a workflow get its ARN and the
- * right to start it. Nothing points back (steps never start workflows), so there is no cycle.
+ * right to start it, and the reconciling balancer every workflow's ARN and the rights to list its
+ * executions and start it. Nothing points back (steps never start workflows), so there is no cycle.
  */
 final class StateMachines extends Construct {
     private final Map<WorkflowDefinition, StateMachine> stateMachines = new LinkedHashMap<>();
@@ -41,6 +42,17 @@ final class StateMachines extends Construct {
                 }
             });
         }
+        // Reconciliation lists each workflow's running executions and starts those that were lost.
+        functions.all().forEach((name, function) -> {
+            if (Workflows.reconciledBy(name)) {
+                stateMachines.forEach((workflow, stateMachine) -> {
+                    function.addEnvironment(workflow.arnSetting().environmentVariable(),
+                            stateMachine.getStateMachineArn());
+                    stateMachine.grantStartExecution(function);
+                    stateMachine.grant(function, "states:ListExecutions");
+                });
+            }
+        });
     }
 
     /** Every state machine, in catalog order. */

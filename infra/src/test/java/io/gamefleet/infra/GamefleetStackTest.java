@@ -305,16 +305,34 @@ class GamefleetStackTest {
             assertThat(statementsOf(door).stream().anyMatch(s -> actions(s).contains("states:StartExecution")
                     && resourcesOf(s).contains(machineRef))).as("the JSON door starts " + workflow.name()).isTrue();
         }
-        // Nothing else may start a workflow.
+        // Nothing else may start a workflow, but the balancer's reconciliation, which restarts lost ones.
         Set<String> startersNames = starters.keySet().stream().map(Operation::functionName)
                 .collect(Collectors.toSet());
         startersNames.add(door);
         for (String name : functionNames()) {
-            if (!startersNames.contains(name)) {
+            if (!startersNames.contains(name) && !Workflows.reconciledBy(name)) {
                 assertThat(statementsOf(name).stream().flatMap(s -> actions(s).stream()))
                         .as(name).noneMatch(a -> a.startsWith("states:"));
             }
         }
+    }
+
+    @Test
+    void theBalancerListsAndStartsEveryWorkflowToReconcileThem() {
+        String balancer = io.gamefleet.catalog.Triggers.BALANCER.functionName();
+        assertThat(Workflows.reconciledBy(balancer)).isTrue();
+        Map<String, Object> variables = variables(resources.get(functionId(balancer)));
+        List<Map<String, Object>> statements = statementsOf(balancer);
+        for (WorkflowDefinition workflow : Workflows.ALL) {
+            Object machineRef = ref(stateMachineId(workflow));
+            assertThat(variables.get(workflow.arnSetting().environmentVariable())).as(workflow.name()).isEqualTo(machineRef);
+            for (String action : List.of("states:StartExecution", "states:ListExecutions")) {
+                assertThat(statements.stream().anyMatch(s -> actions(s).contains(action)
+                        && resourcesOf(s).contains(machineRef))).as(action + " on " + workflow.name()).isTrue();
+            }
+        }
+        assertThat(statements.stream().flatMap(s -> actions(s).stream()).filter(a -> a.startsWith("states:")))
+                .allMatch(a -> a.equals("states:StartExecution") || a.equals("states:ListExecutions"));
     }
 
     @Test

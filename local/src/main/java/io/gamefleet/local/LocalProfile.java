@@ -11,6 +11,7 @@ import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.Workflows;
+import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.local.edge.EdgeServer;
 import io.gamefleet.local.edge.Functions;
@@ -20,7 +21,9 @@ import io.gamefleet.local.fleet.EventRouter;
 import io.gamefleet.local.fleet.FleetMetrics;
 import io.gamefleet.local.fleet.Scheduler;
 import io.gamefleet.local.fleet.SimulatedFleet;
+import io.gamefleet.local.process.ChildProcess;
 import io.gamefleet.local.process.Emulators;
+import io.gamefleet.local.process.Supervisor;
 import io.gamefleet.wiring.AwsServices;
 import io.gamefleet.wiring.Services;
 import java.io.File;
@@ -36,6 +39,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -73,6 +77,8 @@ public final class LocalProfile implements AutoCloseable {
     private SimulatedFleet fleet;
     private Services services;
     private Scheduler scheduler;
+    private Supervisor supervisor;
+    private List<ChildProcess> children = List.of();
 
     private LocalProfile() {}
 
@@ -93,30 +99,62 @@ public final class LocalProfile implements AutoCloseable {
     private void startAll(Options o) throws IOException {
         ReadableLog.install(o.clock(), System.err);
         File logs = Files.createTempDirectory("gamefleet-local-").toFile();
-        URI dynamoDb = o.dynamoDbEndpoint()
-                .orElseGet(() -> closing(Emulators.dynamoDb(o.home(), o.dataDir(), logs)).endpoint());
+        Optional<ChildProcess> dynoxide = o.dynamoDbEndpoint().isPresent() ? Optional.empty()
+                : Optional.of(closing(Emulators.dynamoDb(o.home(), o.dataDir(), logs)));
+        URI dynamoDb = o.dynamoDbEndpoint().orElseGet(() -> dynoxide.orElseThrow().endpoint());
         edge = closing(new EdgeServer(o.port(), o.principals(), o.clock()));
-        URI stepFunctions = o.stepFunctionsEndpoint()
-                .orElseGet(() -> closing(Emulators.stepFunctions(o.home(), logs, endpoint(), o.workflowWait())).endpoint());
+        Optional<ChildProcess> sidecar = o.stepFunctionsEndpoint().isPresent() ? Optional.empty()
+                : Optional.of(closing(Emulators.stepFunctions(o.home(), logs, endpoint(), o.workflowWait())));
+        URI stepFunctions = o.stepFunctionsEndpoint().orElseGet(() -> sidecar.orElseThrow().endpoint());
 
         fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), ACCOUNT_ID);
-        services = AwsServices.fromEnvironment(deploy(o, dynamoDb, stepFunctions)).clock(o.clock()).compute(fleet)
+        Map<String, String> environment = environment(o, dynamoDb);
+        createTables(dynamoDb);
+        environment.putAll(deployStateMachines(stepFunctions));
+        services = AwsServices.fromEnvironment(environment).clock(o.clock()).compute(fleet)
                 .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet))
                 .credentials(CREDENTIALS).interceptors(o.interceptors()).build();
         Functions functions = Functions.of(new FunctionRegistry(services));
         EventRouter events = new EventRouter(functions.eventRules());
         fleet.sendEventsTo(events::deliver);
         scheduler = closing(new Scheduler(functions.schedulesByName(), fleet));
-        edge.serve(functions, events, scheduler);
+
+        List<Supervisor.Watched> watched = new ArrayList<>();
+        // dynoxide keeps its tables in --data-dir, if given: then it can start again without loss.
+        dynoxide.ifPresent(d -> watched.add(new Supervisor.Watched(d, o.dataDir().isPresent() ? Optional.empty()
+                : Optional.of("Its tables were in memory and are lost, so the profile stops; with --data-dir it"
+                        + " would have been started again with nothing lost"), () -> {})));
+        // The sidecar's executions are lost with it: its state machines are created again, and
+        // the workflows of the groups that were in the middle of one started again.
+        sidecar.ifPresent(s -> watched.add(new Supervisor.Watched(s, Optional.empty(), () -> {
+            deployStateMachines(stepFunctions);
+            reconcile(Duration.ZERO);
+        })));
+        Map<String, String> external = new LinkedHashMap<>();
+        o.dynamoDbEndpoint().ifPresent(e -> external.put("dynamodb", e.toString()));
+        o.stepFunctionsEndpoint().ifPresent(e -> external.put("stepfunctions", e.toString()));
+        supervisor = closing(new Supervisor(watched, external, line -> System.err.println(line)));
+        children = List.copyOf(watched.stream().map(Supervisor.Watched::child).toList());
+        edge.serve(functions, events, scheduler, supervisor::states);
+        // Groups kept in --data-dir (or in a given DynamoDB) whose workflow did not finish: a sidecar
+        // of this run's own has no execution yet, so every one of them is started again now.
+        reconcile(sidecar.isPresent() ? Duration.ZERO : WorkflowReconciler.GRACE);
         scheduler.start(o.balancerRate());
     }
 
-    /** What {@code cdk deploy} makes: the tables, the state machines, and the functions' environment. */
-    private static Map<String, String> deploy(Options o, URI dynamoDb, URI stepFunctions) {
+    private void reconcile(Duration grace) {
+        WorkflowReconciler.Report report = services.reconciler().reconcile(grace);
+        if (!report.restarted().isEmpty() || !report.failed().isEmpty()) {
+            System.out.println("local profile: workflows started again for " + report.restarted()
+                    + (report.failed().isEmpty() ? "" : "; put in ERROR: " + report.failed()));
+        }
+    }
+
+    /** What {@code cdk deploy} gives the functions: their environment, but for the state machines' ARNs. */
+    private static Map<String, String> environment(Options o, URI dynamoDb) {
         Map<String, String> environment = new HashMap<>();
         environment.put("AWS_REGION", REGION);
         environment.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDb.toString());
-        environment.put("AWS_ENDPOINT_URL_SFN", stepFunctions.toString());
         environment.put(Settings.ACCOUNT_ID.environmentVariable(), ACCOUNT_ID);
         for (Role role : Role.values()) {
             environment.put(Settings.roleArn(role).environmentVariable(), LocalAccount.roleArn(role));
@@ -127,10 +165,21 @@ public final class LocalProfile implements AutoCloseable {
         for (TableDefinition t : Tables.ALL) {
             environment.put(t.environmentVariable(), t.logicalName());
         }
+        return environment;
+    }
+
+    /** The tables, as {@code cdk deploy} makes them (those there already are kept). */
+    private static void createTables(URI dynamoDb) {
         try (DynamoDbClient client = DynamoDbClient.builder().region(Region.of(REGION)).credentialsProvider(CREDENTIALS)
                 .endpointOverride(dynamoDb).build()) {
             TableSetup.createAll(client, Tables.ALL, TableDefinition::logicalName);
         }
+    }
+
+    /** The state machines, as {@code cdk deploy} makes them; the variables that give their ARNs. */
+    private static Map<String, String> deployStateMachines(URI stepFunctions) {
+        Map<String, String> environment = new HashMap<>();
+        environment.put("AWS_ENDPOINT_URL_SFN", stepFunctions.toString());
         try (SfnClient sfn = SfnClient.builder().region(Region.of(REGION)).credentialsProvider(CREDENTIALS)
                 .endpointOverride(stepFunctions).build()) {
             for (WorkflowDefinition w : Workflows.ALL) {
@@ -166,6 +215,19 @@ public final class LocalProfile implements AutoCloseable {
 
     public Services services() {
         return services;
+    }
+
+    /** The emulators the profile runs (none that was given by its endpoint). */
+    public List<ChildProcess> children() {
+        return children;
+    }
+
+    /**
+     * Completes, with the reason, when the profile cannot go on: a child process it needs ended
+     * and could not be started again without loss. {@code local/run} then exits with code 1.
+     */
+    public CompletableFuture<String> failure() {
+        return supervisor.failure();
     }
 
     @Override

@@ -48,6 +48,11 @@ public final class Main {
             demo = Optional.of(DemoGame.calling(profile.endpoint(), admin, profile.fleet(), options.clock(),
                     new Random(), line -> System.out.println("demo: " + line)));
         }
+        // A child process the profile needs ended and cannot be started again without loss.
+        profile.failure().thenAccept(reason -> {
+            System.err.println("local/run: stopping: " + reason);
+            new Thread(() -> System.exit(1), "local-exit").start();
+        });
         Optional<DemoGame> demoToStop = demo;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

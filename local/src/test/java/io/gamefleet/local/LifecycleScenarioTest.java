@@ -161,7 +161,7 @@ class LifecycleScenarioTest {
         admin.register(g, id("G"), i1).error(409, "ConflictException");
         matchmaker.claim(g).error(409, "ConflictException");
         admin.updateGroup(g, obj().put("BalancingStrategy", "ON_DEMAND_ONLY")).error(409, "ConflictException");
-        admin.deleteGroup(g, "FORCE_DELETE").error(409, "ConflictException");
+        admin.deleteGroup(g, "SAFE_DELETE").error(409, "ConflictException"); // FORCE_DELETE would overtake it
         assertThat(admin.describeGroup(g).ok().group().get("Status").asText()).isEqualTo("DELETE_SCHEDULED");
 
         // --- E's game ends; the deletion goes through

@@ -3,9 +3,15 @@ package io.gamefleet.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gamefleet.catalog.Role;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** local/run's flags, parsed without starting anything. */
 class MainTest {
@@ -30,5 +36,28 @@ class MainTest {
         assertThatThrownBy(() -> Main.parse(List.of("--port", "http"))).hasMessageContaining("--port");
         assertThatThrownBy(() -> Main.parse(List.of("--frobnicate", "1"))).hasMessageContaining("unknown flag");
         assertThatThrownBy(() -> Main.parse(List.of("--dynamodb-endpoint", "nope"))).hasMessageContaining("URL");
+    }
+
+    @Test
+    void aPrincipalsFileWithAMalformedInstanceIdIsRefused(@TempDir Path dir) throws IOException {
+        Path good = Files.writeString(dir.resolve("good.json"), "[{\"AccessKeyId\":\"gs\",\"SecretAccessKey\":\"s\","
+                + "\"Role\":\"GAME_SERVER\",\"InstanceId\":\"i-0123456789abcdef0\"}]");
+        assertThat(Main.parse(List.of("--principals", good.toString())).options().principals())
+                .anySatisfy(p -> {
+                    assertThat(p.role()).isEqualTo(Role.GAME_SERVER);
+                    assertThat(p.instanceId()).isEqualTo(Optional.of("i-0123456789abcdef0"));
+                });
+        // Taken as it is, such an id would make the principal unbound: free to act for any instance.
+        for (String id : List.of("\"not-an-instance\"", "\"i-0123\"", "\"\"", "17", "\"i-0123456789abcdef0 \"")) {
+            Path bad = Files.writeString(dir.resolve("bad.json"), "[{\"AccessKeyId\":\"gs\",\"SecretAccessKey\":\"s\","
+                    + "\"Role\":\"GAME_SERVER\",\"InstanceId\":" + id + "}]");
+            assertThatThrownBy(() -> Main.parse(List.of("--principals", bad.toString())))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("InstanceId must be an EC2 instance id").hasMessageContaining(id);
+        }
+        Path admin = Files.writeString(dir.resolve("admin.json"), "[{\"AccessKeyId\":\"ops\",\"SecretAccessKey\":\"s\","
+                + "\"Role\":\"ADMIN\",\"InstanceId\":\"i-0123456789abcdef0\"}]");
+        assertThatThrownBy(() -> Main.parse(List.of("--principals", admin.toString())))
+                .hasMessageContaining("only a GAME_SERVER principal may have an InstanceId");
     }
 }

@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Base64;
@@ -71,6 +70,8 @@ final class ApiGatewayService implements EdgeService {
     @Override
     public void serve(Exchange exchange) throws IOException {
         Match match = match(exchange).orElseThrow();
+        // Decoded before the signature is checked: a malformed escape is a 400 for anyone.
+        Map<String, String> query = queryParameters(exchange.query());
         Result result = verifier.verify(exchange.method(), exchange.path(), exchange.query(), exchange.headers(),
                 exchange.body());
         if (result instanceof Result.Rejected rejected) {
@@ -83,7 +84,7 @@ final class ApiGatewayService implements EdgeService {
                     + match.checkedRoute().get().operation());
             return;
         }
-        APIGatewayV2HTTPResponse response = match.handler().handleRequest(event(exchange, match, principal), null);
+        APIGatewayV2HTTPResponse response = match.handler().handleRequest(event(exchange, match, principal, query), null);
         byte[] body = response.getBody() == null ? new byte[0]
                 : response.getIsBase64Encoded() ? Base64.getDecoder().decode(response.getBody())
                 : response.getBody().getBytes(StandardCharsets.UTF_8);
@@ -132,8 +133,8 @@ final class ApiGatewayService implements EdgeService {
                 if (segments[i].isEmpty()) {
                     return null;
                 }
-                parameters.put(template.substring(1, template.length() - 1),
-                        URLDecoder.decode(segments[i], StandardCharsets.UTF_8));
+                // decoded here, once: the handler takes path parameters as API Gateway hands them over
+                parameters.put(template.substring(1, template.length() - 1), PercentEncoding.segment(segments[i]));
             } else if (!template.equals(segments[i])) {
                 return null;
             }
@@ -141,19 +142,25 @@ final class ApiGatewayService implements EdgeService {
         return parameters;
     }
 
-    private static APIGatewayV2HTTPEvent event(Exchange exchange, Match match, Principal principal) {
-        String rawQuery = exchange.query();
-        Map<String, String> headers = new LinkedHashMap<>();
-        exchange.headers().forEach((k, v) -> headers.put(k.toLowerCase(), String.join(",", v)));
+    /** The query's parameters, each name and value decoded once. */
+    private static Map<String, String> queryParameters(String rawQuery) {
         Map<String, String> query = new LinkedHashMap<>();
         if (rawQuery != null && !rawQuery.isEmpty()) {
             for (String pair : rawQuery.split("&")) {
                 int eq = pair.indexOf('=');
-                String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-                String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                String k = PercentEncoding.queryPart(eq < 0 ? pair : pair.substring(0, eq));
+                String v = eq < 0 ? "" : PercentEncoding.queryPart(pair.substring(eq + 1));
                 query.merge(k, v, (a, b) -> a + "," + b); // API Gateway joins repeated parameters with commas
             }
         }
+        return query;
+    }
+
+    private static APIGatewayV2HTTPEvent event(Exchange exchange, Match match, Principal principal,
+            Map<String, String> query) {
+        String rawQuery = exchange.query();
+        Map<String, String> headers = new LinkedHashMap<>();
+        exchange.headers().forEach((k, v) -> headers.put(k.toLowerCase(), String.join(",", v)));
         var iam = APIGatewayV2HTTPEvent.RequestContext.IAM.builder()
                 .withAccessKey(principal.accessKeyId())
                 .withAccountId(ACCOUNT_ID)

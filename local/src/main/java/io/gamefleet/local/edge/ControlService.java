@@ -2,19 +2,32 @@ package io.gamefleet.local.edge;
 
 import io.gamefleet.local.fleet.Scheduler;
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The local profile's own paths, which AWS has no counterpart of: {@code /_local/health}, and
  * {@code POST /_local/schedules/{name}}, which runs a schedule now (as its period would).
+ *
+ * <p>Health is 200 {@code {"status":"ready","dependencies":{...}}} while every process the profile
+ * needs runs (or is given by its endpoint), else 503 with status {@code "unavailable"}; each
+ * dependency says its state and, when it is not running, why.
  */
 final class ControlService implements EdgeService {
     static final String HEALTH = "/_local/health";
     private static final String SCHEDULES = "/_local/schedules/";
 
-    private final Scheduler scheduler;
+    /** The states of a dependency that serve requests. */
+    private static final Set<String> SERVING = Set.of("running", "external");
 
-    ControlService(Scheduler scheduler) {
+    private final Scheduler scheduler;
+    private final Supplier<Map<String, Map<String, Object>>> dependencies;
+
+    ControlService(Scheduler scheduler, Supplier<Map<String, Map<String, Object>>> dependencies) {
         this.scheduler = scheduler;
+        this.dependencies = dependencies;
     }
 
     @Override
@@ -26,7 +39,12 @@ final class ControlService implements EdgeService {
     @Override
     public void serve(Exchange exchange) throws IOException {
         if (exchange.path().equals(HEALTH)) {
-            exchange.respond(200, "{\"status\":\"ready\"}");
+            Map<String, Map<String, Object>> each = dependencies.get();
+            boolean ready = each.values().stream().allMatch(d -> SERVING.contains(String.valueOf(d.get("state"))));
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("status", ready ? "ready" : "unavailable");
+            body.put("dependencies", each);
+            exchange.respond(ready ? 200 : 503, Exchange.JSON.writeValueAsString(body));
             return;
         }
         String name = exchange.path().substring(SCHEDULES.length());

@@ -1,29 +1,29 @@
 package io.gamefleet.local.edge;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.gamefleet.local.fleet.EventRouter;
 import io.gamefleet.local.fleet.Scheduler;
+import io.gamefleet.logging.ErrorLog;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 
 /**
  * The one loopback port of the local profile, standing for every AWS endpoint its clients and
  * the Step Functions sidecar call: it hands each request to the first service that takes it, and
  * turns what a service did not expect into a JSON error.
+ *
+ * <p>Requests reach a service only once they are whole ({@link LoopbackHttpServer}), on a pool of
+ * {@value #WORKERS} workers; {@code /_local/health} has a thread of its own, so it answers while
+ * every worker waits on a stalled dependency.
  */
 public final class EdgeServer implements AutoCloseable {
-    static {
-        // The JDK server writes headers and body separately; with Nagle's algorithm on, every
-        // response then waits for the client's delayed ACK (about 40 ms).
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
+    static final int WORKERS = 64;
 
     /** Until {@link #serve}: the health path says "starting", and no other path has a service yet. */
     private static final EdgeService STARTING = new EdgeService() {
@@ -38,40 +38,55 @@ public final class EdgeServer implements AutoCloseable {
         }
     };
 
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final LoopbackHttpServer server;
+    private final ExecutorService workers;
+    private final ExecutorService health;
     private final List<Principal> principals;
     private final Clock clock;
+    private final ErrorLog errors = ErrorLog.SHARED;
     private volatile List<EdgeService> services = List.of(STARTING);
 
     /** Listens at once: the sidecar, started before the functions exist, needs this endpoint. */
     public EdgeServer(int port, List<Principal> principals, Clock clock) throws IOException {
+        this(port, principals, clock, LoopbackHttpServer.Limits.defaults());
+    }
+
+    EdgeServer(int port, List<Principal> principals, Clock clock, LoopbackHttpServer.Limits limits)
+            throws IOException {
         this.principals = List.copyOf(principals);
         this.clock = clock;
-        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
-        this.executor = Executors.newFixedThreadPool(64, r -> {
-            Thread t = new Thread(r, "edge");
+        this.workers = Executors.newFixedThreadPool(WORKERS, daemon("edge"));
+        this.health = Executors.newSingleThreadExecutor(daemon("edge-health"));
+        this.server = new LoopbackHttpServer(port, limits, (request, responder) -> {
+            ExecutorService executor = request.rawPath().equals(ControlService.HEALTH) ? health : workers;
+            executor.execute(() -> handle(new Exchange(request, responder)));
+        }, System.err::println);
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
-        });
-        server.setExecutor(executor);
-        server.createContext("/", this::handle);
-        server.start();
+        };
     }
 
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        return URI.create("http://127.0.0.1:" + server.port());
     }
 
-    /** From now on serves the functions, through every emulated service. */
-    public void serve(Functions functions, EventRouter events, Scheduler scheduler) {
-        services = List.of(new ControlService(scheduler), new EventBridgeService(events),
+    /**
+     * From now on serves the functions, through every emulated service; {@code dependencies}
+     * reports the state of each process the profile needs, for {@code /_local/health}.
+     */
+    public void serve(Functions functions, EventRouter events, Scheduler scheduler,
+            Supplier<Map<String, Map<String, Object>>> dependencies) {
+        services = List.of(new ControlService(scheduler, dependencies), new EventBridgeService(events),
                 new LambdaService(functions.byName()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock));
     }
 
-    private void handle(HttpExchange http) throws IOException {
-        try (http) {
-            Exchange exchange = new Exchange(http);
+    private void handle(Exchange exchange) {
+        try {
             try {
                 EdgeService service = services.stream().filter(s -> s.handles(exchange)).findFirst().orElse(null);
                 if (service == null) { // as API Gateway answers where no route matches
@@ -85,16 +100,23 @@ public final class EdgeServer implements AutoCloseable {
                         + e.getOriginalMessage());
             } catch (IllegalArgumentException e) { // an event that is not an object, a bad percent-encoding
                 exchange.respondError(400, "InvalidRequestException", e.getMessage());
-            } catch (RuntimeException e) {
-                e.printStackTrace();
-                exchange.respondError(500, "InternalServiceException", "the local edge server failed: " + e.getMessage());
+            } catch (RuntimeException | IOException | Error e) {
+                errors.report("the local edge failed on " + exchange.method() + " " + exchange.path(), e);
+                exchange.respondError(500, "InternalServiceException", "the local edge server failed: " + e.getMessage()
+                        + "; it is safe to retry");
             }
+            if (!exchange.answered()) {
+                exchange.respondError(500, "InternalServiceException", "the local edge server gave no answer");
+            }
+        } catch (IOException | RuntimeException e) {
+            errors.report("the local edge could not answer", e);
         }
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        server.close();
+        workers.shutdownNow();
+        health.shutdownNow();
     }
 }

@@ -2,81 +2,83 @@ package io.gamefleet.local.edge;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** One request to the edge server, its body read, and the means to answer it. */
 final class Exchange {
     static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpExchange http;
-    private final byte[] body;
+    private final LoopbackHttpServer.Request request;
+    private final LoopbackHttpServer.Responder responder;
+    private final Map<String, List<String>> responseHeaders = new LinkedHashMap<>();
+    private boolean answered;
 
-    Exchange(HttpExchange http) throws IOException {
-        this.http = http;
-        this.body = http.getRequestBody().readAllBytes();
+    Exchange(LoopbackHttpServer.Request request, LoopbackHttpServer.Responder responder) {
+        this.request = request;
+        this.responder = responder;
     }
 
     String method() {
-        return http.getRequestMethod();
+        return request.method();
     }
 
     /** The path as it arrived, still percent-encoded (SigV4 signs it so). */
     String path() {
-        return http.getRequestURI().getRawPath();
+        return request.rawPath();
     }
 
     /** The query as it arrived, without '?'; null if none. */
     String query() {
-        return http.getRequestURI().getRawQuery();
+        return request.rawQuery();
     }
 
     Headers headers() {
-        return http.getRequestHeaders();
+        return request.headers();
     }
 
     byte[] body() {
-        return body;
+        return request.body();
     }
 
     boolean isPost(String path) {
         return method().equals("POST") && path().equals(path);
     }
 
+    /** Whether a response was sent. */
+    boolean answered() {
+        return answered;
+    }
+
     void addResponseHeader(String name, String value) {
-        http.getResponseHeaders().add(name, value);
+        responseHeaders.computeIfAbsent(name, k -> new java.util.ArrayList<>()).add(value);
     }
 
     /** Sends the body as JSON, unless a Content-Type was added before. */
     void respond(int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        if (!http.getResponseHeaders().containsKey("Content-Type")) {
-            http.getResponseHeaders().add("Content-Type", "application/json");
+        if (responseHeaders.keySet().stream().noneMatch(k -> k.equalsIgnoreCase("Content-Type"))) {
+            addResponseHeader("Content-Type", "application/json");
         }
-        http.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-        if (bytes.length > 0) {
-            try (OutputStream out = http.getResponseBody()) {
-                out.write(bytes);
-            }
-        }
+        send(status, body.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Sends a function's response: its headers and its body's bytes. */
     void respond(int status, Map<String, String> headers, byte[] bytes) throws IOException {
-        headers.forEach((name, value) -> http.getResponseHeaders().add(name, value));
-        http.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-        if (bytes.length > 0) {
-            try (OutputStream out = http.getResponseBody()) {
-                out.write(bytes);
-            }
-        }
+        headers.forEach(this::addResponseHeader);
+        send(status, bytes);
     }
 
     /** An error as API Gateway and the AWS JSON protocols send it: {@code __type} and {@code Message}. */
     void respondError(int status, String type, String message) throws IOException {
+        responseHeaders.clear();
         respond(status, JSON.writeValueAsString(Map.of("__type", type, "Message", message)));
+    }
+
+    private void send(int status, byte[] bytes) {
+        answered = true;
+        responder.respond(status, responseHeaders, bytes);
     }
 }

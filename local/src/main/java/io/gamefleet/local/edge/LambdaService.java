@@ -4,8 +4,6 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.gamefleet.api.ApiHandler;
 import java.io.IOException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -35,7 +33,7 @@ final class LambdaService implements EdgeService {
     public void serve(Exchange exchange) throws IOException {
         String path = exchange.path();
         String name = path.substring(PREFIX.length(), path.length() - SUFFIX.length());
-        RequestHandler handler = functions.get(URLDecoder.decode(name, StandardCharsets.UTF_8));
+        RequestHandler handler = functions.get(PercentEncoding.segment(name));
         if (handler == null) {
             exchange.addResponseHeader("x-amzn-ErrorType", "ResourceNotFoundException");
             exchange.respond(404, "{\"Type\":\"User\",\"message\":\"Function not found: " + name + "\"}");

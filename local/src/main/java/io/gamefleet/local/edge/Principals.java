@@ -8,11 +8,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /** The local profile's callers: the built-in admin and those of a {@code --principals} file. */
 public final class Principals {
     private static final String DEFAULT_ACCESS_KEY_ID = "local-admin";
     private static final String DEFAULT_SECRET = "local-admin-secret";
+    /**
+     * What the API reads as an instance-profile session's instance (IamCaller): a session named
+     * otherwise is an unbound caller, so a principal meant to be bound must match it exactly.
+     */
+    private static final Pattern INSTANCE_ID = Pattern.compile("^i-[0-9a-zA-Z]{17}$");
 
     private Principals() {}
 
@@ -43,11 +49,32 @@ public final class Principals {
                     throw new IllegalArgumentException(file + ": Role must be ADMIN, MATCHMAKER or GAME_SERVER: " + p);
                 }
                 principals.add(new Principal(p.get("AccessKeyId").asText(), p.get("SecretAccessKey").asText(), role,
-                        Optional.ofNullable(p.get("InstanceId")).map(JsonNode::asText)));
+                        instanceId(file, p, role)));
             }
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read principals file " + file + ": " + e.getMessage(), e);
         }
         return principals;
+    }
+
+    /**
+     * A principal's InstanceId, if it has one: refused unless it is an EC2 instance id on a
+     * GAME_SERVER principal. Taken as it was, a malformed one would make the principal silently
+     * unbound, free to register game servers on any instance.
+     */
+    private static Optional<String> instanceId(Path file, JsonNode p, Role role) {
+        JsonNode id = p.get("InstanceId");
+        if (id == null) {
+            return Optional.empty();
+        }
+        if (role != Role.GAME_SERVER) {
+            throw new IllegalArgumentException(file + ": only a GAME_SERVER principal may have an InstanceId: " + p);
+        }
+        if (!id.isTextual() || !INSTANCE_ID.matcher(id.asText()).matches()) {
+            throw new IllegalArgumentException(file + ": InstanceId must be an EC2 instance id (i- and 17 letters or"
+                    + " digits, such as i-0123456789abcdef0), not " + id + "; without it the principal would act for"
+                    + " any instance: " + p);
+        }
+        return Optional.of(id.asText());
     }
 }
