@@ -131,12 +131,9 @@ final class Fleet {
      * by one), in service, unprotected, launched at {@code launchTime}, and recorded as ACTIVE.
      */
     GameServerInstance launch(String group, String instanceId, String type, Instant launchTime) {
-        String scalingGroup = SETTINGS.autoScalingGroupName(group);
-        ScalingGroupState s = scalingGroup(group);
-        compute.putScalingGroup(scalingGroup, new ScalingGroupState(s.desiredCapacity() + 1, s.minSize(), s.maxSize(),
-                s.instanceTypes(), s.onDemandOnly(), s.instances()));
+        raiseDesiredCapacity(group);
         ComputeInstance instance = new ComputeInstance(instanceId, type, "us-east-1a", launchTime, true, false);
-        compute.addInstance(scalingGroup, instance);
+        compute.addInstance(SETTINGS.autoScalingGroupName(group), instance);
         GameServerInstance recorded = GameServerInstance.active(group, instance);
         instances.save(recorded);
         return recorded;
@@ -148,12 +145,30 @@ final class Fleet {
     }
 
     /**
-     * An instance the scaling group launched for a desired capacity the balancer raised: in the
-     * scaling group only (the balancer records it), in service or not yet.
+     * An instance the scaling group launched since the balancer last looked (for a desired capacity
+     * it raised, say): in the scaling group only (the balancer records it), in service or not yet.
      */
     void replacement(String group, String instanceId, String type, boolean inService) {
         compute.addInstance(SETTINGS.autoScalingGroupName(group),
                 new ComputeInstance(instanceId, type, "us-east-1b", clock.instant(), inService, false));
+    }
+
+    /**
+     * What the balancer does when it begins draining an ACTIVE instance: records it and its game
+     * servers DRAINING, with its replacement requested, and raises desired capacity by one for
+     * that (the scaling group launches it at {@link #replacement}).
+     */
+    void drain(String group, String instanceId) {
+        instances.changeStatus(group, instanceId, InstanceStatus.ACTIVE, InstanceStatus.DRAINING, true);
+        servers.setInstanceStatus(servers.onInstance(instanceId), InstanceStatus.DRAINING);
+        raiseDesiredCapacity(group);
+    }
+
+    /** Desired capacity one higher, set on the fake directly (so that no API call is recorded). */
+    private void raiseDesiredCapacity(String group) {
+        ScalingGroupState s = scalingGroup(group);
+        compute.putScalingGroup(SETTINGS.autoScalingGroupName(group), new ScalingGroupState(s.desiredCapacity() + 1,
+                s.minSize(), s.maxSize(), s.instanceTypes(), s.onDemandOnly(), s.instances()));
     }
 
     /** Records a status the instance moved to (the servers registered on it keep theirs). */

@@ -1,14 +1,13 @@
 package io.gamefleet.domain;
 
+import static io.gamefleet.domain.Fleet.C5;
+import static io.gamefleet.domain.Fleet.GROUP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.gamefleet.domain.Compute.ComputeInstance;
-import io.gamefleet.domain.Compute.ScalingGroupState;
 import io.gamefleet.domain.GameServerService.Registration;
 import io.gamefleet.domain.fakes.FakeCompute;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
-import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,22 +17,20 @@ import org.junit.jupiter.api.Test;
  * administrator or the instance's own game server process, and once per unknown instance.
  */
 class RegistrationTest {
-    private static final String GROUP = "arena";
-    private static final String SCALING_GROUP = Fleet.SETTINGS.autoScalingGroupName(GROUP);
     private static final String LAUNCHED = "i-0aaaaaaaaaaaaaaaa";
     private static final String MADE_UP = "i-0bbbbbbbbbbbbbbbb";
 
-    private final DomainOnFakes domain = new DomainOnFakes();
-    private final FakeCompute compute = domain.compute;
-    private final InMemoryInstanceRepository instances = domain.instances;
-    private final GameServerService service = domain.gameServers();
+    private final Fleet fleet = new Fleet();
+    private final FakeCompute compute = fleet.compute;
+    private final InMemoryInstanceRepository instances = fleet.instances;
+    /** One service throughout: what it asked of Auto Scaling is remembered in it. */
+    private final GameServerService service = fleet.gameServers();
     private int serial;
 
     @BeforeEach
     void anActiveGroupWhoseScalingGroupLaunchedAnInstanceSinceTheBalancerLooked() {
-        domain.active(GameServerGroup.builder().name(GROUP).minSize(1).maxSize(4));
-        compute.putScalingGroup(SCALING_GROUP, new ScalingGroupState(1, 1, 4, List.of(), false,
-                List.of(new ComputeInstance(LAUNCHED, "c5.large", "us-east-1a", DomainOnFakes.T0, true, false))));
+        fleet.activeGroup();
+        fleet.replacement(GROUP, LAUNCHED, C5, true);
     }
 
     private GameServer register(String instanceId, Caller caller) {

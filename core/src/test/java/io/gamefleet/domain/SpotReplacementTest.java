@@ -1,15 +1,14 @@
 package io.gamefleet.domain;
 
+import static io.gamefleet.domain.Fleet.C5;
+import static io.gamefleet.domain.Fleet.GROUP;
+import static io.gamefleet.domain.Fleet.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gamefleet.domain.Compute.ComputeException;
-import io.gamefleet.domain.Compute.ComputeInstance;
-import io.gamefleet.domain.Compute.ScalingGroupState;
 import io.gamefleet.domain.SpotBalancer.GroupReport;
 import io.gamefleet.domain.fakes.FakeCompute;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,40 +21,29 @@ import org.junit.jupiter.api.Test;
  * it first, so the group is neither short during the notice nor one too large after it.
  */
 class SpotReplacementTest {
-    private static final Instant T0 = DomainOnFakes.T0;
-    private static final String GROUP = "arena";
     private static final String SCALING_GROUP = Fleet.SETTINGS.autoScalingGroupName(GROUP);
-    private static final List<InstanceDefinition> TYPES = List.of(new InstanceDefinition("c5.large", null));
     private static final String INTERRUPTED = id(2);
 
-    private final DomainOnFakes domain = new DomainOnFakes();
-    private final FakeCompute compute = domain.compute;
-    private final InstanceEvents events = domain.instanceEvents();
+    private final Fleet fleet = new Fleet();
+    private final FakeCompute compute = fleet.compute;
+    private final InstanceEvents events = fleet.events();
     private GameServerGroup group;
 
-    /** Six instances in service, desired capacity 6, MaxSize 8. */
+    /** Six c5 instances in service, desired capacity 6, MaxSize 8. */
     @BeforeEach
     void anActiveGroupServedBySixInstances() {
-        group = domain.active(GameServerGroup.builder().name(GROUP).instanceDefinitions(TYPES)
-                .balancingStrategy(BalancingStrategy.SPOT_PREFERRED).minSize(1).maxSize(8));
-        List<ComputeInstance> six = new ArrayList<>();
+        group = fleet.activeGroup(GROUP, b -> b.instanceDefinitions(List.of(new InstanceDefinition(C5, null))).maxSize(8));
         for (int n = 0; n < 6; n++) {
-            six.add(instance(n));
-            domain.instances.save(GameServerInstance.active(GROUP, instance(n)));
+            fleet.launch(id(n), C5);
         }
-        compute.putScalingGroup(SCALING_GROUP, new ScalingGroupState(6, 1, 8, TYPES, false, six));
     }
 
     private static String id(int n) {
         return String.format("i-0%016d", n);
     }
 
-    private static ComputeInstance instance(int n) {
-        return new ComputeInstance(id(n), "c5.large", "us-east-1a", T0, true, false);
-    }
-
     private int desired() {
-        return compute.scalingGroup(SCALING_GROUP).orElseThrow().desiredCapacity();
+        return fleet.scalingGroup(GROUP).desiredCapacity();
     }
 
     private List<List<Object>> desiredCapacityCalls() {
@@ -63,7 +51,7 @@ class SpotReplacementTest {
     }
 
     private GameServerInstance record(String instanceId) {
-        return domain.instances.find(GROUP, instanceId).orElseThrow();
+        return fleet.instances.find(GROUP, instanceId).orElseThrow();
     }
 
     @Test
@@ -84,7 +72,7 @@ class SpotReplacementTest {
     @Test
     void itsTerminationEventTakesTheInstanceOutWithTheRaise() {
         events.spotInterruptionWarning(INTERRUPTED, Optional.of(T0));
-        compute.addInstance(SCALING_GROUP, instance(6)); // the replacement, launched at the warning
+        fleet.replacement(GROUP, id(6), C5, true); // the replacement, launched at the warning
 
         // Two minutes later EC2 ends it, before the scaling group noticed: it takes exactly that instance out.
         assertThat(events.terminated(INTERRUPTED)).isTrue();
@@ -94,7 +82,7 @@ class SpotReplacementTest {
 
         // Neither a second event nor the balancer lowers it again.
         events.terminated(INTERRUPTED);
-        GroupReport report = domain.balancer(domain.servers).run(group);
+        GroupReport report = fleet.balancer().run(group);
         assertThat(report.desiredCapacity()).isEmpty();
         assertThat(desired()).isEqualTo(6);
         assertThat(desiredCapacityCalls()).hasSize(1);
@@ -103,18 +91,18 @@ class SpotReplacementTest {
     @Test
     void theBalancerLowersItWhenTheScalingGroupDroppedTheInstanceFirst() {
         events.spotInterruptionWarning(INTERRUPTED, Optional.of(T0));
-        compute.addInstance(SCALING_GROUP, instance(6));
+        fleet.replacement(GROUP, id(6), C5, true);
         compute.removeInstance(SCALING_GROUP, INTERRUPTED); // Auto Scaling noticed the end before the event came
-        compute.addInstance(SCALING_GROUP, instance(7)); // and launched up to the raised capacity
+        fleet.replacement(GROUP, id(7), C5, true); // and launched up to the raised capacity
 
-        GroupReport report = domain.balancer(domain.servers).run(group);
+        GroupReport report = fleet.balancer().run(group);
         assertThat(desiredCapacityCalls()).containsExactly(List.of(SCALING_GROUP, 7), List.of(SCALING_GROUP, 6));
         assertThat(report.desiredCapacity()).as("planned on from the lowered capacity").isEmpty();
-        assertThat(domain.instances.find(GROUP, INTERRUPTED)).isEmpty();
+        assertThat(fleet.instances.find(GROUP, INTERRUPTED)).isEmpty();
 
         // The termination event arrives late: nothing is left to lower.
         assertThat(events.terminated(INTERRUPTED)).isFalse();
-        domain.balancer(domain.servers).run(group);
+        fleet.balancer().run(group);
         assertThat(desiredCapacityCalls()).hasSize(2);
         assertThat(compute.calls(FakeCompute.TERMINATE_INSTANCE)).isEmpty();
     }
@@ -133,8 +121,7 @@ class SpotReplacementTest {
 
     @Test
     void aDrainingInstanceWhoseReplacementWasStartedGetsNoSecond() {
-        compute.setDesiredCapacity(SCALING_GROUP, 7); // the balancer raised it when it began draining it
-        domain.instances.changeStatus(GROUP, INTERRUPTED, InstanceStatus.ACTIVE, InstanceStatus.DRAINING, true);
+        fleet.drain(GROUP, INTERRUPTED); // desired capacity 7: the balancer raised it when it began draining it
 
         events.spotInterruptionWarning(INTERRUPTED, Optional.of(T0));
         assertThat(desired()).isEqualTo(7);
@@ -147,7 +134,7 @@ class SpotReplacementTest {
 
     @Test
     void notWhileTheGroupIsBeingDeleted() {
-        domain.groups.update(group.toBuilder().status(GameServerGroupStatus.DELETE_SCHEDULED).build());
+        fleet.groups.update(group.toBuilder().status(GameServerGroupStatus.DELETE_SCHEDULED).build());
         events.spotInterruptionWarning(INTERRUPTED, Optional.of(T0));
         assertThat(desiredCapacityCalls()).isEmpty();
         assertThat(record(INTERRUPTED).instanceStatus()).isEqualTo(InstanceStatus.SPOT_TERMINATING);
@@ -168,16 +155,15 @@ class SpotReplacementTest {
     @Test
     void theNoticeDoesNotHoldUpTheEndOfAnIdleDrainingInstance() {
         // One instance drains; its replacement is in service.
-        compute.setDesiredCapacity(SCALING_GROUP, 7);
-        domain.instances.changeStatus(GROUP, id(5), InstanceStatus.ACTIVE, InstanceStatus.DRAINING, true);
-        compute.addInstance(SCALING_GROUP, instance(6));
+        fleet.drain(GROUP, id(5));
+        fleet.replacement(GROUP, id(6), C5, true);
         // Another is interrupted; its replacement is in service too.
         events.spotInterruptionWarning(INTERRUPTED, Optional.of(T0));
         assertThat(desired()).isEqualTo(8);
-        compute.addInstance(SCALING_GROUP, instance(7));
+        fleet.replacement(GROUP, id(7), C5, true);
 
         // Six ACTIVE instances serve, as the desired capacity stands for: the drained one ends.
-        GroupReport report = domain.balancer(domain.servers).run(group);
+        GroupReport report = fleet.balancer().run(group);
         assertThat(report.terminated()).containsExactly(id(5));
         assertThat(desired()).isEqualTo(7);
     }
