@@ -1,0 +1,89 @@
+package io.gamefleet.triggers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gamefleet.catalog.Triggers;
+import io.gamefleet.domain.GameServerInstance;
+import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.functions.FunctionRegistry;
+import io.gamefleet.wiring.TestServices;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The EC2 event handler's reading of EventBridge events, and the balancer's report. */
+class TriggersTest {
+    private static final String I0 = "i-0123456789abcdef0";
+    private final TestServices t = new TestServices();
+    private final FunctionRegistry functions = new FunctionRegistry(t.services);
+
+    private Map<String, Object> event(String type, Map<String, Object> detail, Object time) {
+        Map<String, Object> event = new HashMap<>();
+        event.put("detail-type", type);
+        event.put("detail", detail);
+        event.put("time", time);
+        return functions.eventRule(Triggers.INSTANCE_EVENTS).handleRequest(event, null);
+    }
+
+    private void instance() {
+        t.instances.save(new GameServerInstance("arena", I0, InstanceStatus.ACTIVE, "c5.large", "us-east-1a",
+                Instant.parse("2099-12-31T00:00:00Z")));
+    }
+
+    @Test
+    void aSpotWarningMarksTheInstanceAndRecordsTheInterruptionAtTheEventsTime() {
+        instance();
+        assertThat(event("EC2 Spot Instance Interruption Warning", Map.of("instance-id", I0), "2100-01-01T00:00:00Z"))
+                .isEqualTo(Map.of("Handled", true));
+        assertThat(t.instances.findById(I0).orElseThrow().instanceStatus()).isEqualTo(InstanceStatus.SPOT_TERMINATING);
+        assertThat(t.metrics.interruptions()).hasSize(1);
+        assertThat(event("EC2 Spot Instance Interruption Warning", Map.of("instance-id", "i-00000000000000000"),
+                "2100-01-01T00:00:00Z")).isEqualTo(Map.of("Handled", false));
+    }
+
+    @Test
+    void anUnreadableTimeIsNoReasonToDropTheWarning() {
+        instance();
+        assertThat(event("EC2 Spot Instance Interruption Warning", Map.of("instance-id", I0), "yesterday"))
+                .isEqualTo(Map.of("Handled", true));
+        assertThat(t.instances.findById(I0).orElseThrow().instanceStatus()).isEqualTo(InstanceStatus.SPOT_TERMINATING);
+    }
+
+    @Test
+    void onlyTheTerminalStatesEndAnInstance() {
+        instance();
+        assertThat(event("EC2 Instance State-change Notification", Map.of("instance-id", I0, "state", "stopping"), null))
+                .isEqualTo(Map.of("Handled", false));
+        assertThat(t.instances.findById(I0)).isPresent();
+        assertThat(event("EC2 Instance State-change Notification", Map.of("instance-id", I0, "state", "shutting-down"), null))
+                .isEqualTo(Map.of("Handled", true));
+        assertThat(t.instances.findById(I0)).isEmpty();
+        instance();
+        assertThat(event("EC2 Instance State-change Notification", Map.of("instance-id", I0, "state", "terminated"), null))
+                .isEqualTo(Map.of("Handled", true));
+        assertThat(t.instances.findById(I0)).isEmpty();
+    }
+
+    @Test
+    void otherEventsAreNotHandled() {
+        instance();
+        assertThat(event("EC2 Instance Rebalance Recommendation", Map.of("instance-id", I0), null))
+                .isEqualTo(Map.of("Handled", false));
+        assertThat(event("EC2 Spot Instance Interruption Warning", Map.of("instance", I0), null))
+                .isEqualTo(Map.of("Handled", false));
+        assertThat(event("EC2 Spot Instance Interruption Warning", Map.of("instance-id", 7), null))
+                .isEqualTo(Map.of("Handled", false));
+        Map<String, Object> noDetail = new HashMap<>(Map.of("detail-type", "EC2 Spot Instance Interruption Warning",
+                "detail", "i-0123456789abcdef0"));
+        assertThat(functions.eventRule(Triggers.INSTANCE_EVENTS).handleRequest(noDetail, null))
+                .isEqualTo(Map.of("Handled", false));
+        assertThat(t.instances.findById(I0).orElseThrow().instanceStatus()).isEqualTo(InstanceStatus.ACTIVE);
+    }
+
+    @Test
+    void aBalancerRunOverNoGroupReportsZeros() {
+        assertThat(functions.schedule(Triggers.BALANCER).handleRequest(Map.of(), null))
+                .isEqualTo(Map.of("Groups", 0, "Swept", 0, "Drained", 0, "Terminated", 0));
+    }
+}
