@@ -34,10 +34,12 @@ class TriggersTest {
     @Test
     void aSpotWarningMarksTheInstanceAndRecordsTheInterruptionAtTheEventsTime() {
         instance();
-        assertThat(event("EC2 Spot Instance Interruption Warning", Map.of("instance-id", I0), "2100-01-01T00:00:00Z"))
+        assertThat(event("EC2 Spot Instance Interruption Warning", Map.of("instance-id", I0), "2100-01-01T00:00:30Z"))
                 .isEqualTo(Map.of("Handled", true));
         assertThat(t.instances.findById(I0).orElseThrow().instanceStatus()).isEqualTo(InstanceStatus.SPOT_TERMINATING);
         assertThat(t.metrics.interruptions()).hasSize(1);
+        assertThat(t.interruptions.since("arena", Instant.EPOCH)).singleElement()
+                .satisfies(i -> assertThat(i.at()).isEqualTo(Instant.parse("2100-01-01T00:00:30Z")));
         assertThat(event("EC2 Spot Instance Interruption Warning", Map.of("instance-id", "i-00000000000000000"),
                 "2100-01-01T00:00:00Z")).isEqualTo(Map.of("Handled", false));
     }
@@ -47,6 +49,8 @@ class TriggersTest {
         instance();
         assertThat(event("EC2 Spot Instance Interruption Warning", Map.of("instance-id", I0), "yesterday"))
                 .isEqualTo(Map.of("Handled", true));
+        assertThat(t.interruptions.since("arena", Instant.EPOCH)).singleElement()
+                .satisfies(i -> assertThat(i.at()).isEqualTo(t.clock.instant()));
         assertThat(t.instances.findById(I0).orElseThrow().instanceStatus()).isEqualTo(InstanceStatus.SPOT_TERMINATING);
     }
 

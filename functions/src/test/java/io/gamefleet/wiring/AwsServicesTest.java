@@ -24,10 +24,12 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 /** The Services a deployed function builds from its environment; requests are stopped before they leave. */
 class AwsServicesTest {
     private final List<URI> sent = new ArrayList<>();
+    private final List<String> authorizations = new ArrayList<>();
     private final ExecutionInterceptor stop = new ExecutionInterceptor() {
         @Override
         public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
             sent.add(context.httpRequest().getUri());
+            context.httpRequest().firstMatchingHeader("Authorization").ifPresent(authorizations::add);
             throw new IllegalStateException("stopped before transmission");
         }
     };
@@ -59,6 +61,7 @@ class AwsServicesTest {
     void withoutEndpointVariablesTheRegionsEndpointIsUsed() {
         URI uri = dynamoDb(build(Map.of()));
         assertThat(uri.getHost()).isEqualTo("dynamodb.eu-west-1.amazonaws.com");
+        assertThat(authorizations).singleElement().asString().contains("Credential=a/"); // the given credentials
     }
 
     @Test
