@@ -3,6 +3,13 @@ package io.gamefleet.triggers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gamefleet.catalog.Triggers;
+import io.gamefleet.catalog.Workflows;
+import io.gamefleet.domain.Compute.ComputeInstance;
+import io.gamefleet.domain.GameServerGroup;
+import io.gamefleet.domain.InstanceDefinition;
+import io.gamefleet.domain.InterruptionRepository.Interruption;
+import io.gamefleet.domain.LaunchTemplate;
+import java.util.List;
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceStatus;
 import io.gamefleet.functions.FunctionRegistry;
@@ -83,6 +90,36 @@ class TriggersTest {
         assertThat(functions.eventRule(Triggers.INSTANCE_EVENTS).handleRequest(noDetail, null))
                 .isEqualTo(Map.of("Handled", false));
         assertThat(t.instances.findById(I0).orElseThrow().instanceStatus()).isEqualTo(InstanceStatus.ACTIVE);
+    }
+
+    @Test
+    void aBalancerRunReportsTheInstancesItDrainedAndTerminated() {
+        Map<String, Object> name = Map.of("GameServerGroupName", "arena");
+        t.services.groups().create(GameServerGroup.builder().name("arena").roleArn("arn:aws:iam::123456789012:role/r")
+                .minSize(0).maxSize(4).launchTemplate(new LaunchTemplate(null, "lt", null))
+                .instanceDefinitions(List.of(new InstanceDefinition("c5.large", null), new InstanceDefinition("m5.large", null)))
+                .build());
+        functions.step(Workflows.START_ACTIVATION).handleRequest(name, null);
+        functions.step(Workflows.CREATE_SCALING_GROUP).handleRequest(name, null);
+        String asg = GameServerGroup.autoScalingGroupName("arena");
+        t.compute.addInstance(asg, new ComputeInstance(I0, "c5.large", "us-east-1a", Instant.parse("2099-12-31T00:00:00Z"),
+                true, false));
+        t.compute.addInstance(asg, new ComputeInstance("i-0123456789abcdef1", "m5.large", "us-east-1a",
+                Instant.parse("2099-12-31T00:00:00Z"), true, false));
+        functions.step(Workflows.CHECK_ACTIVATION).handleRequest(name, null);
+        functions.step(Workflows.COMPLETE_ACTIVATION).handleRequest(name, null);
+        t.interruptions.record(new Interruption("arena", "i-0000000000000000a", "c5.large", t.clock.instant()),
+                t.clock.instant().plusSeconds(7200));
+        t.interruptions.record(new Interruption("arena", "i-0000000000000000b", "c5.large", t.clock.instant()),
+                t.clock.instant().plusSeconds(7200));
+
+        // Two interruptions of c5.large: that type is not viable, so its instance drains, and then goes.
+        assertThat(functions.schedule(Triggers.BALANCER).handleRequest(Map.of(), null))
+                .isEqualTo(Map.of("Groups", 1, "Swept", 0, "Drained", 1, "Terminated", 0));
+        t.clock.advance(java.time.Duration.ofMinutes(1));
+        assertThat(functions.schedule(Triggers.BALANCER).handleRequest(Map.of(), null))
+                .isEqualTo(Map.of("Groups", 1, "Swept", 0, "Drained", 0, "Terminated", 1));
+        assertThat(t.log).contains("balancer: terminated draining instance " + I0 + " of group arena");
     }
 
     @Test
