@@ -36,8 +36,14 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * class's {@code @BeforeAll} methods and stops after the class.
  */
 public final class Dynoxide extends BackendExtension implements BeforeAllCallback, AfterAllCallback {
-    /** Relative to the functions module, surefire's working directory. */
+    /** Relative to the module under test, surefire's (and PIT's) working directory. */
     private static final Path BINARY = Path.of("../local/node_modules/@dynoxide/linux-x64/dynoxide");
+    /**
+     * The local profile's tether: it ends dynoxide when its stdin closes, which happens when this
+     * JVM dies however it dies (a SIGKILL, or PIT ending a minion that ran out of time), so no
+     * emulator outlives the test JVM.
+     */
+    private static final Path TETHER = Path.of("../local/sidecar/tether.mjs");
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
 
 
@@ -77,7 +83,10 @@ public final class Dynoxide extends BackendExtension implements BeforeAllCallbac
             port = socket.getLocalPort();
         }
         log = Files.createTempFile("dynoxide-" + context.getRequiredTestClass().getSimpleName() + "-", ".log");
-        process = new ProcessBuilder(BINARY.toString(), "serve", "--host", "127.0.0.1", "--port", Integer.toString(port))
+        // stdin stays a pipe from this JVM, open until the JVM ends: that is the tether.
+        process = new ProcessBuilder("node", TETHER.toAbsolutePath().normalize().toString(),
+                BINARY.toAbsolutePath().normalize().toString(), "serve", "--host", "127.0.0.1",
+                "--port", Integer.toString(port))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         URI endpoint = URI.create("http://127.0.0.1:" + port);
         awaitReady(endpoint);
@@ -99,10 +108,7 @@ public final class Dynoxide extends BackendExtension implements BeforeAllCallbac
             client.close();
         }
         if (process != null) {
-            process.destroy();
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
+            stop();
         }
         if (log != null && context.getExecutionException().isEmpty()) {
             Files.deleteIfExists(log); // kept when the class failed
@@ -139,7 +145,16 @@ public final class Dynoxide extends BackendExtension implements BeforeAllCallbac
             }
             Thread.sleep(20);
         }
-        process.destroyForcibly();
+        stop();
         throw new IllegalStateException("dynoxide did not answer GET / within " + READY_TIMEOUT + "; see " + log);
+    }
+
+    /** SIGTERM to the tether, which passes it on; SIGKILL to both if that does not end them in time. */
+    private void stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(5, TimeUnit.SECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
     }
 }

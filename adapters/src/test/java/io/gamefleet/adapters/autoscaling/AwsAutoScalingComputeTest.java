@@ -456,6 +456,43 @@ class AwsAutoScalingComputeTest {
     }
 
     @Test
+    void safeDeleteSendsTheDrainOnlyToAGroupNotDrainedYet() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(asg(0, 0, 1, List.of(inService("i-1")), "arena")));
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, false)).isFalse();
+        assertThat(fake.calls).filteredOn(UpdateAutoScalingGroupRequest.class::isInstance).singleElement()
+                .isEqualTo(AwsAutoScalingCompute.drainRequest(ASG));
+
+        FakeAutoScaling drained = new FakeAutoScaling();
+        drained.describes.add(List.of(asg(0, 0, 0, List.of(inService("i-1")), "arena")));
+        assertThat(new AwsAutoScalingCompute(drained, CLOCK).deleteScalingGroup(ASG, false)).isFalse();
+        assertThat(drained.calls).singleElement().isInstanceOf(DescribeAutoScalingGroupsRequest.class);
+    }
+
+    @Test
+    void aGroupOfAnotherNameInTheAnswerIsNotTheGroup() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena").toBuilder().autoScalingGroupName("gamefleet-arena2")
+                .build()));
+        assertThat(new AwsAutoScalingCompute(fake, CLOCK).describeScalingGroup(ASG)).isEmpty();
+    }
+
+    @Test
+    void onlyTheManagedTagOfThisGroupMakesAnExistingGroupGamefleets() {
+        for (List<TagDescription> tags : List.of(
+                List.of(TagDescription.builder().key("team").value("arena").build()),
+                List.of(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value("other").build()))) {
+            FakeAutoScaling fake = new FakeAutoScaling();
+            fake.createFailure = AlreadyExistsException.builder()
+                    .awsErrorDetails(error("AlreadyExists", "AutoScalingGroup by this name already exists")).build();
+            fake.describes.add(List.of(asg(0, 10, 1, List.of(), null).toBuilder().tags(tags).build()));
+            assertThat(catchThrowableOfType(ComputeException.class,
+                    () -> new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build())))
+                    .as("%s", tags).hasMessageContaining("was not created by Gamefleet");
+        }
+    }
+
+    @Test
     void safeDeleteDeletesOnceNoInstanceIsLeft() {
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));

@@ -27,7 +27,11 @@ class BalancingStoreTest {
     @RegisterExtension
     static final Dynoxide DYNAMO = new Dynoxide();
 
-    private static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
+    /**
+     * Far in the future: the interruption rows expire (TTL) two hours after T0, and on a real
+     * DynamoDB or LocalStack a row whose expiry has passed may vanish in the middle of the test.
+     */
+    private static final Instant T0 = Instant.parse("2100-01-01T12:00:00Z");
     private static DynamoGameServerRepository servers;
     private static DynamoGroupRepository groups;
     private static DynamoInstanceRepository instances;

@@ -181,7 +181,21 @@ class DynamoGameServerRepositoryTest {
         assertThat(otherGroup).isNotNull();
         assertThat(otherGroup.errorType()).isEqualTo("ConflictException");
         assertThat(otherGroup.kind()).isEqualTo(ErrorKind.CONFLICT);
+        // The id is taken: that is the reason given, also where the other group is not ACTIVE either.
+        assertThat(sameGroup).hasMessageContaining("with id " + first.gameServerId() + " is already registered");
+        assertThat(otherGroup).hasMessageContaining("is already registered");
         assertThat(servers.find(first.gameServerId())).contains(first);
+    }
+
+    @Test
+    void aNewIdInAGroupThatIsNotActiveIsRefusedForTheGroup() {
+        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0).build();
+        groups.create(g); // NEW: its gate says so
+        GamefleetException e = catchThrowableOfType(GamefleetException.class, () -> servers.register(server("a", "i-1", 0)));
+        assertThat(e).isNotNull();
+        assertThat(e.kind()).isEqualTo(ErrorKind.CONFLICT);
+        assertThat(e).hasMessage("game server group " + group + " stopped being ACTIVE during the registration");
+        assertThat(servers.find(id("a"))).isEmpty();
     }
 
     @Test

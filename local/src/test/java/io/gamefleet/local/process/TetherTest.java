@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,15 +15,31 @@ import org.junit.jupiter.api.Test;
  * the script's stdin closes, which is what happens when the JVM holding it dies, however it dies.
  */
 class TetherTest {
-    private static Process tether(String... command) throws IOException {
-        return new ProcessBuilder(Tether.command(Emulators.home(), List.of(command))).redirectErrorStream(true).start();
+    /** Every process a test started, the tethers and the commands they run: none outlives its test. */
+    private final List<ProcessHandle> started = new ArrayList<>();
+
+    @AfterEach
+    void destroyWhatTheTestStarted() {
+        // Also when an assertion failed before the tether was closed: a sleep 600 would stay behind.
+        for (ProcessHandle p : started) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly); // children not yet seen by child()
+            p.destroyForcibly();
+        }
+    }
+
+    private Process tether(String... command) throws IOException {
+        Process tether = new ProcessBuilder(Tether.command(Emulators.home(), List.of(command))).redirectErrorStream(true)
+                .start();
+        started.add(tether.toHandle());
+        return tether;
     }
 
     /** The tethered command, once node has started it. */
-    private static ProcessHandle child(Process tether) throws InterruptedException {
+    private ProcessHandle child(Process tether) throws InterruptedException {
         for (int tries = 0; tries < 200; tries++) {
             var children = tether.children().toList();
             if (!children.isEmpty()) {
+                started.addAll(children);
                 return children.get(0);
             }
             Thread.sleep(25); // polling for node to spawn it, not waiting for time to pass

@@ -1,0 +1,116 @@
+package io.gamefleet.catalog;
+
+import static io.gamefleet.catalog.FunctionAccess.BATCH_GET;
+import static io.gamefleet.catalog.FunctionAccess.CONDITION_CHECK;
+import static io.gamefleet.catalog.FunctionAccess.DELETE;
+import static io.gamefleet.catalog.FunctionAccess.GET;
+import static io.gamefleet.catalog.FunctionAccess.PUT;
+import static io.gamefleet.catalog.FunctionAccess.QUERY;
+import static io.gamefleet.catalog.FunctionAccess.UPDATE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gamefleet.catalog.FunctionAccess.Access;
+import io.gamefleet.catalog.FunctionAccess.Scaling;
+import io.gamefleet.catalog.FunctionAccess.TableAccess;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** What each function may do with the tables and with Auto Scaling: the input of its IAM policy. */
+class FunctionAccessTest {
+    @Test
+    void everyCatalogFunctionHasAnEntryAndNothingElseHas() {
+        Set<String> functions = new HashSet<>();
+        for (Operation operation : Operation.values()) {
+            functions.add(operation.functionName());
+        }
+        functions.add(Routes.JSON_DOOR.functionName());
+        Workflows.allSteps().forEach(s -> functions.add(s.functionName()));
+        Triggers.SCHEDULES.forEach(s -> functions.add(s.functionName()));
+        Triggers.EVENT_RULES.forEach(r -> functions.add(r.functionName()));
+
+        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(27);
+        functions.forEach(f -> assertThat(FunctionAccess.of(f)).isSameAs(FunctionAccess.all().get(f)));
+    }
+
+    @Test
+    void anUnknownFunctionFailsSayingWhereToDeclareIt() {
+        assertThatThrownBy(() -> FunctionAccess.of("gamefleet-Nothing")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("gamefleet-Nothing").hasMessageContaining(FunctionAccess.class.getName());
+    }
+
+    @Test
+    void theEntriesSayWhatTheFunctionsDo() {
+        assertThat(tables(Operation.DESCRIBE_GAME_SERVER_GROUP.functionName()))
+                .isEqualTo(Map.of("GameServerGroups", Set.of(GET)));
+        assertThat(FunctionAccess.of(Operation.LIST_GAME_SERVER_GROUPS.functionName()).tables()).containsExactly(
+                new TableAccess(Tables.GAME_SERVER_GROUPS, Set.of(), Set.of(Tables.GROUPS_BY_CREATION_INDEX)));
+        assertThat(tables(Operation.REGISTER_GAME_SERVER.functionName())).isEqualTo(Map.of(
+                "GameServerGroups", Set.of(GET), "GameServerInstances", Set.of(GET, PUT),
+                "GameServers", Set.of(CONDITION_CHECK, PUT)));
+        assertThat(FunctionAccess.of(Operation.REGISTER_GAME_SERVER.functionName()).scaling())
+                .containsExactly(Scaling.DESCRIBE);
+        assertThat(FunctionAccess.of(Operation.CLAIM_GAME_SERVER.functionName()).scaling()).isEmpty();
+        assertThat(FunctionAccess.of(Workflows.DELETE_SCALING_GROUP.functionName()).scaling())
+                .containsExactlyInAnyOrder(Scaling.DESCRIBE, Scaling.DELETE);
+        assertThat(tables(Workflows.RECORD_FAILURE.functionName())).isEqualTo(Map.of(
+                "GameServerGroups", Set.of(GET, PUT), "GameServers", Set.of(PUT, DELETE)));
+        assertThat(FunctionAccess.of(Triggers.BALANCER.functionName()).scaling())
+                .containsExactlyInAnyOrder(Scaling.DESCRIBE, Scaling.BALANCE);
+        // The group's scaling group for a replacement; the instance's status moved conditionally.
+        assertThat(tables(Triggers.INSTANCE_EVENTS.functionName())).isEqualTo(Map.of(
+                "GameServerGroups", Set.of(GET), "GameServerInstances", Set.of(GET, UPDATE, DELETE),
+                "GameServers", Set.of(GET, UPDATE, DELETE), "SpotInterruptions", Set.of(PUT)));
+    }
+
+    @Test
+    void theJsonDoorMayDoWhatAnyOperationMayAndNoMore() {
+        Access door = FunctionAccess.of(Routes.JSON_DOOR.functionName());
+        Set<Scaling> scaling = EnumSet.noneOf(Scaling.class);
+        for (Operation operation : Operation.values()) {
+            Access access = FunctionAccess.of(operation.functionName());
+            scaling.addAll(access.scaling());
+            for (TableAccess t : access.tables()) {
+                TableAccess doors = door.tables().stream().filter(d -> d.table().equals(t.table())).findFirst()
+                        .orElseThrow();
+                assertThat(doors.actions()).containsAll(t.actions());
+                assertThat(doors.queriedIndexes()).containsAll(t.queriedIndexes());
+            }
+        }
+        assertThat(door.scaling()).isEqualTo(scaling).containsExactly(Scaling.DESCRIBE);
+        assertThat(tables(Routes.JSON_DOOR.functionName())).isEqualTo(Map.of(
+                "GameServerGroups", Set.of(GET, PUT),
+                "GameServers", Set.of(GET, PUT, UPDATE, DELETE, CONDITION_CHECK),
+                "GameServerInstances", Set.of(GET, PUT, QUERY, BATCH_GET)));
+        assertThat(door.tables().stream().filter(t -> t.table().equals(Tables.GAME_SERVERS)).findFirst().orElseThrow()
+                .queriedIndexes()).containsExactlyInAnyOrder(Tables.SERVERS_BY_GROUP_INDEX, Tables.CLAIMABLE_INDEX);
+        assertThat(door.tables()).extracting(TableAccess::table).first().isEqualTo(Tables.GAME_SERVER_GROUPS);
+    }
+
+    @Test
+    void aTableAccessMayQueryOnlyTheTablesIndexes() {
+        assertThat(new TableAccess(Tables.GAME_SERVERS, Set.of(QUERY), Set.of(Tables.CLAIMABLE_INDEX)).queriedIndexes())
+                .containsExactly(Tables.CLAIMABLE_INDEX);
+        assertThatThrownBy(() -> new TableAccess(Tables.GAME_SERVERS, Set.of(QUERY), Set.of(Tables.INSTANCES_BY_ID_INDEX)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("GameServers has no index ByInstanceId");
+    }
+
+    @Test
+    void anAccessKeepsItsOwnCopies() {
+        Set<Scaling> scaling = EnumSet.of(Scaling.DESCRIBE);
+        Access access = new Access(List.of(), scaling);
+        scaling.add(Scaling.CREATE);
+        assertThat(access.scaling()).containsExactly(Scaling.DESCRIBE);
+        assertThat(new Access(List.of(), EnumSet.noneOf(Scaling.class)).scaling()).isEmpty();
+    }
+
+    private static Map<String, Set<String>> tables(String function) {
+        return FunctionAccess.of(function).tables().stream()
+                .collect(Collectors.toMap(t -> t.table().logicalName(), TableAccess::actions));
+    }
+}

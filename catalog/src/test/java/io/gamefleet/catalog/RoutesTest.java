@@ -1,0 +1,59 @@
+package io.gamefleet.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The REST route table and the JSON door (docs/api.md). */
+class RoutesTest {
+    @ParameterizedTest
+    @EnumSource(Operation.class)
+    void eachOperationHasExactlyOneRouteAndOfFindsIt(Operation operation) {
+        Route route = Routes.of(operation);
+        assertThat(route.operation()).isEqualTo(operation);
+        assertThat(Routes.ALL.stream().filter(r -> r.operation() == operation)).containsExactly(route);
+        assertThat(route.functionName()).isEqualTo(operation.functionName());
+        assertThat(route.handlerClass()).isEqualTo(operation.handlerClass());
+        assertThat(route.handlerMethod()).isEqualTo(operation.handlerMethod());
+    }
+
+    @Test
+    void routesAreTheDocumentedOnes() {
+        assertThat(Routes.of(Operation.CREATE_GAME_SERVER_GROUP))
+                .isEqualTo(new Route(Operation.CREATE_GAME_SERVER_GROUP, "POST", "/game-server-groups", Set.of(),
+                        Set.of(Role.ADMIN)));
+        assertThat(Routes.of(Operation.LIST_GAME_SERVERS)).isEqualTo(new Route(Operation.LIST_GAME_SERVERS, "GET",
+                "/game-server-groups/{GameServerGroupName}/game-servers", Set.of("SortOrder", "Limit", "NextToken"),
+                Set.of(Role.ADMIN, Role.MATCHMAKER)));
+        assertThat(Routes.of(Operation.DEREGISTER_GAME_SERVER)).isEqualTo(new Route(Operation.DEREGISTER_GAME_SERVER,
+                "DELETE", "/game-server-groups/{GameServerGroupName}/game-servers/{GameServerId}", Set.of(),
+                Set.of(Role.ADMIN, Role.GAME_SERVER)));
+        assertThat(Routes.of(Operation.DESCRIBE_GAME_SERVER).roles()).containsExactlyInAnyOrder(Role.values());
+        assertThat(Routes.of(Operation.CLAIM_GAME_SERVER).path()).isEqualTo("/game-server-groups/{GameServerGroupName}/claim");
+        assertThat(Routes.of(Operation.DELETE_GAME_SERVER_GROUP).queryMembers()).containsExactly("DeleteOption");
+    }
+
+    @Test
+    void aRouteKeepsItsOwnCopyOfItsSets() {
+        Set<String> query = new HashSet<>(Set.of("Limit"));
+        Set<Role> roles = new HashSet<>(Set.of(Role.ADMIN));
+        Route route = new Route(Operation.LIST_GAME_SERVER_GROUPS, "GET", "/game-server-groups", query, roles);
+        query.add("NextToken");
+        roles.add(Role.MATCHMAKER);
+        assertThat(route.queryMembers()).containsExactly("Limit");
+        assertThat(route.roles()).containsExactly(Role.ADMIN);
+    }
+
+    @Test
+    void theJsonDoorIsOneFunctionAtPostSlash() {
+        JsonDoor door = Routes.JSON_DOOR;
+        assertThat(door.method()).isEqualTo("POST");
+        assertThat(door.path()).isEqualTo("/");
+        assertThat(door.functionName()).isEqualTo("gamefleet-GameLiftJson");
+        assertThat(door.handlerMethod()).isEqualTo("io.gamefleet.functions.GameLiftJsonHandler::handleRequest");
+    }
+}

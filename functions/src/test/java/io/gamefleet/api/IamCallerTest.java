@@ -1,0 +1,59 @@
+package io.gamefleet.api;
+
+import static io.gamefleet.api.RestEvents.event;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import io.gamefleet.catalog.Role;
+import io.gamefleet.domain.Caller;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The IAM identity of a request, and the instance binding the domain gets from it. */
+class IamCallerTest {
+    private static IamCaller of(String userArn) {
+        return IamCaller.of(event("GET", "/", null, null, null, userArn));
+    }
+
+    @Test
+    void anAssumedRoleSessionGivesAccountRoleAndSession() {
+        IamCaller caller = of("arn:aws:sts::123456789012:assumed-role/gamefleet-matchmaker/mm-1");
+        assertThat(caller).isEqualTo(new IamCaller("123456789012", Optional.of("gamefleet-matchmaker"), Optional.of("mm-1")));
+        assertThat(caller.domainCaller(Optional.of(Role.MATCHMAKER))).isEqualTo(Caller.UNBOUND);
+        assertThat(of("arn:aws-cn:sts::123456789012:assumed-role/r/s").roleName()).contains("r");
+    }
+
+    @Test
+    void aSessionNamedAfterAnInstanceIsBoundToIt() {
+        assertThat(of("arn:aws:sts::123456789012:assumed-role/gamefleet-game-server/i-0123456789abcdef0")
+                .domainCaller(Optional.of(Role.GAME_SERVER)).boundInstanceId()).contains("i-0123456789abcdef0");
+        // Bound, but vouched for only as a session of the GAME_SERVER role, which only EC2 can assume.
+        assertThat(of("arn:aws:sts::123456789012:assumed-role/gamefleet-game-server/i-0123456789abcdef0")
+                .domainCaller(Optional.of(Role.GAME_SERVER)).instanceVerified()).isTrue();
+        assertThat(of("arn:aws:sts::123456789012:assumed-role/other/i-0123456789abcdef0")
+                .domainCaller(Optional.empty()).instanceVerified()).isFalse();
+        assertThat(of("arn:aws:sts::123456789012:assumed-role/gamefleet-game-server/i-0123456789abcdef")
+                .domainCaller(Optional.of(Role.GAME_SERVER))).isEqualTo(Caller.UNBOUND);
+    }
+
+    @Test
+    void otherIdentitiesKeepOnlyTheirAccount() {
+        assertThat(of("arn:aws:iam::000000000000:user/alice"))
+                .isEqualTo(new IamCaller("000000000000", Optional.empty(), Optional.empty()));
+        assertThat(of("arn:aws:sts::123456789012:assumed-role/r/s/extra").roleName()).isEmpty();
+        APIGatewayV2HTTPEvent noArn = event("GET", "/", null, null, null, "x");
+        noArn.getRequestContext().getAuthorizer().getIam().setUserArn(null);
+        noArn.getRequestContext().getAuthorizer().getIam().setAccountId(null);
+        assertThat(IamCaller.of(noArn)).isEqualTo(new IamCaller("", Optional.empty(), Optional.empty()));
+    }
+
+    @Test
+    void noVerifiedIdentityIsAnonymous() {
+        assertThat(IamCaller.of(event("GET", "/", null, null, null))).isSameAs(IamCaller.ANONYMOUS);
+        assertThat(IamCaller.of(APIGatewayV2HTTPEvent.builder().build())).isSameAs(IamCaller.ANONYMOUS);
+        APIGatewayV2HTTPEvent noIam = event("GET", "/", null, null, null, "x");
+        noIam.getRequestContext().getAuthorizer().setIam(null);
+        assertThat(IamCaller.of(noIam)).isSameAs(IamCaller.ANONYMOUS);
+        assertThat(IamCaller.ANONYMOUS.domainCaller(Optional.empty())).isEqualTo(Caller.UNBOUND);
+    }
+}

@@ -1,0 +1,50 @@
+package io.gamefleet.api;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.UncheckedIOException;
+import java.util.Map;
+
+/** API Gateway (payload 2.0) events of the REST routes, as the functions' tests send them. */
+final class RestEvents {
+    private RestEvents() {}
+
+    static APIGatewayV2HTTPEvent event(String method, String path, Map<String, String> pathParameters,
+            Map<String, String> query, String body) {
+        return event(method, path, pathParameters, query, body, null);
+    }
+
+    /** {@code callerArn}: the IAM caller API Gateway verified, or null for none. */
+    static APIGatewayV2HTTPEvent event(String method, String path, Map<String, String> pathParameters,
+            Map<String, String> query, String body, String callerArn) {
+        var context = APIGatewayV2HTTPEvent.RequestContext.builder()
+                .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod(method).withPath(path).build());
+        if (callerArn != null) {
+            context.withAuthorizer(APIGatewayV2HTTPEvent.RequestContext.Authorizer.builder()
+                    .withIam(APIGatewayV2HTTPEvent.RequestContext.IAM.builder().withUserArn(callerArn)
+                            .withAccountId("000000000000").build())
+                    .build());
+        }
+        return APIGatewayV2HTTPEvent.builder().withVersion("2.0").withRawPath(path)
+                .withPathParameters(pathParameters == null || pathParameters.isEmpty() ? null : pathParameters)
+                .withQueryStringParameters(query).withBody(body).withIsBase64Encoded(false)
+                .withRequestContext(context.build()).build();
+    }
+
+    /** The body of a 200 response; fails with the body otherwise. */
+    static JsonNode ok(APIGatewayV2HTTPResponse response) {
+        if (response.getStatusCode() != 200) {
+            throw new AssertionError("expected 200, got " + response.getStatusCode() + ": " + response.getBody());
+        }
+        return json(response);
+    }
+
+    static JsonNode json(APIGatewayV2HTTPResponse response) {
+        try {
+            return Json.MAPPER.readTree(response.getBody());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
