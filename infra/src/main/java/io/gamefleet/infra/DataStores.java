@@ -35,7 +35,7 @@ final class DataStores extends Construct {
                     .build();
         }
 
-        // Signs pagination tokens (API.md: a token the service did not issue is a 400). Generated
+        // Signs pagination tokens (docs/api.md: a token the service did not issue is a 400). Generated
         // by Secrets Manager at deployment, so no two deployments share it and it is in no file;
         // the functions receive it through a dynamic reference that CloudFormation resolves.
         pageTokenKey = Secret.Builder.create(this, "PageTokenKey")

@@ -54,7 +54,7 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * fleet and the scheduler. The handlers get an environment exactly like the one CDK gives them in AWS.
  */
 public final class LocalProfile implements AutoCloseable {
-    /** What to run; see API.md's table of {@code local/run} flags. */
+    /** What to run; see docs/local-profile.md's table of {@code local/run} flags. */
     public record Options(int port, Duration claimTtl, Duration healthTimeout, Duration balancerRate,
             Duration instanceLaunch, Optional<Path> dataDir, Optional<URI> dynamoDbEndpoint,
             Optional<URI> stepFunctionsEndpoint, List<Principal> principals, Clock clock,

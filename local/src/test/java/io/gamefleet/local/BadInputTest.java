@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Every operation refuses what API.md says it must refuse, with the right status and
+ * Every operation refuses what docs/api.md says it must refuse, with the right status and
  * {@code __type}, and a refused request changes nothing: the whole stored state (groups, the
  * group's game servers and instances) is read before and after each one and compared.
  * Authentication and authorisation (roles, instance binding) are here too.

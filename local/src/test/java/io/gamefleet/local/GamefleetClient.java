@@ -34,7 +34,7 @@ import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
  * A small Gamefleet API client for tests: java.net.http, every request signed as
  * {@link ApiClient} signs (SigV4, execute-api) at the time of the given clock, so that moving the
  * profile's clock keeps signatures valid; it can also send what ApiClient never would (unsigned
- * or malformed requests). Every response is checked against API.md's
+ * or malformed requests). Every response is checked against docs/api.md's
  * wire rules before it is returned: JSON content, error bodies of exactly {@code __type} and
  * {@code Message} with no internal names, and no {@code null} anywhere in a successful body.
  */
@@ -212,7 +212,7 @@ final class GamefleetClient {
         return r;
     }
 
-    /** API.md's wire format, checked on every response this client sees. */
+    /** docs/api.md's wire format, checked on every response this client sees. */
     private static void checkWireRules(Response r, String contentType) {
         assertThat(contentType).as("Content-Type of %s", r).startsWith("application/json");
         if (r.status() >= 400) {

@@ -41,7 +41,7 @@ final class RawHttp {
             }
         }
 
-        /** Asserts a refusal of this status, with API.md's JSON error body, and returns its Message. */
+        /** Asserts a refusal of this status, with docs/api.md's JSON error body, and returns its Message. */
         String refusal(int expectedStatus, String expectedType) {
             assertThat(status).as("%s", this).isEqualTo(expectedStatus);
             assertThat(headers.get("content-type")).as("%s", this).startsWith("application/json");
