@@ -58,8 +58,8 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
         } catch (GamefleetException e) {
             return protocol.error(e);
         } catch (RuntimeException e) {
-            // Unexpected: logged for the operator, never shown to the caller.
-            // once with its stack trace, then counted: a dependency that is down fails every request alike
+            // Unexpected: logged for the operator (once with its stack, then counted: a dependency
+            // that is down fails every request alike), never shown to the caller.
             ErrorLog.SHARED.report(route.operation() + " failed unexpectedly", e);
             return protocol.error(GamefleetException.internal("the request could not be completed; it is safe to retry"));
         }
