@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,12 +17,14 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /** The game server operations of the API: registration, health, utilization, claims. */
 public final class GameServerService {
     /** Candidates read per claim-index query. */
-    static final int CANDIDATES_PER_QUERY = 100;
+    static final int CANDIDATES_PER_QUERY = 200;
     /**
      * How long a container claims from the candidates it read before it reads the index again
      * (it reads sooner when they run out). A candidate taken meanwhile by another container costs
@@ -60,6 +63,10 @@ public final class GameServerService {
     private final Map<String, CandidatePage> candidatePages = new ConcurrentHashMap<>();
     private final Map<String, Object> refreshLocks = new ConcurrentHashMap<>();
     private final Map<String, ReadGroup> readGroups = new ConcurrentHashMap<>();
+    /** Candidates this container is trying right now: a fresh read must not hand them out again. */
+    private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    /** Servers this container claimed lately, which the index may still show for a moment. */
+    private final Map<String, Instant> claimedLately = new ConcurrentHashMap<>();
 
     public GameServerService(GroupRepository groupRepository, GameServerRepository servers,
             InstanceRepository instances, Supplier<Compute> compute, ClaimPolicy claimPolicy, PageTokens tokens,
@@ -278,7 +285,8 @@ public final class GameServerService {
 
     /**
      * The uncontended path: one conditional write, on a candidate this container read from the
-     * claim index within {@link #CANDIDATES_MAX_AGE} (one query when it has none left).
+     * claim index within {@link #CANDIDATES_MAX_AGE} (one query when it has none left; a claimer
+     * that finds few left tops them up, while the others go on claiming).
      */
     private Optional<GameServer> claimAny(String group, InstanceStatus status, ClaimCondition condition,
             Instant expiresAt, Optional<String> data, int[] writesLeft) {
@@ -294,6 +302,13 @@ public final class GameServerService {
                 if (page == null) {
                     return Optional.empty(); // no candidate
                 }
+            } else if (page.servers().size() < CANDIDATES_PER_QUERY / 3 && page.toppingUp().compareAndSet(false, true)) {
+                boolean more = false;
+                try {
+                    more = topUp(key, page, group, status, condition);
+                } finally {
+                    page.toppingUp().set(!more); // the index had no more: the page runs out, then is read anew
+                }
             }
             for (GameServer candidate = page.servers().poll(); candidate != null && writesLeft[0] > 0;
                     candidate = page.servers().poll()) {
@@ -301,8 +316,15 @@ public final class GameServerService {
                     continue;
                 }
                 writesLeft[0]--;
-                Optional<GameServer> claimed = servers.tryClaim(candidate, condition, expiresAt, data);
+                Optional<GameServer> claimed;
+                inFlight.add(candidate.gameServerId());
+                try {
+                    claimed = servers.tryClaim(candidate, condition, expiresAt, data);
+                } finally {
+                    inFlight.remove(candidate.gameServerId());
+                }
                 if (claimed.isPresent()) {
+                    claimedLately.put(candidate.gameServerId(), condition.now());
                     return claimed;
                 }
             }
@@ -310,12 +332,21 @@ public final class GameServerService {
         return Optional.empty();
     }
 
-    /** Candidates read at {@code readAt}, in the order this container tries them, each handed out once. */
-    private record CandidatePage(Instant readAt, Queue<GameServer> servers) {}
+    /**
+     * Candidates, in the order this container tries them, each handed out once, and when they
+     * (and the gate) were last read.
+     */
+    private record CandidatePage(AtomicReference<Instant> readAt, Queue<GameServer> servers, AtomicBoolean toppingUp) {
+        /** A read of half a page or less held all the index had: it is not topped up, only read anew. */
+        CandidatePage(Instant readAt, List<GameServer> servers) {
+            this(new AtomicReference<>(readAt), new ConcurrentLinkedQueue<>(servers),
+                    new AtomicBoolean(servers.size() <= CANDIDATES_PER_QUERY / 2));
+        }
+    }
 
     private static boolean usable(CandidatePage page, Instant now) {
-        return page != null && !page.servers().isEmpty() && !now.isBefore(page.readAt())
-                && now.isBefore(page.readAt().plus(CANDIDATES_MAX_AGE));
+        return page != null && !page.servers().isEmpty() && !now.isBefore(page.readAt().get())
+                && now.isBefore(page.readAt().get().plus(CANDIDATES_MAX_AGE));
     }
 
     /**
@@ -329,26 +360,59 @@ public final class GameServerService {
             if (current != seen && usable(current, condition.now())) {
                 return current;
             }
-            ClaimCandidates candidates = servers.claimCandidates(group, status, condition.now(),
-                    condition.healthCutoff(), CANDIDATES_PER_QUERY);
-            if (status == InstanceStatus.ACTIVE && candidates.groupStatus().orElse(null) != GameServerGroupStatus.ACTIVE) {
-                // The index's copy of the status is a hint; the group table decides.
-                candidatePages.remove(key);
-                groups.requireActive(group, condition.now(), "ClaimGameServer");
-            }
-            if (candidates.servers().isEmpty()) {
-                candidatePages.remove(key);
+            Optional<List<GameServer>> read = read(key, group, status, condition, Set.of());
+            if (read.isEmpty()) {
                 return null;
             }
             if (candidatePages.size() >= CACHED_GROUPS) {
                 candidatePages.clear();
                 refreshLocks.clear();
             }
-            CandidatePage page = new CandidatePage(condition.now(),
-                    new ConcurrentLinkedQueue<>(claimPolicy.tryOrder(candidates.servers())));
-            candidatePages.put(key, page);
+            CandidatePage page = new CandidatePage(condition.now(), claimPolicy.tryOrder(read.get()));
+            if (!page.servers().isEmpty()) {
+                candidatePages.put(key, page);
+            } // else all being tried or just claimed here: the caller reads again (within MAX_QUERIES_PER_STATUS)
             return page;
         }
+    }
+
+    /**
+     * Adds the candidates read now that the page does not hold yet, and renews its gate reading;
+     * false if the index had none to add.
+     */
+    private boolean topUp(String key, CandidatePage page, String group, InstanceStatus status, ClaimCondition condition) {
+        Set<String> held = new HashSet<>();
+        page.servers().forEach(s -> held.add(s.gameServerId()));
+        List<GameServer> more = read(key, group, status, condition, held).orElse(List.of());
+        page.servers().addAll(claimPolicy.tryOrder(more));
+        page.readAt().set(condition.now());
+        return !more.isEmpty();
+    }
+
+    /**
+     * One read of the claim index: the candidates this container is not trying, did not just
+     * claim and does not hold, or empty when the index has none. The gate decides whether the
+     * group table must be asked (which throws when the group is not ACTIVE).
+     */
+    private Optional<List<GameServer>> read(String key, String group, InstanceStatus status, ClaimCondition condition,
+            Set<String> held) {
+        ClaimCandidates candidates = servers.claimCandidates(group, status, condition.now(),
+                condition.healthCutoff(), CANDIDATES_PER_QUERY);
+        if (status == InstanceStatus.ACTIVE && candidates.groupStatus().orElse(null) != GameServerGroupStatus.ACTIVE) {
+            // The index's copy of the status is a hint; the group table decides.
+            candidatePages.remove(key);
+            groups.requireActive(group, condition.now(), "ClaimGameServer");
+        }
+        if (candidates.servers().isEmpty()) {
+            candidatePages.remove(key);
+            return Optional.empty();
+        }
+        Instant lately = condition.now().minus(CANDIDATES_MAX_AGE.multipliedBy(2));
+        claimedLately.values().removeIf(at -> at.isBefore(lately));
+        return Optional.of(candidates.servers().stream()
+                .filter(c -> !inFlight.contains(c.gameServerId()) && !claimedLately.containsKey(c.gameServerId())
+                        && !held.contains(c.gameServerId()))
+                .toList());
     }
 
     /** A named claim reads the server first: its refusals say exactly why, and cost no write. */
