@@ -95,13 +95,16 @@ public final class FunctionAccess {
         // looked up in the scaling group and recorded), then ConditionCheck on the gate + conditional Put.
         apiWithScaling(Operation.REGISTER_GAME_SERVER, Set.of(Scaling.DESCRIBE), items(GAME_SERVER_GROUPS, GET),
                 items(GAME_SERVER_INSTANCES, GET, PUT), items(GAME_SERVERS, CONDITION_CHECK, PUT));
-        api(Operation.LIST_GAME_SERVERS, items(GAME_SERVER_GROUPS, GET), index(GAME_SERVERS, Tables.SERVERS_BY_GROUP_INDEX));
+        // the group, one page of the group index (each shard), the page's servers by key (BatchGetItem).
+        api(Operation.LIST_GAME_SERVERS, items(GAME_SERVER_GROUPS, GET),
+                new TableAccess(GAME_SERVERS, Set.of(BATCH_GET), Set.of(Tables.SERVERS_BY_GROUP_INDEX)));
         api(Operation.DESCRIBE_GAME_SERVER, items(GAME_SERVERS, GET));
         // the group's status, a conditional UpdateItem; on a failed condition a GetItem says why.
         api(Operation.UPDATE_GAME_SERVER, items(GAME_SERVER_GROUPS, GET), items(GAME_SERVERS, GET, UPDATE));
         // a conditional DeleteItem; on a failed condition a GetItem says why.
         api(Operation.DEREGISTER_GAME_SERVER, items(GAME_SERVERS, GET, DELETE));
-        // the claim index, the group when the gate is not ACTIVE, conditional UpdateItems (GetItem for a named claim).
+        // the claim index, the group when the gate is not ACTIVE, conditional UpdateItems (GetItem for a
+        // named claim; an UpdateItem takes a server that stopped reporting health out of the index).
         api(Operation.CLAIM_GAME_SERVER, items(GAME_SERVER_GROUPS, GET),
                 new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE), Set.of(Tables.CLAIMABLE_INDEX)));
 
@@ -131,16 +134,16 @@ public final class FunctionAccess {
 
         // ---- Triggers (io.gamefleet.triggers -> WorkflowReconciler, SpotBalancer, InstanceEvents) ----
         // every group (creation-time index); a group whose workflow was lost: a transition (its
-        // restart noted in StatusReason, or ERROR); per ACTIVE group: its servers (group index),
-        // instances (Query), recent interruptions (Query); writes: instance records (PutItem;
-        // conditional UpdateItem to drain, or to end an interrupted instance's replacement), servers'
-        // instance status (GetItem + conditional UpdateItem), sweeps and forgotten instances (DeleteItem).
+        // restart noted in StatusReason, or ERROR); per ACTIVE group: its servers (group index, then
+        // BatchGetItem), instances (Query), recent interruptions (Query); writes: instance records
+        // (PutItem; conditional UpdateItem to drain, or to end an interrupted instance's replacement),
+        // servers' instance status (GetItem + conditional UpdateItem), sweeps and forgotten instances (DeleteItem).
         trigger(Triggers.BALANCER.functionName(), Set.of(Scaling.DESCRIBE, Scaling.BALANCE),
                 new TableAccess(GAME_SERVER_GROUPS, Set.of(GET, PUT), Set.of(Tables.GROUPS_BY_CREATION_INDEX)),
-                new TableAccess(GAME_SERVERS, Set.of(GET, PUT, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
+                new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET, PUT, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
                 items(GAME_SERVER_INSTANCES, QUERY, PUT, UPDATE, DELETE),
                 items(SPOT_INTERRUPTIONS, QUERY));
-        // the instance by id (index), its servers (index); a warning: instance status on both
+        // the instance by id (index), its servers (index, then BatchGetItem); a warning: instance status on both
         // (conditional UpdateItem, GetItem when it moved meanwhile), one interruption record, the
         // group's status, and its replacement (describe, desired capacity, conditional UpdateItem);
         // a termination: the replacement's end (describe, termination or desired capacity,
@@ -148,7 +151,7 @@ public final class FunctionAccess {
         trigger(Triggers.INSTANCE_EVENTS.functionName(), Set.of(Scaling.DESCRIBE, Scaling.REPLACE),
                 items(GAME_SERVER_GROUPS, GET),
                 new TableAccess(GAME_SERVER_INSTANCES, Set.of(GET, UPDATE, DELETE), Set.of(Tables.INSTANCES_BY_ID_INDEX)),
-                new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX)),
+                new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX)),
                 items(SPOT_INTERRUPTIONS, PUT));
     }
 

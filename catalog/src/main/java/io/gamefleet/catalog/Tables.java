@@ -1,8 +1,8 @@
 package io.gamefleet.catalog;
 
-import static io.gamefleet.catalog.KeyAttribute.number;
 import static io.gamefleet.catalog.KeyAttribute.string;
 
+import io.gamefleet.catalog.IndexDefinition.Projection;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,6 +17,13 @@ public final class Tables {
     public static final String SERVERS_BY_INSTANCE_INDEX = "ByInstance";
     public static final String INSTANCES_BY_ID_INDEX = "ByInstanceId";
 
+    /**
+     * The partitions a group's game servers are spread over in the GameServers indexes keyed by
+     * group ({@code <group>#<shard>}, see {@link #shardOf}): one partition key takes about 1,000
+     * writes per second, and a busy group writes its claim index several times per game (docs/capacity.md).
+     */
+    public static final int GAME_SERVER_SHARDS = 16;
+
     public static final TableDefinition GAME_SERVER_GROUPS = new TableDefinition(
             "GameServerGroups", "GAMEFLEET_GROUPS_TABLE",
             string("GameServerGroupName"), Optional.empty(),
@@ -26,10 +33,16 @@ public final class Tables {
     public static final TableDefinition GAME_SERVERS = new TableDefinition(
             "GameServers", "GAMEFLEET_GAME_SERVERS_TABLE",
             string("GameServerId"), Optional.empty(),
+            // No index projects what heartbeats (LastHealthCheckTime) or claims (ClaimExpiresAt,
+            // LastClaimTime, GameServerData) write, so a heartbeat writes the item alone and a claim
+            // the item and its claim-index entry. Reads that need whole items get them by key.
             List.of(
-                    new IndexDefinition(SERVERS_BY_GROUP_INDEX, string("GameServerGroupName"), number("RegistrationTime")),
-                    new IndexDefinition(CLAIMABLE_INDEX, string("ClaimPartition"), string("ClaimSortKey")),
-                    new IndexDefinition(SERVERS_BY_INSTANCE_INDEX, string("InstanceId"), string("GameServerId"))),
+                    new IndexDefinition(SERVERS_BY_GROUP_INDEX, string("RegistrationPartition"), string("RegistrationSortKey"),
+                            Projection.include("UtilizationStatus")),
+                    new IndexDefinition(CLAIMABLE_INDEX, string("ClaimPartition"), string("ClaimSortKey"),
+                            Projection.include("GroupStatus")),
+                    new IndexDefinition(SERVERS_BY_INSTANCE_INDEX, string("InstanceId"), string("GameServerId"),
+                            Projection.KEYS_ONLY)),
             Optional.empty());
 
     public static final TableDefinition GAME_SERVER_INSTANCES = new TableDefinition(
@@ -48,4 +61,14 @@ public final class Tables {
             List.of(GAME_SERVER_GROUPS, GAME_SERVERS, GAME_SERVER_INSTANCES, SPOT_INTERRUPTIONS);
 
     private Tables() {}
+
+    /** The shard of a game server: fixed by its id, so every write of the server agrees on it. */
+    public static int shardOf(String gameServerId) {
+        return Math.floorMod(gameServerId.hashCode(), GAME_SERVER_SHARDS);
+    }
+
+    /** The partition key of a group's shard in the indexes keyed by group. */
+    public static String groupShard(String group, int shard) {
+        return group + "#" + shard;
+    }
 }

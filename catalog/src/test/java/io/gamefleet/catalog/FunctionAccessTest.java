@@ -65,7 +65,7 @@ class FunctionAccessTest {
         // The group's scaling group for a replacement; the instance's status moved conditionally.
         assertThat(tables(Triggers.INSTANCE_EVENTS.functionName())).isEqualTo(Map.of(
                 "GameServerGroups", Set.of(GET), "GameServerInstances", Set.of(GET, UPDATE, DELETE),
-                "GameServers", Set.of(GET, UPDATE, DELETE), "SpotInterruptions", Set.of(PUT)));
+                "GameServers", Set.of(GET, BATCH_GET, UPDATE, DELETE), "SpotInterruptions", Set.of(PUT)));
     }
 
     @Test
@@ -85,7 +85,7 @@ class FunctionAccessTest {
         assertThat(door.scaling()).isEqualTo(scaling).containsExactly(Scaling.DESCRIBE);
         assertThat(tables(Routes.JSON_DOOR.functionName())).isEqualTo(Map.of(
                 "GameServerGroups", Set.of(GET, PUT),
-                "GameServers", Set.of(GET, PUT, UPDATE, DELETE, CONDITION_CHECK),
+                "GameServers", Set.of(GET, BATCH_GET, PUT, UPDATE, DELETE, CONDITION_CHECK),
                 "GameServerInstances", Set.of(GET, PUT, QUERY, BATCH_GET)));
         assertThat(door.tables().stream().filter(t -> t.table().equals(Tables.GAME_SERVERS)).findFirst().orElseThrow()
                 .queriedIndexes()).containsExactlyInAnyOrder(Tables.SERVERS_BY_GROUP_INDEX, Tables.CLAIMABLE_INDEX);

@@ -35,7 +35,7 @@ class SettingsTest {
         assertThat(KeyAttribute.string("A")).isEqualTo(new KeyAttribute("A", "S"));
         assertThat(KeyAttribute.number("B")).isEqualTo(new KeyAttribute("B", "N"));
         assertThat(Tables.GAME_SERVERS.indexes()).extracting(IndexDefinition::sortKey)
-                .contains(new KeyAttribute("RegistrationTime", "N"));
+                .contains(new KeyAttribute("RegistrationSortKey", "S"));
         assertThat(Tables.GAME_SERVER_GROUPS.ttlAttribute()).contains("ExpiresAt");
         assertThat(Tables.SPOT_INTERRUPTIONS.ttlAttribute()).contains("ExpiresAt");
         assertThat(Tables.GAME_SERVERS.ttlAttribute()).isEmpty();

@@ -5,19 +5,42 @@ import io.gamefleet.domain.GameServerRepository.ClaimCandidates;
 import io.gamefleet.domain.GameServerRepository.ClaimCondition;
 import io.gamefleet.domain.GameServerRepository.ServerUpdate;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /** The game server operations of the API: registration, health, utilization, claims. */
 public final class GameServerService {
     /** Candidates read per claim-index query. */
-    static final int CANDIDATES_PER_QUERY = 25;
+    static final int CANDIDATES_PER_QUERY = 200;
+    /**
+     * How long a container claims from the candidates it read before it reads the index again
+     * (it reads sooner when they run out). A candidate taken meanwhile by another container costs
+     * one refused conditional write, never a wrong claim. The group's gate comes with the
+     * candidates, so this is also how long a claim may still succeed after the group stopped
+     * being ACTIVE, on top of the index's own propagation.
+     */
+    static final Duration CANDIDATES_MAX_AGE = Duration.ofMillis(500);
+    /**
+     * How long a heartbeat (an update that changes no utilization) relies on the group status it
+     * read: within this time after a group stops being ACTIVE, heartbeats of its servers may still
+     * be accepted. Updates to UTILIZED or AVAILABLE read the group every time.
+     */
+    static final Duration GROUP_STATUS_MAX_AGE = Duration.ofSeconds(1);
+    /** Groups whose candidates and status a container keeps; past this, it forgets them all. */
+    static final int CACHED_GROUPS = 1_000;
     /** Conditional writes a claimer tries before it gives up on a contended group. */
     static final int MAX_CLAIM_WRITES = 8;
     /**
@@ -37,6 +60,13 @@ public final class GameServerService {
     private final Clock clock;
     private final Groups groups;
     private final AskedInstances askedOfCompute = new AskedInstances(ASKED_INSTANCES);
+    private final Map<String, CandidatePage> candidatePages = new ConcurrentHashMap<>();
+    private final Map<String, Object> refreshLocks = new ConcurrentHashMap<>();
+    private final Map<String, ReadGroup> readGroups = new ConcurrentHashMap<>();
+    /** Candidates this container is trying right now: a fresh read must not hand them out again. */
+    private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    /** Servers this container claimed lately, which the index may still show for a moment. */
+    private final Map<String, Instant> claimedLately = new ConcurrentHashMap<>();
 
     public GameServerService(GroupRepository groupRepository, GameServerRepository servers,
             InstanceRepository instances, Supplier<Compute> compute, ClaimPolicy claimPolicy, PageTokens tokens,
@@ -164,7 +194,9 @@ public final class GameServerService {
 
     public GameServer update(Update u, Caller caller) {
         Instant now = clock.instant();
-        GameServerGroup group = groups.require(settings.groupName(u.groupNameOrArn()), now);
+        // A heartbeat (no utilization change) relies on a group status read within GROUP_STATUS_MAX_AGE.
+        GameServerGroup group = u.utilizationStatus().isEmpty() ? recentGroup(settings.groupName(u.groupNameOrArn()), now)
+                : groups.require(settings.groupName(u.groupNameOrArn()), now);
         // While a SAFE_DELETE waits for games to end, their servers keep reporting health and
         // data; only new games (UTILIZED) are refused, since they would hold the deletion up. A
         // server in play that says UTILIZED again (with its heartbeat) starts no game.
@@ -179,6 +211,22 @@ public final class GameServerService {
         return servers.update(group.name(), u.gameServerId(), caller.boundInstanceId(), change)
                 .orElseThrow(() -> explainUpdateFailure(group.name(), u, caller));
     }
+
+    /** The group as read at most GROUP_STATUS_MAX_AGE ago (read now if not). */
+    private GameServerGroup recentGroup(String name, Instant now) {
+        ReadGroup read = readGroups.get(name);
+        if (read != null && now.isBefore(read.readAt().plus(GROUP_STATUS_MAX_AGE)) && !now.isBefore(read.readAt())) {
+            return read.group();
+        }
+        GameServerGroup group = groups.require(name, now);
+        if (readGroups.size() >= CACHED_GROUPS) {
+            readGroups.clear();
+        }
+        readGroups.put(name, new ReadGroup(group, now));
+        return group;
+    }
+
+    private record ReadGroup(GameServerGroup group, Instant readAt) {}
 
     /** Whether the server is UTILIZED: read before the write, but a server never leaves UTILIZED but by deregistering. */
     private boolean inPlay(String group, String gameServerId) {
@@ -235,34 +283,136 @@ public final class GameServerService {
         throw GamefleetException.outOfCapacity("no game server of game server group " + group + " can be claimed now");
     }
 
-    /** The uncontended path: one claim-index query, one conditional write. */
+    /**
+     * The uncontended path: one conditional write, on a candidate this container read from the
+     * claim index within {@link #CANDIDATES_MAX_AGE} (one query when it has none left; a claimer
+     * that finds few left tops them up, while the others go on claiming).
+     */
     private Optional<GameServer> claimAny(String group, InstanceStatus status, ClaimCondition condition,
             Instant expiresAt, Optional<String> data, int[] writesLeft) {
-        for (int query = 0; query < MAX_QUERIES_PER_STATUS && writesLeft[0] > 0; query++) {
-            ClaimCandidates candidates = servers.claimCandidates(group, status, condition.now(),
-                    condition.healthCutoff(), CANDIDATES_PER_QUERY);
-            if (status == InstanceStatus.ACTIVE && query == 0
-                    && candidates.groupStatus().orElse(null) != GameServerGroupStatus.ACTIVE) {
-                // The index's copy of the status is a hint; the group table decides.
-                groups.requireActive(group, condition.now(), "ClaimGameServer");
-            }
-            List<GameServer> claimable = candidates.servers().stream()
-                    .filter(s -> refusal(s, condition).isEmpty())
-                    .toList();
-            if (claimable.isEmpty()) {
-                return Optional.empty();
-            }
-            for (GameServer candidate : claimPolicy.tryOrder(claimable)) {
-                if (writesLeft[0]-- <= 0) {
-                    break;
+        String key = group + "/" + status;
+        int queries = 0;
+        while (writesLeft[0] > 0) {
+            CandidatePage page = candidatePages.get(key);
+            if (!usable(page, condition.now())) {
+                if (queries++ == MAX_QUERIES_PER_STATUS) {
+                    return Optional.empty();
                 }
-                Optional<GameServer> claimed = servers.tryClaim(candidate, condition, expiresAt, data);
+                page = refresh(key, page, group, status, condition);
+                if (page == null) {
+                    return Optional.empty(); // no candidate
+                }
+            } else if (page.servers().size() < CANDIDATES_PER_QUERY / 3 && page.toppingUp().compareAndSet(false, true)) {
+                boolean more = false;
+                try {
+                    more = topUp(key, page, group, status, condition);
+                } finally {
+                    page.toppingUp().set(!more); // the index had no more: the page runs out, then is read anew
+                }
+            }
+            for (GameServer candidate = page.servers().poll(); candidate != null && writesLeft[0] > 0;
+                    candidate = page.servers().poll()) {
+                if (refusal(candidate, condition).isPresent()) {
+                    continue;
+                }
+                writesLeft[0]--;
+                Optional<GameServer> claimed;
+                inFlight.add(candidate.gameServerId());
+                try {
+                    claimed = servers.tryClaim(candidate, condition, expiresAt, data);
+                } finally {
+                    inFlight.remove(candidate.gameServerId());
+                }
                 if (claimed.isPresent()) {
+                    claimedLately.put(candidate.gameServerId(), condition.now());
                     return claimed;
                 }
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Candidates, in the order this container tries them, each handed out once, and when they
+     * (and the gate) were last read.
+     */
+    private record CandidatePage(AtomicReference<Instant> readAt, Queue<GameServer> servers, AtomicBoolean toppingUp) {
+        /** A read of half a page or less held all the index had: it is not topped up, only read anew. */
+        CandidatePage(Instant readAt, List<GameServer> servers) {
+            this(new AtomicReference<>(readAt), new ConcurrentLinkedQueue<>(servers),
+                    new AtomicBoolean(servers.size() <= CANDIDATES_PER_QUERY / 2));
+        }
+    }
+
+    private static boolean usable(CandidatePage page, Instant now) {
+        return page != null && !page.servers().isEmpty() && !now.isBefore(page.readAt().get())
+                && now.isBefore(page.readAt().get().plus(CANDIDATES_MAX_AGE));
+    }
+
+    /**
+     * Reads the candidates again, unless another thread did while this one waited: null when
+     * there are none. On a read, the gate decides whether the group table must be asked.
+     */
+    private CandidatePage refresh(String key, CandidatePage seen, String group, InstanceStatus status,
+            ClaimCondition condition) {
+        synchronized (refreshLocks.computeIfAbsent(key, k -> new Object())) {
+            CandidatePage current = candidatePages.get(key);
+            if (current != seen && usable(current, condition.now())) {
+                return current;
+            }
+            Optional<List<GameServer>> read = read(key, group, status, condition, Set.of());
+            if (read.isEmpty()) {
+                return null;
+            }
+            if (candidatePages.size() >= CACHED_GROUPS) {
+                candidatePages.clear();
+                refreshLocks.clear();
+            }
+            CandidatePage page = new CandidatePage(condition.now(), claimPolicy.tryOrder(read.get()));
+            if (!page.servers().isEmpty()) {
+                candidatePages.put(key, page);
+            } // else all being tried or just claimed here: the caller reads again (within MAX_QUERIES_PER_STATUS)
+            return page;
+        }
+    }
+
+    /**
+     * Adds the candidates read now that the page does not hold yet, and renews its gate reading;
+     * false if the index had none to add.
+     */
+    private boolean topUp(String key, CandidatePage page, String group, InstanceStatus status, ClaimCondition condition) {
+        Set<String> held = new HashSet<>();
+        page.servers().forEach(s -> held.add(s.gameServerId()));
+        List<GameServer> more = read(key, group, status, condition, held).orElse(List.of());
+        page.servers().addAll(claimPolicy.tryOrder(more));
+        page.readAt().set(condition.now());
+        return !more.isEmpty();
+    }
+
+    /**
+     * One read of the claim index: the candidates this container is not trying, did not just
+     * claim and does not hold, or empty when the index has none. The gate decides whether the
+     * group table must be asked (which throws when the group is not ACTIVE).
+     */
+    private Optional<List<GameServer>> read(String key, String group, InstanceStatus status, ClaimCondition condition,
+            Set<String> held) {
+        ClaimCandidates candidates = servers.claimCandidates(group, status, condition.now(),
+                condition.healthCutoff(), CANDIDATES_PER_QUERY);
+        if (status == InstanceStatus.ACTIVE && candidates.groupStatus().orElse(null) != GameServerGroupStatus.ACTIVE) {
+            // The index's copy of the status is a hint; the group table decides.
+            candidatePages.remove(key);
+            groups.requireActive(group, condition.now(), "ClaimGameServer");
+        }
+        if (candidates.servers().isEmpty()) {
+            candidatePages.remove(key);
+            return Optional.empty();
+        }
+        Instant lately = condition.now().minus(CANDIDATES_MAX_AGE.multipliedBy(2));
+        claimedLately.values().removeIf(at -> at.isBefore(lately));
+        return Optional.of(candidates.servers().stream()
+                .filter(c -> !inFlight.contains(c.gameServerId()) && !claimedLately.containsKey(c.gameServerId())
+                        && !held.contains(c.gameServerId()))
+                .toList());
     }
 
     /** A named claim reads the server first: its refusals say exactly why, and cost no write. */
@@ -286,7 +436,8 @@ public final class GameServerService {
             return Optional.of("is on an instance that is being interrupted");
         } else if (!condition.instanceStatuses().contains(server.instanceStatus())) {
             return Optional.of("is on a DRAINING instance, which FilterOption excludes");
-        } else if (!server.isHealthyAt(condition.healthCutoff())) {
+        } else if (server.lastHealthCheckTime() != null && !server.isHealthyAt(condition.healthCutoff())) {
+            // (a candidate from the claim index does not show its health: the write checks it)
             return Optional.of("has not reported health within " + settings.healthTimeout().toSeconds() + " seconds");
         }
         return Optional.empty();

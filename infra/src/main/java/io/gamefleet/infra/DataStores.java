@@ -76,7 +76,10 @@ final class DataStores extends Construct {
             GlobalSecondaryIndexProps.Builder gsi = GlobalSecondaryIndexProps.builder()
                     .indexName(index.name())
                     .partitionKey(attribute(index.partitionKey()))
-                    .projectionType(ProjectionType.ALL);
+                    .projectionType(ProjectionType.valueOf(index.projection().type()));
+            if (!index.projection().nonKeyAttributes().isEmpty()) {
+                gsi.nonKeyAttributes(index.projection().nonKeyAttributes());
+            }
             if (index.sortKey() != null) {
                 gsi.sortKey(attribute(index.sortKey()));
             }

@@ -477,7 +477,10 @@ class GamefleetStackTest {
                 expectedIndexes.add(Map.of(
                         "IndexName", index.name(),
                         "KeySchema", keySchema(index.partitionKey(), index.sortKey()),
-                        "Projection", Map.of("ProjectionType", "ALL")));
+                        "Projection", index.projection().nonKeyAttributes().isEmpty()
+                                ? Map.of("ProjectionType", index.projection().type())
+                                : Map.of("ProjectionType", index.projection().type(),
+                                        "NonKeyAttributes", index.projection().nonKeyAttributes())));
             }
             if (expectedIndexes.isEmpty()) {
                 assertThat(p).doesNotContainKey("GlobalSecondaryIndexes");

@@ -79,6 +79,8 @@ final class Attributes {
 
     /** Epoch milliseconds, zero-padded so that string order is time order. */
     static String sortable(Instant instant) {
-        return String.format("%013d", instant == null ? 0 : instant.toEpochMilli());
+        String digits = Long.toString(instant == null ? 0 : instant.toEpochMilli());
+        return digits.length() >= 13 || digits.startsWith("-") ? String.format("%013d", instant.toEpochMilli())
+                : "0000000000000".substring(digits.length()) + digits;
     }
 }

@@ -11,6 +11,7 @@ import io.gamefleet.domain.SortOrder;
 import io.gamefleet.domain.UtilizationStatus;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,10 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 
 /**
@@ -50,13 +54,14 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     }
 
     /**
-     * One transaction: the server is written only while its group's gate says ACTIVE, so a
-     * registration racing a deletion cannot leave a server behind in a deleted group.
+     * One transaction: the server is written only while its group's gate (that of the server's
+     * shard) says ACTIVE, so a registration racing a deletion cannot leave a server behind in a
+     * deleted group.
      */
     @Override
     public void register(GameServer server) {
         ConditionCheck groupActive = ConditionCheck.builder().tableName(table.tableName())
-                .key(keyMap(GameServerSchema.GATE_ID_PREFIX + server.gameServerGroupName()))
+                .key(keyMap(GameServerSchema.gateId(server.gameServerGroupName(), Tables.shardOf(server.gameServerId()))))
                 .conditionExpression("GroupStatus = :active")
                 .expressionAttributeValues(Map.of(":active", AttributeValue.fromS(GameServerGroupStatus.ACTIVE.name())))
                 .build();
@@ -88,58 +93,119 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         return Optional.ofNullable(table.getItem(r -> r.key(key(gameServerId)).consistentRead(true)));
     }
 
+    /**
+     * One page of the group's servers in registration order: each shard's next entries after the
+     * cursor (the sort key of the last server of the page before), merged, then read by key.
+     */
     @Override
     public Page<GameServer> listByGroup(String group, SortOrder order, int limit, Optional<String> cursor) {
-        var page = table.index(Tables.SERVERS_BY_GROUP_INDEX).query(QueryEnhancedRequest.builder()
-                        .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(group)))
-                        .scanIndexForward(order == SortOrder.ASCENDING)
-                        .limit(limit)
-                        .exclusiveStartKey(Cursors.decode(cursor))
-                        .build())
-                .iterator().next();
-        return new Page<>(page.items(), Cursors.encode(page.lastEvaluatedKey()));
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, not " + limit);
+        }
+        boolean ascending = order == SortOrder.ASCENDING;
+        Optional<String> after = Cursors.decode(cursor) == null ? Optional.empty()
+                : Optional.ofNullable(Cursors.decode(cursor).get(REGISTRATION_SORT_KEY)).map(AttributeValue::s);
+        List<Map<String, AttributeValue>> entries = new ArrayList<>();
+        boolean more = false;
+        for (int shard = 0; shard < Tables.GAME_SERVER_SHARDS; shard++) {
+            Map<String, AttributeValue> values = new HashMap<>();
+            values.put(":p", AttributeValue.fromS(Tables.groupShard(group, shard)));
+            String condition = "RegistrationPartition = :p";
+            if (after.isPresent()) {
+                values.put(":after", AttributeValue.fromS(after.get()));
+                condition += " AND RegistrationSortKey " + (ascending ? ">" : "<") + " :after";
+            }
+            String keyCondition = condition;
+            QueryResponse response = dynamoDb.query(q -> q.tableName(table.tableName())
+                    .indexName(Tables.SERVERS_BY_GROUP_INDEX)
+                    .keyConditionExpression(keyCondition)
+                    .expressionAttributeValues(values)
+                    .scanIndexForward(ascending)
+                    .limit(limit));
+            entries.addAll(response.items());
+            more |= response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty();
+        }
+        Comparator<Map<String, AttributeValue>> bySortKey = Comparator.comparing(e -> e.get(REGISTRATION_SORT_KEY).s());
+        entries.sort(ascending ? bySortKey : bySortKey.reversed());
+        more |= entries.size() > limit;
+        List<Map<String, AttributeValue>> page = entries.subList(0, Math.min(limit, entries.size()));
+        // A full page carries a cursor, as DynamoDB's own pages do, even when nothing follows.
+        Optional<String> next = (more || page.size() == limit) && !page.isEmpty()
+                ? Cursors.encode(Map.of(REGISTRATION_SORT_KEY, page.get(page.size() - 1).get(REGISTRATION_SORT_KEY)))
+                : Optional.empty();
+        return new Page<>(getAll(ids(page), true), next);
     }
 
-    /** Pages read past servers that stopped reporting health (they stay indexed until swept). */
-    private static final int MAX_CANDIDATE_PAGES = 4;
+    private static final String REGISTRATION_SORT_KEY = "RegistrationSortKey";
 
+    /** Up to this many candidates are read from each shard per {@code limit} asked for. */
+    private static final int SHARD_READ_FACTOR = 2;
+
+    /**
+     * The group's best candidates: each shard's claimable range read from its head, merged. Only
+     * the merged entries up to the least last key of the shards that hold more are surely the
+     * group's best, so the answer stops there (at {@code limit}). The index does not hold health
+     * (heartbeats would write it): {@link #tryClaim} checks it, and takes servers that stopped
+     * reporting health out of the index.
+     */
     @Override
     public ClaimCandidates claimCandidates(String group, InstanceStatus instanceStatus, Instant now, Instant healthCutoff,
             int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, not " + limit);
+        }
         boolean withGate = instanceStatus == InstanceStatus.ACTIVE;
-        String from = withGate ? GameServerSchema.GATE_SORT_KEY : GameServerSchema.bucket(instanceStatus) + "#";
-        Optional<GameServerGroupStatus> status = Optional.empty();
-        List<GameServer> servers = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        for (int page = 0; page < MAX_CANDIDATE_PAGES && servers.isEmpty(); page++) {
-            Map<String, AttributeValue> exclusiveStart = start;
-            QueryResponse response = dynamoDb.query(q -> q.tableName(table.tableName())
-                    .indexName(Tables.CLAIMABLE_INDEX)
-                    .keyConditionExpression("ClaimPartition = :group AND ClaimSortKey BETWEEN :from AND :to")
-                    // The gate entry has no health time; servers past the cutoff are no candidates.
-                    .filterExpression("attribute_not_exists(LastHealthCheckTime) OR LastHealthCheckTime >= :cutoff")
-                    .expressionAttributeValues(Map.of(
-                            ":group", AttributeValue.fromS(group),
-                            ":from", AttributeValue.fromS(from),
-                            ":to", AttributeValue.fromS(GameServerSchema.claimableUpTo(instanceStatus, now)),
-                            ":cutoff", millis(healthCutoff)))
-                    .exclusiveStartKey(exclusiveStart)
-                    .limit(withGate ? limit + 1 : limit));
+        String bucket = GameServerSchema.bucket(instanceStatus);
+        if (bucket == null) {
+            return new ClaimCandidates(Optional.empty(), List.of());
+        }
+        String from = withGate ? GameServerSchema.GATE_SORT_KEY : bucket + "#";
+        String to = GameServerSchema.claimableUpTo(instanceStatus, now);
+        int perShard = Math.max(2, (SHARD_READ_FACTOR * limit + Tables.GAME_SERVER_SHARDS - 1) / Tables.GAME_SERVER_SHARDS);
+        List<QueryResponse> responses = Shards.queryAll(shard -> dynamoDb.query(q -> q.tableName(table.tableName())
+                .indexName(Tables.CLAIMABLE_INDEX)
+                .keyConditionExpression("ClaimPartition = :p AND ClaimSortKey BETWEEN :from AND :to")
+                .expressionAttributeValues(Map.of(
+                        ":p", AttributeValue.fromS(Tables.groupShard(group, shard)),
+                        ":from", AttributeValue.fromS(from),
+                        ":to", AttributeValue.fromS(to)))
+                .limit(withGate ? perShard + 1 : perShard)));
+        String boundary = null; // the least last key of the shards with more
+        List<Map<String, AttributeValue>> entries = new ArrayList<>();
+        int gates = 0;
+        GameServerGroupStatus notActive = null;
+        for (QueryResponse response : responses) {
             for (Map<String, AttributeValue> item : response.items()) {
                 AttributeValue gateStatus = item.get("GroupStatus");
                 if (gateStatus != null) {
-                    status = Optional.of(GameServerGroupStatus.valueOf(gateStatus.s()));
+                    gates++;
+                    GameServerGroupStatus status = GameServerGroupStatus.valueOf(gateStatus.s());
+                    if (status != GameServerGroupStatus.ACTIVE) {
+                        notActive = status;
+                    }
                 } else {
-                    servers.add(GameServerSchema.SCHEMA.mapToItem(item));
+                    entries.add(item);
                 }
             }
-            if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
-                break;
+            if (response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()) {
+                String last = response.lastEvaluatedKey().get("ClaimSortKey").s();
+                boundary = boundary == null || last.compareTo(boundary) < 0 ? last : boundary;
             }
-            start = response.lastEvaluatedKey();
         }
-        // Room was made for the gate; without one the page holds a server too many.
-        return new ClaimCandidates(status, servers.subList(0, Math.min(limit, servers.size())));
+        // All shards' gates are written in one transaction; one that lags still says so.
+        Optional<GameServerGroupStatus> status = notActive != null ? Optional.of(notActive)
+                : gates == 0 ? Optional.empty()
+                : gates < Tables.GAME_SERVER_SHARDS ? Optional.empty() // some not seen yet: ask the group
+                : Optional.of(GameServerGroupStatus.ACTIVE);
+        String upTo = boundary;
+        List<GameServer> servers = entries.stream()
+                .map(e -> e.get("ClaimSortKey").s())
+                .filter(k -> upTo == null || k.compareTo(upTo) <= 0)
+                .sorted()
+                .limit(limit)
+                .map(k -> GameServerSchema.candidate(group, k))
+                .toList();
+        return new ClaimCandidates(status, servers);
     }
 
     @Override
@@ -174,13 +240,71 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                             + " AND (attribute_not_exists(ClaimExpiresAt) OR ClaimExpiresAt <= :now)"
                             + " AND LastHealthCheckTime >= :cutoff AND InstanceStatus = :instanceStatus")
                     .expressionAttributeValues(values)
-                    .returnValues(ReturnValue.ALL_NEW));
+                    .returnValues(ReturnValue.ALL_NEW)
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
             return Optional.of(GameServerSchema.SCHEMA.mapToItem(response.attributes()));
         } catch (ConditionalCheckFailedException e) {
+            if (e.hasItem()) {
+                takeOutIfSilent(e.item(), condition);
+            }
             return Optional.empty();
         }
     }
 
+    /**
+     * A claimable server whose last heartbeat is older than the health timeout leaves the claim
+     * index, so claimers stop trying it; its next heartbeat puts it back ({@link #update}). The
+     * balancer deregisters it if none comes.
+     */
+    private void takeOutIfSilent(Map<String, AttributeValue> item, ClaimCondition condition) {
+        AttributeValue sortKey = item.get("ClaimSortKey");
+        AttributeValue health = item.get("LastHealthCheckTime");
+        if (sortKey == null || !item.containsKey("ClaimPartition") || health == null
+                || Long.parseLong(health.n()) >= condition.healthCutoff().toEpochMilli()) {
+            return;
+        }
+        try {
+            dynamoDb.updateItem(u -> u.tableName(table.tableName()).key(Map.of("GameServerId", item.get("GameServerId")))
+                    .updateExpression("REMOVE ClaimPartition, ClaimSortKey")
+                    .conditionExpression("ClaimSortKey = :key AND LastHealthCheckTime < :cutoff")
+                    .expressionAttributeValues(Map.of(":key", sortKey, ":cutoff", millis(condition.healthCutoff()))));
+        } catch (ConditionalCheckFailedException changedMeanwhile) {
+            // a heartbeat, claim or other change came first: the server stays as that left it
+        }
+    }
+
+    /** Puts a server that was taken out of the claim index for its silence back, as it is now. */
+    private void putBackIfTakenOut(Map<String, AttributeValue> item, GameServer server) {
+        String sortKey = GameServerSchema.claimSortKey(server, server.claimExpiresAt());
+        if (sortKey == null || item.containsKey("ClaimPartition")) {
+            return;
+        }
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":p", AttributeValue.fromS(GameServerSchema.partition(server.gameServerGroupName(), server.gameServerId())));
+        values.put(":key", AttributeValue.fromS(sortKey));
+        values.put(":available", AttributeValue.fromS(UtilizationStatus.AVAILABLE.name()));
+        values.put(":status", AttributeValue.fromS(server.instanceStatus().name()));
+        String claim = "attribute_not_exists(ClaimExpiresAt)";
+        if (server.claimExpiresAt() != null) {
+            values.put(":expires", millis(server.claimExpiresAt()));
+            claim = "ClaimExpiresAt = :expires";
+        }
+        String condition = "attribute_not_exists(ClaimPartition) AND UtilizationStatus = :available"
+                + " AND InstanceStatus = :status AND " + claim;
+        try {
+            dynamoDb.updateItem(u -> u.tableName(table.tableName()).key(keyMap(server.gameServerId()))
+                    .updateExpression("SET ClaimPartition = :p, ClaimSortKey = :key")
+                    .conditionExpression(condition)
+                    .expressionAttributeValues(values));
+        } catch (ConditionalCheckFailedException changedMeanwhile) {
+            // changed since: whoever changed it wrote its index entry
+        }
+    }
+
+    /**
+     * One conditional UpdateItem. A heartbeat writes LastHealthCheckTime, which no index holds, so
+     * it writes the item alone; a server taken out of the claim index for its silence is put back.
+     */
     @Override
     public Optional<GameServer> update(String group, String gameServerId, Optional<String> requiredInstanceId,
             ServerUpdate update) {
@@ -224,7 +348,11 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                     .conditionExpression(conditionExpression)
                     .expressionAttributeValues(values)
                     .returnValues(ReturnValue.ALL_NEW));
-            return Optional.of(GameServerSchema.SCHEMA.mapToItem(response.attributes()));
+            GameServer updated = GameServerSchema.SCHEMA.mapToItem(response.attributes());
+            if (update.healthCheckTime().isPresent()) {
+                putBackIfTakenOut(response.attributes(), updated);
+            }
+            return Optional.of(updated);
         } catch (ConditionalCheckFailedException e) {
             return Optional.empty();
         }
@@ -249,22 +377,81 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         }
     }
 
+    /** Every server of the group, in registration order: the group index's shards merged, then the items. */
     @Override
     public List<GameServer> listAll(String group) {
-        List<GameServer> all = new ArrayList<>();
-        table.index(Tables.SERVERS_BY_GROUP_INDEX).query(QueryEnhancedRequest.builder()
-                        .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(group))).build())
-                .forEach(page -> all.addAll(page.items()));
-        return all;
+        return getAll(ids(registered(group, Integer.MAX_VALUE)), false);
+    }
+
+    /** The group's first {@code max} entries of the group index (of each shard, merged), in registration order. */
+    private List<Map<String, AttributeValue>> registered(String group, int max) {
+        List<Map<String, AttributeValue>> entries = new ArrayList<>();
+        Shards.queryAll(shard -> entries(Tables.SERVERS_BY_GROUP_INDEX, "RegistrationPartition",
+                Tables.groupShard(group, shard), max)).forEach(entries::addAll);
+        entries.sort(Comparator.comparing(e -> e.get(REGISTRATION_SORT_KEY).s()));
+        return entries.subList(0, Math.min(max, entries.size()));
     }
 
     @Override
     public List<GameServer> onInstance(String instanceId) {
-        List<GameServer> all = new ArrayList<>();
-        table.index(Tables.SERVERS_BY_INSTANCE_INDEX).query(QueryEnhancedRequest.builder()
-                        .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(instanceId))).build())
-                .forEach(page -> all.addAll(page.items()));
-        return all;
+        return getAll(ids(entries(Tables.SERVERS_BY_INSTANCE_INDEX, "InstanceId", instanceId, Integer.MAX_VALUE)), false);
+    }
+
+    /** Up to {@code max} entries of an index partition, in index order. */
+    private List<Map<String, AttributeValue>> entries(String index, String partitionKey, String partition, int max) {
+        List<Map<String, AttributeValue>> ids = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        do {
+            Map<String, AttributeValue> from = start;
+            QueryResponse page = dynamoDb.query(q -> q.tableName(table.tableName()).indexName(index)
+                    .keyConditionExpression(partitionKey + " = :p")
+                    .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(partition)))
+                    .limit(Math.min(max - ids.size(), 1000))
+                    .exclusiveStartKey(from));
+            ids.addAll(page.items());
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null && ids.size() < max);
+        return ids;
+    }
+
+    private static List<String> ids(List<Map<String, AttributeValue>> entries) {
+        return entries.stream().map(e -> e.get("GameServerId").s()).toList();
+    }
+
+    /** BatchGetItem takes at most 100 keys. */
+    private static final int BATCH_GET_LIMIT = 100;
+
+    /** The servers of {@code ids} that still exist, in the order of {@code ids}. */
+    private List<GameServer> getAll(List<String> ids, boolean consistent) {
+        Map<String, GameServer> found = new HashMap<>();
+        for (int from = 0; from < ids.size(); from += BATCH_GET_LIMIT) {
+            List<Map<String, AttributeValue>> keys = ids.subList(from, Math.min(ids.size(), from + BATCH_GET_LIMIT))
+                    .stream().map(DynamoGameServerRepository::keyMap).toList();
+            Map<String, KeysAndAttributes> request = Map.of(table.tableName(),
+                    KeysAndAttributes.builder().keys(keys).consistentRead(consistent).build());
+            for (int attempt = 0; !request.isEmpty(); attempt++) {
+                if (attempt > 0) {
+                    backOff(attempt);
+                }
+                Map<String, KeysAndAttributes> asked = request;
+                BatchGetItemResponse response = dynamoDb.batchGetItem(b -> b.requestItems(asked));
+                response.responses().getOrDefault(table.tableName(), List.of()).forEach(item -> {
+                    GameServer server = GameServerSchema.SCHEMA.mapToItem(item);
+                    found.put(server.gameServerId(), server);
+                });
+                request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+            }
+        }
+        return ids.stream().map(found::get).filter(java.util.Objects::nonNull).toList();
+    }
+
+    private static void backOff(int attempt) {
+        try {
+            Thread.sleep(Math.min(1000, 20L << Math.min(attempt, 6)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading game servers", e);
+        }
     }
 
     /** TransactWriteItems takes at most 100 actions. */
@@ -378,8 +565,9 @@ public final class DynamoGameServerRepository implements GameServerRepository {
             update = "SET InstanceStatus = :status REMOVE ClaimPartition, ClaimSortKey";
         } else {
             values.put(":sortKey", AttributeValue.fromS(sortKey));
-            values.put(":group", AttributeValue.fromS(current.gameServerGroupName()));
-            update = "SET InstanceStatus = :status, ClaimSortKey = :sortKey, ClaimPartition = :group";
+            values.put(":partition", AttributeValue.fromS(
+                    GameServerSchema.partition(current.gameServerGroupName(), current.gameServerId())));
+            update = "SET InstanceStatus = :status, ClaimSortKey = :sortKey, ClaimPartition = :partition";
         }
         return Update.builder().tableName(table.tableName()).key(keyMap(current.gameServerId()))
                 .updateExpression(update).conditionExpression(condition).expressionAttributeValues(values).build();
@@ -404,15 +592,20 @@ public final class DynamoGameServerRepository implements GameServerRepository {
 
     @Override
     public long countUtilized(String group) {
+        return Shards.queryAll(shard -> countUtilizedIn(Tables.groupShard(group, shard))).stream()
+                .mapToLong(Long::longValue).sum();
+    }
+
+    private long countUtilizedIn(String shardPartition) {
         long count = 0;
         Map<String, AttributeValue> start = null;
         do {
             Map<String, AttributeValue> from = start;
             QueryResponse page = dynamoDb.query(q -> q.tableName(table.tableName())
                     .indexName(Tables.SERVERS_BY_GROUP_INDEX)
-                    .keyConditionExpression("GameServerGroupName = :group")
+                    .keyConditionExpression("RegistrationPartition = :p")
                     .filterExpression("UtilizationStatus = :utilized")
-                    .expressionAttributeValues(Map.of(":group", AttributeValue.fromS(group),
+                    .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(shardPartition),
                             ":utilized", AttributeValue.fromS(UtilizationStatus.UTILIZED.name())))
                     .select(Select.COUNT)
                     .exclusiveStartKey(from));
@@ -424,8 +617,11 @@ public final class DynamoGameServerRepository implements GameServerRepository {
 
     @Override
     public int deleteSome(String group, int max) {
-        List<GameServer> batch = listByGroup(group, SortOrder.ASCENDING, max, Optional.empty()).items();
-        batch.forEach(s -> table.deleteItem(key(s.gameServerId())));
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be at least 1, not " + max);
+        }
+        List<String> batch = ids(registered(group, max));
+        batch.forEach(id -> table.deleteItem(key(id)));
         return batch.size();
     }
 

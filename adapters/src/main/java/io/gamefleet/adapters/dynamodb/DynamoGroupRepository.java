@@ -7,6 +7,8 @@ import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.GroupRepository;
 import io.gamefleet.domain.Page;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
@@ -22,8 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
- * Groups in the GameServerGroups table. Every write also writes the group's claim gate (its
- * status, in the GameServers table's claim index) in the same transaction, so claimers learn
+ * Groups in the GameServerGroups table. Every write also writes the group's claim gates (its
+ * status, in each shard of the GameServers table's claim index) in the same transaction, so claimers learn
  * the status from the query they make anyway. Group writes are rare; claims are not.
  */
 public final class DynamoGroupRepository implements GroupRepository {
@@ -45,7 +47,7 @@ public final class DynamoGroupRepository implements GroupRepository {
                 .expressionAttributeValues(Map.of(":deleted", AttributeValue.fromS(GameServerGroupStatus.DELETED.name())))
                 .build();
         try {
-            dynamoDb.transactWriteItems(t -> t.transactItems(TransactWriteItem.builder().put(put).build(), gateWrite(group)));
+            dynamoDb.transactWriteItems(t -> t.transactItems(withGates(put, group)));
         } catch (TransactionCanceledException e) {
             if (failedCondition(e)) {
                 throw GamefleetException.conflict("a game server group named " + group.name() + " already exists");
@@ -68,7 +70,7 @@ public final class DynamoGroupRepository implements GroupRepository {
                 .expressionAttributeValues(Map.of(":expected", AttributeValue.fromN(Long.toString(group.version()))))
                 .build();
         try {
-            dynamoDb.transactWriteItems(t -> t.transactItems(TransactWriteItem.builder().put(put).build(), gateWrite(next)));
+            dynamoDb.transactWriteItems(t -> t.transactItems(withGates(put, next)));
         } catch (TransactionCanceledException e) {
             throw new ConcurrentUpdateException("game server group " + group.name());
         }
@@ -86,15 +88,25 @@ public final class DynamoGroupRepository implements GroupRepository {
         return new Page<>(page.items(), Cursors.encode(page.lastEvaluatedKey()));
     }
 
-    /** The gate entry: present while the group exists, removed when it is DELETED. */
-    private TransactWriteItem gateWrite(GameServerGroup group) {
+    /** The group's put first (cancellation reasons are read by position), then one gate per shard. */
+    private List<TransactWriteItem> withGates(Put put, GameServerGroup group) {
+        List<TransactWriteItem> items = new ArrayList<>();
+        items.add(TransactWriteItem.builder().put(put).build());
+        for (int shard = 0; shard < Tables.GAME_SERVER_SHARDS; shard++) {
+            items.add(gateWrite(group, shard));
+        }
+        return items;
+    }
+
+    /** A shard's gate entry: present while the group exists, removed when it is DELETED. */
+    private TransactWriteItem gateWrite(GameServerGroup group, int shard) {
         Map<String, AttributeValue> key = Map.of("GameServerId",
-                AttributeValue.fromS(GameServerSchema.GATE_ID_PREFIX + group.name()));
+                AttributeValue.fromS(GameServerSchema.gateId(group.name(), shard)));
         if (group.status() == GameServerGroupStatus.DELETED) {
             return TransactWriteItem.builder().delete(Delete.builder().tableName(gameServersTable).key(key).build()).build();
         }
         Map<String, AttributeValue> item = new java.util.HashMap<>(key);
-        item.put("ClaimPartition", AttributeValue.fromS(group.name()));
+        item.put("ClaimPartition", AttributeValue.fromS(Tables.groupShard(group.name(), shard)));
         item.put("ClaimSortKey", AttributeValue.fromS(GameServerSchema.GATE_SORT_KEY));
         item.put("GroupStatus", AttributeValue.fromS(group.status().name()));
         return TransactWriteItem.builder().put(Put.builder().tableName(gameServersTable).item(item).build()).build();

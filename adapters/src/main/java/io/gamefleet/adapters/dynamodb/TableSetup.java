@@ -21,7 +21,7 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /**
- * Creates the catalog's tables (keys, indexes projecting ALL, on-demand billing, TTL) in a DynamoDB
+ * Creates the catalog's tables (keys, indexes with their projections, on-demand billing, TTL) in a DynamoDB
  * endpoint, as the CDK app does in AWS: for the local profile and the tests, never in a Lambda.
  */
 public final class TableSetup {
@@ -42,7 +42,9 @@ public final class TableSetup {
             for (IndexDefinition i : t.indexes()) {
                 indexes.add(GlobalSecondaryIndex.builder().indexName(i.name())
                         .keySchema(keySchema(i.partitionKey(), i.sortKey(), attributes))
-                        .projection(p -> p.projectionType(ProjectionType.ALL))
+                        .projection(p -> p.projectionType(ProjectionType.fromValue(i.projection().type()))
+                                .nonKeyAttributes(i.projection().nonKeyAttributes().isEmpty() ? null
+                                        : i.projection().nonKeyAttributes()))
                         .build());
             }
             try {

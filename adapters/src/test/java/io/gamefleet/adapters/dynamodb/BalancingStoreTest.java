@@ -105,8 +105,9 @@ class BalancingStoreTest {
         assertThat(candidates(g, InstanceStatus.DRAINING, expires)).containsExactly(stale.gameServerId());
     }
 
+    /** The index holds no health: the claims that meet silent servers take them out of it. */
     @Test
-    void claimCandidatesReadPastServersThatStoppedReportingHealth() {
+    void claimsTakeSilentServersOutOfTheCandidates() {
         String g = activeGroup();
         for (int i = 0; i < 30; i++) { // on the oldest instance: first in the index
             register(g, g + "-silent" + i, "i-0000000000000001a");
@@ -116,9 +117,19 @@ class BalancingStoreTest {
                 .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build();
         servers.register(healthy);
         Instant now = T0.plusSeconds(400);
+        ClaimCondition condition = new ClaimCondition(now, now.minusSeconds(180),
+                EnumSet.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING));
         var candidates = servers.claimCandidates(g, InstanceStatus.ACTIVE, now, now.minusSeconds(180), 25);
-        assertThat(candidates.servers()).extracting(GameServer::gameServerId).containsExactly(healthy.gameServerId());
+        assertThat(candidates.servers()).hasSize(25).allMatch(s -> s.gameServerId().contains("-silent"));
         assertThat(candidates.groupStatus()).contains(GameServerGroupStatus.ACTIVE);
+
+        for (GameServer silent : servers.claimCandidates(g, InstanceStatus.ACTIVE, now, now, 100).servers()) {
+            if (!silent.gameServerId().equals(healthy.gameServerId())) {
+                assertThat(servers.tryClaim(silent, condition, now.plusSeconds(60), Optional.empty())).isEmpty();
+            }
+        }
+        assertThat(servers.claimCandidates(g, InstanceStatus.ACTIVE, now, now.minusSeconds(180), 25).servers())
+                .extracting(GameServer::gameServerId).containsExactly(healthy.gameServerId());
     }
 
     @Test

@@ -250,7 +250,7 @@ class DynamoGameServerRepositoryTest {
     }
 
     @Test
-    void candidatesComeOldestInstanceFirstAndMapToTheStoredServer() {
+    void candidatesComeOldestInstanceFirstAndShowWhatTheIndexHolds() {
         createActiveGroup();
         GameServer young = registered(server("young", "i-young", 300));
         GameServer oldest = registered(server("oldest", "i-oldest", 0));
@@ -260,7 +260,8 @@ class DynamoGameServerRepositoryTest {
         ClaimCandidates candidates = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 25);
 
         assertThat(candidates.groupStatus()).contains(GameServerGroupStatus.ACTIVE);
-        assertThat(candidates.servers()).containsExactly(oldest, oldestToo, middle, young);
+        // The index holds keys only: a candidate shows the group, id, instance status and launch, and claim.
+        assertThat(candidates.servers()).containsExactly(indexed(oldest), indexed(oldestToo), indexed(middle), indexed(young));
     }
 
     @Test
@@ -586,5 +587,11 @@ class DynamoGameServerRepositoryTest {
         assertThat(servers.find(other.gameServerId())).contains(other);
         assertThat(servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 10).groupStatus())
                 .as("the gate belongs to the group, not to its servers").contains(GameServerGroupStatus.ACTIVE);
+    }
+
+    private static GameServer indexed(GameServer s) {
+        return GameServer.builder().gameServerGroupName(s.gameServerGroupName()).gameServerId(s.gameServerId())
+                .utilizationStatus(UtilizationStatus.AVAILABLE).instanceStatus(s.instanceStatus())
+                .claimExpiresAt(s.claimExpiresAt()).instanceLaunchTime(s.instanceLaunchTime()).build();
     }
 }

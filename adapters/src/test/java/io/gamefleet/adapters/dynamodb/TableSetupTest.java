@@ -52,12 +52,14 @@ class TableSetupTest {
                         Tables.SERVERS_BY_INSTANCE_INDEX);
         GlobalSecondaryIndexDescription byGroup = servers.globalSecondaryIndexes().stream()
                 .filter(i -> i.indexName().equals(Tables.SERVERS_BY_GROUP_INDEX)).findFirst().orElseThrow();
-        assertThat(byGroup.keySchema()).containsExactly(key("GameServerGroupName", KeyType.HASH),
-                key("RegistrationTime", KeyType.RANGE));
-        assertThat(byGroup.projection().projectionType()).isEqualTo(ProjectionType.ALL);
+        assertThat(byGroup.keySchema()).containsExactly(key("RegistrationPartition", KeyType.HASH),
+                key("RegistrationSortKey", KeyType.RANGE));
+        // Only what its queries need: a heartbeat writes no index entry.
+        assertThat(byGroup.projection().projectionType()).isEqualTo(ProjectionType.INCLUDE);
+        assertThat(byGroup.projection().nonKeyAttributes()).containsExactly("UtilizationStatus");
         assertThat(servers.attributeDefinitions()).anySatisfy(a -> {
-            assertThat(a.attributeName()).isEqualTo("RegistrationTime");
-            assertThat(a.attributeTypeAsString()).isEqualTo("N");
+            assertThat(a.attributeName()).isEqualTo("RegistrationSortKey");
+            assertThat(a.attributeTypeAsString()).isEqualTo("S");
         });
         assertThat(table(Tables.SPOT_INTERRUPTIONS).globalSecondaryIndexes()).isEmpty();
     }

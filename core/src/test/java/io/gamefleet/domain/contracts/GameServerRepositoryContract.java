@@ -312,7 +312,15 @@ public abstract class GameServerRepositoryContract {
                 Instant.EPOCH, 25);
 
         assertThat(candidates.groupStatus()).contains(GameServerGroupStatus.ACTIVE);
-        assertThat(candidates.servers()).containsExactly(a, b, middle, young, stored(lapsedFirst), stored(lapsedLater));
+        assertThat(candidates.servers()).containsExactly(indexed(a), indexed(b), indexed(middle), indexed(young),
+                indexed(stored(lapsedFirst)), indexed(stored(lapsedLater)));
+    }
+
+    /** A candidate as the claim index shows it: what orders it, and no more (no instance id, health or data). */
+    private static GameServer indexed(GameServer s) {
+        return GameServer.builder().gameServerGroupName(s.gameServerGroupName()).gameServerId(s.gameServerId())
+                .utilizationStatus(UtilizationStatus.AVAILABLE).instanceStatus(s.instanceStatus())
+                .claimExpiresAt(s.claimExpiresAt()).instanceLaunchTime(s.instanceLaunchTime()).build();
     }
 
     @Test
@@ -370,55 +378,55 @@ public abstract class GameServerRepositoryContract {
                 .containsExactly(younger.gameServerId(), draining.gameServerId());
     }
 
-    /** The health filter applies after the limit: an unhealthy server takes a place in its page. */
+    /**
+     * The index does not hold health (a heartbeat would write it): silent servers are candidates
+     * until a claim meets one; the claim's write refuses it and takes it out of the candidates
+     * until its next heartbeat.
+     */
     @Test
-    void aPageOfCandidatesHoldsOnlyTheHealthyServersItsLimitRead() {
+    void aClaimOnASilentServerTakesItOutOfTheCandidatesUntilItsNextHeartbeat() {
         Instant now = T0.plusSeconds(600);
         Instant cutoff = T0.plusSeconds(300);
-        registered(server("silent", "i-0", 0)); // healthy at T0 only
-        for (int n = 1; n <= 3; n++) {
-            registered(server("h" + n, "i-" + n, n * 10).toBuilder().lastHealthCheckTime(now).build());
-        }
-        // Limit 2 on the ACTIVE bucket: the gate, the silent server and h1 fill the first page.
-        ClaimCandidates two = servers.claimCandidates(group, InstanceStatus.ACTIVE, now, cutoff, 2);
-        assertThat(two.groupStatus()).contains(GameServerGroupStatus.ACTIVE);
-        assertThat(ids(two.servers())).containsExactly(id("h1"));
-        assertThat(ids(servers.claimCandidates(group, InstanceStatus.ACTIVE, now, cutoff, 3).servers()))
-                .containsExactly(id("h1"), id("h2"));
-        assertThat(ids(servers.claimCandidates(group, InstanceStatus.ACTIVE, now, T0, 3).servers()))
-                .as("all healthy at a cutoff of T0").containsExactly(id("silent"), id("h1"), id("h2"));
-    }
+        GameServer silent = registered(server("silent", "i-0", 0)); // healthy at T0 only
+        GameServer healthy = registered(server("healthy", "i-1", 10).toBuilder().lastHealthCheckTime(now).build());
+        ClaimCondition condition = new ClaimCondition(now, cutoff, ACTIVE_OR_DRAINING);
+        assertThat(candidateIds(InstanceStatus.ACTIVE, now)).containsExactly(silent.gameServerId(), healthy.gameServerId());
 
-    /** With nothing healthy in a page the next is read, four pages at the most. */
-    @Test
-    void candidatesAreSoughtPastUnhealthyServersForFourPages() {
-        Instant now = T0.plusSeconds(600);
-        Instant cutoff = T0.plusSeconds(300);
-        for (int n = 0; n < 10; n++) {
-            registered(server(String.format("silent%02d", n), "i-silent", n));
-        }
-        GameServer healthy = registered(server("healthy", "i-new", 1000).toBuilder().lastHealthCheckTime(now).build());
-        // Limit 2: pages of 3 entries; the gate and ten silent servers fill 3 pages and part of the 4th.
-        ClaimCandidates found = servers.claimCandidates(group, InstanceStatus.ACTIVE, now, cutoff, 2);
-        assertThat(found.servers()).containsExactly(healthy);
-        assertThat(found.groupStatus()).contains(GameServerGroupStatus.ACTIVE);
+        assertThat(servers.tryClaim(indexed(silent), condition, now.plus(TTL), Optional.empty())).isEmpty();
+        assertThat(candidateIds(InstanceStatus.ACTIVE, now)).containsExactly(healthy.gameServerId());
+        assertThat(stored(silent)).as("the item itself is unchanged").isEqualTo(silent);
 
-        registered(server("silent-oldest", "i-oldest", -1));
-        ClaimCandidates tooFar = servers.claimCandidates(group, InstanceStatus.ACTIVE, now, cutoff, 2);
-        assertThat(tooFar.servers()).as("the healthy server is in the fifth page").isEmpty();
-        assertThat(tooFar.groupStatus()).contains(GameServerGroupStatus.ACTIVE);
+        servers.update(group, silent.gameServerId(), Optional.empty(),
+                new ServerUpdate(Optional.empty(), Optional.empty(), Optional.of(now))).orElseThrow();
+        assertThat(candidateIds(InstanceStatus.ACTIVE, now)).containsExactly(silent.gameServerId(), healthy.gameServerId());
+        assertThat(servers.tryClaim(indexed(silent), condition, now.plus(TTL), Optional.empty())).isPresent();
     }
 
     @Test
-    void theDrainingBucketReadsPagesOfTheLimitExactly() {
+    void aSilentServerThatIsClaimedOrUtilizedIsLeftInPlaceAndAStatusMovePutsItBack() {
         Instant now = T0.plusSeconds(600);
-        registered(server("silent", "i-0", 0).toBuilder().instanceStatus(InstanceStatus.DRAINING).build());
-        GameServer healthy = registered(server("healthy", "i-1", 10).toBuilder().instanceStatus(InstanceStatus.DRAINING)
-                .lastHealthCheckTime(now).build());
-        registered(server("healthy2", "i-2", 20).toBuilder().instanceStatus(InstanceStatus.DRAINING)
-                .lastHealthCheckTime(now).build());
-        assertThat(servers.claimCandidates(group, InstanceStatus.DRAINING, now, now, 1).servers()).containsExactly(healthy);
-        assertThat(servers.claimCandidates(group, InstanceStatus.DRAINING, now, now, 2).servers()).containsExactly(healthy);
+        Instant cutoff = T0.plusSeconds(300);
+        GameServer utilized = setUtilization(registered(server("u", "i-0", 0)), UtilizationStatus.UTILIZED).orElseThrow();
+        GameServer silent = registered(server("silent", "i-1", 0).toBuilder().instanceStatus(InstanceStatus.DRAINING).build());
+        ClaimCondition condition = new ClaimCondition(now, cutoff, ACTIVE_OR_DRAINING);
+        assertThat(servers.tryClaim(indexed(utilized).toBuilder().build(), condition, now.plus(TTL), Optional.empty())).isEmpty();
+        assertThat(stored(utilized)).isEqualTo(utilized);
+
+        assertThat(servers.tryClaim(indexed(silent), condition, now.plus(TTL), Optional.empty())).isEmpty();
+        assertThat(candidateIds(InstanceStatus.DRAINING, now)).isEmpty();
+        servers.setInstanceStatus(List.of(stored(silent)), InstanceStatus.ACTIVE);
+        assertThat(candidateIds(InstanceStatus.ACTIVE, now)).containsExactly(silent.gameServerId());
+    }
+
+    @Test
+    void theLimitIsExact() {
+        for (int n = 0; n < 40; n++) {
+            registered(server(String.format("s%02d", n), "i-" + n, n));
+        }
+        assertThat(ids(servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 1).servers())).containsExactly(id("s00"));
+        assertThat(ids(servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 3).servers()))
+                .containsExactly(id("s00"), id("s01"), id("s02"));
+        assertThat(servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 100).servers()).hasSize(40);
     }
 
     // ---- tryClaim ------------------------------------------------------------------------
@@ -783,10 +791,9 @@ public abstract class GameServerRepositoryContract {
                 .isInstanceOf(RuntimeException.class);
         assertThatThrownBy(() -> servers.claimCandidates(group, InstanceStatus.DRAINING, T0, T0, 0))
                 .isInstanceOf(RuntimeException.class);
+        assertThatThrownBy(() -> servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 0))
+                .isInstanceOf(RuntimeException.class);
         assertThatThrownBy(() -> servers.deleteSome(group, 0)).isInstanceOf(RuntimeException.class);
-        assertThat(servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 0))
-                .as("the room made for the gate makes the query's limit 1")
-                .isEqualTo(new ClaimCandidates(Optional.of(GameServerGroupStatus.ACTIVE), List.of()));
         assertThat(servers.listAll(group)).hasSize(1);
     }
 

@@ -26,15 +26,16 @@ import java.util.Optional;
  * the adapter writes it: AVAILABLE servers on ACTIVE (bucket 0) or DRAINING (bucket 1) instances,
  * keyed {@code <bucket>#<claim expiry ms, 0 if none>#<instance launch ms>#<id>}, after the group's
  * gate. The gates are written by {@link InMemoryGroupRepository}, as the group table's writes
- * write them into the GameServers table.
+ * write them into the GameServers table. The index holds no health: a claim refused for silence
+ * takes the server out of it until its next heartbeat, and candidates show only what the index
+ * holds (no instance id, health or data).
  */
 public final class InMemoryGameServerRepository implements GameServerRepository {
     /** TransactWriteItems takes at most 100 actions. */
     private static final int TRANSACTION_LIMIT = 100;
-    /** Pages the claim query reads past servers that stopped reporting health. */
-    private static final int MAX_CANDIDATE_PAGES = 4;
-
     private final Map<String, GameServer> servers = new HashMap<>();
+    /** Servers a claim found silent: out of the claim index until their next heartbeat or status move. */
+    private final java.util.Set<String> silent = new java.util.HashSet<>();
     private final Map<String, GameServerGroupStatus> gates = new HashMap<>();
 
     /** What every write of a group does to its gate: DELETED removes it. */
@@ -71,9 +72,8 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
     }
 
     /**
-     * One Query of the claim index per page: a page reads {@code limit} entries (one more on the
-     * ACTIVE bucket, whose range starts with the gate) and then drops unhealthy servers, so they
-     * take room; the next page is read only while no server was found, at most four.
+     * One Query of the claim index: {@code limit} entries (one more on the ACTIVE bucket, whose
+     * range starts with the gate), shown as the index holds them.
      */
     @Override
     public synchronized ClaimCandidates claimCandidates(String group, InstanceStatus instanceStatus, Instant now,
@@ -84,32 +84,18 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
                 .filter(s -> group.equals(s.gameServerGroupName()) && bucket != null)
                 .filter(s -> claimKey(s) != null && claimKey(s).startsWith(bucket + "#")
                         && claimKey(s).compareTo(bucket + "#" + sortable(now) + "#~") <= 0)
-                .sorted(Comparator.comparing(InMemoryGameServerRepository::claimKey))
+                .sorted(Comparator.comparing(this::claimKey))
                 .toList();
-        List<Optional<GameServer>> entries = new ArrayList<>(); // in index order; empty stands for the gate
-        if (withGate && gates.containsKey(group)) {
-            entries.add(Optional.empty());
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, not " + limit);
         }
-        index.forEach(s -> entries.add(Optional.of(s)));
-
-        int pageSize = withGate ? limit + 1 : limit;
-        if (pageSize < 1) {
-            throw new IllegalArgumentException("limit must be at least 1, not " + pageSize);
-        }
-        Optional<GameServerGroupStatus> status = Optional.empty();
-        List<GameServer> found = new ArrayList<>();
-        for (int page = 0; page < MAX_CANDIDATE_PAGES && found.isEmpty() && page * pageSize < entries.size(); page++) {
-            for (Optional<GameServer> entry : entries.subList(page * pageSize,
-                    Math.min(entries.size(), (page + 1) * pageSize))) {
-                if (entry.isEmpty()) {
-                    status = Optional.of(gates.get(group));
-                } else if (entry.get().lastHealthCheckTime() == null
-                        || entry.get().lastHealthCheckTime().toEpochMilli() >= healthCutoff.toEpochMilli()) {
-                    found.add(entry.get());
-                }
-            }
-        }
-        return new ClaimCandidates(status, List.copyOf(found.subList(0, Math.min(limit, found.size()))));
+        Optional<GameServerGroupStatus> status = withGate ? Optional.ofNullable(gates.get(group)) : Optional.empty();
+        List<GameServer> found = index.subList(0, Math.min(limit, index.size())).stream()
+                .map(s -> GameServer.builder().gameServerGroupName(s.gameServerGroupName()).gameServerId(s.gameServerId())
+                        .utilizationStatus(UtilizationStatus.AVAILABLE).instanceStatus(s.instanceStatus())
+                        .claimExpiresAt(s.claimExpiresAt()).instanceLaunchTime(s.instanceLaunchTime()).build())
+                .toList();
+        return new ClaimCandidates(status, found);
     }
 
     @Override
@@ -124,10 +110,13 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
                 && Objects.equals(s.gameServerGroupName(), candidate.gameServerGroupName())
                 && s.utilizationStatus() == UtilizationStatus.AVAILABLE
                 && (s.claimExpiresAt() == null || s.claimExpiresAt().toEpochMilli() <= now)
-                && s.lastHealthCheckTime() != null
-                && s.lastHealthCheckTime().toEpochMilli() >= condition.healthCutoff().toEpochMilli()
                 && s.instanceStatus() == candidate.instanceStatus();
-        if (!claimable) {
+        boolean healthy = s != null && s.lastHealthCheckTime() != null
+                && s.lastHealthCheckTime().toEpochMilli() >= condition.healthCutoff().toEpochMilli();
+        if (claimable && !healthy) {
+            silent.add(s.gameServerId()); // out of the claim index until it reports health
+        }
+        if (!claimable || !healthy) {
             return Optional.empty();
         }
         GameServer.Builder claimed = s.toBuilder().claimExpiresAt(claimExpiresAt).lastClaimTime(condition.now());
@@ -147,6 +136,7 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
         GameServer.Builder updated = s.toBuilder();
         update.gameServerData().ifPresent(updated::gameServerData);
         update.healthCheckTime().ifPresent(updated::lastHealthCheckTime);
+        update.healthCheckTime().ifPresent(t -> silent.remove(gameServerId));
         update.utilizationStatus().ifPresent(updated::utilizationStatus);
         if (update.utilizationStatus().orElse(null) == UtilizationStatus.UTILIZED) {
             updated.claimExpiresAt(null); // in play: out of the claim index, its claim spent
@@ -185,6 +175,7 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
                 GameServer current = servers.get(s.gameServerId());
                 if (current != null && current.instanceStatus() != InstanceStatus.SPOT_TERMINATING) {
                     store(current.toBuilder().instanceStatus(status).build());
+                    silent.remove(current.gameServerId()); // the move writes its index entry afresh
                 }
             }
         }
@@ -203,6 +194,7 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
                     GameServer current = servers.get(retired.gameServerId());
                     if (current != null && current.instanceStatus() == InstanceStatus.SPOT_TERMINATING) {
                         store(current.toBuilder().instanceStatus(retired.instanceStatus()).build());
+                        silent.remove(current.gameServerId());
                     }
                 }
                 return false;
@@ -298,9 +290,9 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
     }
 
     /** The server's key in the claim index, or null when it is not in it. */
-    private static String claimKey(GameServer s) {
+    private String claimKey(GameServer s) {
         String bucket = bucket(s.instanceStatus());
-        if (bucket == null || s.utilizationStatus() != UtilizationStatus.AVAILABLE) {
+        if (bucket == null || s.utilizationStatus() != UtilizationStatus.AVAILABLE || silent.contains(s.gameServerId())) {
             return null;
         }
         return bucket + "#" + sortable(s.claimExpiresAt()) + "#" + sortable(s.instanceLaunchTime()) + "#"

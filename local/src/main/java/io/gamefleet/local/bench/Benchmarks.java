@@ -7,38 +7,187 @@ import io.gamefleet.domain.GroupService;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.LaunchTemplate;
 import io.gamefleet.local.LocalProfile;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /** What the benchmarks share: a local profile that counts its DynamoDB calls, and ACTIVE groups in it. */
 final class Benchmarks {
     private Benchmarks() {}
 
-    /** Counts the DynamoDB calls of the SDK clients it is registered with. */
+    /**
+     * Counts the DynamoDB calls of the SDK clients it is registered with, and their capacity units:
+     * it asks every call for its {@code ConsumedCapacity} (INDEXES) and adds up what comes back.
+     * Calls are also counted per operation, as the calling thread names it ({@link #as}).
+     */
     static final class DynamoDbCalls implements ExecutionInterceptor {
+        private static final ThreadLocal<String> OPERATION = ThreadLocal.withInitial(() -> "other");
         private final AtomicLong count = new AtomicLong();
+        private final DoubleAdder writeUnits = new DoubleAdder();
+        private final DoubleAdder readUnits = new DoubleAdder();
+        private final Map<String, LongAdder> callsByOperation = new ConcurrentHashMap<>();
+        private final Map<String, DoubleAdder> writeUnitsByOperation = new ConcurrentHashMap<>();
+
+        /** Names what the calling thread's DynamoDB calls are for, until named again. */
+        static void as(String operation) {
+            OPERATION.set(operation);
+        }
 
         @Override
         public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
             if ("DynamoDb".equals(attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME))) {
                 count.incrementAndGet();
+                callsByOperation.computeIfAbsent(OPERATION.get(), k -> new LongAdder()).increment();
             }
+        }
+
+        @Override
+        public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
+            SdkRequest r = context.request();
+            ReturnConsumedCapacity indexes = ReturnConsumedCapacity.INDEXES;
+            if (r instanceof UpdateItemRequest u) return u.toBuilder().returnConsumedCapacity(indexes).build();
+            if (r instanceof PutItemRequest p) return p.toBuilder().returnConsumedCapacity(indexes).build();
+            if (r instanceof DeleteItemRequest d) return d.toBuilder().returnConsumedCapacity(indexes).build();
+            if (r instanceof TransactWriteItemsRequest t) return t.toBuilder().returnConsumedCapacity(indexes).build();
+            if (r instanceof QueryRequest q) return q.toBuilder().returnConsumedCapacity(indexes).build();
+            if (r instanceof GetItemRequest g) return g.toBuilder().returnConsumedCapacity(indexes).build();
+            if (r instanceof BatchGetItemRequest b) return b.toBuilder().returnConsumedCapacity(indexes).build();
+            return r;
+        }
+
+        @Override
+        public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+            SdkResponse r = context.response();
+            List<ConsumedCapacity> capacity = r instanceof UpdateItemResponse u ? single(u.consumedCapacity())
+                    : r instanceof PutItemResponse p ? single(p.consumedCapacity())
+                    : r instanceof DeleteItemResponse d ? single(d.consumedCapacity())
+                    : r instanceof TransactWriteItemsResponse t && t.hasConsumedCapacity() ? t.consumedCapacity()
+                    : List.of();
+            double writes = capacity.stream().mapToDouble(c -> c.capacityUnits() == null ? 0 : c.capacityUnits()).sum();
+            writeUnits.add(writes);
+            writeUnitsByOperation.computeIfAbsent(OPERATION.get(), k -> new DoubleAdder()).add(writes);
+            List<ConsumedCapacity> reads = r instanceof QueryResponse q ? single(q.consumedCapacity())
+                    : r instanceof GetItemResponse g ? single(g.consumedCapacity())
+                    : r instanceof BatchGetItemResponse b && b.hasConsumedCapacity() ? b.consumedCapacity()
+                    : List.of();
+            readUnits.add(reads.stream().mapToDouble(c -> c.capacityUnits() == null ? 0 : c.capacityUnits()).sum());
+        }
+
+        private static List<ConsumedCapacity> single(ConsumedCapacity c) {
+            return c == null ? List.of() : List.of(c);
         }
 
         long get() {
             return count.get();
         }
 
+        double writeUnits() {
+            return writeUnits.sum();
+        }
+
+        double readUnits() {
+            return readUnits.sum();
+        }
+
+        long calls(String operation) {
+            LongAdder a = callsByOperation.get(operation);
+            return a == null ? 0 : a.sum();
+        }
+
+        double writeUnits(String operation) {
+            DoubleAdder a = writeUnitsByOperation.get(operation);
+            return a == null ? 0 : a.sum();
+        }
+
         void reset() {
             count.set(0);
+            writeUnits.reset();
+            readUnits.reset();
+            callsByOperation.clear();
+            writeUnitsByOperation.clear();
         }
+    }
+
+    /** Latencies in nanoseconds, from many threads. */
+    static final class Latencies {
+        private final List<Long> nanos = Collections.synchronizedList(new ArrayList<>());
+
+        void add(long n) {
+            nanos.add(n);
+        }
+
+        int count() {
+            return nanos.size();
+        }
+
+        /** The p-th percentile (0 to 1) in milliseconds. */
+        double percentile(double p) {
+            List<Long> sorted = new ArrayList<>(nanos);
+            if (sorted.isEmpty()) {
+                return 0;
+            }
+            Collections.sort(sorted);
+            return sorted.get(Math.min(sorted.size() - 1, Math.max(0, (int) Math.ceil(p * sorted.size()) - 1))) / 1e6;
+        }
+    }
+
+    /** Runs {@code work} on {@code threads} threads at once and waits for all; the first failure is thrown. */
+    static void onThreads(int threads, Callable<Void> work) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Void>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                done.add(pool.submit(work));
+            }
+            for (Future<Void> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A local profile on the given DynamoDB, counting into {@code calls}; see {@link #start(DynamoDbCalls)}. */
+    static LocalProfile start(DynamoDbCalls calls, Optional<URI> dynamoDb) {
+        LocalProfile.Options d = LocalProfile.Options.defaults();
+        return LocalProfile.start(new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), Duration.ZERO,
+                Duration.ZERO, Optional.empty(), dynamoDb, Optional.empty(), d.principals(), d.clock(),
+                Duration.ofMillis(20), d.home(), List.of(calls)));
     }
 
     /**
@@ -46,10 +195,7 @@ final class Benchmarks {
      * background schedules (nothing runs that the benchmark does not measure), counting into {@code calls}.
      */
     static LocalProfile start(DynamoDbCalls calls) {
-        LocalProfile.Options d = LocalProfile.Options.defaults();
-        return LocalProfile.start(new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), Duration.ZERO,
-                Duration.ZERO, Optional.empty(), Optional.empty(), Optional.empty(), d.principals(), d.clock(),
-                Duration.ofMillis(20), d.home(), List.of(calls)));
+        return start(calls, Optional.empty());
     }
 
     /** Creates the group and waits (real time: the activation workflow runs) until it is ACTIVE. */

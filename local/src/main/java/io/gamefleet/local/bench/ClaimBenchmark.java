@@ -1,88 +1,381 @@
 package io.gamefleet.local.bench;
 
+import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.catalog.Tables;
+import io.gamefleet.domain.Caller;
+import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.GameServerService;
 import io.gamefleet.domain.GameServerService.Claim;
 import io.gamefleet.domain.GameServerService.Registration;
+import io.gamefleet.domain.GameServerService.Update;
 import io.gamefleet.domain.GamefleetException;
-import io.gamefleet.domain.Caller;
+import io.gamefleet.domain.UtilizationStatus;
 import io.gamefleet.local.LocalProfile;
-import java.util.ArrayList;
-import java.util.Collections;
+import io.gamefleet.local.demo.ApiClient;
+import io.gamefleet.local.edge.Principals;
+import io.gamefleet.local.process.ChildProcess;
+import io.gamefleet.local.process.Emulators;
+import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Claim throughput against the local profile's DynamoDB (dynoxide): for 1, 8 and 32 concurrent
- * claimers, each on a fresh ACTIVE group of {@code servers} AVAILABLE game servers, claims until
- * the group is out of capacity and prints claims per second, DynamoDB calls per successful claim
- * and p50/p99 latency. Run: {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.ClaimBenchmark [servers]}.
+ * Claims measured against the floor, in one run on one emulator (dynoxide) with one SDK and HTTP
+ * client. Not part of {@code mvn verify}; the figures are the emulator's on the machine at hand.
+ * Run: {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.ClaimBenchmark [drain|steady] ...}.
+ *
+ * <ul>
+ * <li><b>drain</b> {@code [servers] [edgeServers] [claimers,...]} (600, 1500, 1,8,32,64): the floor (one conditional
+ *     UpdateItem per claim on distinct items, nothing else) and Gamefleet's claims (each group
+ *     of {@code servers} AVAILABLE servers claimed until it is out of capacity) at 1, 8, 32 and 64
+ *     threads, each pair run back to back: claims/s, their ratio to the floor, DynamoDB calls and
+ *     write units per successful claim (counted at the client: every call asks for its
+ *     ConsumedCapacity), p50/p99. Then 32 claimers through the local edge server, signed with
+ *     SigV4 (what a matchmaker sees), on a group of {@code edgeServers}, beside the floor.</li>
+ * <li><b>steady</b> {@code [claims/s] [seconds] [servers] [game ms] [heartbeat s]} (200, 20, 1000,
+ *     2000, 10): claims arrive at a fixed rate while every claimed server plays (UTILIZED), ends
+ *     its game (deregisters) and comes back as a new server (registers), and all servers
+ *     heartbeat. Latency is from each claim's scheduled arrival.</li>
+ * </ul>
  */
 public final class ClaimBenchmark {
+    private static final int[] CLAIMERS = {1, 8, 32, 64};
+    private static final int FLOOR_ITEMS = 3000;
+
     private ClaimBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        int servers = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
-        Benchmarks.DynamoDbCalls dynamoCalls = new Benchmarks.DynamoDbCalls();
-        try (LocalProfile profile = Benchmarks.start(dynamoCalls)) {
-            System.out.printf("%-9s %8s %12s %16s %9s %9s%n", "claimers", "claims", "claims/s", "DDB calls/claim",
-                    "p50 ms", "p99 ms");
-            for (int claimers : new int[] {1, 8, 32}) {
-                String group = "bench-" + claimers;
-                prepare(profile, group, servers);
-                GameServerService service = profile.services().gameServers();
-                List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
-                dynamoCalls.reset();
-                long start = System.nanoTime();
-                ExecutorService pool = Executors.newFixedThreadPool(claimers);
-                List<Future<?>> done = new ArrayList<>();
-                for (int t = 0; t < claimers; t++) {
-                    done.add(pool.submit(() -> {
-                        while (true) {
-                            long t0 = System.nanoTime();
-                            try {
-                                service.claim(new Claim(group, Optional.empty(), Optional.empty(), Optional.empty()));
-                                latencies.add(System.nanoTime() - t0);
-                            } catch (GamefleetException e) {
-                                if (e.errorType().equals("OutOfCapacityException")) {
-                                    return;
-                                }
-                                throw e;
-                            }
-                        }
-                    }));
-                }
-                for (Future<?> f : done) {
-                    f.get();
-                }
-                pool.shutdown();
-                double seconds = (System.nanoTime() - start) / 1e9;
-                List<Long> sorted = new ArrayList<>(latencies);
-                Collections.sort(sorted);
-                System.out.printf("%-9d %8d %12.0f %16.2f %9.1f %9.1f%n", claimers, sorted.size(),
-                        sorted.size() / seconds, (double) dynamoCalls.get() / sorted.size(),
-                        percentile(sorted, 0.50), percentile(sorted, 0.99));
+        // Threads beyond five share HttpURLConnection's keep-alive cache of five connections per
+        // host otherwise, and open a connection per call: for the floor and the claims alike.
+        System.setProperty("http.maxConnections", "100");
+        String mode = args.length > 0 ? args[0] : "drain";
+        Benchmarks.DynamoDbCalls calls = new Benchmarks.DynamoDbCalls();
+        File logs = Files.createTempDirectory("gamefleet-bench-").toFile();
+        try (ChildProcess dynamo = Emulators.dynamoDb(Emulators.home(), Optional.empty(), logs);
+                LocalProfile profile = Benchmarks.start(calls, Optional.of(dynamo.endpoint()));
+                DynamoDbClient floorClient = sameClientAs(dynamo.endpoint(), calls)) {
+            Floor floor = new Floor(floorClient);
+            if (mode.equals("steady")) {
+                steady(profile, calls, args);
+            } else {
+                drain(profile, calls, floor, args);
             }
         }
     }
 
-    /** An ACTIVE group whose instance holds {@code servers} AVAILABLE game servers. */
-    private static void prepare(LocalProfile profile, String group, int servers) throws InterruptedException {
-        Benchmarks.createActive(profile, group, 1, 1, List.of("c5.large", "m5.large"));
-        GameServerInstance instance = profile.services().groups().describeInstances(group, Optional.empty(), 1, Optional.empty()).items().get(0);
-        for (int i = 0; i < servers; i++) {
-            profile.services().gameServers().register(new Registration(group, group + "-" + i, instance.instanceId(),
-                    Optional.of("10.0.0.1:" + (7000 + i)), Optional.empty()), Caller.UNBOUND);
+    /** The client AwsServices builds for the functions: same region, credentials, HTTP client and interceptor. */
+    private static DynamoDbClient sameClientAs(URI endpoint, Benchmarks.DynamoDbCalls calls) {
+        return DynamoDbClient.builder().region(Region.of(LocalAccount.REGION))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .httpClientBuilder(UrlConnectionHttpClient.builder()).endpointOverride(endpoint)
+                .overrideConfiguration(o -> o.addExecutionInterceptor(calls)).build();
+    }
+
+    // ---- drain ---------------------------------------------------------------------------
+
+    private static void drain(LocalProfile profile, Benchmarks.DynamoDbCalls calls, Floor floor, String[] args)
+            throws Exception {
+        int servers = args.length > 1 ? Integer.parseInt(args[1]) : 600;
+        int edgeServers = args.length > 2 ? Integer.parseInt(args[2]) : 1500;
+        System.out.printf("drain: %d servers per group; the floor: one conditional UpdateItem per claim on distinct items%n",
+                servers);
+        System.out.printf("%-9s %9s %9s %7s %11s %10s %8s %8s%n", "claimers", "floor/s", "claims/s", "ratio",
+                "calls/claim", "WU/claim", "p50 ms", "p99 ms");
+        int[] counts = args.length > 3 ? java.util.Arrays.stream(args[3].split(",")).mapToInt(Integer::parseInt).toArray()
+                : CLAIMERS;
+        for (int claimers : counts) {
+            String group = "bench-" + claimers;
+            prepare(profile, group, servers);
+            double floorRate = floor.run(claimers, calls);
+            Result r = claimDirect(profile, calls, group, claimers);
+            System.out.printf("%-9d %9.0f %9.0f %6.2fx %11.2f %10.2f %8.1f %8.1f%n", claimers, floorRate, r.rate(),
+                    r.rate() / floorRate, r.callsPerClaim(), r.writeUnitsPerClaim(), r.p50(), r.p99());
+        }
+        System.out.printf("%nthe floor with a claim-index entry that each write moves (the emulator's index upkeep):"
+                + " %.0f/s at 32 threads, %.0f/s at 1%n", floor.run(32, true), floor.run(1, true));
+        System.out.printf("%nthrough the edge server, SigV4 (what a matchmaker sees), %d servers:%n", edgeServers);
+        System.out.printf("%-9s %9s %9s %7s %11s %10s %8s %8s%n", "claimers", "floor/s", "claims/s", "ratio",
+                "calls/claim", "WU/claim", "p50 ms", "p99 ms");
+        for (int claimers : new int[] {1, 32}) {
+            String group = "bench-edge-" + claimers;
+            prepare(profile, group, edgeServers);
+            double floorRate = floor.run(claimers, calls);
+            Result r = claimThroughEdge(profile, calls, group, claimers);
+            System.out.printf("%-9d %9.0f %9.0f %6.2fx %11.2f %10.2f %8.1f %8.1f%n", claimers, floorRate, r.rate(),
+                    r.rate() / floorRate, r.callsPerClaim(), r.writeUnitsPerClaim(), r.p50(), r.p99());
         }
     }
 
-    private static double percentile(List<Long> sorted, double p) {
-        if (sorted.isEmpty()) {
-            return 0;
+    private record Result(double rate, double callsPerClaim, double writeUnitsPerClaim, double p50, double p99) {}
+
+    private static Result claimDirect(LocalProfile profile, Benchmarks.DynamoDbCalls calls, String group, int claimers)
+            throws Exception {
+        GameServerService service = profile.services().gameServers();
+        return measure(calls, claimers, () -> {
+            try {
+                service.claim(new Claim(group, Optional.empty(), Optional.empty(), Optional.empty()));
+                return true;
+            } catch (GamefleetException e) {
+                if (e.errorType().equals("OutOfCapacityException")) {
+                    return false;
+                }
+                throw e;
+            }
+        });
+    }
+
+    private static Result claimThroughEdge(LocalProfile profile, Benchmarks.DynamoDbCalls calls, String group,
+            int claimers) throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        var admin = Principals.builtInAdmin();
+        AwsCredentialsIdentity caller = AwsCredentialsIdentity.create(admin.accessKeyId(), admin.secretAccessKey());
+        URI endpoint = profile.endpoint();
+        String target = "/game-server-groups/" + group + "/claim";
+        byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+        return measure(calls, claimers, () -> {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoint + target))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+            ApiClient.signedHeaders(endpoint, LocalAccount.REGION, caller, Clock.systemUTC(), "POST", target, true, body)
+                    .forEach((name, values) -> {
+                        if (!name.equalsIgnoreCase("host")) {
+                            values.forEach(v -> request.header(name, v));
+                        }
+                    });
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 200) {
+                return true;
+            }
+            if (response.statusCode() == 409 && response.body().contains("OutOfCapacityException")) {
+                return false;
+            }
+            throw new IllegalStateException("claim answered " + response.statusCode() + " " + response.body());
+        });
+    }
+
+    /** One attempt: true if it claimed, false when the group is out of capacity. */
+    private interface Attempt {
+        boolean claim() throws Exception;
+    }
+
+    /**
+     * {@code claimers} threads claim until out of capacity; the rate, and the calls and write
+     * units per claim, until the group first ran out (each claimer's last, refused claim reads
+     * every shard of both buckets: the drain's end, not claiming), and the claims' latencies.
+     */
+    private static Result measure(Benchmarks.DynamoDbCalls calls, int claimers, Attempt attempt) throws Exception {
+        Benchmarks.Latencies latencies = new Benchmarks.Latencies();
+        calls.reset();
+        Object lock = new Object();
+        long[][] snapshot = {null};
+        long start = System.nanoTime();
+        Benchmarks.onThreads(claimers, () -> {
+            while (true) {
+                long t0 = System.nanoTime();
+                if (!attempt.claim()) {
+                    synchronized (lock) {
+                        if (snapshot[0] == null) {
+                            snapshot[0] = new long[] {calls.get(), (long) (calls.writeUnits() * 1000), latencies.count(),
+                                    System.nanoTime()};
+                        }
+                    }
+                    return null;
+                }
+                latencies.add(System.nanoTime() - t0);
+            }
+        });
+        long[] s = snapshot[0];
+        double seconds = (s[3] - start) / 1e9;
+        return new Result(s[2] / seconds, (double) s[0] / s[2], s[1] / 1000.0 / s[2],
+                latencies.percentile(0.50), latencies.percentile(0.99));
+    }
+
+    /** An ACTIVE group whose instance holds {@code servers} AVAILABLE game servers. */
+    private static GameServerInstance prepare(LocalProfile profile, String group, int servers) throws InterruptedException {
+        Benchmarks.createActive(profile, group, 1, 1, List.of("c5.large", "m5.large"));
+        GameServerInstance instance = profile.services().groups()
+                .describeInstances(group, Optional.empty(), 1, Optional.empty()).items().get(0);
+        for (int i = 0; i < servers; i++) {
+            register(profile, group, group + "-" + i, instance.instanceId());
         }
-        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1)) / 1e6;
+        return instance;
+    }
+
+    private static void register(LocalProfile profile, String group, String id, String instanceId) {
+        profile.services().gameServers().register(new Registration(group, id, instanceId,
+                Optional.of("10.0.0.1:7777"), Optional.empty()), Caller.UNBOUND);
+    }
+
+    /** The floor: conditional UpdateItems, each on an item of its own, with the functions' client. */
+    private static final class Floor {
+        private final DynamoDbClient client;
+        private final String table = Tables.GAME_SERVERS.logicalName();
+        private int runs;
+
+        Floor(DynamoDbClient client) {
+            this.client = client;
+        }
+
+        /** Claims per second: {@link #FLOOR_ITEMS} conditional writes from {@code threads} threads. */
+        double run(int threads, Benchmarks.DynamoDbCalls calls) throws Exception {
+            return run(threads, false);
+        }
+
+        /**
+         * With {@code indexed}, each item also has a claim-index entry that the write moves, as a
+         * claim's does: what the emulator's index upkeep adds to the floor.
+         */
+        double run(int threads, boolean indexed) throws Exception {
+            String prefix = "#floor#" + ++runs + "#";
+            for (int i = 0; i < FLOOR_ITEMS; i++) {
+                String id = prefix + next(i);
+                Map<String, AttributeValue> item = indexed
+                        ? Map.of("GameServerId", AttributeValue.fromS(id), "ClaimPartition", AttributeValue.fromS(prefix),
+                                "ClaimSortKey", AttributeValue.fromS("0#0#" + id))
+                        : Map.of("GameServerId", AttributeValue.fromS(id));
+                client.putItem(p -> p.tableName(table).item(item));
+            }
+            AtomicInteger nextItem = new AtomicInteger();
+            Map<String, AttributeValue> values = indexed
+                    ? Map.of(":e", AttributeValue.fromN("1"), ":now", AttributeValue.fromN("0"), ":k", AttributeValue.fromS("0#1"))
+                    : Map.of(":e", AttributeValue.fromN("1"), ":now", AttributeValue.fromN("0"));
+            long start = System.nanoTime();
+            Benchmarks.onThreads(threads, () -> {
+                for (int i = nextItem.getAndIncrement(); i < FLOOR_ITEMS; i = nextItem.getAndIncrement()) {
+                    String id = prefix + next(i);
+                    client.updateItem(u -> u.tableName(table).key(Map.of("GameServerId", AttributeValue.fromS(id)))
+                            .updateExpression(indexed ? "SET ClaimExpiresAt = :e, ClaimSortKey = :k" : "SET ClaimExpiresAt = :e")
+                            .conditionExpression("attribute_not_exists(ClaimExpiresAt) OR ClaimExpiresAt <= :now")
+                            .expressionAttributeValues(values));
+                }
+                return null;
+            });
+            return FLOOR_ITEMS / ((System.nanoTime() - start) / 1e9);
+        }
+
+        private static String next(int i) {
+            return Integer.toString(i);
+        }
+    }
+
+    // ---- steady --------------------------------------------------------------------------
+
+    private static void steady(LocalProfile profile, Benchmarks.DynamoDbCalls calls, String[] args) throws Exception {
+        int rate = args.length > 1 ? Integer.parseInt(args[1]) : 200;
+        int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+        int servers = args.length > 3 ? Integer.parseInt(args[3]) : 1000;
+        long gameMillis = args.length > 4 ? Long.parseLong(args[4]) : 2000;
+        int heartbeatSeconds = args.length > 5 ? Integer.parseInt(args[5]) : 10;
+        String group = "steady";
+        GameServerInstance instance = prepare(profile, group, servers);
+        GameServerService service = profile.services().gameServers();
+        List<String> live = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        for (int i = 0; i < servers; i++) {
+            live.add(group + "-" + i);
+        }
+        AtomicLong nextId = new AtomicLong(servers);
+        AtomicLong outOfCapacity = new AtomicLong();
+        AtomicLong heartbeats = new AtomicLong();
+        Benchmarks.Latencies latencies = new Benchmarks.Latencies();
+        ExecutorService workers = Executors.newFixedThreadPool(64);
+        ScheduledExecutorService clock = Executors.newScheduledThreadPool(4);
+        System.out.printf("steady: %d claims/s for %d s; %d servers; games of %d ms (UTILIZED, then deregister and"
+                + " register anew); heartbeats every %d s%n", rate, seconds, servers, gameMillis, heartbeatSeconds);
+        calls.reset();
+        long start = System.nanoTime();
+        long periodNanos = 1_000_000_000L / rate;
+        AtomicLong arrivals = new AtomicLong();
+        long total = (long) rate * seconds;
+        clock.scheduleAtFixedRate(() -> {
+            long n = arrivals.getAndIncrement();
+            if (n >= total) {
+                return;
+            }
+            long scheduled = start + n * periodNanos;
+            workers.submit(() -> {
+                Benchmarks.DynamoDbCalls.as("claim");
+                try {
+                    GameServer claimed = service.claim(new Claim(group, Optional.empty(), Optional.empty(), Optional.empty()));
+                    latencies.add(System.nanoTime() - scheduled);
+                    Benchmarks.DynamoDbCalls.as("game");
+                    service.update(new Update(group, claimed.gameServerId(), Optional.empty(),
+                            Optional.of(UtilizationStatus.UTILIZED), false), Caller.UNBOUND);
+                    clock.schedule(() -> workers.submit(() -> endGame(profile, group, claimed.gameServerId(),
+                            instance.instanceId(), live, nextId)), gameMillis, TimeUnit.MILLISECONDS);
+                } catch (GamefleetException e) {
+                    if (!e.errorType().equals("OutOfCapacityException")) {
+                        throw e;
+                    }
+                    outOfCapacity.incrementAndGet();
+                }
+            });
+        }, 0, periodNanos, TimeUnit.NANOSECONDS);
+        // Heartbeats: every server once per period, spread over it.
+        long heartbeatPeriod = Math.max(1, heartbeatSeconds * 1_000_000L / Math.max(1, servers));
+        AtomicInteger cursor = new AtomicInteger();
+        clock.scheduleAtFixedRate(() -> workers.submit(() -> {
+            String id;
+            synchronized (live) {
+                if (live.isEmpty()) {
+                    return;
+                }
+                id = live.get(Math.floorMod(cursor.getAndIncrement(), live.size()));
+            }
+            Benchmarks.DynamoDbCalls.as("heartbeat");
+            try {
+                service.update(new Update(group, id, Optional.empty(), Optional.empty(), true), Caller.UNBOUND);
+                heartbeats.incrementAndGet();
+            } catch (GamefleetException gone) {
+                // ended its game meanwhile
+            }
+        }), 0, heartbeatPeriod, TimeUnit.MICROSECONDS);
+        Thread.sleep(seconds * 1000L + 200);
+        clock.shutdownNow();
+        workers.shutdown();
+        workers.awaitTermination(30, TimeUnit.SECONDS);
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        int claims = latencies.count();
+        System.out.printf("%-10s %9s %9s %9s %11s %10s %8s %8s%n", "", "offered/s", "claims/s", "no server",
+                "calls/claim", "WU/claim", "p50 ms", "p99 ms");
+        System.out.printf("%-10s %9d %9.0f %9d %11.2f %10.2f %8.1f %8.1f%n", "claims", rate, claims / elapsed,
+                outOfCapacity.get(), (double) calls.calls("claim") / claims, calls.writeUnits("claim") / claims,
+                latencies.percentile(0.5), latencies.percentile(0.99));
+        System.out.printf("%-10s %9s %9.0f %9s %11.2f %10.2f%n", "heartbeats", "", heartbeats.get() / elapsed, "",
+                (double) calls.calls("heartbeat") / heartbeats.get(), calls.writeUnits("heartbeat") / heartbeats.get());
+        System.out.printf("per game (UTILIZED, deregister, register): %.2f calls, %.2f write units%n",
+                (double) calls.calls("game") / claims, calls.writeUnits("game") / claims);
+    }
+
+    /** The game ended: the server deregisters and a new one registers on the instance. */
+    private static void endGame(LocalProfile profile, String group, String id, String instanceId, List<String> live,
+            AtomicLong nextId) {
+        Benchmarks.DynamoDbCalls.as("game");
+        live.remove(id);
+        profile.services().gameServers().deregister(group, id, Caller.UNBOUND);
+        String fresh = group + "-" + nextId.getAndIncrement();
+        register(profile, group, fresh, instanceId);
+        live.add(fresh);
     }
 }

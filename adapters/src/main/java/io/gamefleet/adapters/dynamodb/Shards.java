@@ -1,0 +1,48 @@
+package io.gamefleet.adapters.dynamodb;
+
+import io.gamefleet.catalog.Tables;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.IntFunction;
+
+/**
+ * One request per shard of a group ({@link Tables#GAME_SERVER_SHARDS}), sent together, so reading
+ * every shard takes about as long as reading one. The threads are daemons, made on first use.
+ */
+final class Shards {
+    private static final class Pool {
+        static final ExecutorService EXECUTOR = Executors.newFixedThreadPool(Tables.GAME_SERVER_SHARDS, r -> {
+            Thread t = new Thread(r, "gamefleet-shard-query");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    private Shards() {}
+
+    /** The answers of {@code request} for every shard, in shard order; the first failure is thrown. */
+    static <T> List<T> queryAll(IntFunction<T> request) {
+        List<CompletableFuture<T>> futures = new ArrayList<>();
+        for (int shard = 1; shard < Tables.GAME_SERVER_SHARDS; shard++) {
+            int s = shard;
+            futures.add(CompletableFuture.supplyAsync(() -> request.apply(s), Pool.EXECUTOR));
+        }
+        List<T> answers = new ArrayList<>();
+        answers.add(request.apply(0)); // on the caller's thread meanwhile
+        for (CompletableFuture<T> f : futures) {
+            try {
+                answers.add(f.join());
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                throw e;
+            }
+        }
+        return answers;
+    }
+}

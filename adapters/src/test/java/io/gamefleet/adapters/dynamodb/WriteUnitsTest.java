@@ -1,0 +1,173 @@
+package io.gamefleet.adapters.dynamodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gamefleet.catalog.Tables;
+import io.gamefleet.domain.GameServer;
+import io.gamefleet.domain.GameServerGroup;
+import io.gamefleet.domain.GameServerGroupStatus;
+import io.gamefleet.domain.GameServerRepository.ClaimCondition;
+import io.gamefleet.domain.GameServerRepository.ServerUpdate;
+import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.UtilizationStatus;
+import io.gamefleet.testing.Dynoxide;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.Capacity;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+
+/**
+ * What a heartbeat and a claim write, as DynamoDB bills it: each UpdateItem asks for
+ * {@code ReturnConsumedCapacity: INDEXES}, and the emulator answers with the write units of the
+ * item and of each index the write touched (an index whose key changes takes a delete and a put).
+ */
+class WriteUnitsTest {
+    @RegisterExtension
+    static final Dynoxide DYNAMO = new Dynoxide();
+
+    private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+    private static final Recorder RECORDER = new Recorder();
+    private static DynamoGameServerRepository servers;
+    private static int groups;
+
+    private String group;
+    private GameServer server;
+
+    @BeforeAll
+    static void repositories() {
+        DynamoDbClient counted = DynamoDbClient.builder()
+                .endpointOverride(DYNAMO.client().serviceClientConfiguration().endpointOverride().orElseThrow())
+                .region(DYNAMO.client().serviceClientConfiguration().region())
+                .credentialsProvider(DYNAMO.client().serviceClientConfiguration().credentialsProvider())
+                .overrideConfiguration(o -> o.addExecutionInterceptor(RECORDER))
+                .build();
+        DynamoDbEnhancedClient enhanced = DynamoDbEnhancedClient.builder().dynamoDbClient(counted).build();
+        servers = new DynamoGameServerRepository(counted, enhanced, DYNAMO.tableNames());
+    }
+
+    @BeforeEach
+    void aServerOfAnActiveGroup() {
+        group = "units-" + ++groups;
+        DynamoGroupRepository groupRepository = new DynamoGroupRepository(DYNAMO.client(), DYNAMO.enhanced(),
+                DYNAMO.tableNames());
+        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0).build();
+        groupRepository.create(g);
+        groupRepository.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
+        server = GameServer.builder().gameServerGroupName(group).gameServerId(group + "-gs").instanceId("i-1")
+                .connectionInfo("10.0.0.1:7777").registrationTime(T0).lastHealthCheckTime(T0)
+                .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0.minusSeconds(3600)).build();
+        servers.register(server);
+        RECORDER.writes.clear();
+    }
+
+    @Test
+    void aHeartbeatIsOneCallWritingTheItemAlone() {
+        servers.update(group, server.gameServerId(), Optional.of("i-1"),
+                new ServerUpdate(Optional.empty(), Optional.empty(), Optional.of(T0.plusSeconds(30)))).orElseThrow();
+
+        assertThat(RECORDER.writes).hasSize(1);
+        assertThat(RECORDER.writes.get(0).total()).isEqualTo(1.0);
+        assertThat(RECORDER.writes.get(0).indexes()).isEmpty();
+    }
+
+    @Test
+    void aHeartbeatOfAClaimedOrUtilizedServerWritesTheItemAlone() {
+        GameServer candidate = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 10).servers().get(0);
+        servers.tryClaim(candidate, condition(T0), T0.plusSeconds(60), Optional.of("match")).orElseThrow();
+        RECORDER.writes.clear();
+        heartbeat(T0.plusSeconds(1));
+        servers.update(group, server.gameServerId(), Optional.empty(),
+                new ServerUpdate(Optional.empty(), Optional.of(UtilizationStatus.UTILIZED), Optional.empty())).orElseThrow();
+        heartbeat(T0.plusSeconds(2));
+
+        assertThat(RECORDER.writes).extracting(Write::total).containsExactly(1.0, 3.0, 1.0);
+        assertThat(RECORDER.writes.get(1).indexes()).as("UTILIZED leaves the claim index and is counted by group")
+                .containsOnly(Map.entry(Tables.CLAIMABLE_INDEX, 1.0), Map.entry(Tables.SERVERS_BY_GROUP_INDEX, 1.0));
+    }
+
+    /**
+     * A claim writes the item and moves its entry in the claim index, and no other index: the move
+     * (the expiry is in the entry's key, which is what keeps lapsed claims in order with no
+     * background job) is billed as a delete and a put of the entry.
+     */
+    @Test
+    void aClaimWritesTheItemAndItsClaimIndexEntryOnly() {
+        GameServer candidate = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 10).servers().get(0);
+        RECORDER.writes.clear();
+
+        servers.tryClaim(candidate, condition(T0), T0.plusSeconds(60), Optional.of("match")).orElseThrow();
+
+        assertThat(RECORDER.writes).hasSize(1);
+        assertThat(RECORDER.writes.get(0).table()).isEqualTo(1.0);
+        assertThat(RECORDER.writes.get(0).indexes()).containsOnly(Map.entry(Tables.CLAIMABLE_INDEX, 2.0));
+    }
+
+    @Test
+    void aRefusedClaimWritesNothing() {
+        GameServer candidate = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 10).servers().get(0);
+        servers.tryClaim(candidate, condition(T0), T0.plusSeconds(60), Optional.empty()).orElseThrow();
+        RECORDER.writes.clear();
+
+        assertThat(servers.tryClaim(candidate, condition(T0), T0.plusSeconds(60), Optional.empty())).isEmpty();
+        assertThat(RECORDER.writes).isEmpty(); // a failed condition answers no ConsumedCapacity to count
+    }
+
+    private void heartbeat(Instant at) {
+        servers.update(group, server.gameServerId(), Optional.empty(),
+                new ServerUpdate(Optional.empty(), Optional.empty(), Optional.of(at))).orElseThrow();
+    }
+
+    private static ClaimCondition condition(Instant now) {
+        return new ClaimCondition(now, now.minusSeconds(60), EnumSet.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING));
+    }
+
+    /** One UpdateItem's write units: the item's, and each index's by name. */
+    record Write(double total, double table, Map<String, Double> indexes) {}
+
+    /** Asks every UpdateItem for its consumed capacity per index and records the answers. */
+    static final class Recorder implements ExecutionInterceptor {
+        final List<Write> writes = new ArrayList<>();
+
+        @Override
+        public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
+            if (context.request() instanceof UpdateItemRequest update) {
+                return update.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
+            }
+            return context.request();
+        }
+
+        @Override
+        public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+            if (context.response() instanceof UpdateItemResponse response && response.consumedCapacity() != null) {
+                ConsumedCapacity c = response.consumedCapacity();
+                Map<String, Double> indexes = new TreeMap<>();
+                if (c.hasGlobalSecondaryIndexes()) {
+                    c.globalSecondaryIndexes().forEach((name, capacity) -> indexes.put(name, units(capacity)));
+                }
+                writes.add(new Write(c.capacityUnits(), c.table() == null ? c.capacityUnits() : units(c.table()), indexes));
+            }
+        }
+
+        private static double units(Capacity capacity) {
+            return capacity.capacityUnits();
+        }
+    }
+}
