@@ -218,7 +218,7 @@ public final class GameServerService {
         if (read != null && now.isBefore(read.readAt().plus(GROUP_STATUS_MAX_AGE)) && !now.isBefore(read.readAt())) {
             return read.group();
         }
-        GameServerGroup group = groups.require(name, now);
+        GameServerGroup group = groups.requireStatus(name, now);
         if (readGroups.size() >= CACHED_GROUPS) {
             readGroups.clear();
         }
