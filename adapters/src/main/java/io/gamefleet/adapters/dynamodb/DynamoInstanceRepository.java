@@ -48,6 +48,12 @@ public final class DynamoInstanceRepository implements InstanceRepository {
         return Optional.ofNullable(table().getItem(r -> r.key(key(group, instanceId)).consistentRead(true)));
     }
 
+    /** An eventually consistent read: half the read units, on the group's one partition key. */
+    @Override
+    public Optional<GameServerInstance> findRecent(String group, String instanceId) {
+        return Optional.ofNullable(table().getItem(r -> r.key(key(group, instanceId)).consistentRead(false)));
+    }
+
     /** One BatchGetItem (the API allows at most 20 ids); ids that are not the group's are left out. */
     @Override
     public List<GameServerInstance> findAll(String group, List<String> instanceIds) {
