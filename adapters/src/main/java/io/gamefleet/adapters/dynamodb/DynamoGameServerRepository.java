@@ -160,19 +160,14 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         String from = withGate ? GameServerSchema.GATE_SORT_KEY : bucket + "#";
         String to = GameServerSchema.claimableUpTo(instanceStatus, now);
         int perShard = Math.max(2, (SHARD_READ_FACTOR * limit + Tables.GAME_SERVER_SHARDS - 1) / Tables.GAME_SERVER_SHARDS);
-        List<QueryResponse> responses = Shards.queryAll(shard -> dynamoDb.query(q -> q.tableName(tableName)
-                .indexName(Tables.CLAIMABLE_INDEX)
-                .keyConditionExpression("ClaimPartition = :p AND ClaimSortKey BETWEEN :from AND :to")
-                .expressionAttributeValues(Map.of(
-                        ":p", AttributeValue.fromS(Tables.groupShard(group, shard)),
-                        ":from", AttributeValue.fromS(from),
-                        ":to", AttributeValue.fromS(to)))
-                .limit(withGate ? perShard + 1 : perShard)));
-        String boundary = null; // the least last key of the shards with more
-        List<Map<String, AttributeValue>> entries = new ArrayList<>();
+        List<QueryResponse> responses = Shards.queryAll(shard -> claimableRange(group, shard, from, to,
+                withGate ? perShard + 1 : perShard, null));
+        List<List<String>> keys = new ArrayList<>(); // per shard, the sort keys read, in order
+        List<Map<String, AttributeValue>> more = new ArrayList<>(); // per shard, where its next page starts (or null)
         int gates = 0;
         GameServerGroupStatus notActive = null;
         for (QueryResponse response : responses) {
+            List<String> shardKeys = new ArrayList<>();
             for (Map<String, AttributeValue> item : response.items()) {
                 AttributeValue gateStatus = item.get("GroupStatus");
                 if (gateStatus != null) {
@@ -182,28 +177,72 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                         notActive = status;
                     }
                 } else {
-                    entries.add(item);
+                    shardKeys.add(item.get("ClaimSortKey").s());
                 }
             }
-            if (response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()) {
-                String last = response.lastEvaluatedKey().get("ClaimSortKey").s();
-                boundary = boundary == null || last.compareTo(boundary) < 0 ? last : boundary;
+            keys.add(shardKeys);
+            more.add(response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
+                    ? response.lastEvaluatedKey() : null);
+        }
+        // Only the keys up to the least last key of the shards that hold more are surely the
+        // group's best: while fewer than the limit are, that shard's next page is read.
+        List<String> best = merged(keys, more);
+        for (int extra = 0; best.size() < limit && extra < MAX_EXTRA_SHARD_PAGES; extra++) {
+            int shard = boundaryShard(keys, more);
+            if (shard < 0) {
+                break;
             }
+            QueryResponse next = claimableRange(group, shard, from, to, perShard, more.get(shard));
+            next.items().stream().filter(i -> !i.containsKey("GroupStatus"))
+                    .forEach(i -> keys.get(shard).add(i.get("ClaimSortKey").s()));
+            more.set(shard, next.hasLastEvaluatedKey() && !next.lastEvaluatedKey().isEmpty() ? next.lastEvaluatedKey() : null);
+            best = merged(keys, more);
         }
         // All shards' gates are written in one transaction; one that lags still says so.
         Optional<GameServerGroupStatus> status = notActive != null ? Optional.of(notActive)
                 : gates == 0 ? Optional.empty()
                 : gates < Tables.GAME_SERVER_SHARDS ? Optional.empty() // some not seen yet: ask the group
                 : Optional.of(GameServerGroupStatus.ACTIVE);
-        String upTo = boundary;
-        List<GameServer> servers = entries.stream()
-                .map(e -> e.get("ClaimSortKey").s())
-                .filter(k -> upTo == null || k.compareTo(upTo) <= 0)
-                .sorted()
-                .limit(limit)
-                .map(k -> GameServerSchema.candidate(group, k))
-                .toList();
-        return new ClaimCandidates(status, servers);
+        return new ClaimCandidates(status, best.stream().limit(limit).map(k -> GameServerSchema.candidate(group, k)).toList());
+    }
+
+    /** Pages past the first that one candidate read may add, one shard at a time. */
+    private static final int MAX_EXTRA_SHARD_PAGES = 8;
+
+    private QueryResponse claimableRange(String group, int shard, String from, String to, int limit,
+            Map<String, AttributeValue> start) {
+        return dynamoDb.query(q -> q.tableName(tableName)
+                .indexName(Tables.CLAIMABLE_INDEX)
+                .keyConditionExpression("ClaimPartition = :p AND ClaimSortKey BETWEEN :from AND :to")
+                .expressionAttributeValues(Map.of(
+                        ":p", AttributeValue.fromS(Tables.groupShard(group, shard)),
+                        ":from", AttributeValue.fromS(from),
+                        ":to", AttributeValue.fromS(to)))
+                .exclusiveStartKey(start)
+                .limit(limit));
+    }
+
+    /** The shard with more whose last key read is the least, or -1 when none has more. */
+    private static int boundaryShard(List<List<String>> keys, List<Map<String, AttributeValue>> more) {
+        int shard = -1;
+        for (int s = 0; s < keys.size(); s++) {
+            if (more.get(s) != null && !keys.get(s).isEmpty() && (shard < 0
+                    || last(keys.get(s)).compareTo(last(keys.get(shard))) < 0)) {
+                shard = s;
+            }
+        }
+        return shard;
+    }
+
+    /** The keys read that are surely the group's best, in order. */
+    private static List<String> merged(List<List<String>> keys, List<Map<String, AttributeValue>> more) {
+        int boundary = boundaryShard(keys, more);
+        String upTo = boundary < 0 ? null : last(keys.get(boundary));
+        return keys.stream().flatMap(List::stream).filter(k -> upTo == null || k.compareTo(upTo) <= 0).sorted().toList();
+    }
+
+    private static String last(List<String> keys) {
+        return keys.get(keys.size() - 1);
     }
 
     @Override
