@@ -62,9 +62,19 @@ public final class Tables {
 
     private Tables() {}
 
-    /** The shard of a game server: fixed by its id, so every write of the server agrees on it. */
+    /**
+     * The shard of a game server: fixed by its id, so every write of the server agrees on it. The
+     * id's String hash (the same on every JVM) is mixed (MurmurHash3's finalizer) first: the hash's
+     * low bits alone follow the ids' last characters, and ids made from counters would bunch up.
+     */
     public static int shardOf(String gameServerId) {
-        return Math.floorMod(gameServerId.hashCode(), GAME_SERVER_SHARDS);
+        int h = gameServerId.hashCode();
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
+        return Math.floorMod(h, GAME_SERVER_SHARDS);
     }
 
     /** The partition key of a group's shard in the indexes keyed by group. */

@@ -34,9 +34,11 @@ public final class GameServerService {
      */
     static final Duration CANDIDATES_MAX_AGE = Duration.ofMillis(500);
     /**
-     * How long a heartbeat (an update that changes no utilization) relies on the group status it
-     * read: within this time after a group stops being ACTIVE, heartbeats of its servers may still
-     * be accepted. Updates to UTILIZED or AVAILABLE read the group every time.
+     * How long updates and registrations rely on the group status this container read: within
+     * this time after a group stops being ACTIVE, heartbeats and updates of its servers may still
+     * be accepted (a game set UTILIZED then holds a SAFE_DELETE until it ends, as any game does).
+     * A registration's write is conditional on the group's gate, so it never lands in a group
+     * that is not ACTIVE.
      */
     static final Duration GROUP_STATUS_MAX_AGE = Duration.ofSeconds(1);
     /** Groups whose candidates and status a container keeps; past this, it forgets them all. */
@@ -86,11 +88,14 @@ public final class GameServerService {
 
     public GameServer register(Registration r, Caller caller) {
         Instant now = clock.instant();
-        GameServerGroup group = groups.requireActive(settings.groupName(r.groupNameOrArn()), now,
-                "RegisterGameServer");
+        // The group's status as read within GROUP_STATUS_MAX_AGE: the put's condition on the gate decides.
+        GameServerGroup group = recentGroup(settings.groupName(r.groupNameOrArn()), now);
+        if (group.status() != GameServerGroupStatus.ACTIVE) {
+            throw Groups.notActive(group, "RegisterGameServer");
+        }
         caller.requireInstance(r.instanceId());
-        GameServerInstance instance = instances.find(group.name(), r.instanceId())
-                .orElseGet(() -> newInstance(group, r.instanceId(), caller));
+        GameServerInstance instance = instances.findRecent(group.name(), r.instanceId())
+                .orElseGet(() -> newInstance(groups.require(group.name(), now), r.instanceId(), caller));
         if (instance.instanceStatus() == InstanceStatus.SPOT_TERMINATING) {
             throw GamefleetException.conflict("instance " + r.instanceId()
                     + " is being interrupted and takes no new game servers");
@@ -107,7 +112,19 @@ public final class GameServerService {
                 .instanceStatus(instance.instanceStatus())
                 .instanceLaunchTime(instance.launchTime())
                 .build();
-        servers.register(server);
+        try {
+            servers.register(server);
+        } catch (GamefleetException e) {
+            if (e.kind() == ErrorKind.CONFLICT) {
+                // Refused by the gate, perhaps: the group as it is now says exactly why.
+                readGroups.remove(group.name());
+                GameServerGroup current = groups.require(group.name(), now);
+                if (current.status() != GameServerGroupStatus.ACTIVE) {
+                    throw Groups.notActive(current, "RegisterGameServer");
+                }
+            }
+            throw e;
+        }
         return server;
     }
 
@@ -194,9 +211,9 @@ public final class GameServerService {
 
     public GameServer update(Update u, Caller caller) {
         Instant now = clock.instant();
-        // A heartbeat (no utilization change) relies on a group status read within GROUP_STATUS_MAX_AGE.
-        GameServerGroup group = u.utilizationStatus().isEmpty() ? recentGroup(settings.groupName(u.groupNameOrArn()), now)
-                : groups.require(settings.groupName(u.groupNameOrArn()), now);
+        // Relies on a group status read within GROUP_STATUS_MAX_AGE (a group item read per update
+        // would make the group's one item the hottest of all: docs/capacity.md).
+        GameServerGroup group = recentGroup(settings.groupName(u.groupNameOrArn()), now);
         // While a SAFE_DELETE waits for games to end, their servers keep reporting health and
         // data; only new games (UTILIZED) are refused, since they would hold the deletion up. A
         // server in play that says UTILIZED again (with its heartbeat) starts no game.
@@ -218,7 +235,7 @@ public final class GameServerService {
         if (read != null && now.isBefore(read.readAt().plus(GROUP_STATUS_MAX_AGE)) && !now.isBefore(read.readAt())) {
             return read.group();
         }
-        GameServerGroup group = groups.require(name, now);
+        GameServerGroup group = groups.requireStatus(name, now);
         if (readGroups.size() >= CACHED_GROUPS) {
             readGroups.clear();
         }

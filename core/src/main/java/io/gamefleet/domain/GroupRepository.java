@@ -17,4 +17,12 @@ public interface GroupRepository {
     GameServerGroup update(GameServerGroup group);
 
     Page<GameServerGroup> list(int limit, Optional<String> cursor);
+
+    /**
+     * The group with its name, status and expiry at least (what a heartbeat checks), as strongly
+     * consistent as {@link #find}; a repository that can read less than the whole group does.
+     */
+    default Optional<GameServerGroup> findStatus(String name) {
+        return find(name);
+    }
 }

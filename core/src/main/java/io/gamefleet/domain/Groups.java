@@ -17,6 +17,13 @@ final class Groups {
                 .orElseThrow(() -> GamefleetException.notFound("game server group " + name + " does not exist"));
     }
 
+    /** As {@link #require}, with only the group's name, status and expiry sure to be there. */
+    GameServerGroup requireStatus(String name, Instant now) {
+        return repository.findStatus(name)
+                .filter(g -> g.expiresAt() == null || g.expiresAt().isAfter(now))
+                .orElseThrow(() -> GamefleetException.notFound("game server group " + name + " does not exist"));
+    }
+
     GameServerGroup requireActive(String name, Instant now, String operation) {
         GameServerGroup group = require(name, now);
         if (group.status() != GameServerGroupStatus.ACTIVE) {

@@ -7,6 +7,15 @@ import java.util.Optional;
 public interface InstanceRepository {
     Optional<GameServerInstance> find(String group, String instanceId);
 
+    /**
+     * The instance as {@link #find} reads it, or as it was a moment ago where a repository can
+     * read that for less (registration: the balancer repairs a server that registered while its
+     * instance changed status).
+     */
+    default Optional<GameServerInstance> findRecent(String group, String instanceId) {
+        return find(group, instanceId);
+    }
+
     List<GameServerInstance> findAll(String group, List<String> instanceIds);
 
     Page<GameServerInstance> list(String group, int limit, Optional<String> cursor);

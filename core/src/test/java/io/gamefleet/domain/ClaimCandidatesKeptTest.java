@@ -97,11 +97,23 @@ class ClaimCandidatesKeptTest {
     }
 
     @Test
-    void anUpdateOfUtilizationReadsTheGroupEveryTime() {
+    void updatesOfUtilizationAndRegistrationsRelyOnItToo() {
         container.update(new Update(GROUP, "gs-0", Optional.empty(), Optional.empty(), true), Caller.UNBOUND);
         stopBeingActive();
-        fails(() -> container.update(new Update(GROUP, "gs-0", Optional.empty(), Optional.of(UtilizationStatus.UTILIZED),
+        container.update(new Update(GROUP, "gs-0", Optional.empty(), Optional.of(UtilizationStatus.UTILIZED), false),
+                Caller.UNBOUND);
+        // The registration's write is conditional on the gate: refused all the same, and the group read says why.
+        fails(() -> container.register(new GameServerService.Registration(GROUP, "gs-new", "i-1", Optional.empty(),
+                Optional.empty()), Caller.UNBOUND), ErrorKind.CONFLICT,
+                "RegisterGameServer needs an ACTIVE game server group; arena is ERROR");
+        assertThat(fleet.servers.find("gs-new")).isEmpty();
+
+        fleet.clock.advance(GameServerService.GROUP_STATUS_MAX_AGE);
+        fails(() -> container.update(new Update(GROUP, "gs-1", Optional.empty(), Optional.of(UtilizationStatus.UTILIZED),
                 false), Caller.UNBOUND), ErrorKind.CONFLICT,
                 "UpdateGameServer to UTILIZED needs an ACTIVE game server group; arena is ERROR");
+        fails(() -> container.register(new GameServerService.Registration(GROUP, "gs-new", "i-1", Optional.empty(),
+                Optional.empty()), Caller.UNBOUND), ErrorKind.CONFLICT,
+                "RegisterGameServer needs an ACTIVE game server group; arena is ERROR");
     }
 }

@@ -30,15 +30,15 @@ public final class AwsJsonProtocol implements WireProtocol {
     @Override
     public APIGatewayV2HTTPResponse output(Operation operation, JsonNode output) {
         return APIGatewayV2HTTPResponse.builder().withStatusCode(200)
-                .withHeaders(Map.of("Content-Type", CONTENT_TYPE)).withBody(output.toString()).build();
+                .withHeaders(Map.of("Content-Type", CONTENT_TYPE)).withBody(Json.text(output)).build();
     }
 
     @Override
     public APIGatewayV2HTTPResponse error(GamefleetException e) {
-        ObjectNode body = Json.MAPPER.createObjectNode().put("__type", e.errorType()).put("message", e.getMessage());
+        ObjectNode body = Json.NODES.objectNode().put("__type", e.errorType()).put("message", e.getMessage());
         return APIGatewayV2HTTPResponse.builder().withStatusCode(rpcStatus(e.kind()))
                 .withHeaders(Map.of("Content-Type", CONTENT_TYPE, "x-amzn-ErrorType", e.errorType()))
-                .withBody(body.toString()).build();
+                .withBody(Json.text(body)).build();
     }
 
     /** The RPC protocols tell errors apart by name only: a client's fault is a 400, ours a 500. */

@@ -18,6 +18,6 @@ public final class DeregisterGameServerHandler extends ApiHandler {
     protected JsonNode handle(ApiRequest request) {
         services.gameServers().deregister(request.string("GameServerGroupName"), request.string("GameServerId"),
                 request.caller());
-        return Json.MAPPER.createObjectNode();
+        return Json.NODES.objectNode();
     }
 }

@@ -1,7 +1,6 @@
 package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.domain.GamefleetException;
 import java.io.IOException;
@@ -87,7 +86,7 @@ public final class ModelValidator {
             if (in == null) {
                 throw new IllegalStateException("missing classpath resource " + RESOURCE);
             }
-            return new ModelValidator(new ObjectMapper().readTree(in));
+            return new ModelValidator(Json.read(in));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + RESOURCE, e);
         }

@@ -54,7 +54,7 @@ final class RestJsonProtocol implements WireProtocol {
     @Override
     public APIGatewayV2HTTPResponse error(GamefleetException e) {
         return respond(httpStatus(e.kind()),
-                Json.MAPPER.createObjectNode().put("__type", e.errorType()).put("Message", e.getMessage()));
+                Json.NODES.objectNode().put("__type", e.errorType()).put("Message", e.getMessage()));
     }
 
     /** The status the REST routes answer each error kind with. */
@@ -70,7 +70,7 @@ final class RestJsonProtocol implements WireProtocol {
 
     private static APIGatewayV2HTTPResponse respond(int status, JsonNode body) {
         return APIGatewayV2HTTPResponse.builder().withStatusCode(status).withHeaders(HEADERS)
-                .withBody(body.toString()).build();
+                .withBody(Json.text(body)).build();
     }
 
     private void merge(ObjectNode input, Map<String, String> parameters, String where, String operation) {
@@ -94,18 +94,18 @@ final class RestJsonProtocol implements WireProtocol {
         switch (type) {
             case "integer":
                 try {
-                    return Json.MAPPER.getNodeFactory().numberNode(Integer.parseInt(value));
+                    return Json.NODES.numberNode(Integer.parseInt(value));
                 } catch (NumberFormatException e) {
                     throw GamefleetException.invalidRequest(name + ": must be an integer, got \"" + value + "\"");
                 }
             case "list":
-                ArrayNode list = Json.MAPPER.createArrayNode();
+                ArrayNode list = Json.NODES.arrayNode();
                 for (String item : value.split(",", -1)) {
                     list.add(item);
                 }
                 return list;
             default:
-                return Json.MAPPER.getNodeFactory().textNode(value);
+                return Json.NODES.textNode(value);
         }
     }
 }

@@ -33,7 +33,10 @@ final class RpcV2CborProtocol implements WireProtocol {
     private static final int EPOCH_SECONDS_TAG = 1;
     /** The namespace of GameLift's Smithy model, which an error's {@code __type} names it in. */
     static final String SHAPE_NAMESPACE = "com.amazonaws.gamelift#";
-    private static final CBORMapper CBOR = new CBORMapper();
+    /** Made on the first CBOR request: the REST routes, most functions' only door, never need it. */
+    private static final class Cbor {
+        static final CBORMapper MAPPER = new CBORMapper();
+    }
 
     private final ModelValidator model;
 
@@ -60,11 +63,11 @@ final class RpcV2CborProtocol implements WireProtocol {
         }
         byte[] body = Bodies.bytes(event);
         if (body.length == 0) {
-            return Json.MAPPER.createObjectNode();
+            return Json.NODES.objectNode();
         }
         JsonNode parsed;
         try {
-            parsed = CBOR.readTree(body);
+            parsed = Cbor.MAPPER.readTree(body);
         } catch (IOException e) {
             throw GamefleetException.invalidRequest("the request body is not valid CBOR");
         }
@@ -87,7 +90,7 @@ final class RpcV2CborProtocol implements WireProtocol {
     @Override
     public APIGatewayV2HTTPResponse error(GamefleetException e) {
         // The type is in the body only: the specification says not to send X-Amzn-ErrorType.
-        ObjectNode body = Json.MAPPER.createObjectNode().put("__type", SHAPE_NAMESPACE + e.errorType())
+        ObjectNode body = Json.NODES.objectNode().put("__type", SHAPE_NAMESPACE + e.errorType())
                 .put("message", e.getMessage());
         return respond(AwsJsonProtocol.rpcStatus(e.kind()), encode(body, Optional.empty()));
     }
@@ -103,7 +106,7 @@ final class RpcV2CborProtocol implements WireProtocol {
     /** Writes the value as CBOR, walking the model's shape so that timestamps get their tag. */
     private byte[] encode(JsonNode value, Optional<String> shape) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (CBORGenerator generator = CBOR.getFactory().createGenerator(out)) {
+        try (CBORGenerator generator = Cbor.MAPPER.getFactory().createGenerator(out)) {
             write(generator, value, shape);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

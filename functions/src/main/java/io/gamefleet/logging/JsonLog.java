@@ -1,6 +1,6 @@
 package io.gamefleet.logging;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * the same records readably.
  */
 public final class JsonLog {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final ThreadLocal<Map<String, String>> CONTEXT = ThreadLocal.withInitial(LinkedHashMap::new);
     private static volatile Consumer<ObjectNode> sink = record -> System.out.println(record.toString());
     private static volatile Clock clock = Clock.systemUTC();
@@ -70,7 +70,7 @@ public final class JsonLog {
     }
 
     private static void write(String level, String message, Throwable error) {
-        ObjectNode record = JSON.createObjectNode();
+        ObjectNode record = JSON.objectNode();
         record.put("timestamp", clock.instant().toString());
         record.put("level", level);
         record.put("message", message);

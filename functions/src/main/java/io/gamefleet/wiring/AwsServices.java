@@ -10,6 +10,7 @@ import io.gamefleet.adapters.metrics.EmfMetrics;
 import io.gamefleet.adapters.stepfunctions.StepFunctionsWorkflowStarter;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
+import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.Metrics;
@@ -104,6 +105,11 @@ public final class AwsServices {
             throw new IllegalStateException("AWS_REGION is not set");
         }
         Region region = Region.of(regionName);
+        // A claim reads a group's 16 shards at once: keep that many connections alive (the JDK
+        // keeps 5 per host unless told), or each read opens (and TLS-handshakes) new ones.
+        if (System.getProperty("http.maxConnections") == null) {
+            System.setProperty("http.maxConnections", Integer.toString(Math.max(16, Tables.GAME_SERVER_SHARDS)));
+        }
         AwsCredentialsProvider creds = credentials != null ? credentials : DefaultCredentialsProvider.builder().build();
         DynamoDbClient dynamoDb = configure(DynamoDbClient.builder(), "DYNAMODB", region, creds).build();
         DynamoDbEnhancedClient enhanced = DynamoDbEnhancedClient.builder().dynamoDbClient(dynamoDb).build();

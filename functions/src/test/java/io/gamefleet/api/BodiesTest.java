@@ -41,7 +41,7 @@ class BodiesTest {
         assertThat(AwsJsonProtocol.INSTANCE.input(body("{\"Limit\": 2}", false), Routes.of(Operation.LIST_GAME_SERVER_GROUPS)))
                 .hasToString("{\"Limit\":2}");
         APIGatewayV2HTTPResponse out = AwsJsonProtocol.INSTANCE.output(Operation.LIST_GAME_SERVER_GROUPS,
-                Json.MAPPER.createObjectNode().put("a", 1));
+                Json.NODES.objectNode().put("a", 1));
         assertThat(out.getStatusCode()).isEqualTo(200);
         assertThat(out.getHeaders()).isEqualTo(Map.of("Content-Type", "application/x-amz-json-1.1"));
         assertThat(out.getBody()).isEqualTo("{\"a\":1}");

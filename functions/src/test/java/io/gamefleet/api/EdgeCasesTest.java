@@ -58,8 +58,8 @@ class EdgeCasesTest {
     @Test
     void cborWritesEveryKindOfValueAndTagsTimestampsInsideLists() throws Exception {
         RpcV2CborProtocol cbor = new RpcV2CborProtocol(ModelValidator.load());
-        ObjectNode server = Json.MAPPER.createObjectNode().put("GameServerId", "gs-1").put("RegistrationTime", 12.5);
-        ObjectNode output = Json.MAPPER.createObjectNode();
+        ObjectNode server = Json.NODES.objectNode().put("GameServerId", "gs-1").put("RegistrationTime", 12.5);
+        ObjectNode output = Json.NODES.objectNode();
         output.putArray("GameServers").add(server);
         output.put("Flag", true).put("Count", 7L).put("Ratio", 0.25).putNull("Nothing");
         APIGatewayV2HTTPResponse response = cbor.output(Operation.LIST_GAME_SERVERS, output);

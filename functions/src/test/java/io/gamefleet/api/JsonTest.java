@@ -86,7 +86,7 @@ class JsonTest {
     @Test
     void aPageListsItsItemsInOrderAndItsTokenIfAny() {
         assertThat(Json.page("Things", new Page<>(List.of("a", "b"), Optional.of("tok")),
-                v -> Json.MAPPER.createObjectNode().put("V", v)))
+                v -> Json.NODES.objectNode().put("V", v)))
                 .hasToString("{\"Things\":[{\"V\":\"a\"},{\"V\":\"b\"}],\"NextToken\":\"tok\"}");
         assertThat(Json.page("Things", new Page<String>(List.of(), Optional.empty()), v -> null))
                 .hasToString("{\"Things\":[]}");
@@ -94,7 +94,7 @@ class JsonTest {
 
     @Test
     void wrapPutsTheValueUnderItsMember() {
-        assertThat(Json.wrap("GameServer", Json.MAPPER.createObjectNode().put("a", 1))).hasToString("{\"GameServer\":{\"a\":1}}");
+        assertThat(Json.wrap("GameServer", Json.NODES.objectNode().put("a", 1))).hasToString("{\"GameServer\":{\"a\":1}}");
     }
 
     @ParameterizedTest

@@ -3,7 +3,6 @@ package io.gamefleet.api;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.UncheckedIOException;
 import java.util.Map;
 
 /** API Gateway (payload 2.0) events of the REST routes, as the functions' tests send them. */
@@ -41,10 +40,6 @@ final class RestEvents {
     }
 
     static JsonNode json(APIGatewayV2HTTPResponse response) {
-        try {
-            return Json.MAPPER.readTree(response.getBody());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Json.readObject(response.getBody());
     }
 }

@@ -76,7 +76,7 @@ class RestJsonProtocolTest {
     @Test
     void outputIs200Json() {
         APIGatewayV2HTTPResponse response = rest.output(Operation.LIST_GAME_SERVER_GROUPS,
-                Json.MAPPER.createObjectNode().put("a", 1));
+                Json.NODES.objectNode().put("a", 1));
         assertThat(response.getStatusCode()).isEqualTo(200);
         assertThat(response.getHeaders()).isEqualTo(Map.of("Content-Type", "application/json"));
         assertThat(response.getBody()).isEqualTo("{\"a\":1}");

@@ -113,7 +113,7 @@ class WireProtocolTest {
     void aCborOperationWithoutAnOutputShapeAnswersWithoutABody() {
         // "Responses for operations with no defined output type ... MUST NOT contain bodies ... The
         // Content-Type for the serialization format MUST NOT be set."
-        APIGatewayV2HTTPResponse response = cbor.output(Operation.DEREGISTER_GAME_SERVER, Json.MAPPER.createObjectNode());
+        APIGatewayV2HTTPResponse response = cbor.output(Operation.DEREGISTER_GAME_SERVER, Json.NODES.objectNode());
         assertThat(response.getStatusCode()).isEqualTo(200);
         assertThat(response.getBody()).isNull();
         assertThat(response.getHeaders()).containsEntry("smithy-protocol", "rpc-v2-cbor").doesNotContainKey("Content-Type");

@@ -15,8 +15,11 @@ import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchem
  * start): strings, epoch-millisecond instants, enums by name, and nested values as JSON text.
  */
 final class Attributes {
-    static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    /** Made on first use: reading game servers needs no JSON, and making an ObjectMapper costs a cold start. */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper()
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    }
 
     private Attributes() {}
 
@@ -63,7 +66,7 @@ final class Attributes {
 
     static String write(Object value) {
         try {
-            return JSON.writeValueAsString(value);
+            return Json.MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
         }
@@ -71,7 +74,7 @@ final class Attributes {
 
     static <V> V read(String text, TypeReference<V> type) {
         try {
-            return JSON.readValue(text, type);
+            return Json.MAPPER.readValue(text, type);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored JSON is unreadable", e);
         }

@@ -17,10 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
-import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
-import software.amazon.awssdk.enhanced.dynamodb.Key;
-import software.amazon.awssdk.enhanced.dynamodb.model.QueryConditional;
-import software.amazon.awssdk.enhanced.dynamodb.model.QueryEnhancedRequest;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -38,19 +34,19 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
 import software.amazon.awssdk.services.dynamodb.model.Select;
 
 /**
- * Game servers in the GameServers table (see {@link GameServerSchema} for the keys and indexes).
- * Plain reads go through the Enhanced Client. Writes use the low-level client: registration and
- * instance-status moves are transactions (with the group's gate, or up to 100 servers), and claims
- * and updates are UpdateItem expressions (the Enhanced Client has no API for REMOVE or for setting
- * only some attributes under a condition), mapped back through the same table schema.
+ * Game servers in the GameServers table (see {@link GameServerSchema} for the keys, indexes and
+ * item mapping), through the low-level client: registration and instance-status moves are
+ * transactions (with the group's gate, or up to 100 servers), and claims and updates are
+ * UpdateItem expressions.
  */
 public final class DynamoGameServerRepository implements GameServerRepository {
     private final DynamoDbClient dynamoDb;
-    private final DynamoDbTable<GameServer> table;
+    private final String tableName;
 
+    /** {@code enhanced} is not used: game server items are mapped by hand ({@link GameServerSchema}). */
     public DynamoGameServerRepository(DynamoDbClient dynamoDb, DynamoDbEnhancedClient enhanced, TableNames names) {
         this.dynamoDb = dynamoDb;
-        this.table = enhanced.table(names.of(Tables.GAME_SERVERS), GameServerSchema.SCHEMA);
+        this.tableName = names.of(Tables.GAME_SERVERS);
     }
 
     /**
@@ -60,13 +56,13 @@ public final class DynamoGameServerRepository implements GameServerRepository {
      */
     @Override
     public void register(GameServer server) {
-        ConditionCheck groupActive = ConditionCheck.builder().tableName(table.tableName())
+        ConditionCheck groupActive = ConditionCheck.builder().tableName(tableName)
                 .key(keyMap(GameServerSchema.gateId(server.gameServerGroupName(), Tables.shardOf(server.gameServerId()))))
                 .conditionExpression("GroupStatus = :active")
                 .expressionAttributeValues(Map.of(":active", AttributeValue.fromS(GameServerGroupStatus.ACTIVE.name())))
                 .build();
-        Put put = Put.builder().tableName(table.tableName())
-                .item(GameServerSchema.SCHEMA.itemToMap(server, true))
+        Put put = Put.builder().tableName(tableName)
+                .item(GameServerSchema.toItem(server))
                 .conditionExpression("attribute_not_exists(GameServerId)")
                 .build();
         try {
@@ -90,7 +86,9 @@ public final class DynamoGameServerRepository implements GameServerRepository {
 
     @Override
     public Optional<GameServer> find(String gameServerId) {
-        return Optional.ofNullable(table.getItem(r -> r.key(key(gameServerId)).consistentRead(true)));
+        var response = dynamoDb.getItem(r -> r.tableName(tableName).key(keyMap(gameServerId)).consistentRead(true));
+        return response.hasItem() && !response.item().isEmpty() ? Optional.of(GameServerSchema.fromItem(response.item()))
+                : Optional.empty();
     }
 
     /**
@@ -116,7 +114,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                 condition += " AND RegistrationSortKey " + (ascending ? ">" : "<") + " :after";
             }
             String keyCondition = condition;
-            QueryResponse response = dynamoDb.query(q -> q.tableName(table.tableName())
+            QueryResponse response = dynamoDb.query(q -> q.tableName(tableName)
                     .indexName(Tables.SERVERS_BY_GROUP_INDEX)
                     .keyConditionExpression(keyCondition)
                     .expressionAttributeValues(values)
@@ -162,19 +160,14 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         String from = withGate ? GameServerSchema.GATE_SORT_KEY : bucket + "#";
         String to = GameServerSchema.claimableUpTo(instanceStatus, now);
         int perShard = Math.max(2, (SHARD_READ_FACTOR * limit + Tables.GAME_SERVER_SHARDS - 1) / Tables.GAME_SERVER_SHARDS);
-        List<QueryResponse> responses = Shards.queryAll(shard -> dynamoDb.query(q -> q.tableName(table.tableName())
-                .indexName(Tables.CLAIMABLE_INDEX)
-                .keyConditionExpression("ClaimPartition = :p AND ClaimSortKey BETWEEN :from AND :to")
-                .expressionAttributeValues(Map.of(
-                        ":p", AttributeValue.fromS(Tables.groupShard(group, shard)),
-                        ":from", AttributeValue.fromS(from),
-                        ":to", AttributeValue.fromS(to)))
-                .limit(withGate ? perShard + 1 : perShard)));
-        String boundary = null; // the least last key of the shards with more
-        List<Map<String, AttributeValue>> entries = new ArrayList<>();
+        List<QueryResponse> responses = Shards.queryAll(shard -> claimableRange(group, shard, from, to,
+                withGate ? perShard + 1 : perShard, null));
+        List<List<String>> keys = new ArrayList<>(); // per shard, the sort keys read, in order
+        List<Map<String, AttributeValue>> more = new ArrayList<>(); // per shard, where its next page starts (or null)
         int gates = 0;
         GameServerGroupStatus notActive = null;
         for (QueryResponse response : responses) {
+            List<String> shardKeys = new ArrayList<>();
             for (Map<String, AttributeValue> item : response.items()) {
                 AttributeValue gateStatus = item.get("GroupStatus");
                 if (gateStatus != null) {
@@ -184,28 +177,72 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                         notActive = status;
                     }
                 } else {
-                    entries.add(item);
+                    shardKeys.add(item.get("ClaimSortKey").s());
                 }
             }
-            if (response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()) {
-                String last = response.lastEvaluatedKey().get("ClaimSortKey").s();
-                boundary = boundary == null || last.compareTo(boundary) < 0 ? last : boundary;
+            keys.add(shardKeys);
+            more.add(response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
+                    ? response.lastEvaluatedKey() : null);
+        }
+        // Only the keys up to the least last key of the shards that hold more are surely the
+        // group's best: while fewer than the limit are, that shard's next page is read.
+        List<String> best = merged(keys, more);
+        for (int extra = 0; best.size() < limit && extra < MAX_EXTRA_SHARD_PAGES; extra++) {
+            int shard = boundaryShard(keys, more);
+            if (shard < 0) {
+                break;
             }
+            QueryResponse next = claimableRange(group, shard, from, to, perShard, more.get(shard));
+            next.items().stream().filter(i -> !i.containsKey("GroupStatus"))
+                    .forEach(i -> keys.get(shard).add(i.get("ClaimSortKey").s()));
+            more.set(shard, next.hasLastEvaluatedKey() && !next.lastEvaluatedKey().isEmpty() ? next.lastEvaluatedKey() : null);
+            best = merged(keys, more);
         }
         // All shards' gates are written in one transaction; one that lags still says so.
         Optional<GameServerGroupStatus> status = notActive != null ? Optional.of(notActive)
                 : gates == 0 ? Optional.empty()
                 : gates < Tables.GAME_SERVER_SHARDS ? Optional.empty() // some not seen yet: ask the group
                 : Optional.of(GameServerGroupStatus.ACTIVE);
-        String upTo = boundary;
-        List<GameServer> servers = entries.stream()
-                .map(e -> e.get("ClaimSortKey").s())
-                .filter(k -> upTo == null || k.compareTo(upTo) <= 0)
-                .sorted()
-                .limit(limit)
-                .map(k -> GameServerSchema.candidate(group, k))
-                .toList();
-        return new ClaimCandidates(status, servers);
+        return new ClaimCandidates(status, best.stream().limit(limit).map(k -> GameServerSchema.candidate(group, k)).toList());
+    }
+
+    /** Pages past the first that one candidate read may add, one shard at a time. */
+    private static final int MAX_EXTRA_SHARD_PAGES = 8;
+
+    private QueryResponse claimableRange(String group, int shard, String from, String to, int limit,
+            Map<String, AttributeValue> start) {
+        return dynamoDb.query(q -> q.tableName(tableName)
+                .indexName(Tables.CLAIMABLE_INDEX)
+                .keyConditionExpression("ClaimPartition = :p AND ClaimSortKey BETWEEN :from AND :to")
+                .expressionAttributeValues(Map.of(
+                        ":p", AttributeValue.fromS(Tables.groupShard(group, shard)),
+                        ":from", AttributeValue.fromS(from),
+                        ":to", AttributeValue.fromS(to)))
+                .exclusiveStartKey(start)
+                .limit(limit));
+    }
+
+    /** The shard with more whose last key read is the least, or -1 when none has more. */
+    private static int boundaryShard(List<List<String>> keys, List<Map<String, AttributeValue>> more) {
+        int shard = -1;
+        for (int s = 0; s < keys.size(); s++) {
+            if (more.get(s) != null && !keys.get(s).isEmpty() && (shard < 0
+                    || last(keys.get(s)).compareTo(last(keys.get(shard))) < 0)) {
+                shard = s;
+            }
+        }
+        return shard;
+    }
+
+    /** The keys read that are surely the group's best, in order. */
+    private static List<String> merged(List<List<String>> keys, List<Map<String, AttributeValue>> more) {
+        int boundary = boundaryShard(keys, more);
+        String upTo = boundary < 0 ? null : last(keys.get(boundary));
+        return keys.stream().flatMap(List::stream).filter(k -> upTo == null || k.compareTo(upTo) <= 0).sorted().toList();
+    }
+
+    private static String last(List<String> keys) {
+        return keys.get(keys.size() - 1);
     }
 
     @Override
@@ -233,7 +270,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         }
         String expression = setClause;
         try {
-            var response = dynamoDb.updateItem(u -> u.tableName(table.tableName())
+            var response = dynamoDb.updateItem(u -> u.tableName(tableName)
                     .key(keyMap(candidate.gameServerId()))
                     .updateExpression(expression)
                     .conditionExpression("GameServerGroupName = :group AND UtilizationStatus = :available"
@@ -242,7 +279,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                     .expressionAttributeValues(values)
                     .returnValues(ReturnValue.ALL_NEW)
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-            return Optional.of(GameServerSchema.SCHEMA.mapToItem(response.attributes()));
+            return Optional.of(GameServerSchema.fromItem(response.attributes()));
         } catch (ConditionalCheckFailedException e) {
             if (e.hasItem()) {
                 takeOutIfSilent(e.item(), condition);
@@ -264,7 +301,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
             return;
         }
         try {
-            dynamoDb.updateItem(u -> u.tableName(table.tableName()).key(Map.of("GameServerId", item.get("GameServerId")))
+            dynamoDb.updateItem(u -> u.tableName(tableName).key(Map.of("GameServerId", item.get("GameServerId")))
                     .updateExpression("REMOVE ClaimPartition, ClaimSortKey")
                     .conditionExpression("ClaimSortKey = :key AND LastHealthCheckTime < :cutoff")
                     .expressionAttributeValues(Map.of(":key", sortKey, ":cutoff", millis(condition.healthCutoff()))));
@@ -292,7 +329,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         String condition = "attribute_not_exists(ClaimPartition) AND UtilizationStatus = :available"
                 + " AND InstanceStatus = :status AND " + claim;
         try {
-            dynamoDb.updateItem(u -> u.tableName(table.tableName()).key(keyMap(server.gameServerId()))
+            dynamoDb.updateItem(u -> u.tableName(tableName).key(keyMap(server.gameServerId()))
                     .updateExpression("SET ClaimPartition = :p, ClaimSortKey = :key")
                     .conditionExpression(condition)
                     .expressionAttributeValues(values));
@@ -342,13 +379,13 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         String expression = "SET " + String.join(", ", sets) + remove;
         String conditionExpression = condition;
         try {
-            var response = dynamoDb.updateItem(u -> u.tableName(table.tableName())
+            var response = dynamoDb.updateItem(u -> u.tableName(tableName)
                     .key(keyMap(gameServerId))
                     .updateExpression(expression)
                     .conditionExpression(conditionExpression)
                     .expressionAttributeValues(values)
                     .returnValues(ReturnValue.ALL_NEW));
-            GameServer updated = GameServerSchema.SCHEMA.mapToItem(response.attributes());
+            GameServer updated = GameServerSchema.fromItem(response.attributes());
             if (update.healthCheckTime().isPresent()) {
                 putBackIfTakenOut(response.attributes(), updated);
             }
@@ -369,7 +406,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         }
         String conditionExpression = condition;
         try {
-            dynamoDb.deleteItem(d -> d.tableName(table.tableName()).key(keyMap(gameServerId))
+            dynamoDb.deleteItem(d -> d.tableName(tableName).key(keyMap(gameServerId))
                     .conditionExpression(conditionExpression).expressionAttributeValues(values));
             return true;
         } catch (ConditionalCheckFailedException e) {
@@ -403,7 +440,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         Map<String, AttributeValue> start = null;
         do {
             Map<String, AttributeValue> from = start;
-            QueryResponse page = dynamoDb.query(q -> q.tableName(table.tableName()).indexName(index)
+            QueryResponse page = dynamoDb.query(q -> q.tableName(tableName).indexName(index)
                     .keyConditionExpression(partitionKey + " = :p")
                     .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(partition)))
                     .limit(Math.min(max - ids.size(), 1000))
@@ -427,7 +464,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         for (int from = 0; from < ids.size(); from += BATCH_GET_LIMIT) {
             List<Map<String, AttributeValue>> keys = ids.subList(from, Math.min(ids.size(), from + BATCH_GET_LIMIT))
                     .stream().map(DynamoGameServerRepository::keyMap).toList();
-            Map<String, KeysAndAttributes> request = Map.of(table.tableName(),
+            Map<String, KeysAndAttributes> request = Map.of(tableName,
                     KeysAndAttributes.builder().keys(keys).consistentRead(consistent).build());
             for (int attempt = 0; !request.isEmpty(); attempt++) {
                 if (attempt > 0) {
@@ -435,8 +472,8 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                 }
                 Map<String, KeysAndAttributes> asked = request;
                 BatchGetItemResponse response = dynamoDb.batchGetItem(b -> b.requestItems(asked));
-                response.responses().getOrDefault(table.tableName(), List.of()).forEach(item -> {
-                    GameServer server = GameServerSchema.SCHEMA.mapToItem(item);
+                response.responses().getOrDefault(tableName, List.of()).forEach(item -> {
+                    GameServer server = GameServerSchema.fromItem(item);
                     found.put(server.gameServerId(), server);
                 });
                 request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
@@ -569,14 +606,14 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                     GameServerSchema.partition(current.gameServerGroupName(), current.gameServerId())));
             update = "SET InstanceStatus = :status, ClaimSortKey = :sortKey, ClaimPartition = :partition";
         }
-        return Update.builder().tableName(table.tableName()).key(keyMap(current.gameServerId()))
+        return Update.builder().tableName(tableName).key(keyMap(current.gameServerId()))
                 .updateExpression(update).conditionExpression(condition).expressionAttributeValues(values).build();
     }
 
     @Override
     public boolean deleteIfUnhealthy(String gameServerId, Instant cutoff) {
         try {
-            dynamoDb.deleteItem(d -> d.tableName(table.tableName()).key(keyMap(gameServerId))
+            dynamoDb.deleteItem(d -> d.tableName(tableName).key(keyMap(gameServerId))
                     .conditionExpression("LastHealthCheckTime < :cutoff")
                     .expressionAttributeValues(Map.of(":cutoff", millis(cutoff))));
             return true;
@@ -587,7 +624,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
 
     @Override
     public void delete(String gameServerId) {
-        table.deleteItem(key(gameServerId));
+        dynamoDb.deleteItem(d -> d.tableName(tableName).key(keyMap(gameServerId)));
     }
 
     @Override
@@ -601,7 +638,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         Map<String, AttributeValue> start = null;
         do {
             Map<String, AttributeValue> from = start;
-            QueryResponse page = dynamoDb.query(q -> q.tableName(table.tableName())
+            QueryResponse page = dynamoDb.query(q -> q.tableName(tableName)
                     .indexName(Tables.SERVERS_BY_GROUP_INDEX)
                     .keyConditionExpression("RegistrationPartition = :p")
                     .filterExpression("UtilizationStatus = :utilized")
@@ -621,12 +658,8 @@ public final class DynamoGameServerRepository implements GameServerRepository {
             throw new IllegalArgumentException("max must be at least 1, not " + max);
         }
         List<String> batch = ids(registered(group, max));
-        batch.forEach(id -> table.deleteItem(key(id)));
+        batch.forEach(this::delete);
         return batch.size();
-    }
-
-    private static Key key(String gameServerId) {
-        return Key.builder().partitionValue(gameServerId).build();
     }
 
     private static Map<String, AttributeValue> keyMap(String gameServerId) {

@@ -24,24 +24,37 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
- * Groups in the GameServerGroups table. Every write also writes the group's claim gates (its
+ * Groups in the GameServerGroups table(). Every write also writes the group's claim gates (its
  * status, in each shard of the GameServers table's claim index) in the same transaction, so claimers learn
  * the status from the query they make anyway. Group writes are rare; claims are not.
  */
 public final class DynamoGroupRepository implements GroupRepository {
     private final DynamoDbClient dynamoDb;
-    private final DynamoDbTable<GameServerGroup> table;
+    private final DynamoDbEnhancedClient tables;
+    private final String tableName;
+    /** Made on first use (its schema is built then): a function that never touches the table never pays for it. */
+    private volatile DynamoDbTable<GameServerGroup> table;
     private final String gameServersTable;
 
     public DynamoGroupRepository(DynamoDbClient dynamoDb, DynamoDbEnhancedClient enhanced, TableNames names) {
         this.dynamoDb = dynamoDb;
-        this.table = enhanced.table(names.of(Tables.GAME_SERVER_GROUPS), GroupSchema.SCHEMA);
+        this.tables = enhanced;
+        this.tableName = names.of(Tables.GAME_SERVER_GROUPS);
         this.gameServersTable = names.of(Tables.GAME_SERVERS);
+    }
+
+    private DynamoDbTable<GameServerGroup> table() {
+        DynamoDbTable<GameServerGroup> t = table;
+        if (t == null) {
+            t = tables.table(tableName, GroupSchema.SCHEMA);
+            table = t;
+        }
+        return t;
     }
 
     @Override
     public void create(GameServerGroup group) {
-        Put put = Put.builder().tableName(table.tableName()).item(GroupSchema.SCHEMA.itemToMap(group, true))
+        Put put = Put.builder().tableName(tableName).item(GroupSchema.SCHEMA.itemToMap(group, true))
                 .conditionExpression("attribute_not_exists(GameServerGroupName) OR #status = :deleted")
                 .expressionAttributeNames(Map.of("#status", "Status"))
                 .expressionAttributeValues(Map.of(":deleted", AttributeValue.fromS(GameServerGroupStatus.DELETED.name())))
@@ -58,13 +71,34 @@ public final class DynamoGroupRepository implements GroupRepository {
 
     @Override
     public Optional<GameServerGroup> find(String name) {
-        return Optional.ofNullable(table.getItem(r -> r.key(Key.builder().partitionValue(name).build()).consistentRead(true)));
+        return Optional.ofNullable(table().getItem(r -> r.key(Key.builder().partitionValue(name).build()).consistentRead(true)));
+    }
+
+    /**
+     * The name, status and expiry alone, through the low-level client: a heartbeat's check of its
+     * group decodes none of the group's JSON attributes (nor loads what decodes them).
+     */
+    @Override
+    public Optional<GameServerGroup> findStatus(String name) {
+        var response = dynamoDb.getItem(r -> r.tableName(tableName)
+                .key(Map.of("GameServerGroupName", AttributeValue.fromS(name))).consistentRead(true)
+                .projectionExpression("GameServerGroupName, #status, ExpiresAt")
+                .expressionAttributeNames(Map.of("#status", "Status")));
+        if (!response.hasItem() || response.item().isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, AttributeValue> item = response.item();
+        AttributeValue expires = item.get("ExpiresAt");
+        return Optional.of(GameServerGroup.builder().name(item.get("GameServerGroupName").s())
+                .status(GameServerGroupStatus.valueOf(item.get("Status").s()))
+                .expiresAt(expires == null ? null : java.time.Instant.ofEpochSecond(Long.parseLong(expires.n())))
+                .build());
     }
 
     @Override
     public GameServerGroup update(GameServerGroup group) {
         GameServerGroup next = group.toBuilder().version(group.version() + 1).build();
-        Put put = Put.builder().tableName(table.tableName()).item(GroupSchema.SCHEMA.itemToMap(next, true))
+        Put put = Put.builder().tableName(tableName).item(GroupSchema.SCHEMA.itemToMap(next, true))
                 .conditionExpression("#version = :expected")
                 .expressionAttributeNames(Map.of("#version", "Version"))
                 .expressionAttributeValues(Map.of(":expected", AttributeValue.fromN(Long.toString(group.version()))))
@@ -79,7 +113,7 @@ public final class DynamoGroupRepository implements GroupRepository {
 
     @Override
     public Page<GameServerGroup> list(int limit, Optional<String> cursor) {
-        var page = table.index(Tables.GROUPS_BY_CREATION_INDEX).query(QueryEnhancedRequest.builder()
+        var page = table().index(Tables.GROUPS_BY_CREATION_INDEX).query(QueryEnhancedRequest.builder()
                         .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(GroupSchema.LIST_PARTITION)))
                         .limit(limit)
                         .exclusiveStartKey(Cursors.decode(cursor))

@@ -24,32 +24,49 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 public final class DynamoInstanceRepository implements InstanceRepository {
     private final DynamoDbClient dynamoDb;
     private final DynamoDbEnhancedClient enhanced;
-    private final DynamoDbTable<GameServerInstance> table;
+    private final String tableName;
+    /** Made on first use (its schema is built then): a function that never touches the table never pays for it. */
+    private volatile DynamoDbTable<GameServerInstance> table;
 
     public DynamoInstanceRepository(DynamoDbClient dynamoDb, DynamoDbEnhancedClient enhanced, TableNames names) {
         this.dynamoDb = dynamoDb;
         this.enhanced = enhanced;
-        this.table = enhanced.table(names.of(Tables.GAME_SERVER_INSTANCES), InstanceSchema.SCHEMA);
+        this.tableName = names.of(Tables.GAME_SERVER_INSTANCES);
+    }
+
+    private DynamoDbTable<GameServerInstance> table() {
+        DynamoDbTable<GameServerInstance> t = table;
+        if (t == null) {
+            t = enhanced.table(tableName, InstanceSchema.SCHEMA);
+            table = t;
+        }
+        return t;
     }
 
     @Override
     public Optional<GameServerInstance> find(String group, String instanceId) {
-        return Optional.ofNullable(table.getItem(r -> r.key(key(group, instanceId)).consistentRead(true)));
+        return Optional.ofNullable(table().getItem(r -> r.key(key(group, instanceId)).consistentRead(true)));
+    }
+
+    /** An eventually consistent read: half the read units, on the group's one partition key. */
+    @Override
+    public Optional<GameServerInstance> findRecent(String group, String instanceId) {
+        return Optional.ofNullable(table().getItem(r -> r.key(key(group, instanceId)).consistentRead(false)));
     }
 
     /** One BatchGetItem (the API allows at most 20 ids); ids that are not the group's are left out. */
     @Override
     public List<GameServerInstance> findAll(String group, List<String> instanceIds) {
-        ReadBatch.Builder<GameServerInstance> batch = ReadBatch.builder(GameServerInstance.class).mappedTableResource(table);
+        ReadBatch.Builder<GameServerInstance> batch = ReadBatch.builder(GameServerInstance.class).mappedTableResource(table());
         instanceIds.stream().distinct().forEach(id -> batch.addGetItem(key(group, id)));
-        return enhanced.batchGetItem(r -> r.readBatches(batch.build())).resultsForTable(table).stream()
+        return enhanced.batchGetItem(r -> r.readBatches(batch.build())).resultsForTable(table()).stream()
                 .sorted(java.util.Comparator.comparing(GameServerInstance::instanceId))
                 .toList();
     }
 
     @Override
     public Page<GameServerInstance> list(String group, int limit, Optional<String> cursor) {
-        var page = table.query(QueryEnhancedRequest.builder()
+        var page = table().query(QueryEnhancedRequest.builder()
                         .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(group)))
                         .limit(limit)
                         .exclusiveStartKey(Cursors.decode(cursor))
@@ -61,7 +78,7 @@ public final class DynamoInstanceRepository implements InstanceRepository {
     @Override
     public List<GameServerInstance> listAll(String group) {
         List<GameServerInstance> all = new java.util.ArrayList<>();
-        table.query(QueryEnhancedRequest.builder()
+        table().query(QueryEnhancedRequest.builder()
                         .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(group))).build())
                 .items().forEach(all::add);
         return all;
@@ -69,25 +86,25 @@ public final class DynamoInstanceRepository implements InstanceRepository {
 
     @Override
     public Optional<GameServerInstance> findById(String instanceId) {
-        return table.index(Tables.INSTANCES_BY_ID_INDEX).query(QueryEnhancedRequest.builder()
+        return table().index(Tables.INSTANCES_BY_ID_INDEX).query(QueryEnhancedRequest.builder()
                         .queryConditional(QueryConditional.keyEqualTo(k -> k.partitionValue(instanceId))).limit(1).build())
                 .iterator().next().items().stream().findFirst();
     }
 
     @Override
     public void delete(String group, String instanceId) {
-        table.deleteItem(key(group, instanceId));
+        table().deleteItem(key(group, instanceId));
     }
 
     @Override
     public void save(GameServerInstance instance) {
-        table.putItem(instance);
+        table().putItem(instance);
     }
 
     @Override
     public void addIfAbsent(GameServerInstance instance) {
         try {
-            table.putItem(PutItemEnhancedRequest.builder(GameServerInstance.class).item(instance)
+            table().putItem(PutItemEnhancedRequest.builder(GameServerInstance.class).item(instance)
                     .conditionExpression(Expression.builder().expression("attribute_not_exists(InstanceId)").build())
                     .build());
         } catch (ConditionalCheckFailedException alreadyRecorded) {
@@ -99,7 +116,7 @@ public final class DynamoInstanceRepository implements InstanceRepository {
     public boolean changeStatus(String group, String instanceId, InstanceStatus from, InstanceStatus to,
             boolean replacementRequested) {
         try {
-            dynamoDb.updateItem(u -> u.tableName(table.tableName()).key(keyMap(group, instanceId))
+            dynamoDb.updateItem(u -> u.tableName(tableName).key(keyMap(group, instanceId))
                     .updateExpression("SET InstanceStatus = :to, ReplacementRequested = :replacement")
                     .conditionExpression("InstanceStatus = :from")
                     .expressionAttributeValues(Map.of(":to", AttributeValue.fromS(to.name()),
@@ -118,7 +135,7 @@ public final class DynamoInstanceRepository implements InstanceRepository {
                 ? "attribute_exists(InstanceId) AND (attribute_not_exists(ReplacementRequested) OR ReplacementRequested = :other)"
                 : "ReplacementRequested = :other";
         try {
-            dynamoDb.updateItem(u -> u.tableName(table.tableName()).key(keyMap(group, instanceId))
+            dynamoDb.updateItem(u -> u.tableName(tableName).key(keyMap(group, instanceId))
                     .updateExpression("SET ReplacementRequested = :requested")
                     .conditionExpression(unlessSo)
                     .expressionAttributeValues(Map.of(":requested", AttributeValue.fromBool(requested),
@@ -136,7 +153,7 @@ public final class DynamoInstanceRepository implements InstanceRepository {
     @Override
     public int deleteSome(String group, int max) {
         List<GameServerInstance> batch = list(group, max, Optional.empty()).items();
-        batch.forEach(i -> table.deleteItem(key(group, i.instanceId())));
+        batch.forEach(i -> table().deleteItem(key(group, i.instanceId())));
         return batch.size();
     }
 

@@ -1,25 +1,20 @@
 package io.gamefleet.adapters.dynamodb;
 
-import static io.gamefleet.adapters.dynamodb.Attributes.derived;
-import static io.gamefleet.adapters.dynamodb.Attributes.enumeration;
-import static io.gamefleet.adapters.dynamodb.Attributes.millis;
 import static io.gamefleet.adapters.dynamodb.Attributes.sortable;
-import static io.gamefleet.adapters.dynamodb.Attributes.string;
-import static software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags.primaryPartitionKey;
-import static software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags.secondaryPartitionKey;
-import static software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags.secondarySortKey;
 
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.InstanceStatus;
 import io.gamefleet.domain.UtilizationStatus;
 import java.time.Instant;
-import software.amazon.awssdk.enhanced.dynamodb.TableSchema;
-import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchema;
+import java.util.HashMap;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * GameServers items, keyed by GameServerId alone so that registration is one conditional put
- * that keeps ids unique across groups. Access patterns:
+ * that keeps ids unique across groups, mapped by hand ({@link #toItem}, {@link #fromItem}): the
+ * claim and heartbeat paths load no Enhanced Client (its converters cost a cold start). Access patterns:
  * <ul>
  * <li>get/update/delete by GameServerId (describe, update, deregister, named claims);</li>
  * <li>ByGroupRegistration index: a group's servers in registration order (ListGameServers,
@@ -50,8 +45,6 @@ final class GameServerSchema {
     static final String GATE_ID_PREFIX = "#gate#";
     /** A never-claimed server's expiry in its claim-index key. */
     private static final String NEVER = sortable(Instant.EPOCH);
-
-    static final TableSchema<GameServer> SCHEMA = build();
 
     private GameServerSchema() {}
 
@@ -111,37 +104,67 @@ final class GameServerSchema {
         return bucket(status) + "#" + sortable(now) + "#~";
     }
 
-    private static TableSchema<GameServer> build() {
-        var s = StaticImmutableTableSchema.builder(GameServer.class, GameServer.Builder.class)
-                .newItemBuilder(GameServer::builder, GameServer.Builder::build);
-        s.addAttribute(String.class, a -> a.name("GameServerId")
-                .getter(GameServer::gameServerId).setter(GameServer.Builder::gameServerId)
-                .tags(primaryPartitionKey(), secondarySortKey(Tables.SERVERS_BY_INSTANCE_INDEX)));
-        string(s, "GameServerGroupName", GameServer::gameServerGroupName, GameServer.Builder::gameServerGroupName);
-        derived(s, "RegistrationPartition",
-                g -> g.gameServerGroupName() == null ? null : partition(g.gameServerGroupName(), g.gameServerId()),
-                secondaryPartitionKey(Tables.SERVERS_BY_GROUP_INDEX));
-        s.addAttribute(Long.class, a -> a.name("RegistrationTime")
-                .getter(g -> g.registrationTime() == null ? null : g.registrationTime().toEpochMilli())
-                .setter((b, v) -> b.registrationTime(v == null ? null : Instant.ofEpochMilli(v))));
-        derived(s, "RegistrationSortKey", g -> g.registrationTime() == null ? null : registrationSortKey(g),
-                secondarySortKey(Tables.SERVERS_BY_GROUP_INDEX));
-        s.addAttribute(String.class, a -> a.name("InstanceId")
-                .getter(GameServer::instanceId).setter(GameServer.Builder::instanceId)
-                .tags(secondaryPartitionKey(Tables.SERVERS_BY_INSTANCE_INDEX)));
-        string(s, "ConnectionInfo", GameServer::connectionInfo, GameServer.Builder::connectionInfo);
-        string(s, "GameServerData", GameServer::gameServerData, GameServer.Builder::gameServerData);
-        enumeration(s, "UtilizationStatus", UtilizationStatus.class,
-                GameServer::utilizationStatus, GameServer.Builder::utilizationStatus);
-        millis(s, "ClaimExpiresAt", GameServer::claimExpiresAt, GameServer.Builder::claimExpiresAt);
-        millis(s, "LastClaimTime", GameServer::lastClaimTime, GameServer.Builder::lastClaimTime);
-        millis(s, "LastHealthCheckTime", GameServer::lastHealthCheckTime, GameServer.Builder::lastHealthCheckTime);
-        enumeration(s, "InstanceStatus", InstanceStatus.class, GameServer::instanceStatus, GameServer.Builder::instanceStatus);
-        millis(s, "InstanceLaunchTime", GameServer::instanceLaunchTime, GameServer.Builder::instanceLaunchTime);
-        derived(s, "ClaimPartition",
-                g -> claimSortKey(g, g.claimExpiresAt()) == null ? null : partition(g.gameServerGroupName(), g.gameServerId()),
-                secondaryPartitionKey(Tables.CLAIMABLE_INDEX));
-        derived(s, "ClaimSortKey", g -> claimSortKey(g, g.claimExpiresAt()), secondarySortKey(Tables.CLAIMABLE_INDEX));
-        return s.build();
+    /** The item as stored: the server's attributes that are set, and the index keys derived from them. */
+    static Map<String, AttributeValue> toItem(GameServer g) {
+        Map<String, AttributeValue> item = new HashMap<>();
+        string(item, "GameServerId", g.gameServerId());
+        string(item, "GameServerGroupName", g.gameServerGroupName());
+        if (g.gameServerGroupName() != null) {
+            string(item, "RegistrationPartition", partition(g.gameServerGroupName(), g.gameServerId()));
+        }
+        millis(item, "RegistrationTime", g.registrationTime());
+        if (g.registrationTime() != null) {
+            string(item, "RegistrationSortKey", registrationSortKey(g));
+        }
+        string(item, "InstanceId", g.instanceId());
+        string(item, "ConnectionInfo", g.connectionInfo());
+        string(item, "GameServerData", g.gameServerData());
+        string(item, "UtilizationStatus", g.utilizationStatus() == null ? null : g.utilizationStatus().name());
+        millis(item, "ClaimExpiresAt", g.claimExpiresAt());
+        millis(item, "LastClaimTime", g.lastClaimTime());
+        millis(item, "LastHealthCheckTime", g.lastHealthCheckTime());
+        string(item, "InstanceStatus", g.instanceStatus() == null ? null : g.instanceStatus().name());
+        millis(item, "InstanceLaunchTime", g.instanceLaunchTime());
+        String claimSortKey = claimSortKey(g, g.claimExpiresAt());
+        if (claimSortKey != null) {
+            string(item, "ClaimPartition", partition(g.gameServerGroupName(), g.gameServerId()));
+            string(item, "ClaimSortKey", claimSortKey);
+        }
+        return item;
+    }
+
+    /** The server an item holds (the derived index keys are not read back). */
+    static GameServer fromItem(Map<String, AttributeValue> item) {
+        String utilization = string(item, "UtilizationStatus");
+        String instanceStatus = string(item, "InstanceStatus");
+        return new GameServer(string(item, "GameServerGroupName"), string(item, "GameServerId"), string(item, "InstanceId"),
+                string(item, "ConnectionInfo"), string(item, "GameServerData"),
+                utilization == null ? null : UtilizationStatus.valueOf(utilization),
+                millis(item, "ClaimExpiresAt"), millis(item, "LastClaimTime"), millis(item, "LastHealthCheckTime"),
+                millis(item, "RegistrationTime"),
+                instanceStatus == null ? null : InstanceStatus.valueOf(instanceStatus),
+                millis(item, "InstanceLaunchTime"));
+    }
+
+    private static void string(Map<String, AttributeValue> item, String name, String value) {
+        if (value != null) {
+            item.put(name, AttributeValue.fromS(value));
+        }
+    }
+
+    private static void millis(Map<String, AttributeValue> item, String name, Instant value) {
+        if (value != null) {
+            item.put(name, AttributeValue.fromN(Long.toString(value.toEpochMilli())));
+        }
+    }
+
+    private static String string(Map<String, AttributeValue> item, String name) {
+        AttributeValue v = item.get(name);
+        return v == null ? null : v.s();
+    }
+
+    private static Instant millis(Map<String, AttributeValue> item, String name) {
+        AttributeValue v = item.get(name);
+        return v == null || v.n() == null ? null : Instant.ofEpochMilli(Long.parseLong(v.n()));
     }
 }

@@ -91,6 +91,19 @@ public abstract class GroupRepositoryContract {
     }
 
     @Test
+    void findStatusTellsTheNameStatusAndExpiryAsFindDoes() {
+        assertThat(groups.findStatus(name)).isEmpty();
+        GameServerGroup g = group(name, T0);
+        groups.create(g);
+        GameServerGroup deleted = groups.update(g.toBuilder().status(GameServerGroupStatus.DELETED)
+                .expiresAt(Instant.ofEpochSecond(T0.getEpochSecond() + 86_400)).build());
+        GameServerGroup status = groups.findStatus(name).orElseThrow();
+        assertThat(status.name()).isEqualTo(name);
+        assertThat(status.status()).isEqualTo(GameServerGroupStatus.DELETED);
+        assertThat(status.expiresAt()).isEqualTo(deleted.expiresAt());
+    }
+
+    @Test
     void aSparseGroupSurvivesTheRoundTrip() {
         GameServerGroup minimal = GameServerGroup.builder().name(name).creationTime(T0).lastUpdatedTime(T0)
                 .launchTemplate(new LaunchTemplate("lt-123", null, null)).build();

@@ -1,0 +1,233 @@
+package io.gamefleet.local.bench;
+
+import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.catalog.Role;
+import io.gamefleet.catalog.Settings;
+import io.gamefleet.catalog.TableDefinition;
+import io.gamefleet.catalog.Tables;
+import io.gamefleet.domain.GameServerInstance;
+import io.gamefleet.local.LocalProfile;
+import io.gamefleet.local.bench.coldstart.FirstRequest;
+import io.gamefleet.local.process.ChildProcess;
+import io.gamefleet.local.process.Emulators;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Fresh JVM to first request answered: a JVM started for each run (no SnapStart, {@code
+ * -XX:TieredStopAtLevel=1}, as Lambda runs Java without SnapStart's snapshot) makes a handler
+ * class and hands it one API Gateway event; the time runs from starting the process to its
+ * answer. Gamefleet's ClaimGameServer and UpdateGameServer (a heartbeat) handlers, from the
+ * Lambda jar, each beside the textbook handler ({@link io.gamefleet.local.bench.coldstart.TextbookHandler}:
+ * the Enhanced Client from defaults, a bean schema, one get and one update), runs alternating, on
+ * the same emulator. Not part of {@code mvn verify}. Run from the repository's root or local/:
+ * {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.ColdStartBenchmark [runs]} (7).
+ */
+public final class ColdStartBenchmark {
+    private static final String[] RUNNER_CLASSES = {"FirstRequest", "TextbookHandler", "TextbookServer"};
+
+    private ColdStartBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        int runs = args.length > 0 ? Integer.parseInt(args[0]) : 7;
+        Path lambdaJar = lambdaJar();
+        Path runners = runnerClasses();
+        File logs = Files.createTempDirectory("gamefleet-coldstart-").toFile();
+        try (ChildProcess dynamo = Emulators.dynamoDb(Emulators.home(), Optional.empty(), logs);
+                LocalProfile profile = Benchmarks.start(new Benchmarks.DynamoDbCalls(), Optional.of(dynamo.endpoint()))) {
+            String group = "cold";
+            Benchmarks.createActive(profile, group, 1, 1, List.of("c5.large", "m5.large"));
+            GameServerInstance instance = profile.services().groups()
+                    .describeInstances(group, Optional.empty(), 1, Optional.empty()).items().get(0);
+            for (int i = 0; i < runs + 2; i++) {
+                profile.services().gameServers().register(new io.gamefleet.domain.GameServerService.Registration(group,
+                        "cold-" + i, instance.instanceId(), Optional.of("10.0.0.1:7777"), Optional.empty()),
+                        io.gamefleet.domain.Caller.UNBOUND);
+            }
+            textbookItem(dynamo.endpoint());
+            Map<String, String> env = environment(dynamo.endpoint());
+            String classPath = runners + File.pathSeparator + lambdaJar;
+            String textbookClassPath = textbookClassPath(runners, lambdaJar);
+            String matchmaker = "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/"
+                    + roleName(Role.MATCHMAKER) + "/matchmaker";
+            String gameServer = "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/"
+                    + roleName(Role.GAME_SERVER) + "/" + instance.instanceId();
+            List<String> claim = command(classPath, "io.gamefleet.api.ClaimGameServerHandler",
+                    "GameServerGroupName=" + group, "{}", matchmaker);
+            List<String> heartbeat = command(classPath, "io.gamefleet.api.UpdateGameServerHandler",
+                    "GameServerGroupName=" + group + ",GameServerId=cold-0", "{\"HealthCheck\":\"HEALTHY\"}", gameServer);
+            List<String> textbook = command(textbookClassPath, "io.gamefleet.local.bench.coldstart.TextbookHandler",
+                    "GameServerId=textbook-0", "{}", gameServer);
+            System.out.printf("fresh JVM (-XX:TieredStopAtLevel=1) to first request answered, %d runs each, alternating;"
+                    + " Lambda jar %s (%.1f MB)%n", runs, lambdaJar.getFileName(), Files.size(lambdaJar) / 1e6);
+            List<Double> claims = new ArrayList<>();
+            List<Double> heartbeats = new ArrayList<>();
+            List<Double> textbooks = new ArrayList<>();
+            run(textbook, env); // one run of each first, not counted: the files are in the page cache afterwards
+            run(claim, env);
+            run(heartbeat, env);
+            for (int i = 0; i < runs; i++) {
+                textbooks.add(run(textbook, env));
+                claims.add(run(claim, env));
+                heartbeats.add(run(heartbeat, env));
+            }
+            System.out.printf("%-42s %8s %8s %8s %7s%n", "", "median", "min", "max", "ratio");
+            print("textbook (Enhanced Client, bean schema)", textbooks, median(textbooks));
+            print("Gamefleet ClaimGameServer", claims, median(textbooks));
+            print("Gamefleet UpdateGameServer (heartbeat)", heartbeats, median(textbooks));
+        }
+    }
+
+    private static void print(String what, List<Double> millis, double baseline) {
+        System.out.printf("%-42s %6.0fms %6.0fms %6.0fms %6.2fx%n", what, median(millis), Collections.min(millis),
+                Collections.max(millis), median(millis) / baseline);
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    /** Milliseconds from starting the JVM to its answer. */
+    private static double run(List<String> command, Map<String, String> env) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        long start = System.nanoTime();
+        Process p = pb.start();
+        StringBuilder output = new StringBuilder();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.startsWith("answered ")) {
+                    double millis = (System.nanoTime() - start) / 1e6;
+                    if (!line.startsWith("answered 200 ")) {
+                        throw new IllegalStateException(String.join(" ", command.subList(command.size() - 4, command.size()))
+                                + " " + line + "\n" + output);
+                    }
+                    p.waitFor();
+                    return millis;
+                }
+                output.append(line).append('\n');
+            }
+        }
+        throw new IllegalStateException("no answer from " + command + ":\n" + output);
+    }
+
+    private static List<String> command(String classPath, String handler, String path, String body, String caller) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1"));
+        String extra = System.getProperty("coldstart.jvmFlags", "");
+        if (!extra.isBlank()) {
+            command.addAll(List.of(extra.trim().split("\\s+")));
+        }
+        command.addAll(List.of("-cp", classPath, FirstRequest.class.getName(), handler, path, body, caller));
+        return command;
+    }
+
+    /** The environment a deployed function gets (as the local profile gives its handlers), and the textbook's table. */
+    private static Map<String, String> environment(URI dynamoDb) {
+        Map<String, String> env = new HashMap<>();
+        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        env.put("AWS_REGION", LocalAccount.REGION);
+        env.put("AWS_ACCESS_KEY_ID", "local");
+        env.put("AWS_SECRET_ACCESS_KEY", "local");
+        env.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDb.toString());
+        env.put("AWS_EC2_METADATA_DISABLED", "true");
+        env.put(Settings.ACCOUNT_ID.environmentVariable(), LocalAccount.ACCOUNT_ID);
+        for (Role role : Role.values()) {
+            env.put(Settings.roleArn(role).environmentVariable(), LocalAccount.roleArn(role));
+        }
+        for (TableDefinition t : Tables.ALL) {
+            env.put(t.environmentVariable(), t.logicalName());
+        }
+        env.put("TEXTBOOK_TABLE", Tables.GAME_SERVERS.logicalName());
+        return env;
+    }
+
+    private static String roleName(Role role) {
+        String arn = LocalAccount.roleArn(role);
+        return arn.substring(arn.lastIndexOf('/') + 1);
+    }
+
+    private static void textbookItem(URI endpoint) {
+        try (DynamoDbClient client = DynamoDbClient.builder().region(Region.of(LocalAccount.REGION))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .endpointOverride(endpoint).build()) {
+            client.putItem(p -> p.tableName(Tables.GAME_SERVERS.logicalName()).item(Map.of(
+                    "GameServerId", AttributeValue.fromS("textbook-0"),
+                    "ConnectionInfo", AttributeValue.fromS("10.0.0.1:7777"),
+                    "LastHealthCheckTime", AttributeValue.fromN("0"))));
+        }
+    }
+
+    /** The runner classes alone, copied out of this jar, so the child JVMs load nothing else of it. */
+    private static Path runnerClasses() throws IOException {
+        Path dir = Files.createTempDirectory("gamefleet-coldstart-classes-");
+        String pkg = FirstRequest.class.getPackageName().replace('.', '/');
+        for (String name : RUNNER_CLASSES) {
+            Path target = dir.resolve(pkg).resolve(name + ".class");
+            Files.createDirectories(target.getParent());
+            try (InputStream in = ColdStartBenchmark.class.getResourceAsStream("/" + pkg + "/" + name + ".class")) {
+                Files.copy(in, target);
+            }
+        }
+        return dir;
+    }
+
+    private static Path lambdaJar() throws IOException {
+        for (Path dir : List.of(Path.of("functions", "target"), Path.of("..", "functions", "target"))) {
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> files = Files.list(dir)) {
+                    Optional<Path> jar = files.filter(f -> f.getFileName().toString().endsWith("-lambda.jar")).findFirst();
+                    if (jar.isPresent()) {
+                        return jar.get();
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException("no functions/target/*-lambda.jar: build it first (mvn -DskipTests package -pl local -am)");
+    }
+
+    /**
+     * The textbook's jars: the SDK of the Lambda jar with the HTTP client a stock
+     * {@code dynamodb-enhanced} dependency brings and {@code create()} picks (Apache 5), where the
+     * local Maven repository has it; otherwise the Lambda jar's URL connection client.
+     */
+    private static String textbookClassPath(Path runners, Path lambdaJar) {
+        Path m2 = Path.of(System.getProperty("user.home"), ".m2", "repository");
+        List<Path> apache = List.of(
+                m2.resolve("software/amazon/awssdk/apache5-client/2.59.1/apache5-client-2.59.1.jar"),
+                m2.resolve("org/apache/httpcomponents/client5/httpclient5/5.6.4/httpclient5-5.6.4.jar"),
+                m2.resolve("org/apache/httpcomponents/core5/httpcore5/5.4.3/httpcore5-5.4.3.jar"),
+                m2.resolve("org/apache/httpcomponents/core5/httpcore5-h2/5.4.3/httpcore5-h2-5.4.3.jar"));
+        StringBuilder cp = new StringBuilder(runners + File.pathSeparator + lambdaJar);
+        if (apache.stream().allMatch(Files::isRegularFile)) {
+            apache.forEach(j -> cp.append(File.pathSeparator).append(j));
+            System.out.println("textbook HTTP client: Apache 5 (the SDK's default)");
+        } else {
+            System.out.println("textbook HTTP client: URL connection (Apache 5 is not in the local Maven repository)");
+        }
+        return cp.toString();
+    }
+}
