@@ -102,8 +102,7 @@ public final class ClaimBenchmark {
         int edgeServers = args.length > 2 ? Integer.parseInt(args[2]) : 1500;
         System.out.printf("drain: %d servers per group; the floor: one conditional UpdateItem per claim on distinct items%n",
                 servers);
-        System.out.printf("%-9s %9s %9s %7s %11s %10s %8s %8s%n", "claimers", "floor/s", "claims/s", "ratio",
-                "calls/claim", "WU/claim", "p50 ms", "p99 ms");
+        printHeader();
         int[] counts = args.length > 3 ? java.util.Arrays.stream(args[3].split(",")).mapToInt(Integer::parseInt).toArray()
                 : CLAIMERS;
         for (int claimers : counts) {
@@ -111,22 +110,29 @@ public final class ClaimBenchmark {
             prepare(profile, group, servers);
             double floorRate = floor.run(claimers, calls);
             Result r = claimDirect(profile, calls, group, claimers);
-            System.out.printf("%-9d %9.0f %9.0f %6.2fx %11.2f %10.2f %8.1f %8.1f%n", claimers, floorRate, r.rate(),
-                    r.rate() / floorRate, r.callsPerClaim(), r.writeUnitsPerClaim(), r.p50(), r.p99());
+            printRow(claimers, floorRate, r);
         }
         System.out.printf("%nthe floor with a claim-index entry that each write moves (the emulator's index upkeep):"
                 + " %.0f/s at 32 threads, %.0f/s at 1%n", floor.run(32, true), floor.run(1, true));
         System.out.printf("%nthrough the edge server, SigV4 (what a matchmaker sees), %d servers:%n", edgeServers);
-        System.out.printf("%-9s %9s %9s %7s %11s %10s %8s %8s%n", "claimers", "floor/s", "claims/s", "ratio",
-                "calls/claim", "WU/claim", "p50 ms", "p99 ms");
+        printHeader();
         for (int claimers : new int[] {1, 32}) {
             String group = "bench-edge-" + claimers;
             prepare(profile, group, edgeServers);
             double floorRate = floor.run(claimers, calls);
             Result r = claimThroughEdge(profile, calls, group, claimers);
-            System.out.printf("%-9d %9.0f %9.0f %6.2fx %11.2f %10.2f %8.1f %8.1f%n", claimers, floorRate, r.rate(),
-                    r.rate() / floorRate, r.callsPerClaim(), r.writeUnitsPerClaim(), r.p50(), r.p99());
+            printRow(claimers, floorRate, r);
         }
+    }
+
+    private static void printHeader() {
+        System.out.printf("%-9s %9s %9s %7s %11s %10s %8s %8s%n", "claimers", "floor/s", "claims/s", "ratio",
+                "calls/claim", "WU/claim", "p50 ms", "p99 ms");
+    }
+
+    private static void printRow(int claimers, double floorRate, Result r) {
+        System.out.printf("%-9d %9.0f %9.0f %6.2fx %11.2f %10.2f %8.1f %8.1f%n", claimers, floorRate, r.rate(),
+                r.rate() / floorRate, r.callsPerClaim(), r.writeUnitsPerClaim(), r.p50(), r.p99());
     }
 
     private record Result(double rate, double callsPerClaim, double writeUnitsPerClaim, double p50, double p99) {}
