@@ -114,6 +114,10 @@ public final class ClaimBenchmark {
         }
         System.out.printf("%nthe floor with a claim-index entry that each write moves (the emulator's index upkeep):"
                 + " %.0f/s at 32 threads, %.0f/s at 1%n", floor.run(32, true), floor.run(1, true));
+        prepare(profile, "bench-writes", servers);
+        System.out.printf("Gamefleet's claim writes alone (the repository's conditional UpdateItem, each on a server of its"
+                + " own, no candidate reads): %.0f/s at 32 threads%n", claimWritesAlone(floor.client, profile,
+                "bench-writes", servers, 32));
         System.out.printf("%nthrough the edge server, SigV4 (what a matchmaker sees), %d servers:%n", edgeServers);
         printHeader();
         for (int claimers : new int[] {1, 32}) {
@@ -234,9 +238,35 @@ public final class ClaimBenchmark {
                 Optional.of("10.0.0.1:7777"), Optional.empty()), Caller.UNBOUND);
     }
 
+    /** What the claim's write costs without the rest of a claim: tryClaim on known servers, one each. */
+    private static double claimWritesAlone(DynamoDbClient client, LocalProfile profile, String group, int servers,
+            int threads) throws Exception {
+        Map<String, String> env = new java.util.HashMap<>();
+        Tables.ALL.forEach(t -> env.put(t.environmentVariable(), t.logicalName()));
+        var repository = new io.gamefleet.adapters.dynamodb.DynamoGameServerRepository(client,
+                software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient.builder().dynamoDbClient(client).build(),
+                new io.gamefleet.adapters.dynamodb.TableNames(env));
+        java.time.Instant now = java.time.Instant.now();
+        var condition = new io.gamefleet.domain.GameServerRepository.ClaimCondition(now, now.minusSeconds(60),
+                java.util.EnumSet.of(io.gamefleet.domain.InstanceStatus.ACTIVE));
+        List<GameServer> candidates = new java.util.ArrayList<>();
+        for (int i = 0; i < servers; i++) {
+            candidates.add(profile.services().gameServers().describe(group, group + "-" + i, Caller.UNBOUND));
+        }
+        AtomicInteger next = new AtomicInteger();
+        long start = System.nanoTime();
+        Benchmarks.onThreads(threads, () -> {
+            for (int i = next.getAndIncrement(); i < servers; i = next.getAndIncrement()) {
+                repository.tryClaim(candidates.get(i), condition, now.plusSeconds(60), Optional.empty()).orElseThrow();
+            }
+            return null;
+        });
+        return servers / ((System.nanoTime() - start) / 1e9);
+    }
+
     /** The floor: conditional UpdateItems, each on an item of its own, with the functions' client. */
     private static final class Floor {
-        private final DynamoDbClient client;
+        final DynamoDbClient client;
         private final String table = Tables.GAME_SERVERS.logicalName();
         private int runs;
 
