@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import io.gamefleet.adapters.dynamodb.client.DynamoDbHttpClient;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -49,6 +51,7 @@ public final class Dynoxide extends BackendExtension implements BeforeAllCallbac
 
     private Process process;
     private Path log;
+    private URI endpoint;
     private DynamoDbClient client;
     private DynamoDbEnhancedClient enhanced;
     private TableNames tableNames;
@@ -59,12 +62,8 @@ public final class Dynoxide extends BackendExtension implements BeforeAllCallbac
         if (endpoint == null) {
             endpoint = startDynoxide(context);
         }
-        client = DynamoDbClient.builder()
-                .endpointOverride(endpoint)
-                .region(backend().embedded() ? Region.US_EAST_1 : backend().region())
-                .credentialsProvider(backend().credentials())
-                .httpClient(UrlConnectionHttpClient.create())
-                .build();
+        this.endpoint = endpoint;
+        client = client(List.of());
         enhanced = DynamoDbEnhancedClient.builder().dynamoDbClient(client).build();
         String prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + "-";
         Map<String, String> env = new HashMap<>();
@@ -115,8 +114,16 @@ public final class Dynoxide extends BackendExtension implements BeforeAllCallbac
         }
     }
 
+    /** The client the functions use ({@link DynamoDbHttpClient}), so that every suite on this backend runs on it. */
     public DynamoDbClient client() {
         return client;
+    }
+
+    /** Another client of the same kind on the same backend, with SDK interceptors (to count or change calls). */
+    public DynamoDbClient client(List<ExecutionInterceptor> interceptors) {
+        return DynamoDbHttpClient.builder().endpoint(endpoint)
+                .region((backend().embedded() ? Region.US_EAST_1 : backend().region()).id())
+                .credentialsProvider(backend().credentials()).interceptors(interceptors).build();
     }
 
     public DynamoDbEnhancedClient enhanced() {

@@ -45,6 +45,10 @@ public final class DynamoGameServerRepository implements GameServerRepository {
 
     /** {@code enhanced} is not used: game server items are mapped by hand ({@link GameServerSchema}). */
     public DynamoGameServerRepository(DynamoDbClient dynamoDb, DynamoDbEnhancedClient enhanced, TableNames names) {
+        this(dynamoDb, names);
+    }
+
+    public DynamoGameServerRepository(DynamoDbClient dynamoDb, TableNames names) {
         this.dynamoDb = dynamoDb;
         this.tableName = names.of(Tables.GAME_SERVERS);
     }

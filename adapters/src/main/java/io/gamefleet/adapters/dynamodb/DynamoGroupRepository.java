@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
 import software.amazon.awssdk.enhanced.dynamodb.Key;
@@ -30,13 +31,18 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  */
 public final class DynamoGroupRepository implements GroupRepository {
     private final DynamoDbClient dynamoDb;
-    private final DynamoDbEnhancedClient tables;
+    private final Supplier<DynamoDbEnhancedClient> tables;
     private final String tableName;
     /** Made on first use (its schema is built then): a function that never touches the table never pays for it. */
     private volatile DynamoDbTable<GameServerGroup> table;
     private final String gameServersTable;
 
     public DynamoGroupRepository(DynamoDbClient dynamoDb, DynamoDbEnhancedClient enhanced, TableNames names) {
+        this(dynamoDb, () -> enhanced, names);
+    }
+
+    /** {@code enhanced} is asked for on the table's first use. */
+    public DynamoGroupRepository(DynamoDbClient dynamoDb, Supplier<DynamoDbEnhancedClient> enhanced, TableNames names) {
         this.dynamoDb = dynamoDb;
         this.tables = enhanced;
         this.tableName = names.of(Tables.GAME_SERVER_GROUPS);
@@ -46,7 +52,7 @@ public final class DynamoGroupRepository implements GroupRepository {
     private DynamoDbTable<GameServerGroup> table() {
         DynamoDbTable<GameServerGroup> t = table;
         if (t == null) {
-            t = tables.table(tableName, GroupSchema.SCHEMA);
+            t = tables.get().table(tableName, GroupSchema.SCHEMA);
             table = t;
         }
         return t;

@@ -8,6 +8,7 @@ import io.gamefleet.domain.Page;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
 import software.amazon.awssdk.enhanced.dynamodb.Expression;
@@ -23,12 +24,17 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 /** Instances in the GameServerInstances table (see {@link InstanceSchema}). */
 public final class DynamoInstanceRepository implements InstanceRepository {
     private final DynamoDbClient dynamoDb;
-    private final DynamoDbEnhancedClient enhanced;
+    private final Supplier<DynamoDbEnhancedClient> enhanced;
     private final String tableName;
     /** Made on first use (its schema is built then): a function that never touches the table never pays for it. */
     private volatile DynamoDbTable<GameServerInstance> table;
 
     public DynamoInstanceRepository(DynamoDbClient dynamoDb, DynamoDbEnhancedClient enhanced, TableNames names) {
+        this(dynamoDb, () -> enhanced, names);
+    }
+
+    /** {@code enhanced} is asked for on the table's first use. */
+    public DynamoInstanceRepository(DynamoDbClient dynamoDb, Supplier<DynamoDbEnhancedClient> enhanced, TableNames names) {
         this.dynamoDb = dynamoDb;
         this.enhanced = enhanced;
         this.tableName = names.of(Tables.GAME_SERVER_INSTANCES);
@@ -37,7 +43,7 @@ public final class DynamoInstanceRepository implements InstanceRepository {
     private DynamoDbTable<GameServerInstance> table() {
         DynamoDbTable<GameServerInstance> t = table;
         if (t == null) {
-            t = enhanced.table(tableName, InstanceSchema.SCHEMA);
+            t = enhanced.get().table(tableName, InstanceSchema.SCHEMA);
             table = t;
         }
         return t;
@@ -59,7 +65,7 @@ public final class DynamoInstanceRepository implements InstanceRepository {
     public List<GameServerInstance> findAll(String group, List<String> instanceIds) {
         ReadBatch.Builder<GameServerInstance> batch = ReadBatch.builder(GameServerInstance.class).mappedTableResource(table());
         instanceIds.stream().distinct().forEach(id -> batch.addGetItem(key(group, id)));
-        return enhanced.batchGetItem(r -> r.readBatches(batch.build())).resultsForTable(table()).stream()
+        return enhanced.get().batchGetItem(r -> r.readBatches(batch.build())).resultsForTable(table()).stream()
                 .sorted(java.util.Comparator.comparing(GameServerInstance::instanceId))
                 .toList();
     }

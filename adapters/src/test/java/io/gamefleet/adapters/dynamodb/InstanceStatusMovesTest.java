@@ -21,7 +21,6 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -42,18 +41,12 @@ class InstanceStatusMovesTest {
 
     @BeforeAll
     static void countingRepository() {
-        DynamoDbClient counted = DynamoDbClient.builder()
-                .endpointOverride(DYNAMO.client().serviceClientConfiguration().endpointOverride().orElseThrow())
-                .region(DYNAMO.client().serviceClientConfiguration().region())
-                .credentialsProvider(DYNAMO.client().serviceClientConfiguration().credentialsProvider())
-                .httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(c -> c.addExecutionInterceptor(new ExecutionInterceptor() {
-                    @Override
-                    public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-                        CALLS.add(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME));
-                    }
-                }))
-                .build();
+        DynamoDbClient counted = DYNAMO.client(List.of(new ExecutionInterceptor() {
+            @Override
+            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+                CALLS.add(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME));
+            }
+        }));
         servers = new DynamoGameServerRepository(counted,
                 DynamoDbEnhancedClient.builder().dynamoDbClient(counted).build(), DYNAMO.tableNames());
         groups = new DynamoGroupRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());

@@ -53,12 +53,7 @@ class WriteUnitsTest {
 
     @BeforeAll
     static void repositories() {
-        DynamoDbClient counted = DynamoDbClient.builder()
-                .endpointOverride(DYNAMO.client().serviceClientConfiguration().endpointOverride().orElseThrow())
-                .region(DYNAMO.client().serviceClientConfiguration().region())
-                .credentialsProvider(DYNAMO.client().serviceClientConfiguration().credentialsProvider())
-                .overrideConfiguration(o -> o.addExecutionInterceptor(RECORDER))
-                .build();
+        DynamoDbClient counted = DYNAMO.client(List.of(RECORDER));
         DynamoDbEnhancedClient enhanced = DynamoDbEnhancedClient.builder().dynamoDbClient(counted).build();
         servers = new DynamoGameServerRepository(counted, enhanced, DYNAMO.tableNames());
     }
