@@ -6,6 +6,7 @@ import io.gamefleet.adapters.dynamodb.DynamoGroupRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInstanceRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInterruptionRepository;
 import io.gamefleet.adapters.dynamodb.TableNames;
+import io.gamefleet.adapters.dynamodb.client.DynamoDbHttpClient;
 import io.gamefleet.adapters.metrics.EmfMetrics;
 import io.gamefleet.adapters.stepfunctions.StepFunctionsWorkflowStarter;
 import io.gamefleet.catalog.Role;
@@ -25,7 +26,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
@@ -46,7 +50,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  */
 public final class AwsServices {
     /**
-     * One attempt of an AWS call, and the call with the SDK's retries: well inside the API
+     * One attempt of an AWS call (the SDK clients'; DynamoDB's own client bounds an attempt by
+     * {@link #CONNECT_TIMEOUT} and {@link #SOCKET_TIMEOUT}), and the call with its retries: well inside the API
      * functions' 20 s, so that a stalled dependency ends in a quick 500 InternalServiceException
      * ("safe to retry") from the function rather than in the function's timeout.
      */
@@ -110,9 +115,12 @@ public final class AwsServices {
         if (System.getProperty("http.maxConnections") == null) {
             System.setProperty("http.maxConnections", Integer.toString(Math.max(16, Tables.GAME_SERVER_SHARDS)));
         }
-        AwsCredentialsProvider creds = credentials != null ? credentials : DefaultCredentialsProvider.builder().build();
-        DynamoDbClient dynamoDb = configure(DynamoDbClient.builder(), "DYNAMODB", region, creds).build();
-        DynamoDbEnhancedClient enhanced = DynamoDbEnhancedClient.builder().dynamoDbClient(dynamoDb).build();
+        AwsCredentialsProvider creds = credentials != null ? credentials : credentials(environment);
+        DynamoDbClient dynamoDb = dynamoDb(endpoint("DYNAMODB").map(URI::create).orElse(null), region.id(), creds,
+                interceptors);
+        // Built on first use: claims and heartbeats map their items by hand and never need it.
+        Supplier<DynamoDbEnhancedClient> enhanced = Lazy.of(() -> DynamoDbEnhancedClient.builder()
+                .dynamoDbClient(dynamoDb).build());
         TableNames tables = new TableNames(environment);
         Supplier<SfnClient> sfn = Lazy.of(() -> configure(SfnClient.builder(), "SFN", region, creds).build());
         // Built on first use: most API functions never need Auto Scaling.
@@ -122,7 +130,7 @@ public final class AwsServices {
                 : Lazy.of(() -> new EmfMetrics(clock, System.out::println));
         Services.Ports ports = new Services.Ports(
                 new DynamoGroupRepository(dynamoDb, enhanced, tables),
-                new DynamoGameServerRepository(dynamoDb, enhanced, tables),
+                new DynamoGameServerRepository(dynamoDb, tables),
                 new DynamoInstanceRepository(dynamoDb, enhanced, tables),
                 new DynamoInterruptionRepository(dynamoDb, tables),
                 computePort, metricsPort,
@@ -142,6 +150,36 @@ public final class AwsServices {
         }
         return new Services.Config(settings, setting(Settings.PAGE_TOKEN_KEY), seconds(Settings.VIABILITY_WINDOW_SECONDS),
                 number(Settings.VIABILITY_THRESHOLD), roleArns);
+    }
+
+    /**
+     * The functions' DynamoDB client ({@link DynamoDbHttpClient}: the SDK's interface and model on
+     * a small JSON 1.0 client of its own, which a fresh JVM makes and first calls in a fraction of
+     * the SDK client's time), with this class's timeouts and the SDK's three attempts. {@code
+     * endpoint} null is DynamoDB's regional endpoint. Benchmarks make theirs here too, so that they
+     * measure the client the functions use.
+     */
+    public static DynamoDbClient dynamoDb(URI endpoint, String region, AwsCredentialsProvider credentials,
+            List<ExecutionInterceptor> interceptors) {
+        return DynamoDbHttpClient.builder().endpoint(endpoint).region(region).credentialsProvider(credentials)
+                .connectTimeout(CONNECT_TIMEOUT).socketTimeout(SOCKET_TIMEOUT).callTimeout(CALL_TIMEOUT).maxAttempts(3)
+                .interceptors(interceptors).build();
+    }
+
+    /**
+     * The environment's keys when it has them (Lambda without SnapStart sets them), read as they
+     * are, else the SDK's default chain (SnapStart: the container credentials endpoint, which the
+     * chain's provider asks again as the credentials near their expiry, after a restore too).
+     */
+    static AwsCredentialsProvider credentials(Map<String, String> environment) {
+        String id = environment.get("AWS_ACCESS_KEY_ID");
+        String secret = environment.get("AWS_SECRET_ACCESS_KEY");
+        if (id == null || id.isBlank() || secret == null || secret.isBlank()) {
+            return DefaultCredentialsProvider.builder().build();
+        }
+        String token = environment.get("AWS_SESSION_TOKEN");
+        return StaticCredentialsProvider.create(token == null || token.isBlank() ? AwsBasicCredentials.create(id, secret)
+                : AwsSessionCredentials.create(id, secret, token));
     }
 
     private <B extends AwsClientBuilder<B, C>, C> B configure(B builder, String service, Region region,

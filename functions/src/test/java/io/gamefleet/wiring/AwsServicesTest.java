@@ -65,6 +65,24 @@ class AwsServicesTest {
     }
 
     @Test
+    void withoutGivenCredentialsTheEnvironmentsKeysSignTheRequests() {
+        List<String> tokens = new ArrayList<>();
+        ExecutionInterceptor record = new ExecutionInterceptor() {
+            @Override
+            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+                context.httpRequest().firstMatchingHeader("X-Amz-Security-Token").ifPresent(tokens::add);
+            }
+        };
+        Services services = AwsServices.fromEnvironment(Map.of("AWS_REGION", "eu-west-1",
+                "AWS_ACCESS_KEY_ID", "envkey", "AWS_SECRET_ACCESS_KEY", "envsecret", "AWS_SESSION_TOKEN", "envtoken"))
+                .interceptors(List.of(record, stop)).build();
+        dynamoDb(services);
+        assertThat(authorizations).singleElement().asString().contains("Credential=envkey/")
+                .contains("x-amz-security-token");
+        assertThat(tokens).containsExactly("envtoken");
+    }
+
+    @Test
     void theServicesOwnEndpointVariableComesFirst() {
         URI uri = dynamoDb(build(Map.of("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1111",
                 "AWS_ENDPOINT_URL", "http://127.0.0.1:2222")));

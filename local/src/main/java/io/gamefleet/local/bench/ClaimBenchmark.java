@@ -16,6 +16,7 @@ import io.gamefleet.local.demo.ApiClient;
 import io.gamefleet.local.edge.Principals;
 import io.gamefleet.local.process.ChildProcess;
 import io.gamefleet.local.process.Emulators;
+import io.gamefleet.wiring.AwsServices;
 import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -36,15 +37,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Claims measured against the floor, in one run on one emulator (dynoxide) with one SDK and HTTP
- * client. Not part of {@code mvn verify}; the figures are the emulator's on the machine at hand.
+ * Claims measured against the floor, in one run on one emulator (dynoxide) with one DynamoDB
+ * client, the functions' own ({@link AwsServices#dynamoDb}). Not part of {@code mvn verify}; the figures are the emulator's on the machine at hand.
  * Run: {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.ClaimBenchmark [drain|steady] ...}.
  *
  * <ul>
@@ -86,12 +85,10 @@ public final class ClaimBenchmark {
         }
     }
 
-    /** The client AwsServices builds for the functions: same region, credentials, HTTP client and interceptor. */
+    /** The client AwsServices builds for the functions: same client, region, credentials, timeouts and interceptor. */
     private static DynamoDbClient sameClientAs(URI endpoint, Benchmarks.DynamoDbCalls calls) {
-        return DynamoDbClient.builder().region(Region.of(LocalAccount.REGION))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .httpClientBuilder(UrlConnectionHttpClient.builder()).endpointOverride(endpoint)
-                .overrideConfiguration(o -> o.addExecutionInterceptor(calls)).build();
+        return AwsServices.dynamoDb(endpoint, LocalAccount.REGION,
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")), List.of(calls));
     }
 
     // ---- drain ---------------------------------------------------------------------------
