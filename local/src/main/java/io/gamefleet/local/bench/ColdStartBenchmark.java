@@ -39,7 +39,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * answer. Gamefleet's ClaimGameServer and UpdateGameServer (a heartbeat) handlers, from the
  * Lambda jar, each beside the textbook handler ({@link io.gamefleet.local.bench.coldstart.TextbookHandler}:
  * the Enhanced Client from defaults, a bean schema, one get and one update), runs alternating, on
- * the same emulator. Not part of {@code mvn verify}. Run from the repository's root or local/:
+ * the same emulator. The emulator speaks plain HTTP: in AWS, both handlers' first call also sets
+ * up TLS (JSSE and a handshake), which is not timed here, so there the ratio is nearer 1. Not part of {@code mvn verify}. Run from the repository's root or local/:
  * {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.ColdStartBenchmark [runs]} (7).
  */
 public final class ColdStartBenchmark {
