@@ -48,13 +48,16 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Run: {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.ClaimBenchmark [drain|steady] ...}.
  *
  * <ul>
- * <li><b>drain</b> {@code [servers] [edgeServers] [claimers,...]} (600, 1500, 1,8,32,64): the floor (one conditional
+ * <li><b>drain</b> {@code [servers] [edgeServers] [claimers,...]} (3000, 3000, 1,8,32,64): after one unprinted
+ *     round of each (the JIT's warm-up), the floor (one conditional
  *     UpdateItem per claim on distinct items, nothing else) and Gamefleet's claims (each group
  *     of {@code servers} AVAILABLE servers claimed until it is out of capacity) at 1, 8, 32 and 64
  *     threads, each pair run back to back: claims/s, their ratio to the floor, DynamoDB calls and
  *     write units per successful claim (counted at the client: every call asks for its
  *     ConsumedCapacity), p50/p99. Then 32 claimers through the local edge server, signed with
- *     SigV4 (what a matchmaker sees), on a group of {@code edgeServers}, beside the floor.</li>
+ *     SigV4 (what a matchmaker sees), on a group of {@code edgeServers}, beside the floor. Between
+ *     the two, the floor's write on registered game servers' items, which shows what the
+ *     emulator's upkeep of their indexes costs every write.</li>
  * <li><b>steady</b> {@code [claims/s] [seconds] [servers] [game ms] [heartbeat s]} (200, 20, 1000,
  *     2000, 10): claims arrive at a fixed rate while every claimed server plays (UTILIZED), ends
  *     its game (deregisters) and comes back as a new server (registers), and all servers
@@ -63,7 +66,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class ClaimBenchmark {
     private static final int[] CLAIMERS = {1, 8, 32, 64};
-    private static final int FLOOR_ITEMS = 3000;
+    private static final int FLOOR_ITEMS = 6000;
 
     private ClaimBenchmark() {}
 
@@ -98,10 +101,11 @@ public final class ClaimBenchmark {
 
     private static void drain(LocalProfile profile, Benchmarks.DynamoDbCalls calls, Floor floor, String[] args)
             throws Exception {
-        int servers = args.length > 1 ? Integer.parseInt(args[1]) : 600;
-        int edgeServers = args.length > 2 ? Integer.parseInt(args[2]) : 1500;
+        int servers = args.length > 1 ? Integer.parseInt(args[1]) : 3000;
+        int edgeServers = args.length > 2 ? Integer.parseInt(args[2]) : 3000;
         System.out.printf("drain: %d servers per group; the floor: one conditional UpdateItem per claim on distinct items%n",
                 servers);
+        warmUp(profile, calls, floor, servers);
         printHeader();
         int[] counts = args.length > 3 ? java.util.Arrays.stream(args[3].split(",")).mapToInt(Integer::parseInt).toArray()
                 : CLAIMERS;
@@ -114,6 +118,9 @@ public final class ClaimBenchmark {
         }
         System.out.printf("%nthe floor with a claim-index entry that each write moves (the emulator's index upkeep):"
                 + " %.0f/s at 32 threads, %.0f/s at 1%n", floor.run(32, true), floor.run(1, true));
+        prepare(profile, "bench-items", servers);
+        System.out.printf("the floor on registered game servers (the same write on each server's item; its three index"
+                + " entries stay as they are): %.0f/s at 32 threads%n", floorOnGameServers(floor.client, "bench-items", servers, 32));
         prepare(profile, "bench-writes", servers);
         System.out.printf("Gamefleet's claim writes alone (the repository's conditional UpdateItem, each on a server of its"
                 + " own, no candidate reads): %.0f/s at 32 threads%n", claimWritesAlone(floor.client, profile,
@@ -127,6 +134,17 @@ public final class ClaimBenchmark {
             Result r = claimThroughEdge(profile, calls, group, claimers);
             printRow(claimers, floorRate, r);
         }
+    }
+
+    /**
+     * One unprinted round of the floor and the claims first: the figures are then the JIT's
+     * compiled code (as a warm function's are), not the interpreter's.
+     */
+    private static void warmUp(LocalProfile profile, Benchmarks.DynamoDbCalls calls, Floor floor, int servers)
+            throws Exception {
+        prepare(profile, "bench-warm-up", servers);
+        floor.run(32, calls);
+        claimDirect(profile, calls, "bench-warm-up", 32);
     }
 
     private static void printHeader() {
@@ -227,8 +245,18 @@ public final class ClaimBenchmark {
         Benchmarks.createActive(profile, group, 1, 1, List.of("c5.large", "m5.large"));
         GameServerInstance instance = profile.services().groups()
                 .describeInstances(group, Optional.empty(), 1, Optional.empty()).items().get(0);
-        for (int i = 0; i < servers; i++) {
-            register(profile, group, group + "-" + i, instance.instanceId());
+        AtomicInteger next = new AtomicInteger();
+        try {
+            Benchmarks.onThreads(8, () -> {
+                for (int i = next.getAndIncrement(); i < servers; i = next.getAndIncrement()) {
+                    register(profile, group, group + "-" + i, instance.instanceId());
+                }
+                return null;
+            });
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("registering the benchmark's servers failed", e);
         }
         return instance;
     }
@@ -236,6 +264,29 @@ public final class ClaimBenchmark {
     private static void register(LocalProfile profile, String group, String id, String instanceId) {
         profile.services().gameServers().register(new Registration(group, id, instanceId,
                 Optional.of("10.0.0.1:7777"), Optional.empty()), Caller.UNBOUND);
+    }
+
+    /**
+     * The floor's write (a conditional SET of one attribute that no index holds) on registered
+     * game servers, one each: what writing a game server's item costs the emulator, whose index
+     * upkeep grows with the indexes an item sits in even when the write changes none of their keys.
+     */
+    private static double floorOnGameServers(DynamoDbClient client, String group, int servers, int threads)
+            throws Exception {
+        String table = Tables.GAME_SERVERS.logicalName();
+        Map<String, AttributeValue> values = Map.of(":e", AttributeValue.fromN("1"));
+        AtomicInteger next = new AtomicInteger();
+        long start = System.nanoTime();
+        Benchmarks.onThreads(threads, () -> {
+            for (int i = next.getAndIncrement(); i < servers; i = next.getAndIncrement()) {
+                String id = group + "-" + i;
+                client.updateItem(u -> u.tableName(table).key(Map.of("GameServerId", AttributeValue.fromS(id)))
+                        .updateExpression("SET FloorMark = :e").conditionExpression("attribute_not_exists(FloorMark)")
+                        .expressionAttributeValues(values));
+            }
+            return null;
+        });
+        return servers / ((System.nanoTime() - start) / 1e9);
     }
 
     /** What the claim's write costs without the rest of a claim: tryClaim on known servers, one each. */
@@ -285,14 +336,18 @@ public final class ClaimBenchmark {
          */
         double run(int threads, boolean indexed) throws Exception {
             String prefix = "#floor#" + ++runs + "#";
-            for (int i = 0; i < FLOOR_ITEMS; i++) {
-                String id = prefix + next(i);
-                Map<String, AttributeValue> item = indexed
-                        ? Map.of("GameServerId", AttributeValue.fromS(id), "ClaimPartition", AttributeValue.fromS(prefix),
-                                "ClaimSortKey", AttributeValue.fromS("0#0#" + id))
-                        : Map.of("GameServerId", AttributeValue.fromS(id));
-                client.putItem(p -> p.tableName(table).item(item));
-            }
+            AtomicInteger nextSeed = new AtomicInteger();
+            Benchmarks.onThreads(8, () -> {
+                for (int i = nextSeed.getAndIncrement(); i < FLOOR_ITEMS; i = nextSeed.getAndIncrement()) {
+                    String id = prefix + next(i);
+                    Map<String, AttributeValue> item = indexed
+                            ? Map.of("GameServerId", AttributeValue.fromS(id), "ClaimPartition", AttributeValue.fromS(prefix),
+                                    "ClaimSortKey", AttributeValue.fromS("0#0#" + id))
+                            : Map.of("GameServerId", AttributeValue.fromS(id));
+                    client.putItem(p -> p.tableName(table).item(item));
+                }
+                return null;
+            });
             AtomicInteger nextItem = new AtomicInteger();
             Map<String, AttributeValue> values = indexed
                     ? Map.of(":e", AttributeValue.fromN("1"), ":now", AttributeValue.fromN("0"), ":k", AttributeValue.fromS("0#1"))
