@@ -55,9 +55,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *     threads, each pair run back to back: claims/s, their ratio to the floor, DynamoDB calls and
  *     write units per successful claim (counted at the client: every call asks for its
  *     ConsumedCapacity), p50/p99. Then 32 claimers through the local edge server, signed with
- *     SigV4 (what a matchmaker sees), on a group of {@code edgeServers}, beside the floor. Between
- *     the two, the floor's write on registered game servers' items, which shows what the
- *     emulator's upkeep of their indexes costs every write.</li>
+ *     SigV4 (what a matchmaker sees), on a group of {@code edgeServers}, beside the floor. Each
+ *     row also shows the item floor (the floor's write on registered game servers' items, in
+ *     their three indexes, at as many threads) and the claims' ratio to it: the emulator's index
+ *     upkeep makes every write on such an item dearer, even one that changes no index key.</li>
  * <li><b>steady</b> {@code [claims/s] [seconds] [servers] [game ms] [heartbeat s]} (200, 20, 1000,
  *     2000, 10): claims arrive at a fixed rate while every claimed server plays (UTILIZED), ends
  *     its game (deregisters) and comes back as a new server (registers), and all servers
@@ -112,15 +113,14 @@ public final class ClaimBenchmark {
         for (int claimers : counts) {
             String group = "bench-" + claimers;
             prepare(profile, group, servers);
+            prepare(profile, group + "-items", servers);
             double floorRate = floor.run(claimers, calls);
+            double itemFloorRate = floorOnGameServers(floor.client, group + "-items", servers, claimers);
             Result r = claimDirect(profile, calls, group, claimers);
-            printRow(claimers, floorRate, r);
+            printRow(claimers, floorRate, itemFloorRate, r);
         }
         System.out.printf("%nthe floor with a claim-index entry that each write moves (the emulator's index upkeep):"
                 + " %.0f/s at 32 threads, %.0f/s at 1%n", floor.run(32, true), floor.run(1, true));
-        prepare(profile, "bench-items", servers);
-        System.out.printf("the floor on registered game servers (the same write on each server's item; its three index"
-                + " entries stay as they are): %.0f/s at 32 threads%n", floorOnGameServers(floor.client, "bench-items", servers, 32));
         prepare(profile, "bench-writes", servers);
         System.out.printf("Gamefleet's claim writes alone (the repository's conditional UpdateItem, each on a server of its"
                 + " own, no candidate reads): %.0f/s at 32 threads%n", claimWritesAlone(floor.client, profile,
@@ -130,9 +130,11 @@ public final class ClaimBenchmark {
         for (int claimers : new int[] {1, 32}) {
             String group = "bench-edge-" + claimers;
             prepare(profile, group, edgeServers);
+            prepare(profile, group + "-items", edgeServers);
             double floorRate = floor.run(claimers, calls);
+            double itemFloorRate = floorOnGameServers(floor.client, group + "-items", edgeServers, claimers);
             Result r = claimThroughEdge(profile, calls, group, claimers);
-            printRow(claimers, floorRate, r);
+            printRow(claimers, floorRate, itemFloorRate, r);
         }
     }
 
@@ -148,13 +150,14 @@ public final class ClaimBenchmark {
     }
 
     private static void printHeader() {
-        System.out.printf("%-9s %9s %9s %7s %11s %10s %8s %8s%n", "claimers", "floor/s", "claims/s", "ratio",
-                "calls/claim", "WU/claim", "p50 ms", "p99 ms");
+        System.out.printf("%-9s %9s %9s %7s %12s %9s %11s %10s %8s %8s%n", "claimers", "floor/s", "claims/s", "ratio",
+                "item floor/s", "ratio", "calls/claim", "WU/claim", "p50 ms", "p99 ms");
     }
 
-    private static void printRow(int claimers, double floorRate, Result r) {
-        System.out.printf("%-9d %9.0f %9.0f %6.2fx %11.2f %10.2f %8.1f %8.1f%n", claimers, floorRate, r.rate(),
-                r.rate() / floorRate, r.callsPerClaim(), r.writeUnitsPerClaim(), r.p50(), r.p99());
+    private static void printRow(int claimers, double floorRate, double itemFloorRate, Result r) {
+        System.out.printf("%-9d %9.0f %9.0f %6.2fx %12.0f %8.2fx %11.2f %10.2f %8.1f %8.1f%n", claimers, floorRate,
+                r.rate(), r.rate() / floorRate, itemFloorRate, r.rate() / itemFloorRate, r.callsPerClaim(),
+                r.writeUnitsPerClaim(), r.p50(), r.p99());
     }
 
     private record Result(double rate, double callsPerClaim, double writeUnitsPerClaim, double p50, double p99) {}
