@@ -47,13 +47,17 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Run: {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.ClaimBenchmark [drain|steady] ...}.
  *
  * <ul>
- * <li><b>drain</b> {@code [servers] [edgeServers] [claimers,...]} (600, 1500, 1,8,32,64): the floor (one conditional
+ * <li><b>drain</b> {@code [servers] [edgeServers] [claimers,...]} (3000, 3000, 1,8,32,64): after one unprinted
+ *     round of each (the JIT's warm-up), the floor (one conditional
  *     UpdateItem per claim on distinct items, nothing else) and Gamefleet's claims (each group
  *     of {@code servers} AVAILABLE servers claimed until it is out of capacity) at 1, 8, 32 and 64
  *     threads, each pair run back to back: claims/s, their ratio to the floor, DynamoDB calls and
  *     write units per successful claim (counted at the client: every call asks for its
  *     ConsumedCapacity), p50/p99. Then 32 claimers through the local edge server, signed with
- *     SigV4 (what a matchmaker sees), on a group of {@code edgeServers}, beside the floor.</li>
+ *     SigV4 (what a matchmaker sees), on a group of {@code edgeServers}, beside the floor. Each
+ *     row also shows the item floor (the floor's write on registered game servers' items, in
+ *     their three indexes, at as many threads) and the claims' ratio to it: the emulator's index
+ *     upkeep makes every write on such an item dearer, even one that changes no index key.</li>
  * <li><b>steady</b> {@code [claims/s] [seconds] [servers] [game ms] [heartbeat s]} (200, 20, 1000,
  *     2000, 10): claims arrive at a fixed rate while every claimed server plays (UTILIZED), ends
  *     its game (deregisters) and comes back as a new server (registers), and all servers
@@ -62,7 +66,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class ClaimBenchmark {
     private static final int[] CLAIMERS = {1, 8, 32, 64};
-    private static final int FLOOR_ITEMS = 3000;
+    private static final int FLOOR_ITEMS = 6000;
 
     private ClaimBenchmark() {}
 
@@ -95,19 +99,22 @@ public final class ClaimBenchmark {
 
     private static void drain(LocalProfile profile, Benchmarks.DynamoDbCalls calls, Floor floor, String[] args)
             throws Exception {
-        int servers = args.length > 1 ? Integer.parseInt(args[1]) : 600;
-        int edgeServers = args.length > 2 ? Integer.parseInt(args[2]) : 1500;
+        int servers = args.length > 1 ? Integer.parseInt(args[1]) : 3000;
+        int edgeServers = args.length > 2 ? Integer.parseInt(args[2]) : 3000;
         System.out.printf("drain: %d servers per group; the floor: one conditional UpdateItem per claim on distinct items%n",
                 servers);
+        warmUp(profile, calls, floor, servers);
         printHeader();
         int[] counts = args.length > 3 ? java.util.Arrays.stream(args[3].split(",")).mapToInt(Integer::parseInt).toArray()
                 : CLAIMERS;
         for (int claimers : counts) {
             String group = "bench-" + claimers;
             prepare(profile, group, servers);
+            prepare(profile, group + "-items", servers);
             double floorRate = floor.run(claimers, calls);
+            double itemFloorRate = floorOnGameServers(floor.client, group + "-items", servers, claimers);
             Result r = claimDirect(profile, calls, group, claimers);
-            printRow(claimers, floorRate, r);
+            printRow(claimers, floorRate, itemFloorRate, r);
         }
         System.out.printf("%nthe floor with a claim-index entry that each write moves (the emulator's index upkeep):"
                 + " %.0f/s at 32 threads, %.0f/s at 1%n", floor.run(32, true), floor.run(1, true));
@@ -120,20 +127,34 @@ public final class ClaimBenchmark {
         for (int claimers : new int[] {1, 32}) {
             String group = "bench-edge-" + claimers;
             prepare(profile, group, edgeServers);
+            prepare(profile, group + "-items", edgeServers);
             double floorRate = floor.run(claimers, calls);
+            double itemFloorRate = floorOnGameServers(floor.client, group + "-items", edgeServers, claimers);
             Result r = claimThroughEdge(profile, calls, group, claimers);
-            printRow(claimers, floorRate, r);
+            printRow(claimers, floorRate, itemFloorRate, r);
         }
     }
 
-    private static void printHeader() {
-        System.out.printf("%-9s %9s %9s %7s %11s %10s %8s %8s%n", "claimers", "floor/s", "claims/s", "ratio",
-                "calls/claim", "WU/claim", "p50 ms", "p99 ms");
+    /**
+     * One unprinted round of the floor and the claims first: the figures are then the JIT's
+     * compiled code (as a warm function's are), not the interpreter's.
+     */
+    private static void warmUp(LocalProfile profile, Benchmarks.DynamoDbCalls calls, Floor floor, int servers)
+            throws Exception {
+        prepare(profile, "bench-warm-up", servers);
+        floor.run(32, calls);
+        claimDirect(profile, calls, "bench-warm-up", 32);
     }
 
-    private static void printRow(int claimers, double floorRate, Result r) {
-        System.out.printf("%-9d %9.0f %9.0f %6.2fx %11.2f %10.2f %8.1f %8.1f%n", claimers, floorRate, r.rate(),
-                r.rate() / floorRate, r.callsPerClaim(), r.writeUnitsPerClaim(), r.p50(), r.p99());
+    private static void printHeader() {
+        System.out.printf("%-9s %9s %9s %7s %12s %9s %11s %10s %8s %8s%n", "claimers", "floor/s", "claims/s", "ratio",
+                "item floor/s", "ratio", "calls/claim", "WU/claim", "p50 ms", "p99 ms");
+    }
+
+    private static void printRow(int claimers, double floorRate, double itemFloorRate, Result r) {
+        System.out.printf("%-9d %9.0f %9.0f %6.2fx %12.0f %8.2fx %11.2f %10.2f %8.1f %8.1f%n", claimers, floorRate,
+                r.rate(), r.rate() / floorRate, itemFloorRate, r.rate() / itemFloorRate, r.callsPerClaim(),
+                r.writeUnitsPerClaim(), r.p50(), r.p99());
     }
 
     private record Result(double rate, double callsPerClaim, double writeUnitsPerClaim, double p50, double p99) {}
@@ -224,8 +245,18 @@ public final class ClaimBenchmark {
         Benchmarks.createActive(profile, group, 1, 1, List.of("c5.large", "m5.large"));
         GameServerInstance instance = profile.services().groups()
                 .describeInstances(group, Optional.empty(), 1, Optional.empty()).items().get(0);
-        for (int i = 0; i < servers; i++) {
-            register(profile, group, group + "-" + i, instance.instanceId());
+        AtomicInteger next = new AtomicInteger();
+        try {
+            Benchmarks.onThreads(8, () -> {
+                for (int i = next.getAndIncrement(); i < servers; i = next.getAndIncrement()) {
+                    register(profile, group, group + "-" + i, instance.instanceId());
+                }
+                return null;
+            });
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("registering the benchmark's servers failed", e);
         }
         return instance;
     }
@@ -233,6 +264,29 @@ public final class ClaimBenchmark {
     private static void register(LocalProfile profile, String group, String id, String instanceId) {
         profile.services().gameServers().register(new Registration(group, id, instanceId,
                 Optional.of("10.0.0.1:7777"), Optional.empty()), Caller.UNBOUND);
+    }
+
+    /**
+     * The floor's write (a conditional SET of one attribute that no index holds) on registered
+     * game servers, one each: what writing a game server's item costs the emulator, whose index
+     * upkeep grows with the indexes an item sits in even when the write changes none of their keys.
+     */
+    private static double floorOnGameServers(DynamoDbClient client, String group, int servers, int threads)
+            throws Exception {
+        String table = Tables.GAME_SERVERS.logicalName();
+        Map<String, AttributeValue> values = Map.of(":e", AttributeValue.fromN("1"));
+        AtomicInteger next = new AtomicInteger();
+        long start = System.nanoTime();
+        Benchmarks.onThreads(threads, () -> {
+            for (int i = next.getAndIncrement(); i < servers; i = next.getAndIncrement()) {
+                String id = group + "-" + i;
+                client.updateItem(u -> u.tableName(table).key(Map.of("GameServerId", AttributeValue.fromS(id)))
+                        .updateExpression("SET FloorMark = :e").conditionExpression("attribute_not_exists(FloorMark)")
+                        .expressionAttributeValues(values));
+            }
+            return null;
+        });
+        return servers / ((System.nanoTime() - start) / 1e9);
     }
 
     /** What the claim's write costs without the rest of a claim: tryClaim on known servers, one each. */
@@ -282,14 +336,18 @@ public final class ClaimBenchmark {
          */
         double run(int threads, boolean indexed) throws Exception {
             String prefix = "#floor#" + ++runs + "#";
-            for (int i = 0; i < FLOOR_ITEMS; i++) {
-                String id = prefix + next(i);
-                Map<String, AttributeValue> item = indexed
-                        ? Map.of("GameServerId", AttributeValue.fromS(id), "ClaimPartition", AttributeValue.fromS(prefix),
-                                "ClaimSortKey", AttributeValue.fromS("0#0#" + id))
-                        : Map.of("GameServerId", AttributeValue.fromS(id));
-                client.putItem(p -> p.tableName(table).item(item));
-            }
+            AtomicInteger nextSeed = new AtomicInteger();
+            Benchmarks.onThreads(8, () -> {
+                for (int i = nextSeed.getAndIncrement(); i < FLOOR_ITEMS; i = nextSeed.getAndIncrement()) {
+                    String id = prefix + next(i);
+                    Map<String, AttributeValue> item = indexed
+                            ? Map.of("GameServerId", AttributeValue.fromS(id), "ClaimPartition", AttributeValue.fromS(prefix),
+                                    "ClaimSortKey", AttributeValue.fromS("0#0#" + id))
+                            : Map.of("GameServerId", AttributeValue.fromS(id));
+                    client.putItem(p -> p.tableName(table).item(item));
+                }
+                return null;
+            });
             AtomicInteger nextItem = new AtomicInteger();
             Map<String, AttributeValue> values = indexed
                     ? Map.of(":e", AttributeValue.fromN("1"), ":now", AttributeValue.fromN("0"), ":k", AttributeValue.fromS("0#1"))

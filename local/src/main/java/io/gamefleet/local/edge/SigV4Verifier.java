@@ -21,7 +21,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -41,6 +43,7 @@ public final class SigV4Verifier {
 
     private static final String ALGORITHM = "AWS4-HMAC-SHA256";
     private static final Duration MAX_SKEW = Duration.ofMinutes(5); // AWS's documented limit
+    private static final Pattern SPACES = Pattern.compile("\\s+");
     private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
     private static final HexFormat HEX = HexFormat.of();
 
@@ -48,6 +51,9 @@ public final class SigV4Verifier {
     private final Set<String> services;
     private final Function<String, Optional<String>> secretForAccessKey;
     private final Clock clock;
+    /** Signing keys by day, service and secret; see {@link #signingKey}. */
+    private final Map<String, byte[]> signingKeys = new ConcurrentHashMap<>();
+    private static final int MAX_SIGNING_KEYS = 256;
 
     /** {@code services}: the signing names accepted (a request is signed for exactly one of them). */
     public SigV4Verifier(String region, Set<String> services,
@@ -121,7 +127,7 @@ public final class SigV4Verifier {
         for (String name : signed) {
             List<String> values = h.get(name);
             if (values == null) return reject("signed header '" + name + "' is not in the request");
-            List<String> trimmed = values.stream().map(v -> v.strip().replaceAll("\\s+", " ")).toList();
+            List<String> trimmed = values.stream().map(v -> SPACES.matcher(v.strip()).replaceAll(" ")).toList();
             canonicalHeaders.append(name).append(':').append(String.join(",", trimmed)).append('\n');
         }
 
@@ -207,10 +213,25 @@ public final class SigV4Verifier {
         return out.toString(StandardCharsets.UTF_8);
     }
 
+    /**
+     * The key a signature of the day and service is made with: four HMACs, the same for every
+     * request of a caller's day, so it is kept (the last few: keys change only with the day).
+     */
     private byte[] signingKey(String secret, String date, String service) {
+        String name = date + '/' + service + '/' + secret;
+        byte[] kept = signingKeys.get(name);
+        if (kept != null) {
+            return kept;
+        }
         byte[] k = hmac(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), date);
-        return hmac(hmac(hmac(k, region), service), "aws4_request");
+        byte[] key = hmac(hmac(hmac(k, region), service), "aws4_request");
+        if (signingKeys.size() >= MAX_SIGNING_KEYS) {
+            signingKeys.clear();
+        }
+        signingKeys.put(name, key);
+        return key;
     }
+
 
     private static String first(Map<String, List<String>> h, String name) {
         List<String> v = h.get(name);
