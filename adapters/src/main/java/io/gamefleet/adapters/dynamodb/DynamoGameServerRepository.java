@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
@@ -43,11 +42,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     private final DynamoDbClient dynamoDb;
     private final String tableName;
 
-    /** {@code enhanced} is not used: game server items are mapped by hand ({@link GameServerSchema}). */
-    public DynamoGameServerRepository(DynamoDbClient dynamoDb, DynamoDbEnhancedClient enhanced, TableNames names) {
-        this(dynamoDb, names);
-    }
-
+    /** Game server items are mapped by hand ({@link GameServerSchema}): no Enhanced Client. */
     public DynamoGameServerRepository(DynamoDbClient dynamoDb, TableNames names) {
         this.dynamoDb = dynamoDb;
         this.tableName = names.of(Tables.GAME_SERVERS);

@@ -40,7 +40,7 @@ class BalancingStoreTest {
 
     @BeforeAll
     static void repositories() {
-        servers = new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
+        servers = new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.tableNames());
         groups = new DynamoGroupRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
         instances = new DynamoInstanceRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
         interruptions = new DynamoInterruptionRepository(DYNAMO.client(), DYNAMO.tableNames());

@@ -13,7 +13,7 @@ class DynamoGameServerRepositoryContractTest extends GameServerRepositoryContrac
 
     @Override
     protected GameServerRepository newRepository() {
-        return new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
+        return new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.tableNames());
     }
 
     @Override

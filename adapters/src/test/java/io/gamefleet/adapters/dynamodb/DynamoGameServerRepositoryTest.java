@@ -51,7 +51,7 @@ class DynamoGameServerRepositoryTest {
 
     @BeforeAll
     static void repositories() {
-        servers = new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
+        servers = new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.tableNames());
         groups = new DynamoGroupRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
     }
 

@@ -18,6 +18,6 @@ class DynamoGroupRepositoryContractTest extends GroupRepositoryContract {
 
     @Override
     protected GameServerRepository newGameServerRepository() {
-        return new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
+        return new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.tableNames());
     }
 }

@@ -45,7 +45,7 @@ class DynamoGroupRepositoryTest {
     @BeforeAll
     static void repositories() {
         groups = new DynamoGroupRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
-        servers = new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
+        servers = new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.tableNames());
     }
 
     @BeforeEach

@@ -20,7 +20,6 @@ import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
-import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -47,8 +46,7 @@ class InstanceStatusMovesTest {
                 CALLS.add(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME));
             }
         }));
-        servers = new DynamoGameServerRepository(counted,
-                DynamoDbEnhancedClient.builder().dynamoDbClient(counted).build(), DYNAMO.tableNames());
+        servers = new DynamoGameServerRepository(counted, DYNAMO.tableNames());
         groups = new DynamoGroupRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
     }
 

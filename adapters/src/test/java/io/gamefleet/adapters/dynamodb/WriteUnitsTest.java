@@ -26,7 +26,6 @@ import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.Capacity;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
@@ -54,8 +53,7 @@ class WriteUnitsTest {
     @BeforeAll
     static void repositories() {
         DynamoDbClient counted = DYNAMO.client(List.of(RECORDER));
-        DynamoDbEnhancedClient enhanced = DynamoDbEnhancedClient.builder().dynamoDbClient(counted).build();
-        servers = new DynamoGameServerRepository(counted, enhanced, DYNAMO.tableNames());
+        servers = new DynamoGameServerRepository(counted, DYNAMO.tableNames());
     }
 
     @BeforeEach
