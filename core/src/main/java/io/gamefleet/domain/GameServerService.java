@@ -69,6 +69,10 @@ public final class GameServerService {
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     /** Servers this container claimed lately, which the index may still show for a moment. */
     private final Map<String, Instant> claimedLately = new ConcurrentHashMap<>();
+    /** The same claims in the order they were made, so that forgetting the old ones reads only those. */
+    private final Queue<ClaimedAt> claimedInOrder = new ConcurrentLinkedQueue<>();
+
+    private record ClaimedAt(String gameServerId, Instant at) {}
 
     public GameServerService(GroupRepository groupRepository, GameServerRepository servers,
             InstanceRepository instances, Supplier<Compute> compute, ClaimPolicy claimPolicy, PageTokens tokens,
@@ -342,6 +346,7 @@ public final class GameServerService {
                 }
                 if (claimed.isPresent()) {
                     claimedLately.put(candidate.gameServerId(), condition.now());
+                    claimedInOrder.add(new ClaimedAt(candidate.gameServerId(), condition.now()));
                     return claimed;
                 }
             }
@@ -424,12 +429,24 @@ public final class GameServerService {
             candidatePages.remove(key);
             return Optional.empty();
         }
-        Instant lately = condition.now().minus(CANDIDATES_MAX_AGE.multipliedBy(2));
-        claimedLately.values().removeIf(at -> at.isBefore(lately));
+        forgetClaimsBefore(condition.now().minus(CANDIDATES_MAX_AGE.multipliedBy(2)));
         return Optional.of(candidates.servers().stream()
                 .filter(c -> !inFlight.contains(c.gameServerId()) && !claimedLately.containsKey(c.gameServerId())
                         && !held.contains(c.gameServerId()))
                 .toList());
+    }
+
+    /**
+     * Forgets the claims made before {@code lately}, oldest first (a clock that went back leaves
+     * later ones in the queue a while longer, never forgotten too early).
+     */
+    private void forgetClaimsBefore(Instant lately) {
+        for (ClaimedAt oldest = claimedInOrder.peek(); oldest != null && oldest.at().isBefore(lately);
+                oldest = claimedInOrder.peek()) {
+            if (claimedInOrder.remove(oldest)) {
+                claimedLately.remove(oldest.gameServerId(), oldest.at());
+            }
+        }
     }
 
     /** A named claim reads the server first: its refusals say exactly why, and cost no write. */

@@ -82,8 +82,11 @@ final class Attributes {
 
     /** Epoch milliseconds, zero-padded so that string order is time order. */
     static String sortable(Instant instant) {
-        String digits = Long.toString(instant == null ? 0 : instant.toEpochMilli());
-        return digits.length() >= 13 || digits.startsWith("-") ? String.format("%013d", instant.toEpochMilli())
-                : "0000000000000".substring(digits.length()) + digits;
+        long millis = instant == null ? 0 : instant.toEpochMilli();
+        if (millis < 0) {
+            return String.format("%013d", millis);
+        }
+        String digits = Long.toString(millis);
+        return digits.length() >= 13 ? digits : "0000000000000".substring(digits.length()) + digits;
     }
 }

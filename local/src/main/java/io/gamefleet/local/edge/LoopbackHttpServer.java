@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * A small HTTP/1.1 server for the edge, on one loopback port: one thread reads every connection
@@ -37,6 +38,7 @@ import java.util.function.Consumer;
  * {@code Expect: 100-continue} are supported; responses always carry a Content-Length.
  */
 final class LoopbackHttpServer implements AutoCloseable {
+    private static final Pattern LINE_BREAK = Pattern.compile("\r?\n");
     /** What one request and the whole server may take. */
     record Limits(int maxHeadBytes, long maxBodyBytes, Duration requestDeadline, Duration keepAliveIdle,
             Duration writeDeadline, int maxConnections) {
@@ -310,7 +312,7 @@ final class LoopbackHttpServer implements AutoCloseable {
 
         /** Reads the request line and headers; a message saying what is wrong, or null. */
         private String parseHead(String head) {
-            String[] lines = head.split("\r?\n", -1);
+            String[] lines = LINE_BREAK.split(head, -1);
             String requestLine = lines[0];
             String[] parts = requestLine.split(" ", -1);
             if (parts.length != 3) {

@@ -105,8 +105,8 @@ public final class SigV4Verifier {
 
         // The timestamp signed is X-Amz-Date, or the Date header rewritten in the same basic ISO form.
         Instant requestTime;
+        String amzDate = first(h, "x-amz-date");
         try {
-            String amzDate = first(h, "x-amz-date");
             String date = first(h, "date");
             if (amzDate != null) requestTime = LocalDateTime.parse(amzDate, AMZ_DATE).toInstant(ZoneOffset.UTC);
             else if (date != null) requestTime = ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
@@ -114,7 +114,8 @@ public final class SigV4Verifier {
         } catch (DateTimeParseException e) {
             return reject("unparseable request date");
         }
-        String timestamp = AMZ_DATE.format(requestTime.atOffset(ZoneOffset.UTC));
+        // X-Amz-Date parsed is already in the form signed (the pattern has fixed widths).
+        String timestamp = amzDate != null ? amzDate : AMZ_DATE.format(requestTime.atOffset(ZoneOffset.UTC));
         if (!timestamp.substring(0, 8).equals(scopeDate)) return reject("credential scope date does not match request date");
         if (Duration.between(requestTime, clock.instant()).abs().compareTo(MAX_SKEW) > 0) {
             return reject("request time too skewed: more than 5 minutes from server time");
