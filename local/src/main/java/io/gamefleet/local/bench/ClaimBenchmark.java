@@ -18,14 +18,18 @@ import io.gamefleet.local.process.ChildProcess;
 import io.gamefleet.local.process.Emulators;
 import io.gamefleet.wiring.AwsServices;
 import java.io.File;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +39,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
@@ -66,7 +71,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class ClaimBenchmark {
     private static final int[] CLAIMERS = {1, 8, 32, 64};
-    private static final int FLOOR_ITEMS = 6000;
+    private static final int FLOOR_ITEMS = 10000;
 
     private ClaimBenchmark() {}
 
@@ -175,33 +180,57 @@ public final class ClaimBenchmark {
         });
     }
 
+    /**
+     * Claims over HTTP, each signed with SigV4. The claimers share this machine's cores with the
+     * server, as a matchmaker would not: they use HttpURLConnection (keep-alive) and sign a
+     * request once a second (a signature covers the second, and every claim of the second is
+     * the same request), so that little of the cores goes to the client's side.
+     */
     private static Result claimThroughEdge(LocalProfile profile, Benchmarks.DynamoDbCalls calls, String group,
             int claimers) throws Exception {
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         var admin = Principals.builtInAdmin();
         AwsCredentialsIdentity caller = AwsCredentialsIdentity.create(admin.accessKeyId(), admin.secretAccessKey());
         URI endpoint = profile.endpoint();
         String target = "/game-server-groups/" + group + "/claim";
+        URL url = URI.create(endpoint + target).toURL();
         byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+        AtomicReference<Signed> signed = new AtomicReference<>(new Signed(Instant.EPOCH, Map.of()));
         return measure(calls, claimers, () -> {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoint + target))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-            ApiClient.signedHeaders(endpoint, LocalAccount.REGION, caller, Clock.systemUTC(), "POST", target, true, body)
-                    .forEach((name, values) -> {
-                        if (!name.equalsIgnoreCase("host")) {
-                            values.forEach(v -> request.header(name, v));
-                        }
-                    });
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() == 200) {
+            Instant second = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+            Signed current = signed.get();
+            if (!current.second().equals(second)) {
+                current = new Signed(second, ApiClient.signedHeaders(endpoint, LocalAccount.REGION, caller,
+                        Clock.fixed(second, ZoneOffset.UTC), "POST", target, true, body));
+                signed.set(current);
+            }
+            HttpURLConnection connection = (HttpURLConnection) url.openConnection();
+            connection.setRequestMethod("POST");
+            connection.setDoOutput(true);
+            current.headers().forEach((name, values) -> {
+                if (!name.equalsIgnoreCase("host")) {
+                    values.forEach(v -> connection.addRequestProperty(name, v));
+                }
+            });
+            try (OutputStream out = connection.getOutputStream()) {
+                out.write(body);
+            }
+            int status = connection.getResponseCode();
+            String answer;
+            try (InputStream in = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
+                answer = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            if (status == 200) {
                 return true;
             }
-            if (response.statusCode() == 409 && response.body().contains("OutOfCapacityException")) {
+            if (status == 409 && answer.contains("OutOfCapacityException")) {
                 return false;
             }
-            throw new IllegalStateException("claim answered " + response.statusCode() + " " + response.body());
+            throw new IllegalStateException("claim answered " + status + " " + answer);
         });
     }
+
+    /** The signed headers of the claim request for one second. */
+    private record Signed(Instant second, Map<String, List<String>> headers) {}
 
     /** One attempt: true if it claimed, false when the group is out of capacity. */
     private interface Attempt {
@@ -295,7 +324,6 @@ public final class ClaimBenchmark {
         Map<String, String> env = new java.util.HashMap<>();
         Tables.ALL.forEach(t -> env.put(t.environmentVariable(), t.logicalName()));
         var repository = new io.gamefleet.adapters.dynamodb.DynamoGameServerRepository(client,
-                software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient.builder().dynamoDbClient(client).build(),
                 new io.gamefleet.adapters.dynamodb.TableNames(env));
         java.time.Instant now = java.time.Instant.now();
         var condition = new io.gamefleet.domain.GameServerRepository.ClaimCondition(now, now.minusSeconds(60),
