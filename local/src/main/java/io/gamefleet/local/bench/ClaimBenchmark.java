@@ -44,7 +44,12 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * Claims measured against the floor, in one run on one emulator (dynoxide) with one DynamoDB
@@ -62,7 +67,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *     SigV4 (what a matchmaker sees), on a group of {@code edgeServers}, beside the floor. Each
  *     row also shows the item floor (the floor's write on registered game servers' items, in
  *     their three indexes, at as many threads) and the claims' ratio to it: the emulator's index
- *     upkeep makes every write on such an item dearer, even one that changes no index key.</li>
+ *     upkeep makes every write on such an item dearer, even one that changes no index key: a line
+ *     after the table shows the same write on the same items in GameServers and copied into a
+ *     table with no index.</li>
  * <li><b>steady</b> {@code [claims/s] [seconds] [servers] [game ms] [heartbeat s]} (200, 20, 1000,
  *     2000, 10): claims arrive at a fixed rate while every claimed server plays (UTILIZED), ends
  *     its game (deregisters) and comes back as a new server (registers), and all servers
@@ -117,12 +124,17 @@ public final class ClaimBenchmark {
             prepare(profile, group, servers);
             prepare(profile, group + "-items", servers);
             double floorRate = floor.run(claimers, calls);
-            double itemFloorRate = floorOnGameServers(floor.client, group + "-items", servers, claimers);
+            double itemFloorRate = floorOnGameServers(floor.client, Tables.GAME_SERVERS.logicalName(), group + "-items", servers, claimers);
             Result r = claimDirect(profile, calls, group, claimers);
             printRow(claimers, floorRate, itemFloorRate, r);
         }
         System.out.printf("%nthe floor with a claim-index entry that each write moves (the emulator's index upkeep):"
                 + " %.0f/s at 32 threads, %.0f/s at 1%n", floor.run(32, true), floor.run(1, true));
+        prepare(profile, "bench-copied", servers);
+        String unindexed = copyIntoTableWithoutIndexes(floor.client, "bench-copied", servers);
+        System.out.printf("the item floor on the same items copied into a table with no index: %.0f/s at 32 threads;"
+                + " on them in GameServers: %.0f/s%n", floorOnGameServers(floor.client, unindexed, "bench-copied", servers, 32),
+                floorOnGameServers(floor.client, Tables.GAME_SERVERS.logicalName(), "bench-copied", servers, 32));
         prepare(profile, "bench-writes", servers);
         System.out.printf("Gamefleet's claim writes alone (the repository's conditional UpdateItem, each on a server of its"
                 + " own, no candidate reads): %.0f/s at 32 threads%n", claimWritesAlone(floor.client, profile,
@@ -134,7 +146,7 @@ public final class ClaimBenchmark {
             prepare(profile, group, edgeServers);
             prepare(profile, group + "-items", edgeServers);
             double floorRate = floor.run(claimers, calls);
-            double itemFloorRate = floorOnGameServers(floor.client, group + "-items", edgeServers, claimers);
+            double itemFloorRate = floorOnGameServers(floor.client, Tables.GAME_SERVERS.logicalName(), group + "-items", edgeServers, claimers);
             Result r = claimThroughEdge(profile, calls, group, claimers);
             printRow(claimers, floorRate, itemFloorRate, r);
         }
@@ -300,9 +312,8 @@ public final class ClaimBenchmark {
      * game servers, one each: what writing a game server's item costs the emulator, whose index
      * upkeep grows with the indexes an item sits in even when the write changes none of their keys.
      */
-    private static double floorOnGameServers(DynamoDbClient client, String group, int servers, int threads)
-            throws Exception {
-        String table = Tables.GAME_SERVERS.logicalName();
+    private static double floorOnGameServers(DynamoDbClient client, String table, String group, int servers,
+            int threads) throws Exception {
         Map<String, AttributeValue> values = Map.of(":e", AttributeValue.fromN("1"));
         AtomicInteger next = new AtomicInteger();
         long start = System.nanoTime();
@@ -316,6 +327,31 @@ public final class ClaimBenchmark {
             return null;
         });
         return servers / ((System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * Copies the group's game-server items, as stored, into a table with GameServers' key and no
+     * index: the table's name. The floor's write on them there, beside the same write in
+     * GameServers, shows what the indexes cost the emulator.
+     */
+    private static String copyIntoTableWithoutIndexes(DynamoDbClient client, String group, int servers)
+            throws Exception {
+        String table = "bench-game-servers-without-indexes";
+        client.createTable(c -> c.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
+                .keySchema(KeySchemaElement.builder().attributeName("GameServerId").keyType(KeyType.HASH).build())
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("GameServerId")
+                        .attributeType(ScalarAttributeType.S).build()));
+        AtomicInteger next = new AtomicInteger();
+        Benchmarks.onThreads(8, () -> {
+            for (int i = next.getAndIncrement(); i < servers; i = next.getAndIncrement()) {
+                Map<String, AttributeValue> key = Map.of("GameServerId", AttributeValue.fromS(group + "-" + i));
+                Map<String, AttributeValue> item = client.getItem(g -> g.tableName(Tables.GAME_SERVERS.logicalName())
+                        .key(key).consistentRead(true)).item();
+                client.putItem(p -> p.tableName(table).item(item));
+            }
+            return null;
+        });
+        return table;
     }
 
     /** What the claim's write costs without the rest of a claim: tryClaim on known servers, one each. */
