@@ -40,7 +40,8 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
     public final APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
         try (JsonLog.Invocation invocation = JsonLog.invocation(context == null ? null : context.getAwsRequestId(),
                 route.functionName())) {
-            return serve(RpcV2CborProtocol.carries(event) ? CBOR : REST, event);
+            String requestId = RequestIds.log(event);
+            return RequestIds.tag(requestId, serve(RpcV2CborProtocol.carries(event) ? CBOR : REST, event));
         }
     }
 

@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.gamefleet.api.ApiHandler;
 import io.gamefleet.api.AwsJsonProtocol;
 import io.gamefleet.api.IamCaller;
+import io.gamefleet.api.RequestIds;
 import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Routes;
@@ -46,7 +47,8 @@ public final class GameLiftJsonHandler implements RequestHandler<APIGatewayV2HTT
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
         try (JsonLog.Invocation invocation = JsonLog.invocation(context == null ? null : context.getAwsRequestId(),
                 Routes.JSON_DOOR.functionName())) {
-            return dispatch(event);
+            String requestId = RequestIds.log(event);
+            return RequestIds.tag(requestId, dispatch(event));
         }
     }
 

@@ -89,6 +89,24 @@ class HandlersTest {
     }
 
     @Test
+    void answersAndRefusalsCarryApiGatewaysRequestId() {
+        var event = event("GET", "/game-server-groups/none", Map.of("GameServerGroupName", "none"), null, null);
+        event.getRequestContext().setRequestId("Kq3bLgZZoAMEJzw=");
+        APIGatewayV2HTTPResponse refused = functions.api(Operation.DESCRIBE_GAME_SERVER_GROUP).handleRequest(event, null);
+        assertThat(refused.getStatusCode()).isEqualTo(404);
+        assertThat(refused.getHeaders()).containsEntry("x-amzn-RequestId", "Kq3bLgZZoAMEJzw=");
+
+        create("arena", minimal("arena"));
+        var described = event("GET", "/game-server-groups/arena", ARENA_PATH, null, null);
+        described.getRequestContext().setRequestId("LmN0pQrStUvWxYz=");
+        assertThat(functions.api(Operation.DESCRIBE_GAME_SERVER_GROUP).handleRequest(described, null).getHeaders())
+                .containsEntry("x-amzn-RequestId", "LmN0pQrStUvWxYz=").containsKey("Content-Type");
+        // Without an id (not through API Gateway) the header is left out.
+        assertThat(call(Operation.DESCRIBE_GAME_SERVER_GROUP, "GET", "/game-server-groups/arena", ARENA_PATH, null, null)
+                .getHeaders()).doesNotContainKey("x-amzn-RequestId");
+    }
+
+    @Test
     void createMapsEveryMemberAndAnswersTheNewGroup() {
         JsonNode group = create("arena", """
                 {"GameServerGroupName": "arena", "RoleArn": "arn:aws:iam::123456789012:role/fleetiq",

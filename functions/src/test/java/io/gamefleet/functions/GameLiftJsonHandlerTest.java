@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class GameLiftJsonHandlerTest {
     private static final String ACCOUNT = "123456789012";
+    private static final String REQUEST_ID = "Kq3bLgZZoAMEJzw=";
     private final GameLiftJsonHandler door = new GameLiftJsonHandler(TestServices.unreachableStore(Map.of(
             "GAMEFLEET_ADMIN_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/ops/gamefleet-admin",
             "GAMEFLEET_MATCHMAKER_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/gamefleet-matchmaker",
@@ -59,7 +60,7 @@ class GameLiftJsonHandlerTest {
         var iam = APIGatewayV2HTTPEvent.RequestContext.IAM.builder().withUserArn(callerArn).withAccountId(ACCOUNT).build();
         APIGatewayV2HTTPEvent event = APIGatewayV2HTTPEvent.builder().withVersion("2.0").withRouteKey("POST /")
                 .withHeaders(headers).withBody("{}").withIsBase64Encoded(false)
-                .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()
+                .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder().withRequestId(REQUEST_ID)
                         .withAuthorizer(APIGatewayV2HTTPEvent.RequestContext.Authorizer.builder().withIam(iam).build())
                         .build())
                 .build();
@@ -72,6 +73,7 @@ class GameLiftJsonHandlerTest {
 
     private static void assertType(APIGatewayV2HTTPResponse response, String type) {
         assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(400);
-        assertThat(response.getHeaders()).containsEntry("x-amzn-ErrorType", type);
+        assertThat(response.getHeaders()).containsEntry("x-amzn-ErrorType", type)
+                .containsEntry("x-amzn-RequestId", REQUEST_ID); // SDKs put it in their exceptions
     }
 }

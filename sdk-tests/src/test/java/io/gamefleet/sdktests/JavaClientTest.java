@@ -247,6 +247,7 @@ class JavaClientTest {
                         .instanceDefinitions(InstanceDefinition.builder().instanceType("c5.large").build(),
                                 InstanceDefinition.builder().instanceType("m5.large").build())));
         assertThat(e.getMessage()).contains("MinSize");
+        assertThat(e.requestId()).as("the request id the edge gave the request").isNotBlank();
         // UTILIZED never goes back to AVAILABLE.
         String id = uniqueName("java-used");
         admin.registerGameServer(r -> r.gameServerGroupName(arena).gameServerId(id).instanceId(instance));

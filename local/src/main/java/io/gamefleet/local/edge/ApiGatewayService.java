@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -167,6 +168,7 @@ final class ApiGatewayService implements EdgeService {
                 .withUserArn(principal.callerArn())
                 .build();
         var context = APIGatewayV2HTTPEvent.RequestContext.builder()
+                .withRequestId(UUID.randomUUID().toString())
                 .withRouteKey(match.routeKey())
                 .withAccountId(ACCOUNT_ID)
                 .withStage("$default")
