@@ -170,7 +170,9 @@ public final class SpotBalancer {
                 drained.add(id);
             }
         }
-        plan.desiredCapacity().ifPresent(d -> compute.setDesiredCapacity(group.autoScalingGroupName(), d));
+        ScalingGroupState planned = scaling;
+        Optional<Integer> desired = plan.desiredCapacity().map(d -> moveDesiredCapacity(group, d - planned.desiredCapacity(),
+                planned));
         plan.protection().forEach((id, protect) -> compute.setInstanceProtection(group.autoScalingGroupName(), id, protect));
         List<String> terminated = new java.util.ArrayList<>();
         for (BalancePlan.Termination t : plan.terminate()) {
@@ -188,7 +190,21 @@ public final class SpotBalancer {
 
         GameServerCounts counts = count(all, recorded);
         metrics.gameServers(name, counts);
-        return new GroupReport(name, swept, plan.nonViableTypes(), drained, terminated, plan.desiredCapacity(), counts);
+        return new GroupReport(name, swept, plan.nonViableTypes(), drained, terminated, desired, counts);
+    }
+
+    /**
+     * Moves desired capacity by what the plan changed, from its value now rather than the one the
+     * run read: a raise made meanwhile (a Spot warning's replacement) is kept. Within the group's
+     * sizes; the value set.
+     */
+    private int moveDesiredCapacity(GameServerGroup group, int change, ScalingGroupState read) {
+        ScalingGroupState now = compute.describeScalingGroup(group.autoScalingGroupName()).orElse(read);
+        int target = Math.max(now.minSize(), Math.min(now.maxSize(), now.desiredCapacity() + change));
+        if (target != now.desiredCapacity()) {
+            compute.setDesiredCapacity(group.autoScalingGroupName(), target);
+        }
+        return target;
     }
 
     /** An instance that is gone: its game servers and its record go too. */

@@ -189,6 +189,84 @@ class SpotBalancerTest {
         assertThat(report.terminated()).isEmpty();
     }
 
+    @Test
+    void aRaiseOfDesiredCapacityDuringARunIsKept() {
+        group(b -> b.maxSize(8));
+        fleet.launch("c5-1", C5);
+        fleet.launch("c5-2", C5);
+        fleet.launch("m5-1", M5);
+        fleet.register("gs-1", "c5-1");
+        fleet.register("gs-2", "c5-2");
+        lostToSpot(C5);
+        int before = desired();
+        // A Spot warning's handler raises desired capacity by one after the run read it (here:
+        // once the run has drained, before it sets desired capacity).
+        Compute raisedMeanwhile = new DelegatingCompute(fleet.compute) {
+            private boolean raised;
+
+            @Override
+            public Optional<Compute.ScalingGroupState> describeScalingGroup(String name) {
+                if (!raised && status("c5-1") == InstanceStatus.DRAINING) {
+                    raised = true;
+                    fleet.compute.setDesiredCapacity(name, fleet.compute.describeScalingGroup(name).orElseThrow()
+                            .desiredCapacity() + 1);
+                }
+                return super.describeScalingGroup(name);
+            }
+        };
+
+        List<GroupReport> reports = fleet.balancer(fleet.servers, raisedMeanwhile).runAll();
+
+        assertThat(reports.get(0).drained()).containsExactly("c5-1", "c5-2");
+        assertThat(desired()).as("the run's two replacements on top of the raise").isEqualTo(before + 1 + 2);
+        assertThat(reports.get(0).desiredCapacity()).contains(before + 3);
+    }
+
+    /** A compute port that passes every call on. */
+    private static class DelegatingCompute implements Compute {
+        private final Compute delegate;
+
+        DelegatingCompute(Compute delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public String createScalingGroup(GameServerGroup group) {
+            return delegate.createScalingGroup(group);
+        }
+
+        @Override
+        public Optional<ScalingGroupState> describeScalingGroup(String scalingGroupName) {
+            return delegate.describeScalingGroup(scalingGroupName);
+        }
+
+        @Override
+        public boolean deleteScalingGroup(String scalingGroupName, boolean force) {
+            return delegate.deleteScalingGroup(scalingGroupName, force);
+        }
+
+        @Override
+        public void setInstanceTypes(String scalingGroupName, List<InstanceDefinition> definitions,
+                BalancingStrategy strategy) {
+            delegate.setInstanceTypes(scalingGroupName, definitions, strategy);
+        }
+
+        @Override
+        public void setDesiredCapacity(String scalingGroupName, int desiredCapacity) {
+            delegate.setDesiredCapacity(scalingGroupName, desiredCapacity);
+        }
+
+        @Override
+        public void setInstanceProtection(String scalingGroupName, String instanceId, boolean protectedFromScaleIn) {
+            delegate.setInstanceProtection(scalingGroupName, instanceId, protectedFromScaleIn);
+        }
+
+        @Override
+        public void terminateInstance(String scalingGroupName, String instanceId, boolean decrementDesiredCapacity) {
+            delegate.terminateInstance(scalingGroupName, instanceId, decrementDesiredCapacity);
+        }
+    }
+
     /** m5-1 and c5-1 (with the idle gs-c5) in service, and c5.large not viable (1 ÷ (1 + 1)). */
     private void anM5AndAnIdleC5AfterAC5WasLost() {
         group(b -> b.maxSize(8));
