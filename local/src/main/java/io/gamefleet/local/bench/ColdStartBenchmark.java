@@ -40,8 +40,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Lambda jar, each beside the textbook handler ({@link io.gamefleet.local.bench.coldstart.TextbookHandler}:
  * the Enhanced Client from defaults, a bean schema, one get and one update), runs alternating, on
  * the same emulator. The emulator speaks plain HTTP: in AWS, both handlers' first call also sets
- * up TLS (JSSE and a handshake), which is not timed here, so there the ratio is nearer 1. Not part of {@code mvn verify}. Run from the repository's root or local/:
- * {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.ColdStartBenchmark [runs]} (7).
+ * up TLS (JSSE and a handshake); with {@code tls}, the handlers reach the emulator through a TLS
+ * proxy on the loopback address and pay for that too. Not part of {@code mvn verify}. Run from
+ * the repository's root or local/:
+ * {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.ColdStartBenchmark [runs] [tls]} (7).
  */
 public final class ColdStartBenchmark {
     private static final String[] RUNNER_CLASSES = {"FirstRequest", "TextbookHandler", "TextbookServer"};
@@ -50,6 +52,7 @@ public final class ColdStartBenchmark {
 
     public static void main(String[] args) throws Exception {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 7;
+        boolean tls = args.length > 1 && args[1].equals("tls");
         Path lambdaJar = lambdaJar();
         Path runners = runnerClasses();
         File logs = Files.createTempDirectory("gamefleet-coldstart-").toFile();
@@ -65,21 +68,24 @@ public final class ColdStartBenchmark {
                         io.gamefleet.domain.Caller.UNBOUND);
             }
             textbookItem(dynamo.endpoint());
-            Map<String, String> env = environment(dynamo.endpoint());
+            TlsProxy proxy = tls ? TlsProxy.start(dynamo.endpoint()) : null;
+            Map<String, String> env = environment(tls ? proxy.endpoint() : dynamo.endpoint());
+            List<String> flags = tls ? proxy.trustFlags() : List.of();
             String classPath = runners + File.pathSeparator + lambdaJar;
             String textbookClassPath = textbookClassPath(runners, lambdaJar);
             String matchmaker = "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/"
                     + roleName(Role.MATCHMAKER) + "/matchmaker";
             String gameServer = "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/"
                     + roleName(Role.GAME_SERVER) + "/" + instance.instanceId();
-            List<String> claim = command(classPath, "io.gamefleet.api.ClaimGameServerHandler",
+            List<String> claim = command(flags, classPath, "io.gamefleet.api.ClaimGameServerHandler",
                     "GameServerGroupName=" + group, "{}", matchmaker);
-            List<String> heartbeat = command(classPath, "io.gamefleet.api.UpdateGameServerHandler",
+            List<String> heartbeat = command(flags, classPath, "io.gamefleet.api.UpdateGameServerHandler",
                     "GameServerGroupName=" + group + ",GameServerId=cold-0", "{\"HealthCheck\":\"HEALTHY\"}", gameServer);
-            List<String> textbook = command(textbookClassPath, "io.gamefleet.local.bench.coldstart.TextbookHandler",
+            List<String> textbook = command(flags, textbookClassPath, "io.gamefleet.local.bench.coldstart.TextbookHandler",
                     "GameServerId=textbook-0", "{}", gameServer);
             System.out.printf("fresh JVM (-XX:TieredStopAtLevel=1) to first request answered, %d runs each, alternating;"
-                    + " Lambda jar %s (%.1f MB)%n", runs, lambdaJar.getFileName(), Files.size(lambdaJar) / 1e6);
+                    + " Lambda jar %s (%.1f MB); DynamoDB over %s%n", runs, lambdaJar.getFileName(),
+                    Files.size(lambdaJar) / 1e6, tls ? "HTTPS (a TLS proxy, RSA 2048)" : "plain HTTP");
             List<Double> claims = new ArrayList<>();
             List<Double> heartbeats = new ArrayList<>();
             List<Double> textbooks = new ArrayList<>();
@@ -95,6 +101,9 @@ public final class ColdStartBenchmark {
             print("textbook (Enhanced Client, bean schema)", textbooks, median(textbooks));
             print("Gamefleet ClaimGameServer", claims, median(textbooks));
             print("Gamefleet UpdateGameServer (heartbeat)", heartbeats, median(textbooks));
+            if (proxy != null) {
+                proxy.close();
+            }
         }
     }
 
@@ -135,9 +144,11 @@ public final class ColdStartBenchmark {
         throw new IllegalStateException("no answer from " + command + ":\n" + output);
     }
 
-    private static List<String> command(String classPath, String handler, String path, String body, String caller) {
+    private static List<String> command(List<String> flags, String classPath, String handler, String path, String body,
+            String caller) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1"));
+        command.addAll(flags);
         String extra = System.getProperty("coldstart.jvmFlags", "");
         if (!extra.isBlank()) {
             command.addAll(List.of(extra.trim().split("\\s+")));
