@@ -1,9 +1,10 @@
 package io.gamefleet.testing;
 
-import io.gamefleet.catalog.TableDefinition;
-import io.gamefleet.catalog.Tables;
 import io.gamefleet.adapters.dynamodb.TableNames;
 import io.gamefleet.adapters.dynamodb.TableSetup;
+import io.gamefleet.adapters.dynamodb.client.DynamoDbHttpClient;
+import io.gamefleet.catalog.TableDefinition;
+import io.gamefleet.catalog.Tables;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -21,9 +22,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
-import io.gamefleet.adapters.dynamodb.client.DynamoDbHttpClient;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;

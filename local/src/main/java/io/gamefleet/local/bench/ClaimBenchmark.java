@@ -123,7 +123,7 @@ public final class ClaimBenchmark {
             String group = "bench-" + claimers;
             prepare(profile, group, servers);
             prepare(profile, group + "-items", servers);
-            double floorRate = floor.run(claimers, calls);
+            double floorRate = floor.run(claimers, false);
             double itemFloorRate = floorOnGameServers(floor.client, Tables.GAME_SERVERS.logicalName(), group + "-items", servers, claimers);
             Result r = claimDirect(profile, calls, group, claimers);
             printRow(claimers, floorRate, itemFloorRate, r);
@@ -145,7 +145,7 @@ public final class ClaimBenchmark {
             String group = "bench-edge-" + claimers;
             prepare(profile, group, edgeServers);
             prepare(profile, group + "-items", edgeServers);
-            double floorRate = floor.run(claimers, calls);
+            double floorRate = floor.run(claimers, false);
             double itemFloorRate = floorOnGameServers(floor.client, Tables.GAME_SERVERS.logicalName(), group + "-items", edgeServers, claimers);
             Result r = claimThroughEdge(profile, calls, group, claimers);
             printRow(claimers, floorRate, itemFloorRate, r);
@@ -159,7 +159,7 @@ public final class ClaimBenchmark {
     private static void warmUp(LocalProfile profile, Benchmarks.DynamoDbCalls calls, Floor floor, int servers)
             throws Exception {
         prepare(profile, "bench-warm-up", servers);
-        floor.run(32, calls);
+        floor.run(32, false);
         claimDirect(profile, calls, "bench-warm-up", 32);
     }
 
@@ -389,12 +389,8 @@ public final class ClaimBenchmark {
             this.client = client;
         }
 
-        /** Claims per second: {@link #FLOOR_ITEMS} conditional writes from {@code threads} threads. */
-        double run(int threads, Benchmarks.DynamoDbCalls calls) throws Exception {
-            return run(threads, false);
-        }
-
         /**
+         * Claims per second: {@link #FLOOR_ITEMS} conditional writes from {@code threads} threads.
          * With {@code indexed}, each item also has a claim-index entry that the write moves, as a
          * claim's does: what the emulator's index upkeep adds to the floor.
          */
