@@ -120,13 +120,7 @@ public final class ClaimBenchmark {
         int[] counts = args.length > 3 ? java.util.Arrays.stream(args[3].split(",")).mapToInt(Integer::parseInt).toArray()
                 : CLAIMERS;
         for (int claimers : counts) {
-            String group = "bench-" + claimers;
-            prepare(profile, group, servers);
-            prepare(profile, group + "-items", servers);
-            double floorRate = floor.run(claimers, false);
-            double itemFloorRate = floorOnGameServers(floor.client, Tables.GAME_SERVERS.logicalName(), group + "-items", servers, claimers);
-            Result r = claimDirect(profile, calls, group, claimers);
-            printRow(claimers, floorRate, itemFloorRate, r);
+            row(profile, floor, "bench-" + claimers, servers, claimers, group -> claimDirect(profile, calls, group, claimers));
         }
         System.out.printf("%nthe floor with a claim-index entry that each write moves (the emulator's index upkeep):"
                 + " %.0f/s at 32 threads, %.0f/s at 1%n", floor.run(32, true), floor.run(1, true));
@@ -142,14 +136,28 @@ public final class ClaimBenchmark {
         System.out.printf("%nthrough the edge server, SigV4 (what a matchmaker sees), %d servers:%n", edgeServers);
         printHeader();
         for (int claimers : new int[] {1, 32}) {
-            String group = "bench-edge-" + claimers;
-            prepare(profile, group, edgeServers);
-            prepare(profile, group + "-items", edgeServers);
-            double floorRate = floor.run(claimers, false);
-            double itemFloorRate = floorOnGameServers(floor.client, Tables.GAME_SERVERS.logicalName(), group + "-items", edgeServers, claimers);
-            Result r = claimThroughEdge(profile, calls, group, claimers);
-            printRow(claimers, floorRate, itemFloorRate, r);
+            row(profile, floor, "bench-edge-" + claimers, edgeServers, claimers,
+                    group -> claimThroughEdge(profile, calls, group, claimers));
         }
+    }
+
+    /** Claims of a group, measured. */
+    private interface Claims {
+        Result measure(String group) throws Exception;
+    }
+
+    /**
+     * One row: the floor, the item floor (on a group of its own) and the claims, at {@code
+     * claimers} threads, each group of {@code servers} AVAILABLE servers made first.
+     */
+    private static void row(LocalProfile profile, Floor floor, String group, int servers, int claimers, Claims claims)
+            throws Exception {
+        prepare(profile, group, servers);
+        prepare(profile, group + "-items", servers);
+        double floorRate = floor.run(claimers, false);
+        double itemFloorRate = floorOnGameServers(floor.client, Tables.GAME_SERVERS.logicalName(), group + "-items",
+                servers, claimers);
+        printRow(claimers, floorRate, itemFloorRate, claims.measure(group));
     }
 
     /**
