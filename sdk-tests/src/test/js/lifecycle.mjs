@@ -61,7 +61,7 @@ if (options.protocol === "cbor") {
   config.protocol = AwsSmithyRpcV2CborProtocol;
 }
 if (options["signing-name"]) {
-  // The README's snippet for a deployment in AWS, where API Gateway wants `execute-api`.
+  // docs/sdks.md's snippet for a deployment in AWS, where API Gateway wants `execute-api`.
   config.signingName = options["signing-name"];
 }
 const gamelift = new GameLiftClient(config);

@@ -31,7 +31,7 @@ def main():
         "gamelift", endpoint_url=args.endpoint, config=Config(retries={"total_max_attempts": 1}))
 
     if args.signing_name:
-        # The README's snippet for a deployment in AWS, where API Gateway wants `execute-api`.
+        # docs/sdks.md's snippet for a deployment in AWS, where API Gateway wants `execute-api`.
         def sign_for_execute_api(request, **kwargs):
             request.context.setdefault("signing", {})["signing_name"] = args.signing_name
 

@@ -25,6 +25,6 @@ public final class ClaimGameServerHandler extends ApiHandler {
                 .map(Inputs::instanceStatuses);
         Claim claim = new Claim(request.string("GameServerGroupName"), request.optionalString("GameServerId"),
                 request.optionalString("GameServerData"), statuses);
-        return Inputs.serverResponse(services, services.gameServers().claim(claim));
+        return Outputs.serverResponse(services, services.gameServers().claim(claim));
     }
 }

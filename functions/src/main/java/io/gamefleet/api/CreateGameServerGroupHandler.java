@@ -46,7 +46,7 @@ public final class CreateGameServerGroupHandler extends ApiHandler {
             draft.autoScalingPolicy(new AutoScalingPolicy(warmup == null ? null : warmup.asInt(),
                     policy.get("TargetTrackingConfiguration").get("TargetValue").asDouble()));
         }
-        return Json.wrap("GameServerGroup", Json.group(services.groups().create(draft.build())));
+        return Outputs.wrap("GameServerGroup", Outputs.group(services.groups().create(draft.build())));
     }
 
     private static String text(JsonNode node, String member) {

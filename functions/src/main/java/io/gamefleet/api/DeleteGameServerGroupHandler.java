@@ -18,7 +18,7 @@ public final class DeleteGameServerGroupHandler extends ApiHandler {
     @Override
     protected JsonNode handle(ApiRequest request) {
         DeleteOption option = request.optionalEnum("DeleteOption", DeleteOption.class).orElse(DeleteOption.SAFE_DELETE);
-        return Json.wrap("GameServerGroup",
-                Json.group(services.groups().delete(request.string("GameServerGroupName"), option)));
+        return Outputs.wrap("GameServerGroup",
+                Outputs.group(services.groups().delete(request.string("GameServerGroupName"), option)));
     }
 }

@@ -2,6 +2,7 @@ package io.gamefleet.api;
 
 import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.json.Json;
 import io.gamefleet.wiring.Services;
 
 /** DeregisterGameServer: Removes a game server when its game has ended. */

@@ -16,7 +16,7 @@ public final class DescribeGameServerGroupHandler extends ApiHandler {
 
     @Override
     protected JsonNode handle(ApiRequest request) {
-        return Json.wrap("GameServerGroup",
-                Json.group(services.groups().describe(request.string("GameServerGroupName"))));
+        return Outputs.wrap("GameServerGroup",
+                Outputs.group(services.groups().describe(request.string("GameServerGroupName"))));
     }
 }

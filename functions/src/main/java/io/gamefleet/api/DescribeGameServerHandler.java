@@ -16,7 +16,7 @@ public final class DescribeGameServerHandler extends ApiHandler {
 
     @Override
     protected JsonNode handle(ApiRequest request) {
-        return Inputs.serverResponse(services, services.gameServers().describe(
+        return Outputs.serverResponse(services, services.gameServers().describe(
                 request.string("GameServerGroupName"), request.string("GameServerId"), request.caller()));
     }
 }

@@ -18,7 +18,7 @@ public final class DescribeGameServerInstancesHandler extends ApiHandler {
     protected JsonNode handle(ApiRequest request) {
         var page = services.groups().describeInstances(request.string("GameServerGroupName"),
                 request.optionalStrings("InstanceIds"), request.limit(), request.optionalString("NextToken"));
-        return Json.page("GameServerInstances", page,
-                i -> Json.instance(i, services.settings().groupArn(i.gameServerGroupName())));
+        return Outputs.page("GameServerInstances", page,
+                i -> Outputs.instance(i, services.settings().groupArn(i.gameServerGroupName())));
     }
 }

@@ -1,11 +1,9 @@
 package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroupAction;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.InstanceStatus;
-import io.gamefleet.wiring.Services;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -28,10 +26,5 @@ final class Inputs {
         Set<InstanceStatus> statuses = EnumSet.noneOf(InstanceStatus.class);
         list.forEach(s -> statuses.add(InstanceStatus.valueOf(s.asText())));
         return statuses;
-    }
-
-    static JsonNode serverResponse(Services services, GameServer server) {
-        return Json.wrap("GameServer", Json.server(server,
-                services.settings().groupArn(server.gameServerGroupName()), services.clock().instant()));
     }
 }

@@ -16,7 +16,7 @@ public final class ListGameServerGroupsHandler extends ApiHandler {
 
     @Override
     protected JsonNode handle(ApiRequest request) {
-        return Json.page("GameServerGroups",
-                services.groups().list(request.limit(), request.optionalString("NextToken")), Json::group);
+        return Outputs.page("GameServerGroups",
+                services.groups().list(request.limit(), request.optionalString("NextToken")), Outputs::group);
     }
 }

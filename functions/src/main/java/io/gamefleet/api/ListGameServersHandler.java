@@ -21,7 +21,7 @@ public final class ListGameServersHandler extends ApiHandler {
         var page = services.gameServers().list(request.string("GameServerGroupName"),
                 request.optionalEnum("SortOrder", SortOrder.class), request.limit(), request.optionalString("NextToken"));
         Instant now = services.clock().instant();
-        return Json.page("GameServers", page,
-                s -> Json.server(s, services.settings().groupArn(s.gameServerGroupName()), now));
+        return Outputs.page("GameServers", page,
+                s -> Outputs.server(s, services.settings().groupArn(s.gameServerGroupName()), now));
     }
 }

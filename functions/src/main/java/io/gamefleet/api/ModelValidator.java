@@ -3,6 +3,7 @@ package io.gamefleet.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

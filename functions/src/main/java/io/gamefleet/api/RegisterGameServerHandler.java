@@ -20,6 +20,6 @@ public final class RegisterGameServerHandler extends ApiHandler {
         Registration registration = new Registration(request.string("GameServerGroupName"),
                 request.string("GameServerId"), request.string("InstanceId"),
                 request.optionalString("ConnectionInfo"), request.optionalString("GameServerData"));
-        return Inputs.serverResponse(services, services.gameServers().register(registration, request.caller()));
+        return Outputs.serverResponse(services, services.gameServers().register(registration, request.caller()));
     }
 }

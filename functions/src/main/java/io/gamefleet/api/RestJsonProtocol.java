@@ -9,6 +9,7 @@ import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.domain.ErrorKind;
 import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.json.Json;
 import java.util.Map;
 import java.util.TreeSet;
 

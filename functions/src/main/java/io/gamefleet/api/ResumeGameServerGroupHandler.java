@@ -16,7 +16,7 @@ public final class ResumeGameServerGroupHandler extends ApiHandler {
 
     @Override
     protected JsonNode handle(ApiRequest request) {
-        return Json.wrap("GameServerGroup", Json.group(services.groups().resume(
+        return Outputs.wrap("GameServerGroup", Outputs.group(services.groups().resume(
                 request.string("GameServerGroupName"), Inputs.actions(request, "ResumeActions"))));
     }
 }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.json.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -16,7 +16,7 @@ public final class SuspendGameServerGroupHandler extends ApiHandler {
 
     @Override
     protected JsonNode handle(ApiRequest request) {
-        return Json.wrap("GameServerGroup", Json.group(services.groups().suspend(
+        return Outputs.wrap("GameServerGroup", Outputs.group(services.groups().suspend(
                 request.string("GameServerGroupName"), Inputs.actions(request, "SuspendActions"))));
     }
 }

@@ -23,7 +23,7 @@ public final class UpdateGameServerGroupHandler extends ApiHandler {
                 request.optionalList("InstanceDefinitions", Inputs::instanceDefinition),
                 request.optionalEnum("GameServerProtectionPolicy", GameServerProtectionPolicy.class),
                 request.optionalEnum("BalancingStrategy", BalancingStrategy.class));
-        return Json.wrap("GameServerGroup",
-                Json.group(services.groups().update(request.string("GameServerGroupName"), update)));
+        return Outputs.wrap("GameServerGroup",
+                Outputs.group(services.groups().update(request.string("GameServerGroupName"), update)));
     }
 }

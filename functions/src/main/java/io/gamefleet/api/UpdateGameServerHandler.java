@@ -22,6 +22,6 @@ public final class UpdateGameServerHandler extends ApiHandler {
                 request.optionalString("GameServerData"),
                 request.optionalEnum("UtilizationStatus", UtilizationStatus.class),
                 request.optionalString("HealthCheck").isPresent());
-        return Inputs.serverResponse(services, services.gameServers().update(update, request.caller()));
+        return Outputs.serverResponse(services, services.gameServers().update(update, request.caller()));
     }
 }

@@ -1,7 +1,7 @@
 package io.gamefleet.logging;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.json.Json;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
@@ -17,9 +17,8 @@ import java.util.function.Consumer;
  * the same records readably.
  */
 public final class JsonLog {
-    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final ThreadLocal<Map<String, String>> CONTEXT = ThreadLocal.withInitial(LinkedHashMap::new);
-    private static volatile Consumer<ObjectNode> sink = record -> System.out.println(record.toString());
+    private static volatile Consumer<ObjectNode> sink = record -> System.out.println(Json.text(record));
     private static volatile Clock clock = Clock.systemUTC();
 
     private JsonLog() {}
@@ -70,7 +69,7 @@ public final class JsonLog {
     }
 
     private static void write(String level, String message, Throwable error) {
-        ObjectNode record = JSON.objectNode();
+        ObjectNode record = Json.NODES.objectNode();
         record.put("timestamp", clock.instant().toString());
         record.put("level", level);
         record.put("message", message);

@@ -9,6 +9,7 @@ import io.gamefleet.catalog.Operation;
 import io.gamefleet.domain.Caller;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.SortOrder;
+import io.gamefleet.json.Json;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

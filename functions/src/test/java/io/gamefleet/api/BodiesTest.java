@@ -8,6 +8,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.dataformat.cbor.CBORParser;
 import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import io.gamefleet.catalog.Operation;
+import io.gamefleet.json.Json;
 import io.gamefleet.logging.JsonLog;
 import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.functions.GameLiftJsonHandler;

@@ -3,6 +3,7 @@ package io.gamefleet.api;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.json.Json;
 import java.util.Map;
 
 /** API Gateway (payload 2.0) events of the REST routes, as the functions' tests send them. */

@@ -10,6 +10,7 @@ import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.domain.ErrorKind;
 import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.json.Json;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

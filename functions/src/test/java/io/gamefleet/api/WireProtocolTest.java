@@ -14,6 +14,7 @@ import io.gamefleet.domain.GameServerProtectionPolicy;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.LaunchTemplate;
+import io.gamefleet.json.Json;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -81,7 +82,7 @@ class WireProtocolTest {
                 .status(GameServerGroupStatus.ACTIVE).creationTime(created).lastUpdatedTime(created)
                 .minSize(1).maxSize(2).launchTemplate(new LaunchTemplate(null, "lt", null)).build();
         APIGatewayV2HTTPResponse response = cbor.output(Operation.DESCRIBE_GAME_SERVER_GROUP,
-                Json.wrap("GameServerGroup", Json.group(group)));
+                Outputs.wrap("GameServerGroup", Outputs.group(group)));
 
         assertThat(response.getIsBase64Encoded()).isTrue();
         assertThat(response.getHeaders()).containsEntry("smithy-protocol", "rpc-v2-cbor")

@@ -17,7 +17,7 @@ import software.constructs.Construct;
  * key, a workflow step, a schedule, an event pattern or a setting default of its own; what each
  * function may do with the tables and with Auto Scaling comes from {@link FunctionAccess}.
  *
- * <p>Context values are read and checked by {@link DeploymentContext}; the README's "Deploying"
+ * <p>Context values are read and checked by {@link DeploymentContext}; docs/deploy.md's "Deploy"
  * section lists them. The stack is environment-agnostic and does no lookups: synthesis needs
  * neither AWS credentials nor a network.
  */

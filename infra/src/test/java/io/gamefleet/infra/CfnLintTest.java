@@ -21,7 +21,7 @@ import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.assertions.Template;
 
 /**
- * The template passes cfn-lint in every region the README says Gamefleet supports, where cfn-lint
+ * The template passes cfn-lint in every region docs/deploy.md says Gamefleet supports, where cfn-lint
  * is installed (it is a Python tool, not a Maven artifact): skipped with the reason elsewhere.
  */
 class CfnLintTest {

@@ -850,13 +850,10 @@ class GamefleetStackTest {
                 .doesNotContain("${");
     }
 
-    /** The README's table of context settings names every key with its default. */
+    /** docs/deploy.md's table of context settings names every key with its default. */
     @Test
-    void theReadmeDocumentsEveryContextKeyWithItsDefault() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        String deploying = readme.substring(readme.indexOf("## Deploying"));
-        deploying = deploying.substring(0, deploying.indexOf("\n## ", 1) < 0 ? deploying.length()
-                : deploying.indexOf("\n## ", 1));
+    void theDeployPageDocumentsEveryContextKeyWithItsDefault() throws IOException {
+        String deploying = Files.readString(Path.of("..", "docs", "deploy.md"));
         Map<String, String> keys = new LinkedHashMap<>();
         DeploymentContext.CONTEXT_SETTINGS.forEach(s -> keys.put(DeploymentContext.contextKey(s), s.defaultValue()));
         keys.put(DeploymentContext.REMOVAL_POLICY, DeploymentContext.DEFAULT_REMOVAL_POLICY);

@@ -19,7 +19,7 @@ import software.amazon.awssdk.identity.spi.AwsSessionCredentialsIdentity;
 /**
  * A Gamefleet API the API test suite runs against instead of starting its own local profile:
  * a {@code cdk deploy}ed (or {@code cdklocal deploy}ed) stack, or a {@code local/run} in another
- * process. Chosen by system properties (README, "Testing against LocalStack or AWS"):
+ * process. Chosen by system properties (docs/development.md, "Testing against LocalStack or AWS"):
  * <ul>
  * <li>{@code gamefleet.api.endpoint}: the API's URL (the stack output {@code ApiUrl});
  * <li>{@code aws.accessKeyId}, {@code aws.secretAccessKey}, optional {@code aws.sessionToken}: one

@@ -48,7 +48,7 @@ final class JavaClients {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    /** Creates a group of two instance types, as the README's example does; returns the response's group. */
+    /** Creates a group of two instance types, as the README's first request does; returns the response's group. */
     static GameServerGroup createGroup(GameLiftClient gameLift, String name) {
         return gameLift.createGameServerGroup(r -> r.gameServerGroupName(name).roleArn(ROLE_ARN)
                 .minSize(1).maxSize(4)

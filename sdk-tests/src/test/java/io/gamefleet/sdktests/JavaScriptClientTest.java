@@ -34,7 +34,7 @@ class JavaScriptClientTest {
 
     @Test
     void theSigningNameOverrideSignsForExecuteApi(Profile profile) {
-        // The README's JavaScript snippet for a deployment in AWS; the local profile takes both names.
+        // docs/sdks.md's JavaScript snippet for a deployment in AWS; the local profile takes both names.
         assertThat(lifecycle(profile, "--protocol", "json", "--signing-name", "execute-api"))
                 .contains("\"scope\":\"us-east-1/execute-api\"");
     }

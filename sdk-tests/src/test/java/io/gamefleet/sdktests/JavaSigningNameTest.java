@@ -16,14 +16,14 @@ import software.amazon.awssdk.services.gamelift.auth.scheme.GameLiftAuthSchemePr
 import software.amazon.awssdk.services.gamelift.model.NotFoundException;
 
 /**
- * The README's Java snippet for a deployment in AWS, where API Gateway's IAM auth wants requests
+ * docs/sdks.md's Java snippet for a deployment in AWS, where API Gateway's IAM auth wants requests
  * signed for {@code execute-api}: an auth scheme provider that sets the SigV4 signing name. The
  * local profile accepts both names, so the test also reads each request's credential scope.
  */
 @ExtendWith(LocalGamefleet.class)
 class JavaSigningNameTest {
 
-    /** The README's snippet, apart from the endpoint, the credentials and the interceptor. */
+    /** docs/sdks.md's snippet, apart from the endpoint, the credentials and the interceptor. */
     static GameLiftClient signedForExecuteApi(Profile profile, ExecutionInterceptor spy) {
         GameLiftAuthSchemeProvider defaults = GameLiftAuthSchemeProvider.defaultProvider();
         return JavaClients.builder(profile, LocalGamefleet.ADMIN)

@@ -27,7 +27,7 @@ class PythonClientTest {
 
     @Test
     void boto3WithTheSigningNameHandlerSignsForExecuteApi(Profile profile) {
-        // The README's boto3 snippet for a deployment in AWS; the local profile takes both names.
+        // docs/sdks.md's boto3 snippet for a deployment in AWS; the local profile takes both names.
         assertThat(boto3(profile, "--signing-name", "execute-api")).contains("\"scope\": \"us-east-1/execute-api\"");
     }
 
@@ -38,7 +38,7 @@ class PythonClientTest {
         assertThat(group.find()).isTrue();
         File module = LocalGamefleet.Profile.moduleDir().toFile();
 
-        // The README's command, with the local admin's keys in the environment.
+        // docs/sdks.md's claim-game-server command, with the local admin's keys in the environment.
         Command.Result claimed = Command.run(List.of("aws", "gamelift", "claim-game-server",
                 "--endpoint-url", profile.endpoint().toString(), "--game-server-group-name", group.group(1)),
                 module, LocalGamefleet.ADMIN, Map.of());

@@ -54,7 +54,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 /**
  * Claims measured against the floor, in one run on one emulator (dynoxide) with one DynamoDB
  * client, the functions' own ({@link AwsServices#dynamoDb}). Not part of {@code mvn verify}; the figures are the emulator's on the machine at hand.
- * Run: {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.ClaimBenchmark [drain|steady] ...}.
+ * Run: {@code java -cp bench/target/gamefleet-bench.jar io.gamefleet.local.bench.ClaimBenchmark [drain|steady] ...}.
  *
  * <ul>
  * <li><b>drain</b> {@code [servers] [edgeServers] [claimers,...]} (3000, 3000, 1,8,32,64): after one unprinted

@@ -43,7 +43,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * up TLS (JSSE and a handshake); with {@code tls}, the handlers reach the emulator through a TLS
  * proxy on the loopback address and pay for that too. Not part of {@code mvn verify}. Run from
  * the repository's root or local/:
- * {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.ColdStartBenchmark [runs] [tls]} (7).
+ * {@code java -cp bench/target/gamefleet-bench.jar io.gamefleet.local.bench.ColdStartBenchmark [runs] [tls]} (7).
  */
 public final class ColdStartBenchmark {
     private static final String[] RUNNER_CLASSES = {"FirstRequest", "TextbookHandler", "TextbookServer"};

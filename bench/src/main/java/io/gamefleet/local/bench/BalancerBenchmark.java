@@ -13,7 +13,7 @@ import java.util.Optional;
  * instances, against the local profile's DynamoDB (dynoxide): a quiet run (nothing changes), then
  * a run in which one of three instance types stops being viable and its instances drain, then
  * the run after. Prints DynamoDB calls and wall time of each. Run:
- * {@code java -cp local/target/gamefleet-local.jar io.gamefleet.local.bench.BalancerBenchmark [servers] [instances]}.
+ * {@code java -cp bench/target/gamefleet-bench.jar io.gamefleet.local.bench.BalancerBenchmark [servers] [instances]}.
  */
 public final class BalancerBenchmark {
     private BalancerBenchmark() {}

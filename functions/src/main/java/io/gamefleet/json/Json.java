@@ -1,4 +1,4 @@
-package io.gamefleet.api;
+package io.gamefleet.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -9,27 +9,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.domain.GamefleetException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import io.gamefleet.domain.GameServer;
-import io.gamefleet.domain.GamefleetException;
-import io.gamefleet.domain.GameServerGroup;
-import io.gamefleet.domain.GameServerInstance;
-import io.gamefleet.domain.InstanceDefinition;
-import io.gamefleet.domain.Page;
-import java.math.BigDecimal;
-import java.time.Instant;
-import java.util.List;
-import java.util.function.Function;
 
 /**
- * The FleetIQ output shapes. Absent members are omitted, never null; timestamps are epoch
- * seconds with a millisecond fraction, as in the AWS JSON protocol.
- *
- * <p>JSON text is read into Jackson's tree and written from it with jackson-core's streaming
- * parser and generator alone: no ObjectMapper, whose making costs a cold start a tenth of a second.
+ * JSON text to Jackson's tree and back, for the functions' bodies, the FleetIQ model and the log.
+ * Read and written with jackson-core's streaming parser and generator alone: no ObjectMapper, whose
+ * making costs a cold start a tenth of a second.
  */
 public final class Json {
     /** Makes the tree's nodes. */
@@ -41,7 +30,7 @@ public final class Json {
     private Json() {}
 
     /** A request body that must be one JSON object; an empty body is an empty object. */
-    static ObjectNode readObject(String text) {
+    public static ObjectNode readObject(String text) {
         if (text.isBlank()) {
             return NODES.objectNode();
         }
@@ -60,7 +49,7 @@ public final class Json {
     }
 
     /** One JSON document (the model, say) as a tree. */
-    static JsonNode read(InputStream in) throws IOException {
+    public static JsonNode read(InputStream in) throws IOException {
         try (JsonParser parser = FACTORY.createParser(in)) {
             return read(parser);
         }
@@ -135,75 +124,6 @@ public final class Json {
         return out.toString();
     }
 
-    static ObjectNode group(GameServerGroup g) {
-        ObjectNode n = NODES.objectNode();
-        n.put("GameServerGroupName", g.name());
-        n.put("GameServerGroupArn", g.arn());
-        n.put("RoleArn", g.roleArn());
-        ArrayNode definitions = n.putArray("InstanceDefinitions");
-        for (InstanceDefinition d : g.instanceDefinitions()) {
-            ObjectNode def = definitions.addObject().put("InstanceType", d.instanceType());
-            if (d.weightedCapacity() != null) {
-                def.put("WeightedCapacity", d.weightedCapacity());
-            }
-        }
-        n.put("BalancingStrategy", g.balancingStrategy().name());
-        n.put("GameServerProtectionPolicy", g.protectionPolicy().name());
-        putIfPresent(n, "AutoScalingGroupArn", g.autoScalingGroupArn());
-        n.put("Status", g.status().name());
-        putIfPresent(n, "StatusReason", g.statusReason());
-        ArrayNode suspended = n.putArray("SuspendedActions");
-        g.suspendedActions().stream().map(Enum::name).sorted().forEach(suspended::add);
-        time(n, "CreationTime", g.creationTime());
-        time(n, "LastUpdatedTime", g.lastUpdatedTime());
-        return n;
-    }
-
-    static ObjectNode server(GameServer s, String groupArn, Instant now) {
-        ObjectNode n = NODES.objectNode();
-        n.put("GameServerGroupName", s.gameServerGroupName());
-        n.put("GameServerGroupArn", groupArn);
-        n.put("GameServerId", s.gameServerId());
-        n.put("InstanceId", s.instanceId());
-        putIfPresent(n, "ConnectionInfo", s.connectionInfo());
-        putIfPresent(n, "GameServerData", s.gameServerData());
-        if (s.isClaimedAt(now)) {
-            n.put("ClaimStatus", "CLAIMED");
-        }
-        n.put("UtilizationStatus", s.utilizationStatus().name());
-        time(n, "RegistrationTime", s.registrationTime());
-        time(n, "LastClaimTime", s.lastClaimTime());
-        time(n, "LastHealthCheckTime", s.lastHealthCheckTime());
-        n.put("InstanceStatus", s.instanceStatus().name());
-        return n;
-    }
-
-    static ObjectNode instance(GameServerInstance i, String groupArn) {
-        ObjectNode n = NODES.objectNode();
-        n.put("GameServerGroupName", i.gameServerGroupName());
-        n.put("GameServerGroupArn", groupArn);
-        n.put("InstanceId", i.instanceId());
-        n.put("InstanceStatus", i.instanceStatus().name());
-        putIfPresent(n, "InstanceType", i.instanceType());
-        time(n, "LaunchTime", i.launchTime());
-        return n;
-    }
-
-    static ObjectNode wrap(String member, ObjectNode value) {
-        ObjectNode n = NODES.objectNode();
-        n.set(member, value);
-        return n;
-    }
-
-    static <T> ObjectNode page(String member, Page<T> page, Function<T, ObjectNode> encode) {
-        ObjectNode n = NODES.objectNode();
-        ArrayNode items = n.putArray(member);
-        List<T> list = page.items();
-        list.forEach(item -> items.add(encode.apply(item)));
-        page.cursor().ifPresent(token -> n.put("NextToken", token));
-        return n;
-    }
-
     private static void write(JsonNode node, JsonGenerator g) throws IOException {
         switch (node.getNodeType()) {
             case OBJECT -> {
@@ -236,18 +156,6 @@ public final class Json {
             case BOOLEAN -> g.writeBoolean(node.booleanValue());
             case NULL -> g.writeNull();
             default -> throw new IllegalArgumentException("cannot write a " + node.getNodeType() + " node as JSON");
-        }
-    }
-
-    private static void putIfPresent(ObjectNode n, String member, String value) {
-        if (value != null) {
-            n.put(member, value);
-        }
-    }
-
-    private static void time(ObjectNode n, String member, Instant t) {
-        if (t != null) {
-            n.put(member, BigDecimal.valueOf(t.toEpochMilli(), 3));
         }
     }
 }

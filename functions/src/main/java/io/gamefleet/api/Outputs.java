@@ -1,0 +1,113 @@
+package io.gamefleet.api;
+
+import static io.gamefleet.json.Json.NODES;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.domain.GameServer;
+import io.gamefleet.domain.GameServerGroup;
+import io.gamefleet.domain.GameServerInstance;
+import io.gamefleet.domain.InstanceDefinition;
+import io.gamefleet.domain.Page;
+import io.gamefleet.wiring.Services;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The FleetIQ output shapes, as trees that {@link io.gamefleet.json.Json} writes. Absent members
+ * are omitted, never null; timestamps are epoch seconds with a millisecond fraction, as in the AWS
+ * JSON protocol.
+ */
+final class Outputs {
+    private Outputs() {}
+
+    static ObjectNode group(GameServerGroup g) {
+        ObjectNode n = NODES.objectNode();
+        n.put("GameServerGroupName", g.name());
+        n.put("GameServerGroupArn", g.arn());
+        n.put("RoleArn", g.roleArn());
+        ArrayNode definitions = n.putArray("InstanceDefinitions");
+        for (InstanceDefinition d : g.instanceDefinitions()) {
+            ObjectNode def = definitions.addObject().put("InstanceType", d.instanceType());
+            if (d.weightedCapacity() != null) {
+                def.put("WeightedCapacity", d.weightedCapacity());
+            }
+        }
+        n.put("BalancingStrategy", g.balancingStrategy().name());
+        n.put("GameServerProtectionPolicy", g.protectionPolicy().name());
+        putIfPresent(n, "AutoScalingGroupArn", g.autoScalingGroupArn());
+        n.put("Status", g.status().name());
+        putIfPresent(n, "StatusReason", g.statusReason());
+        ArrayNode suspended = n.putArray("SuspendedActions");
+        g.suspendedActions().stream().map(Enum::name).sorted().forEach(suspended::add);
+        time(n, "CreationTime", g.creationTime());
+        time(n, "LastUpdatedTime", g.lastUpdatedTime());
+        return n;
+    }
+
+    static ObjectNode server(GameServer s, String groupArn, Instant now) {
+        ObjectNode n = NODES.objectNode();
+        n.put("GameServerGroupName", s.gameServerGroupName());
+        n.put("GameServerGroupArn", groupArn);
+        n.put("GameServerId", s.gameServerId());
+        n.put("InstanceId", s.instanceId());
+        putIfPresent(n, "ConnectionInfo", s.connectionInfo());
+        putIfPresent(n, "GameServerData", s.gameServerData());
+        if (s.isClaimedAt(now)) {
+            n.put("ClaimStatus", "CLAIMED");
+        }
+        n.put("UtilizationStatus", s.utilizationStatus().name());
+        time(n, "RegistrationTime", s.registrationTime());
+        time(n, "LastClaimTime", s.lastClaimTime());
+        time(n, "LastHealthCheckTime", s.lastHealthCheckTime());
+        n.put("InstanceStatus", s.instanceStatus().name());
+        return n;
+    }
+
+    static ObjectNode instance(GameServerInstance i, String groupArn) {
+        ObjectNode n = NODES.objectNode();
+        n.put("GameServerGroupName", i.gameServerGroupName());
+        n.put("GameServerGroupArn", groupArn);
+        n.put("InstanceId", i.instanceId());
+        n.put("InstanceStatus", i.instanceStatus().name());
+        putIfPresent(n, "InstanceType", i.instanceType());
+        time(n, "LaunchTime", i.launchTime());
+        return n;
+    }
+
+    /** A game server's answer: {"GameServer": {...}}, claimed or not as of now. */
+    static JsonNode serverResponse(Services services, GameServer server) {
+        return wrap("GameServer", server(server,
+                services.settings().groupArn(server.gameServerGroupName()), services.clock().instant()));
+    }
+
+    static ObjectNode wrap(String member, ObjectNode value) {
+        ObjectNode n = NODES.objectNode();
+        n.set(member, value);
+        return n;
+    }
+
+    static <T> ObjectNode page(String member, Page<T> page, Function<T, ObjectNode> encode) {
+        ObjectNode n = NODES.objectNode();
+        ArrayNode items = n.putArray(member);
+        List<T> list = page.items();
+        list.forEach(item -> items.add(encode.apply(item)));
+        page.cursor().ifPresent(token -> n.put("NextToken", token));
+        return n;
+    }
+
+    private static void putIfPresent(ObjectNode n, String member, String value) {
+        if (value != null) {
+            n.put(member, value);
+        }
+    }
+
+    private static void time(ObjectNode n, String member, Instant t) {
+        if (t != null) {
+            n.put(member, BigDecimal.valueOf(t.toEpochMilli(), 3));
+        }
+    }
+}
