@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Schedule;
+import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.Triggers;
@@ -75,10 +76,15 @@ class MonitoringStackTest extends SynthesizedStack {
 
     @Test
     void functionsAndStateMachinesAreTracedUnlessContextSaysNot() throws IOException {
-        assertThat(ofType("AWS::Lambda::Function").values()).allSatisfy(f ->
-                assertThat(props(f)).containsEntry("TracingConfig", Map.of("Mode", "Active")));
+        assertThat(ofType("AWS::Lambda::Function").values()).allSatisfy(f -> {
+            assertThat(props(f)).containsEntry("TracingConfig", Map.of("Mode", "Active"));
+            assertThat(variables(f)).as("the functions trace their AWS calls")
+                    .containsEntry(Settings.TRACING.environmentVariable(), "true");
+        });
         Template untraced = Template.fromStack(stack(Map.of(DeploymentContext.TRACING, "false")));
         untraced.allResourcesProperties("AWS::Lambda::Function", Map.of("TracingConfig", Match.absent()));
+        untraced.allResourcesProperties("AWS::Lambda::Function", Map.of("Environment", Map.of("Variables",
+                Map.of(Settings.TRACING.environmentVariable(), Match.absent()))));
         untraced.allResourcesProperties("AWS::StepFunctions::StateMachine",
                 Map.of("TracingConfiguration", Map.of("Enabled", false)));
     }
