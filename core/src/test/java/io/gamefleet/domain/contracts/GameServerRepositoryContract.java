@@ -508,6 +508,7 @@ public abstract class GameServerRepositoryContract {
 
         assertThat(stored(s)).isEqualTo(s);
         assertThat(stored(draining)).isEqualTo(draining);
+        assertThat(candidateIds(InstanceStatus.ACTIVE, T0)).as("still a candidate").containsExactly(s.gameServerId());
     }
 
     @Test
