@@ -2,7 +2,6 @@ package io.gamefleet.testing;
 
 import io.gamefleet.adapters.dynamodb.TableNames;
 import io.gamefleet.adapters.dynamodb.TableSetup;
-import io.gamefleet.adapters.dynamodb.client.DynamoDbHttpClient;
 import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
 import java.io.IOException;
@@ -24,6 +23,7 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -114,16 +114,17 @@ public final class Dynoxide extends BackendExtension implements BeforeAllCallbac
         }
     }
 
-    /** The client the functions use ({@link DynamoDbHttpClient}), so that every suite on this backend runs on it. */
+    /** The SDK's client on the URL connection client, as the functions make theirs. */
     public DynamoDbClient client() {
         return client;
     }
 
     /** Another client of the same kind on the same backend, with SDK interceptors (to count or change calls). */
     public DynamoDbClient client(List<ExecutionInterceptor> interceptors) {
-        return DynamoDbHttpClient.builder().endpoint(endpoint)
-                .region((backend().embedded() ? Region.US_EAST_1 : backend().region()).id())
-                .credentialsProvider(backend().credentials()).interceptors(interceptors).build();
+        return DynamoDbClient.builder().endpointOverride(endpoint)
+                .region(backend().embedded() ? Region.US_EAST_1 : backend().region())
+                .credentialsProvider(backend().credentials()).httpClientBuilder(UrlConnectionHttpClient.builder())
+                .overrideConfiguration(o -> o.executionInterceptors(interceptors)).build();
     }
 
     public DynamoDbEnhancedClient enhanced() {

@@ -35,6 +35,12 @@ public final class Settings {
             new Setting("GAMEFLEET_ACTIVATION_STATE_MACHINE_ARN", "", "the activation workflow");
     public static final Setting DELETION_STATE_MACHINE_ARN =
             new Setting("GAMEFLEET_DELETION_STATE_MACHINE_ARN", "", "the deletion workflow");
+    /**
+     * Set by the CDK app where the functions are traced (context tracing), not a context value of
+     * its own: the functions then add X-Ray's interceptor to their AWS clients.
+     */
+    public static final Setting TRACING =
+            new Setting("GAMEFLEET_TRACING", "false", "whether the functions trace their AWS calls with X-Ray");
 
     /** The IAM roles whose sessions the JSON door (which API Gateway cannot authorize per operation) admits. */
     public static final Setting ADMIN_ROLE_ARN =

@@ -6,7 +6,6 @@ import io.gamefleet.adapters.dynamodb.DynamoGroupRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInstanceRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInterruptionRepository;
 import io.gamefleet.adapters.dynamodb.TableNames;
-import io.gamefleet.adapters.dynamodb.client.DynamoDbHttpClient;
 import io.gamefleet.adapters.metrics.EmfMetrics;
 import io.gamefleet.adapters.stepfunctions.StepFunctionsWorkflowStarter;
 import io.gamefleet.catalog.Role;
@@ -17,6 +16,9 @@ import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.logging.JsonLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,6 +37,7 @@ import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -50,8 +53,7 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  */
 public final class AwsServices {
     /**
-     * One attempt of an AWS call (the SDK clients'; DynamoDB's own client bounds an attempt by
-     * {@link #CONNECT_TIMEOUT} and {@link #SOCKET_TIMEOUT}), and the call with its retries: well inside the API
+     * One attempt of an AWS call, and the call with the SDK's retries: well inside the API
      * functions' 20 s, so that a stalled dependency ends in a quick 500 InternalServiceException
      * ("safe to retry") from the function rather than in the function's timeout.
      */
@@ -116,16 +118,18 @@ public final class AwsServices {
             System.setProperty("http.maxConnections", Integer.toString(Math.max(16, Tables.GAME_SERVER_SHARDS)));
         }
         AwsCredentialsProvider creds = credentials != null ? credentials : credentials(environment);
+        List<ExecutionInterceptor> traced = traced(interceptors);
         DynamoDbClient dynamoDb = dynamoDb(endpoint("DYNAMODB").map(URI::create).orElse(null), region.id(), creds,
-                interceptors);
+                traced);
         // Built on first use: claims and heartbeats map their items by hand and never need it.
         Supplier<DynamoDbEnhancedClient> enhanced = Lazy.of(() -> DynamoDbEnhancedClient.builder()
                 .dynamoDbClient(dynamoDb).build());
         TableNames tables = new TableNames(environment);
-        Supplier<SfnClient> sfn = Lazy.of(() -> configure(SfnClient.builder(), "SFN", region, creds).build());
+        Supplier<SfnClient> sfn = Lazy.of(() -> configure(SfnClient.builder(), endpoint("SFN"), region, creds, traced).build());
         // Built on first use: most API functions never need Auto Scaling.
         Supplier<Compute> computePort = compute != null ? () -> compute : Lazy.of(() -> new AwsAutoScalingCompute(
-                configure(AutoScalingClient.builder(), "AUTO_SCALING", region, creds).build(), clock));
+                configure(AutoScalingClient.builder(), endpoint("AUTO_SCALING"), region, creds,
+                        traced).build(), clock));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
                 : Lazy.of(() -> new EmfMetrics(clock, System.out::println));
         Services.Ports ports = new Services.Ports(
@@ -153,17 +157,28 @@ public final class AwsServices {
     }
 
     /**
-     * The functions' DynamoDB client ({@link DynamoDbHttpClient}: the SDK's interface and model on
-     * a small JSON 1.0 client of its own, which a fresh JVM makes and first calls in a fraction of
-     * the SDK client's time), with this class's timeouts and the SDK's three attempts. {@code
+     * The functions' DynamoDB client: the SDK's, configured as the other AWS clients are. {@code
      * endpoint} null is DynamoDB's regional endpoint. Benchmarks make theirs here too, so that they
      * measure the client the functions use.
      */
     public static DynamoDbClient dynamoDb(URI endpoint, String region, AwsCredentialsProvider credentials,
             List<ExecutionInterceptor> interceptors) {
-        return DynamoDbHttpClient.builder().endpoint(endpoint).region(region).credentialsProvider(credentials)
-                .connectTimeout(CONNECT_TIMEOUT).socketTimeout(SOCKET_TIMEOUT).callTimeout(CALL_TIMEOUT).maxAttempts(3)
-                .interceptors(interceptors).build();
+        return configure(DynamoDbClient.builder(), Optional.ofNullable(endpoint).map(URI::toString), Region.of(region),
+                credentials, interceptors).build();
+    }
+
+    /**
+     * The interceptors, and X-Ray's where the deployment traces ({@link Settings#TRACING}): each
+     * AWS call is then a subsegment of the function's trace. Without tracing no X-Ray class is
+     * loaded, so an untraced cold start pays nothing for it.
+     */
+    private List<ExecutionInterceptor> traced(List<ExecutionInterceptor> given) {
+        if (!Boolean.parseBoolean(setting(Settings.TRACING))) {
+            return given;
+        }
+        List<ExecutionInterceptor> all = new ArrayList<>(given);
+        all.add(XRayTracing.interceptor());
+        return all;
     }
 
     /**
@@ -182,17 +197,33 @@ public final class AwsServices {
                 : AwsSessionCredentials.create(id, secret, token));
     }
 
-    private <B extends AwsClientBuilder<B, C>, C> B configure(B builder, String service, Region region,
-            AwsCredentialsProvider creds) {
+    private static <B extends AwsClientBuilder<B, C>, C> B configure(B builder, Optional<String> endpoint,
+            Region region, AwsCredentialsProvider creds, List<ExecutionInterceptor> interceptors) {
         builder.region(region).credentialsProvider(creds)
                 .overrideConfiguration(ClientOverrideConfiguration.builder().executionInterceptors(interceptors)
-                        .apiCallAttemptTimeout(CALL_ATTEMPT_TIMEOUT).apiCallTimeout(CALL_TIMEOUT).build());
+                        .retryStrategy(RetryMode.STANDARD).apiCallAttemptTimeout(CALL_ATTEMPT_TIMEOUT).apiCallTimeout(CALL_TIMEOUT).build());
         if (builder instanceof AwsSyncClientBuilder<?, ?> sync) {
-            sync.httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(CONNECT_TIMEOUT)
-                    .socketTimeout(SOCKET_TIMEOUT));
+            sync.httpClient(UrlConnectionHttpClient.create(AwsServices::connection));
         }
-        endpoint(service).ifPresent(e -> builder.endpointOverride(URI.create(e)));
+        endpoint.ifPresent(e -> builder.endpointOverride(URI.create(e)));
         return builder;
+    }
+
+    /**
+     * The URL connection client's connections, opened by the JDK as they are needed: the client's
+     * own factory builds an SSL context when the client is made, which loads JSSE and reads the
+     * trust store on every cold start, HTTPS endpoint or not; the JDK's HTTPS connections use the
+     * default one, made on the first HTTPS connection, with the same trust store.
+     */
+    private static HttpURLConnection connection(URI uri) {
+        try {
+            HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
+            connection.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
+            connection.setReadTimeout((int) SOCKET_TIMEOUT.toMillis());
+            return connection;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private Optional<String> endpoint(String service) {

@@ -3,7 +3,10 @@ package io.gamefleet.wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.amazonaws.xray.AWSXRay;
+import com.amazonaws.xray.entities.Segment;
 import io.gamefleet.catalog.Role;
+import io.gamefleet.catalog.Settings;
 import io.gamefleet.domain.fakes.FakeCompute;
 import io.gamefleet.domain.fakes.MutableClock;
 import io.gamefleet.domain.fakes.RecordingMetrics;
@@ -137,5 +140,32 @@ class AwsServicesTest {
         assertThat(services.lifecycle()).isSameAs(services.lifecycle());
         assertThat(services.gameServers()).isNotNull();
         assertThat(compute.calls()).isEmpty();
+    }
+
+    @Test
+    void whereTheDeploymentTracesEachDynamoDbCallIsASubsegmentOfTheFunctionsTrace() {
+        Segment segment = AWSXRay.beginSegment("gamefleet-test");
+        try {
+            dynamoDb(build(Map.of(Settings.TRACING.environmentVariable(), "true")));
+            assertThat(segment.getSubsegments()).singleElement().satisfies(call -> {
+                assertThat(call.getName()).isEqualTo("DynamoDb");
+                assertThat(call.getNamespace()).isEqualTo("aws");
+                assertThat(call.getAws()).containsEntry("operation", "GetItem");
+                assertThat(call.getCause().getExceptions()).isNotEmpty(); // the failure (here: stopped) is recorded
+            });
+        } finally {
+            AWSXRay.clearTraceEntity();
+        }
+    }
+
+    @Test
+    void withoutTracingNoCallIsRecorded() {
+        Segment segment = AWSXRay.beginSegment("gamefleet-test");
+        try {
+            dynamoDb(build(Map.of(Settings.TRACING.environmentVariable(), "false")));
+            assertThat(segment.getSubsegments()).isEmpty();
+        } finally {
+            AWSXRay.clearTraceEntity();
+        }
     }
 }

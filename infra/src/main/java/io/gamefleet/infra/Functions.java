@@ -219,6 +219,9 @@ final class Functions extends Construct {
         env.put(Settings.ACCOUNT_ID.environmentVariable(), Stack.of(this).getAccount());
         context.functionSettings().forEach((setting, value) -> env.put(setting.environmentVariable(), value));
         env.put(Settings.SCALING_GROUP_PREFIX.environmentVariable(), context.names().prefix());
+        if (context.tracing()) {
+            env.put(Settings.TRACING.environmentVariable(), "true");
+        }
         return env;
     }
 }

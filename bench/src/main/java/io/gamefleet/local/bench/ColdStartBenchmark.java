@@ -43,7 +43,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * up TLS (JSSE and a handshake); with {@code tls}, the handlers reach the emulator through a TLS
  * proxy on the loopback address and pay for that too. Not part of {@code mvn verify}. Run from
  * the repository's root or local/:
- * {@code java -cp bench/target/gamefleet-bench.jar io.gamefleet.local.bench.ColdStartBenchmark [runs] [tls]} (7).
+ * {@code java -cp bench/target/gamefleet-bench.jar io.gamefleet.local.bench.ColdStartBenchmark [runs] [tls] [traced]}
+ * (7; {@code traced}: Gamefleet's handlers with X-Ray's interceptor on, as a traced deployment).
  */
 public final class ColdStartBenchmark {
     private static final String[] RUNNER_CLASSES = {"FirstRequest", "TextbookHandler", "TextbookServer"};
@@ -52,7 +53,9 @@ public final class ColdStartBenchmark {
 
     public static void main(String[] args) throws Exception {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 7;
-        boolean tls = args.length > 1 && args[1].equals("tls");
+        List<String> options = List.of(args).subList(Math.min(1, args.length), args.length);
+        boolean tls = options.contains("tls");
+        boolean traced = options.contains("traced");
         Path lambdaJar = lambdaJar();
         Path runners = runnerClasses();
         File logs = Files.createTempDirectory("gamefleet-coldstart-").toFile();
@@ -70,6 +73,9 @@ public final class ColdStartBenchmark {
             textbookItem(dynamo.endpoint());
             TlsProxy proxy = tls ? TlsProxy.start(dynamo.endpoint()) : null;
             Map<String, String> env = environment(tls ? proxy.endpoint() : dynamo.endpoint());
+            if (traced) {
+                traced(env);
+            }
             List<String> flags = tls ? proxy.trustFlags() : List.of();
             String classPath = runners + File.pathSeparator + lambdaJar;
             String textbookClassPath = textbookClassPath(runners, lambdaJar);
@@ -84,11 +90,12 @@ public final class ColdStartBenchmark {
             List<String> textbook = command(flags, textbookClassPath, "io.gamefleet.local.bench.coldstart.TextbookHandler",
                     "GameServerId=textbook-0", "{}", gameServer);
             System.out.printf("fresh JVM (-XX:TieredStopAtLevel=1) to first request answered, %d runs each, alternating;"
-                    + " Lambda jar %s (%.1f MB); DynamoDB over %s%n", runs, lambdaJar.getFileName(),
-                    Files.size(lambdaJar) / 1e6, tls ? "HTTPS (a TLS proxy, RSA 2048)" : "plain HTTP");
-            List<Double> claims = new ArrayList<>();
-            List<Double> heartbeats = new ArrayList<>();
-            List<Double> textbooks = new ArrayList<>();
+                    + " Lambda jar %s (%.1f MB); DynamoDB over %s%s%n", runs, lambdaJar.getFileName(),
+                    Files.size(lambdaJar) / 1e6, tls ? "HTTPS (a TLS proxy, RSA 2048)" : "plain HTTP",
+                    traced ? "; Gamefleet traced with X-Ray" : "");
+            List<Run> claims = new ArrayList<>();
+            List<Run> heartbeats = new ArrayList<>();
+            List<Run> textbooks = new ArrayList<>();
             run(textbook, env); // one run of each first, not counted: the files are in the page cache afterwards
             run(claim, env);
             run(heartbeat, env);
@@ -97,19 +104,29 @@ public final class ColdStartBenchmark {
                 claims.add(run(claim, env));
                 heartbeats.add(run(heartbeat, env));
             }
-            System.out.printf("%-42s %8s %8s %8s %7s%n", "", "median", "min", "max", "ratio");
-            print("textbook (Enhanced Client, bean schema)", textbooks, median(textbooks));
-            print("Gamefleet ClaimGameServer", claims, median(textbooks));
-            print("Gamefleet UpdateGameServer (heartbeat)", heartbeats, median(textbooks));
+            System.out.printf("%-42s %8s %8s %8s %7s %9s %7s%n", "", "median", "min", "max", "ratio", "CPU", "ratio");
+            print("textbook (Enhanced Client, bean schema)", textbooks, textbooks);
+            print("Gamefleet ClaimGameServer", claims, textbooks);
+            print("Gamefleet UpdateGameServer (heartbeat)", heartbeats, textbooks);
             if (proxy != null) {
                 proxy.close();
             }
         }
     }
 
-    private static void print(String what, List<Double> millis, double baseline) {
-        System.out.printf("%-42s %6.0fms %6.0fms %6.0fms %6.2fx%n", what, median(millis), Collections.min(millis),
-                Collections.max(millis), median(millis) / baseline);
+    /**
+     * One run: milliseconds from starting the JVM to its answer, and the CPU time the JVM used by
+     * then (all its threads: the JIT's and the GC's too), which a busy machine inflates far less.
+     */
+    private record Run(double millis, double cpuMillis) {}
+
+    private static void print(String what, List<Run> runs, List<Run> baseline) {
+        List<Double> millis = runs.stream().map(Run::millis).toList();
+        List<Double> cpu = runs.stream().map(Run::cpuMillis).toList();
+        double cpuBaseline = median(baseline.stream().map(Run::cpuMillis).toList());
+        System.out.printf("%-42s %6.0fms %6.0fms %6.0fms %6.2fx %7.0fms %6.2fx%n", what, median(millis),
+                Collections.min(millis), Collections.max(millis), median(millis) / median(baseline.stream()
+                        .map(Run::millis).toList()), median(cpu), median(cpu) / cpuBaseline);
     }
 
     private static double median(List<Double> values) {
@@ -119,8 +136,7 @@ public final class ColdStartBenchmark {
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
-    /** Milliseconds from starting the JVM to its answer. */
-    private static double run(List<String> command, Map<String, String> env) throws IOException, InterruptedException {
+    private static Run run(List<String> command, Map<String, String> env) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().clear();
         pb.environment().putAll(env);
@@ -131,12 +147,13 @@ public final class ColdStartBenchmark {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 if (line.startsWith("answered ")) {
                     double millis = (System.nanoTime() - start) / 1e6;
+                    double cpuMillis = p.toHandle().info().totalCpuDuration().map(d -> d.toNanos() / 1e6).orElse(Double.NaN);
                     if (!line.startsWith("answered 200 ")) {
                         throw new IllegalStateException(String.join(" ", command.subList(command.size() - 4, command.size()))
                                 + " " + line + "\n" + output);
                     }
                     p.waitFor();
-                    return millis;
+                    return new Run(millis, cpuMillis);
                 }
                 output.append(line).append('\n');
             }
@@ -175,6 +192,17 @@ public final class ColdStartBenchmark {
         }
         env.put("TEXTBOOK_TABLE", Tables.GAME_SERVERS.logicalName());
         return env;
+    }
+
+    /**
+     * Gamefleet's handlers as a traced deployment runs them: X-Ray's interceptor on, in X-Ray's
+     * Lambda mode (a sampled trace header), its segments sent to a port nobody reads.
+     */
+    private static void traced(Map<String, String> env) {
+        env.put(Settings.TRACING.environmentVariable(), "true");
+        env.put("LAMBDA_TASK_ROOT", "/var/task");
+        env.put("_X_AMZN_TRACE_ID", "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1");
+        env.put("AWS_XRAY_DAEMON_ADDRESS", "127.0.0.1:2000");
     }
 
     private static String roleName(Role role) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.gamefleet.domain.ErrorKind;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupStatus;
@@ -189,6 +190,8 @@ public abstract class GameServerRepositoryContract {
         assertConflict(() -> servers.register(server("a", "i-1", 0)));
         groupIn(group, GameServerGroupStatus.NEW);
         assertConflict(() -> servers.register(server("a", "i-1", 0)));
+        assertThat(catchThrowableOfType(GamefleetException.class, () -> servers.register(server("a", "i-1", 0))))
+                .hasMessage("game server group " + group + " stopped being ACTIVE during the registration");
         groupIn(group, GameServerGroupStatus.ACTIVE);
         servers.register(server("a", "i-1", 0));
         groupIn(group, GameServerGroupStatus.DELETE_SCHEDULED);
@@ -207,6 +210,12 @@ public abstract class GameServerRepositoryContract {
         assertConflict(() -> servers.register(first.toBuilder().connectionInfo("other").build()));
         groupIn(other(), GameServerGroupStatus.ACTIVE);
         assertConflict(() -> servers.register(first.toBuilder().gameServerGroupName(other()).build()));
+        // The id is taken: that is the reason given, also where the other group is not ACTIVE either.
+        GamefleetException inGroupWithoutGate = catchThrowableOfType(GamefleetException.class,
+                () -> servers.register(first.toBuilder().gameServerGroupName(group + "-none").build()));
+        assertThat(inGroupWithoutGate.kind()).isEqualTo(ErrorKind.CONFLICT);
+        assertThat(inGroupWithoutGate).hasMessage("a game server with id " + first.gameServerId()
+                + " is already registered (ids are unique across all game server groups)");
         assertThat(servers.find(first.gameServerId())).contains(first);
         assertThat(servers.listAll(other())).isEmpty();
     }
@@ -333,6 +342,7 @@ public abstract class GameServerRepositoryContract {
         assertThat(candidateIds(InstanceStatus.ACTIVE, T0)).containsExactly(b.gameServerId());
         assertThat(candidateIds(InstanceStatus.ACTIVE, expiry.minusMillis(1))).containsExactly(b.gameServerId());
         assertThat(candidateIds(InstanceStatus.ACTIVE, expiry)).containsExactly(b.gameServerId(), a.gameServerId());
+        assertThat(stored(a).isClaimedAt(expiry)).as("the store agrees with the candidates").isFalse();
     }
 
     @Test
@@ -498,6 +508,7 @@ public abstract class GameServerRepositoryContract {
 
         assertThat(stored(s)).isEqualTo(s);
         assertThat(stored(draining)).isEqualTo(draining);
+        assertThat(candidateIds(InstanceStatus.ACTIVE, T0)).as("still a candidate").containsExactly(s.gameServerId());
     }
 
     @Test
@@ -828,6 +839,7 @@ public abstract class GameServerRepositoryContract {
         assertThat(servers.deleteSome(group, 3)).isEqualTo(1);
         assertThat(servers.deleteSome(group, 3)).isZero();
 
+        assertThat(listAll(SortOrder.ASCENDING, 10)).isEmpty();
         assertThat(servers.find(theirs.gameServerId())).contains(theirs);
         assertThat(servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 10).groupStatus())
                 .as("the gate is the group's, not a server").contains(GameServerGroupStatus.ACTIVE);

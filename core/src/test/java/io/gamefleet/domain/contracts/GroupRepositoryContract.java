@@ -219,5 +219,9 @@ public abstract class GroupRepositoryContract {
         assertThat(listed).doesNotHaveDuplicates();
         assertThat(listed.stream().filter(n -> n.startsWith(prefix)).toList()).as("DELETED ones too").containsExactly(
                 prefix + 0, prefix + 1, prefix + 2, prefix + 3, prefix + 4, prefix + "same-time-a", prefix + "same-time-b");
+        assertThat(groups.list(1000, Optional.empty()).items()).extracting(GameServerGroup::name)
+                .filteredOn(n -> n.startsWith(prefix)).as("one page as the pages")
+                .containsExactly(prefix + 0, prefix + 1, prefix + 2, prefix + 3, prefix + 4, prefix + "same-time-a",
+                        prefix + "same-time-b");
     }
 }

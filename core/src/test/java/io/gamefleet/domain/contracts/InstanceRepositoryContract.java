@@ -72,6 +72,8 @@ public abstract class InstanceRepositoryContract {
                 "us-east-1b", T0, true);
         instances.save(changed);
         assertThat(instances.find(group, id("1"))).contains(changed);
+        assertThat(instances.find(group, id("1")).orElseThrow().withStatus(InstanceStatus.ACTIVE).instanceStatus())
+                .isEqualTo(InstanceStatus.ACTIVE);
     }
 
     @Test
@@ -125,6 +127,7 @@ public abstract class InstanceRepositoryContract {
         List<String> all = List.of(id("a"), id("b"), id("c"), id("d"), id("e"));
 
         assertThat(listAll(2)).containsExactlyElementsOf(all);
+        assertThat(listAll(5)).as("pages as large as the group").containsExactlyElementsOf(all);
         assertThat(listAll(100)).containsExactlyElementsOf(all);
         assertThat(instances.listAll(group)).extracting(GameServerInstance::instanceId).containsExactlyElementsOf(all);
 
@@ -237,6 +240,7 @@ public abstract class InstanceRepositoryContract {
         assertThat(instances.deleteSome(group, 2)).isEqualTo(1);
         assertThat(instances.deleteSome(group, 2)).isZero();
 
+        assertThat(listAll(10)).isEmpty();
         assertThat(instances.find(other(), id("0"))).contains(theirs);
     }
 }

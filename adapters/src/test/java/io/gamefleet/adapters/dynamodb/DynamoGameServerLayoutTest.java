@@ -1,0 +1,115 @@
+package io.gamefleet.adapters.dynamodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gamefleet.catalog.Tables;
+import io.gamefleet.domain.GameServer;
+import io.gamefleet.domain.GameServerGroup;
+import io.gamefleet.domain.GameServerGroupStatus;
+import io.gamefleet.domain.GameServerRepository.ClaimCandidates;
+import io.gamefleet.domain.GameServerRepository.ClaimCondition;
+import io.gamefleet.domain.GameServerRepository.ServerUpdate;
+import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.UtilizationStatus;
+import io.gamefleet.testing.Dynoxide;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * What only DynamoDB shows of the game servers, beside the behaviour the contract suites check
+ * on both stores: the claim index's attributes on the raw items, and what a candidate read from
+ * that index carries (its keys only).
+ */
+class DynamoGameServerLayoutTest {
+    @RegisterExtension
+    static final Dynoxide DYNAMO = new Dynoxide();
+
+    private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+    private static final Duration TTL = Duration.ofSeconds(60);
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private static DynamoGameServerRepository servers;
+    private static DynamoGroupRepository groups;
+
+    private String group;
+
+    @BeforeAll
+    static void repositories() {
+        servers = new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.tableNames());
+        groups = new DynamoGroupRepository(DYNAMO.client(), DYNAMO.enhanced(), DYNAMO.tableNames());
+    }
+
+    @BeforeEach
+    void activeGroup() {
+        group = "layout-" + SEQUENCE.incrementAndGet();
+        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0).build();
+        groups.create(g);
+        groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
+    }
+
+    /** An AVAILABLE server on an instance in the status, launched at T0 - 1 h + launchSeconds, healthy at T0. */
+    private GameServer registered(String name, String instanceId, long launchSeconds, InstanceStatus instanceStatus) {
+        GameServer s = GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + name)
+                .instanceId(instanceId).connectionInfo("10.0.0.1:7777").registrationTime(T0).lastHealthCheckTime(T0)
+                .instanceStatus(instanceStatus).instanceLaunchTime(T0.minusSeconds(3600).plusSeconds(launchSeconds))
+                .build();
+        servers.register(s);
+        return s;
+    }
+
+    private Map<String, AttributeValue> rawItem(String gameServerId) {
+        return DYNAMO.client().getItem(g -> g.tableName(DYNAMO.tableNames().of(Tables.GAME_SERVERS))
+                .key(Map.of("GameServerId", AttributeValue.fromS(gameServerId))).consistentRead(true)).item();
+    }
+
+    /** What the claim index projects: the keys, and the server fields its sort key spells out. */
+    private static GameServer indexed(GameServer s) {
+        return GameServer.builder().gameServerGroupName(s.gameServerGroupName()).gameServerId(s.gameServerId())
+                .utilizationStatus(UtilizationStatus.AVAILABLE).instanceStatus(s.instanceStatus())
+                .claimExpiresAt(s.claimExpiresAt()).instanceLaunchTime(s.instanceLaunchTime()).build();
+    }
+
+    @Test
+    void aCandidateCarriesWhatTheIndexHoldsOnly() {
+        GameServer young = registered("young", "i-young", 300, InstanceStatus.ACTIVE);
+        GameServer oldest = registered("oldest", "i-oldest", 0, InstanceStatus.ACTIVE);
+        GameServer middle = registered("middle", "i-middle", 100, InstanceStatus.ACTIVE);
+        GameServer oldestToo = registered("oldest2", "i-oldest", 0, InstanceStatus.ACTIVE);
+
+        ClaimCandidates candidates = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 25);
+
+        assertThat(candidates.groupStatus()).contains(GameServerGroupStatus.ACTIVE);
+        assertThat(candidates.servers()).containsExactly(indexed(oldest), indexed(oldestToo), indexed(middle), indexed(young));
+    }
+
+    @Test
+    void aServerOnASpotTerminatingInstanceHasNoClaimIndexAttributes() {
+        GameServer spot = registered("spot", "i-4", 0, InstanceStatus.SPOT_TERMINATING);
+        assertThat(servers.find(spot.gameServerId())).contains(spot);
+        assertThat(rawItem(spot.gameServerId())).doesNotContainKeys("ClaimPartition", "ClaimSortKey");
+        GameServer draining = registered("draining", "i-5", 0, InstanceStatus.DRAINING);
+        assertThat(rawItem(draining.gameServerId())).containsKeys("ClaimPartition", "ClaimSortKey");
+    }
+
+    @Test
+    void utilizedTakesTheItemOutOfTheClaimIndexAndDropsTheClaim() {
+        GameServer s = registered("a", "i-1", 0, InstanceStatus.ACTIVE);
+        assertThat(servers.tryClaim(s, new ClaimCondition(T0, T0, EnumSet.of(InstanceStatus.ACTIVE)), T0.plus(TTL),
+                Optional.empty())).isPresent();
+        assertThat(rawItem(s.gameServerId())).containsKeys("ClaimPartition", "ClaimSortKey", "ClaimExpiresAt");
+
+        servers.update(group, s.gameServerId(), Optional.empty(),
+                new ServerUpdate(Optional.empty(), Optional.of(UtilizationStatus.UTILIZED), Optional.empty()));
+
+        assertThat(rawItem(s.gameServerId())).doesNotContainKeys("ClaimPartition", "ClaimSortKey", "ClaimExpiresAt");
+    }
+}

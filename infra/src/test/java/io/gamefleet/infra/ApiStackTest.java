@@ -1,0 +1,61 @@
+package io.gamefleet.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gamefleet.catalog.Route;
+import io.gamefleet.catalog.Routes;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP API (Api, ApiThrottling): its routes, their integrations and the default stage. */
+class ApiStackTest extends SynthesizedStack {
+    @Test
+    void oneIamAuthorizedRoutePerRestRouteAndCborPathAndTheJsonDoor() {
+        template.resourceCountIs("AWS::ApiGatewayV2::Route", 2 * Routes.ALL.size() + 1);
+        Set<String> routeKeys = new HashSet<>();
+        for (Map<String, Object> route : ofType("AWS::ApiGatewayV2::Route").values()) {
+            assertThat(props(route)).containsEntry("AuthorizationType", "AWS_IAM");
+            routeKeys.add((String) props(route).get("RouteKey"));
+        }
+        Set<String> expected = new HashSet<>();
+        Routes.ALL.forEach(r -> expected.add(r.method() + " " + r.path()));
+        Routes.ALL.forEach(r -> expected.add("POST /service/GameLift/operation/" + r.operation().fleetIqName()));
+        expected.add("POST /");
+        assertThat(routeKeys).isEqualTo(expected);
+    }
+
+    @Test
+    void eachRouteIntegratesTheLiveAliasOfItsOwnHandler() {
+        for (Map<String, Object> routeResource : ofType("AWS::ApiGatewayV2::Route").values()) {
+            Map<String, Object> p = props(routeResource);
+            String functionName = Routes.ALL.stream()
+                    .filter(r -> (r.method() + " " + r.path()).equals(p.get("RouteKey"))
+                            || ("POST " + r.operation().cborPath()).equals(p.get("RouteKey")))
+                    .map(Route::functionName).findFirst().orElse(Routes.JSON_DOOR.functionName());
+            // Target: {"Fn::Join": ["", ["integrations/", {"Ref": integration}]]}
+            List<Object> join = cast(map(p.get("Target")).get("Fn::Join"));
+            List<Object> parts = cast(join.get(1));
+            Map<String, Object> integration = props(resources.get((String) map(parts.get(1)).get("Ref")));
+            assertThat(integration).containsEntry("IntegrationType", "AWS_PROXY")
+                    .containsEntry("PayloadFormatVersion", "2.0")
+                    .containsEntry("IntegrationUri", ref(aliasId(functionName)));
+        }
+    }
+
+    @Test
+    void defaultStageIsThrottledAutoDeployedAndAccessLogged() {
+        template.resourceCountIs("AWS::ApiGatewayV2::Stage", 1);
+        Map<String, Object> stage = props(ofType("AWS::ApiGatewayV2::Stage").values().iterator().next());
+        assertThat(stage).containsEntry("StageName", "$default").containsEntry("AutoDeploy", true)
+                .containsKey("DefaultRouteSettings");
+        Map<String, Object> logs = map(stage.get("AccessLogSettings"));
+        String logGroupId = getAttId(logs.get("DestinationArn"));
+        assertThat(props(resources.get(logGroupId))).containsEntry("RetentionInDays",
+                DeploymentContext.DEFAULT_LOG_RETENTION_DAYS);
+        assertThat((String) logs.get("Format")).contains("$context.requestId", "$context.identity.userArn",
+                "$context.routeKey", "$context.status");
+    }
+}

@@ -1,0 +1,66 @@
+package io.gamefleet.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gamefleet.catalog.Role;
+import io.gamefleet.catalog.Route;
+import io.gamefleet.catalog.Routes;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The callers' managed policies (CallerPolicies): each role reaches exactly its routes. */
+class CallerPoliciesStackTest extends SynthesizedStack {
+    @Test
+    void callerPoliciesGrantExactlyTheirRoutes() {
+        String apiRef = "<" + onlyResourceOf("AWS::ApiGatewayV2::Api") + ">";
+        for (Role role : Role.values()) {
+            Map<String, Object> policy = props(resources.get(callerPolicyId(role)));
+            List<Object> statements = listOf(map(policy.get("PolicyDocument")).get("Statement"));
+            assertThat(statements).hasSize(1);
+            Map<String, Object> statement = map(statements.get(0));
+            assertThat(actions(statement)).containsExactly("execute-api:Invoke");
+            Set<String> granted = resourcesOf(statement).stream().map(SynthesizedStack::render)
+                    .collect(Collectors.toSet());
+            String prefix = "arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:" + apiRef + "/$default/";
+            Set<String> expected = new HashSet<>();
+            for (Route r : Routes.ALL) {
+                if (r.roles().contains(role)) {
+                    expected.add(prefix + r.method() + r.path().replaceAll("\\{[^}]+}", "*"));
+                    expected.add(prefix + "POST/service/GameLift/operation/" + r.operation().fleetIqName());
+                }
+            }
+            expected.add(prefix + "POST/");
+            assertThat(granted).as(role.name()).isEqualTo(expected);
+        }
+    }
+
+    /** IAM's '*' also matches '/': no role's patterns may reach a route it does not have. */
+    @Test
+    void callerPoliciesReachNoOtherRouteThroughTheirWildcards() {
+        String prefix = "arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<"
+                + onlyResourceOf("AWS::ApiGatewayV2::Api") + ">";
+        for (Role role : Role.values()) {
+            Map<String, Object> policy = props(resources.get(callerPolicyId(role)));
+            Map<String, Object> statement = map(listOf(map(policy.get("PolicyDocument")).get("Statement")).get(0));
+            List<Pattern> patterns = resourcesOf(statement).stream().map(SynthesizedStack::render)
+                    .map(SynthesizedStack::iamGlob).toList();
+            for (Route route : Routes.ALL) {
+                for (String group : List.of("arena", "arena-eu.1")) {
+                    String path = route.path().replace("{GameServerGroupName}", group)
+                            .replace("{GameServerId}", "match-1");
+                    String arn = prefix + "/$default/" + route.method() + path;
+                    boolean reachable = patterns.stream().anyMatch(p -> p.matcher(arn).matches());
+                    assertThat(reachable).as(role + " -> " + route.operation()).isEqualTo(route.roles().contains(role));
+                    String cbor = prefix + "/$default/POST" + route.operation().cborPath();
+                    assertThat(patterns.stream().anyMatch(p -> p.matcher(cbor).matches()))
+                            .as(role + " -> CBOR " + route.operation()).isEqualTo(route.roles().contains(role));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.gamefleet.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.gamefleet.catalog.Role;
+import io.gamefleet.catalog.Routes;
+import io.gamefleet.catalog.Schedule;
+import io.gamefleet.catalog.Settings;
+import io.gamefleet.catalog.Triggers;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+
+/** The deployment context (DeploymentContext): what each key changes in the template, and its refusals. */
+class DeploymentContextStackTest extends SynthesizedStack {
+    @Test
+    void contextTunesSettingsRetentionRemovalPolicyThrottlingAndTheSchedule() throws IOException {
+        Map<String, Object> context = new HashMap<>();
+        context.put("removalPolicy", "destroy");
+        context.put("logRetentionDays", 90);
+        context.put(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS), "30");
+        context.put(DeploymentContext.contextKey(Settings.HEALTH_TIMEOUT_SECONDS), 90);
+        context.put(DeploymentContext.contextKey(Settings.VIABILITY_THRESHOLD), "0.5");
+        context.put(DeploymentContext.contextKey(Settings.BALANCER_RATE_SECONDS), "150");
+        context.put(DeploymentContext.EXPECTED_GAME_SERVERS, 300);
+        context.put(DeploymentContext.HEARTBEAT_SECONDS, "10");
+        context.put("alarmEmail", "ops@example.com");
+        GamefleetStack tunedStack = stack(context);
+        Template tuned = Template.fromStack(tunedStack);
+
+        tuned.allResources("AWS::DynamoDB::Table", Map.of("DeletionPolicy", "Delete", "UpdateReplacePolicy", "Delete"));
+        tuned.allResourcesProperties("AWS::Logs::LogGroup", Map.of("RetentionInDays", 90));
+        tuned.allResourcesProperties("AWS::Lambda::Function", Map.of("Environment", Map.of("Variables",
+                Match.objectLike(Map.of(
+                        Settings.CLAIM_TTL_SECONDS.environmentVariable(), "30",
+                        Settings.HEALTH_TIMEOUT_SECONDS.environmentVariable(), "90",
+                        Settings.VIABILITY_THRESHOLD.environmentVariable(), "0.5",
+                        Settings.BALANCER_RATE_SECONDS.environmentVariable(), Match.absent(),
+                        Settings.DELETED_RETENTION_SECONDS.environmentVariable(),
+                        Settings.DELETED_RETENTION_SECONDS.defaultValue())))));
+        // 150 s is 3 whole minutes: the schedule's rate, and the balancer's timeout.
+        tuned.hasResourceProperties("AWS::Scheduler::Schedule", Map.of("ScheduleExpression", "rate(3 minutes)"));
+        tuned.hasResourceProperties("AWS::Lambda::Function", Map.of(
+                "FunctionName", STAGE.of(Triggers.BALANCER.functionName()), "Timeout", 180));
+        // 300 servers every 10 s, 20 claims/s updating twice: ceil(1.2 * (30 + 40)) = 84 per second.
+        tuned.hasResourceProperties("AWS::ApiGatewayV2::Stage", Map.of("RouteSettings", Match.objectLike(Map.of(
+                "PATCH /game-server-groups/{GameServerGroupName}/game-servers/{GameServerId}",
+                Map.of("ThrottlingBurstLimit", 168, "ThrottlingRateLimit", 84)))));
+        tuned.hasResourceProperties("AWS::SNS::Subscription", Map.of("Protocol", "email", "Endpoint", "ops@example.com"));
+    }
+
+    @Test
+    void theScheduleRateIsRoundedUpToWholeMinutes() {
+        assertThat(DeploymentContext.scheduleMinutes("1")).isEqualTo(1);
+        assertThat(DeploymentContext.scheduleMinutes("60")).isEqualTo(1);
+        assertThat(DeploymentContext.scheduleMinutes("61")).isEqualTo(2);
+        assertThat(DeploymentContext.scheduleMinutes("0")).isEqualTo(1);
+        assertThat(Functions.scheduledTimeout(60).toSeconds().intValue()).isEqualTo(900);
+    }
+
+    @Test
+    void theJsonDoorAdmitsTheSessionsOfTheCallerRolesItCreates() {
+        Map<String, Object> variables = variables(resources.get(functionId(Routes.JSON_DOOR.functionName())));
+        for (Role role : Role.values()) {
+            String roleId = getAttId(variables.get(Settings.roleArn(role).environmentVariable()));
+            Map<String, Object> iamRole = props(resources.get(roleId));
+            assertThat(render(iamRole.get("ManagedPolicyArns"))).as(role.name()).contains(callerPolicyId(role));
+            String trust = iamRole.get("AssumeRolePolicyDocument").toString();
+            assertThat(trust).as(role.name()).contains(role == Role.GAME_SERVER ? "ec2.amazonaws.com" : ":root");
+        }
+        for (String name : functionNames()) {
+            if (!name.equals(Routes.JSON_DOOR.functionName())) {
+                assertThat(variables(resources.get(functionId(name)))).as(name)
+                        .doesNotContainKey(Settings.ADMIN_ROLE_ARN.environmentVariable());
+            }
+        }
+        template.resourceCountIs("AWS::IAM::InstanceProfile", 1);
+    }
+
+    @Test
+    void theCdksRecommendedFeatureFlagsAreSet() throws IOException {
+        Map<String, Object> cdkJson = JSON.readValue(Path.of("cdk.json").toFile(), new TypeReference<>() {});
+        @SuppressWarnings("unchecked")
+        Map<String, Object> context = (Map<String, Object>) cdkJson.get("context");
+        assertThat(context).containsEntry("@aws-cdk/aws-iam:minimizePolicies", true)
+                .containsEntry("@aws-cdk/core:enablePartitionLiterals", true)
+                .containsEntry("@aws-cdk/aws-lambda:useCdkManagedLogGroup", true);
+        // The tests synthesize with them, as cdk synth does.
+        assertThat(stack(Map.of()).getNode().tryGetContext("@aws-cdk/aws-iam:minimizePolicies")).isEqualTo(true);
+    }
+
+    @Test
+    void everyCatalogSettingButTheDerivedOnesIsAContextKey() {
+        assertThat(DeploymentContext.CONTEXT_SETTINGS).containsAll(List.of(Settings.CLAIM_TTL_SECONDS,
+                Settings.HEALTH_TIMEOUT_SECONDS, Settings.DELETED_RETENTION_SECONDS, Settings.BALANCER_RATE_SECONDS,
+                Settings.VIABILITY_WINDOW_SECONDS, Settings.VIABILITY_THRESHOLD))
+                .doesNotContain(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID, Settings.ACTIVATION_STATE_MACHINE_ARN,
+                        Settings.DELETION_STATE_MACHINE_ARN);
+        assertThat(DeploymentContext.SCHEDULE_RATES).containsExactly(Settings.BALANCER_RATE_SECONDS);
+        assertThat(DeploymentContext.DERIVED).containsExactlyInAnyOrder(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID,
+                Settings.SCALING_GROUP_PREFIX,
+                Settings.ACTIVATION_STATE_MACHINE_ARN, Settings.DELETION_STATE_MACHINE_ARN, Settings.ADMIN_ROLE_ARN,
+                Settings.MATCHMAKER_ROLE_ARN, Settings.GAME_SERVER_ROLE_ARN);
+        assertThat(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS)).isEqualTo("claimTtlSeconds");
+        assertThat(DeploymentContext.contextKey(Settings.VIABILITY_THRESHOLD)).isEqualTo("viabilityThreshold");
+    }
+
+    @Test
+    void badContextFailsSynthesis() {
+        assertThatThrownBy(() -> stack(Map.of("removalPolicy", "snapshot"))).hasMessageContaining("removalPolicy");
+        assertThatThrownBy(() -> stack(Map.of(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS), "soon")))
+                .hasMessageContaining("claimTtlSeconds");
+        assertThatThrownBy(() -> stack(Map.of(DeploymentContext.contextKey(Settings.VIABILITY_THRESHOLD), "high")))
+                .hasMessageContaining("viabilityThreshold");
+        assertThatThrownBy(() -> stack(Map.of("logRetentionDays", 10))).hasMessageContaining("logRetentionDays");
+        assertThatThrownBy(() -> stack(Map.of("alarmEmail", "ops"))).hasMessageContaining("alarmEmail");
+        assertThatThrownBy(() -> stack(Map.of("lambdaJar", temp.resolve("missing.jar").toString())))
+                .hasMessageContaining("missing.jar");
+    }
+
+    @Test
+    void defaultJarIsTheFunctionsShadedJar() {
+        assertThat(LambdaJar.defaultPath())
+                .isEqualTo("../functions/target/gamefleet-functions-" + LambdaJar.projectVersion() + "-lambda.jar")
+                .doesNotContain("${");
+    }
+
+    /** docs/deploy.md's table of context settings names every key with its default. */
+    @Test
+    void theDeployPageDocumentsEveryContextKeyWithItsDefault() throws IOException {
+        String deploying = Files.readString(Path.of("..", "docs", "deploy.md"));
+        Map<String, String> keys = new LinkedHashMap<>();
+        DeploymentContext.CONTEXT_SETTINGS.forEach(s -> keys.put(DeploymentContext.contextKey(s), s.defaultValue()));
+        keys.put(DeploymentContext.REMOVAL_POLICY, DeploymentContext.DEFAULT_REMOVAL_POLICY);
+        keys.put(DeploymentContext.LOG_RETENTION_DAYS, Integer.toString(DeploymentContext.DEFAULT_LOG_RETENTION_DAYS));
+        keys.put(DeploymentContext.STAGE, DeploymentContext.DEFAULT_STAGE);
+        keys.put(DeploymentContext.SNAP_START, "auto");
+        keys.put(DeploymentContext.TRACING, "true");
+        keys.put(DeploymentContext.EXPECTED_GAME_SERVERS, Integer.toString(DeploymentContext.DEFAULT_EXPECTED_GAME_SERVERS));
+        keys.put(DeploymentContext.HEARTBEAT_SECONDS, Integer.toString(DeploymentContext.DEFAULT_HEARTBEAT_SECONDS));
+        keys.put(DeploymentContext.CLAIMS_PER_SECOND, Integer.toString(DeploymentContext.DEFAULT_CLAIMS_PER_SECOND));
+        for (Map.Entry<String, String> key : keys.entrySet()) {
+            assertThat(deploying).as(key.getKey()).containsPattern(
+                    "\\| `" + Pattern.quote(key.getKey()) + "` \\| " + Pattern.quote(key.getValue()) + " \\|");
+        }
+        assertThat(deploying).contains("`" + DeploymentContext.ALARM_EMAIL + "`", "`" + DeploymentContext.LAMBDA_JAR + "`");
+    }
+}
