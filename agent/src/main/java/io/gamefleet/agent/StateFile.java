@@ -87,7 +87,12 @@ final class StateFile {
             if (s.endedAt == null) {
                 Optional<GameProcess> process = v.processStart() == null ? Optional.empty()
                         : launcher.adopt(v.pid(), Instant.parse(v.processStart()));
-                if (process.isPresent() && v.slot() < supervisor.slots().length) {
+                if (process.isPresent() && v.slot() >= supervisor.slots().length) {
+                    // The configuration now has fewer processes: this one has no slot to run in.
+                    process.get().kill();
+                    s.endedAt = now;
+                    log.warn(s.gameServerId + ": pid " + v.pid() + " killed: slot " + v.slot() + " is beyond processes");
+                } else if (process.isPresent()) {
                     s.process = process.get();
                     // Its heartbeats went unanswered while the agent was away: count from now.
                     s.lastHeartbeat = s.state == null ? null : now;

@@ -42,4 +42,22 @@ class StateFileTest {
         assertThat(second.api.registered).doesNotContainKey(active.gameServerId);
         assertThat(second.processes.launched).hasSize(2);
     }
+
+    @Test
+    void aProcessBeyondALoweredProcessCountIsKilledAndDeregistered() throws Exception {
+        AgentFixture first = new AgentFixture(work);
+        first.tick();
+        ServerRecord extra = first.standingBy(1);
+        new StateFile(work).save(first.supervisor);
+
+        AgentFixture second = new AgentFixture(work, "{\"processes\": 1}");
+        second.api.registered.putAll(first.api.registered);
+        FakeProcesses.Fake process = (FakeProcesses.Fake) extra.process;
+        second.processes.adoptable.put(process.pid(), process);
+        StateFile.restore(new StateFile(work).read().orElseThrow(), second.supervisor, second.processes, second.clock,
+                new AgentLog(second.clock, second.log::add));
+        second.tick();
+        assertThat(process.kills).isEqualTo(1);
+        assertThat(second.api.registered).doesNotContainKey(extra.gameServerId);
+    }
 }
