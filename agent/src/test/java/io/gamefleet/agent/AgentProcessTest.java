@@ -118,4 +118,30 @@ class AgentProcessTest {
         assertThat(ChildJvm.read(archived.resolve(GameServerLaunch.CONSOLE_LOG))).contains("ACTIVE cookie={\"map\":\"dust2\"}", "MATCH OVER");
         ChildJvm.await("a replacement registered", () -> gamefleet.registered.size() == 1 && !gamefleet.registered.containsKey(id));
     }
+
+    @Test
+    void aSpotNoticeInTheInstanceMetadataReachesTheProcessAsAMaintenanceEvent() throws Exception {
+        gamefleet = new FakeGamefleet().start();
+        gamefleet.metadata.put(InstanceMetadata.INSTANCE_ID, "i-0abc");
+        gamefleet.metadata.put(InstanceMetadata.LOCAL_IPV4, "10.1.2.3");
+        int gamePort = ChildJvm.freePort();
+        ObjectNode c = JSON.createObjectNode().put("gameServerGroupName", "g").put("region", "us-east-1")
+                .put("apiEndpoint", "http://127.0.0.1:" + gamefleet.port())
+                .put("metadataEndpoint", "http://127.0.0.1:" + gamefleet.port())
+                .put("command", ChildJvm.java()).put("processes", 1).put("gsdkPort", 0)
+                .put("workDirectory", work.resolve("agent").toString());
+        ChildJvm.args(ScriptedGsdkServer.class, "match-until", work.resolve("never").toString()).forEach(c.putArray("args")::add);
+        c.putObject("ports").putObject("game").put("from", gamePort).put("to", gamePort);
+        c.putObject("timings").put("metadataPollSeconds", 0.2);
+        agent(Files.writeString(work.resolve("agent.json"), c.toString()), "agent.log");
+        ChildJvm.await("registered", () -> gamefleet.registered.size() == 1);
+        String id = gamefleet.registered.keySet().iterator().next();
+        // The instance id and the address came from the metadata.
+        assertThat(log("agent.log")).contains("agent of i-0abc in g");
+        Path console = work.resolve("agent/servers").resolve(id).resolve("logs").resolve(GameServerLaunch.CONSOLE_LOG);
+        assertThat(ChildJvm.read(console)).doesNotContain("MAINTENANCE");
+        gamefleet.metadata.put(InstanceMetadata.SPOT_INSTANCE_ACTION, "{\"action\": \"terminate\", \"time\": \"2026-12-01T10:02:00Z\"}");
+        ChildJvm.await("the Spot notice in the process's console", () -> ChildJvm.read(console).contains("MAINTENANCE 2026-12-01T10:02:00Z Preempt"));
+        assertThat(gamefleet.metadataReads).contains(InstanceMetadata.REBALANCE, InstanceMetadata.SCHEDULED_EVENTS);
+    }
 }

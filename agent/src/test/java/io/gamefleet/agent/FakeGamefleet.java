@@ -30,6 +30,9 @@ final class FakeGamefleet implements AutoCloseable {
     final List<String> calls = new CopyOnWriteArrayList<>();
     final Map<String, String> registered = new ConcurrentHashMap<>();
     final List<Map<String, String>> pushConnects = new CopyOnWriteArrayList<>();
+    /** The instance metadata items served (IMDSv2: a token first, then GETs that carry it). */
+    final Map<String, String> metadata = new ConcurrentHashMap<>();
+    final List<String> metadataReads = new CopyOnWriteArrayList<>();
     private final List<Session> sockets = new CopyOnWriteArrayList<>();
     private final Server server = new Server();
     private final ServerConnector connector = new ServerConnector(server);
@@ -46,6 +49,10 @@ final class FakeGamefleet implements AutoCloseable {
         push.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                String path = Request.getPathInContext(request);
+                if (path.startsWith("/latest/")) {
+                    return metadata(request, path, response, callback);
+                }
                 String target = request.getHeaders().get("X-Amz-Target");
                 JsonNode body = JSON.readTree(Content.Source.asString(request, StandardCharsets.UTF_8));
                 String id = body.path("GameServerId").asText();
@@ -87,6 +94,25 @@ final class FakeGamefleet implements AutoCloseable {
         public void onWebSocketOpen(Session session) {
             sockets.add(session);
         }
+    }
+
+    private boolean metadata(Request request, String path, Response response, Callback callback) {
+        int status;
+        String body = "";
+        if (path.equals("/latest/api/token") && request.getMethod().equals("PUT")) {
+            status = request.getHeaders().get("x-aws-ec2-metadata-token-ttl-seconds") == null ? 400 : 200;
+            body = "token-1";
+            response.getHeaders().put("x-aws-ec2-metadata-token-ttl-seconds", "21600");
+        } else if (!"token-1".equals(request.getHeaders().get("x-aws-ec2-metadata-token"))) {
+            status = 401;
+        } else {
+            metadataReads.add(path);
+            body = metadata.get(path);
+            status = body == null ? 404 : 200;
+        }
+        response.setStatus(status);
+        response.write(true, ByteBuffer.wrap((body == null ? "" : body).getBytes(StandardCharsets.UTF_8)), callback);
+        return true;
     }
 
     FakeGamefleet start() throws Exception {
