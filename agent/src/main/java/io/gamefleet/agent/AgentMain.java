@@ -91,7 +91,13 @@ public final class AgentMain {
                 new OutputReadiness(config.wrapper(), launch), archive, log, gsdkPort);
         saved.ifPresent(s -> StateFile.restore(s, supervisor, launcher, clock, log));
         GsdkEndpoint endpoint = new GsdkEndpoint(supervisor, port);
-        gsdkPort.port = endpoint.start();
+        try {
+            gsdkPort.port = endpoint.start();
+        } catch (java.io.IOException e) {
+            System.err.println("gamefleet-agent: cannot listen on 127.0.0.1:" + port + " for the GSDK (" + e.getMessage()
+                    + "); free that port or set gsdkPort");
+            System.exit(2);
+        }
         log.info("agent of " + instanceId + " in " + config.gameServerGroupName() + ": GSDK endpoint 127.0.0.1:"
                 + gsdkPort.port + ", " + config.processes() + " x " + config.command() + " (" + config.mode() + ")");
 

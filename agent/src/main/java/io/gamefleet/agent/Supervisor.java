@@ -260,7 +260,7 @@ final class Supervisor {
                 log.info(s.gameServerId + ": GSDK " + flavor + " " + version);
             }
             s.gsdkFlavor = flavor + " " + version;
-            return new GsdkAnswer.Reply(new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode());
+            return new GsdkAnswer.Reply(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode());
         }
     }
 
