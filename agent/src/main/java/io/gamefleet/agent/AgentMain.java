@@ -81,7 +81,16 @@ public final class AgentMain {
         ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, daemon("agent"));
 
         StateFile stateFile = new StateFile(config.workDirectory());
-        Optional<StateFile.Saved> saved = stateFile.read();
+        Optional<StateFile.Saved> saved;
+        try {
+            saved = stateFile.read();
+        } catch (IOException e) {
+            // Starting afresh would leave the earlier run's processes running with no one to deregister them.
+            System.err.println("gamefleet-agent: the state file " + config.workDirectory().resolve(StateFile.NAME)
+                    + " is unreadable (" + e.getMessage() + "); stop the game servers it lists, then remove it");
+            System.exit(2);
+            return;
+        }
         int port = config.gsdkPort() != 0 ? config.gsdkPort() : saved.map(StateFile.Saved::gsdkPort).orElse(0);
         GameServerLaunch launch = new GameServerLaunch(config, instanceId, address);
         ProcessLauncher launcher = new SetsidProcessLauncher();

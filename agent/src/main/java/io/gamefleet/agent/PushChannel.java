@@ -47,7 +47,7 @@ final class PushChannel implements WebSocket.Listener {
     private final Random jitter = new Random();
     private final StringBuilder partial = new StringBuilder();
     private volatile WebSocket socket;
-    private int failures;
+    private final java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
 
     PushChannel(URI endpoint, String instanceId, String groupName, String region, AwsCredentialsProvider credentials,
             Supervisor supervisor, ScheduledExecutorService scheduler, Duration pingPeriod, AgentLog log) {
@@ -86,7 +86,7 @@ final class PushChannel implements WebSocket.Listener {
                 reconnectLater("connect failed: " + error.getMessage());
             } else {
                 socket = ws;
-                failures = 0;
+                failures.set(0);
                 log.info("push channel open: " + endpoint);
             }
         });
@@ -107,8 +107,7 @@ final class PushChannel implements WebSocket.Listener {
 
     private void reconnectLater(String why) {
         socket = null;
-        failures++;
-        Duration max = FleetSync.backoff(RECONNECT_INITIAL, RECONNECT_MAX, failures);
+        Duration max = FleetSync.backoff(RECONNECT_INITIAL, RECONNECT_MAX, failures.incrementAndGet());
         long delay = max.toMillis() / 2 + (long) (jitter.nextDouble() * max.toMillis() / 2);
         log.warn("push channel: " + why + "; reconnecting in " + delay + " ms");
         scheduler.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
