@@ -191,4 +191,21 @@ class RealProcessesTest {
                 && current() != null && !current().gameServerId.equals(s.gameServerId));
         assertThat(ChildJvm.read(archived(s.gameServerId).resolve(GameServerLaunch.CONSOLE_LOG))).contains("listening on", "quitting");
     }
+
+    @Test
+    void aGameServerSendingPascalCaseKeysAsTheCppAndCSharpGsdksDoGoesThroughItsLifecycle() throws Exception {
+        Path script = Path.of(System.getProperty("gamefleet.agent.test-classes"), "scripted_gsdk_server.py");
+        Path endFile = work.resolve("end-match");
+        start("gsdk", List.of("-u", script.toString(), endFile.toString()), "{\"command\": \"python3\"}");
+        ServerRecord s = awaitStandingBy();
+        ChildJvm.await("its GSDK flavor", () -> "Python test".equals(s.gsdkFlavor));
+        Instant now = clock.instant();
+        supervisor.claimed(new Notices.Claimed(s.gameServerId, "pascal", now, now.plusSeconds(60)));
+        ChildJvm.await("ACTIVE in the console log", () -> console(s).contains("ACTIVE cookie=pascal"));
+        ChildJvm.await("UTILIZED", () -> "UTILIZED".equals(api.registered.get(s.gameServerId)));
+        Files.writeString(endFile, "");
+        ChildJvm.await("deregistered and replaced", () -> !api.registered.containsKey(s.gameServerId)
+                && current() != null && !current().gameServerId.equals(s.gameServerId));
+        assertThat(console(s)).contains("MATCH OVER").doesNotContain("REFUSED");
+    }
 }
