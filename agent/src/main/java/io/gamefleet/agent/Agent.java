@@ -74,12 +74,23 @@ public final class Agent implements AutoCloseable {
             throw new StartFailure("another agent runs on " + config.workDirectory() + "; stop it or give this one another workDirectory");
         }
         Optional<InstanceMetadata> metadata = metadata(config);
-        String instanceId = config.instanceId() != null ? config.instanceId()
-                : metadata.flatMap(m -> m.get(InstanceMetadata.INSTANCE_ID)).orElseThrow(() -> new IllegalStateException(
-                        "no instanceId in the configuration and no instance metadata to read it from"));
-        String address = config.connectionAddress() != null ? config.connectionAddress()
-                : metadata.flatMap(m -> m.get(InstanceMetadata.PUBLIC_IPV4).or(() -> m.get(InstanceMetadata.LOCAL_IPV4)))
-                        .orElse(GsdkEndpoint.LOOPBACK);
+        String instanceId;
+        String address;
+        try {
+            instanceId = config.instanceId() != null ? config.instanceId()
+                    : metadata.flatMap(m -> m.get(InstanceMetadata.INSTANCE_ID)).orElse(null);
+            address = config.connectionAddress() != null ? config.connectionAddress()
+                    : metadata.flatMap(m -> m.get(InstanceMetadata.PUBLIC_IPV4).or(() -> m.get(InstanceMetadata.LOCAL_IPV4)))
+                            .orElse(GsdkEndpoint.LOOPBACK);
+        } catch (RuntimeException e) {
+            lockFile.close();
+            throw new StartFailure("cannot read the instance metadata (" + e.getMessage() + "): set instanceId and "
+                    + "connectionAddress, or metadataEndpoint");
+        }
+        if (instanceId == null) {
+            lockFile.close();
+            throw new StartFailure("no instanceId in the configuration and no instance metadata to read it from");
+        }
         String region = config.region() != null ? config.region() : new DefaultAwsRegionProviderChain().getRegion().id();
 
         var gameLift = GameLiftClient.builder().region(Region.of(region)).credentialsProvider(credentials)
