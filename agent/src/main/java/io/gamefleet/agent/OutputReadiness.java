@@ -6,8 +6,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -20,7 +18,6 @@ final class OutputReadiness implements ReadinessProbe {
     private final AgentConfig.Wrapper wrapper;
     private final GameServerLaunch launch;
     private final Pattern line;
-    private final Map<String, Long> readOffsets = new HashMap<>();
 
     OutputReadiness(AgentConfig.Wrapper wrapper, GameServerLaunch launch) {
         this.wrapper = wrapper;
@@ -46,7 +43,7 @@ final class OutputReadiness implements ReadinessProbe {
     /** Reads the console log from where the last look stopped, whole lines only. */
     private boolean printed(ServerRecord s) {
         Path log = s.logFolder().resolve(GameServerLaunch.CONSOLE_LOG);
-        long offset = readOffsets.getOrDefault(s.gameServerId, 0L);
+        long offset = s.outputReadOffset;
         try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
             if (file.length() <= offset) {
                 return false;
@@ -59,10 +56,9 @@ final class OutputReadiness implements ReadinessProbe {
             if (end < 0) {
                 return false;
             }
-            readOffsets.put(s.gameServerId, offset + text.substring(0, end + 1).getBytes(StandardCharsets.UTF_8).length);
+            s.outputReadOffset = offset + text.substring(0, end + 1).getBytes(StandardCharsets.UTF_8).length;
             for (String l : text.substring(0, end).split("\n")) {
                 if (line.matcher(l).find()) {
-                    readOffsets.remove(s.gameServerId);
                     return true;
                 }
             }

@@ -25,6 +25,8 @@ final class ServerRecord {
     /** It reached StandingBy once: ending after that with exit code 0 is no failure. */
     boolean everReady;
     String gsdkFlavor;
+    /** Wrapper mode's readyLine: how far its console log has been read. */
+    long outputReadOffset;
 
     Notices.Claimed claim;
     String sessionId;

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,7 +27,7 @@ class RealProcessesTest {
     @TempDir Path work;
     private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
     private final FakeFleetApi api = new FakeFleetApi();
-    private final List<String> log = new ArrayList<>();
+    private final List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
     private Supervisor supervisor;
     private GsdkEndpoint endpoint;
@@ -44,11 +43,7 @@ class RealProcessesTest {
         c.putObject("timings").put("startTimeoutSeconds", 60).put("stopGraceSeconds", 5).put("terminateNoticeSeconds", 10);
         c.setAll((ObjectNode) JSON.readTree(extra));
         AgentConfig config = AgentConfigReader.parse("test", c.toString());
-        AgentLog agentLog = new AgentLog(clock, line -> {
-            synchronized (log) {
-                log.add(line);
-            }
-        });
+        AgentLog agentLog = new AgentLog(clock, log::add);
         GameServerLaunch launch = new GameServerLaunch(config, "i-1", "127.0.0.1");
         AgentMain.PortHolder gsdkPort = new AgentMain.PortHolder();
         supervisor = new Supervisor(config, "i-1", clock, new SetsidProcessLauncher(), launch, api, Runnable::run,
@@ -207,5 +202,13 @@ class RealProcessesTest {
         ChildJvm.await("deregistered and replaced", () -> !api.registered.containsKey(s.gameServerId)
                 && current() != null && !current().gameServerId.equals(s.gameServerId));
         assertThat(console(s)).contains("MATCH OVER").doesNotContain("REFUSED");
+    }
+
+    @Test
+    void wrapperModeReadyWhenTheServerPrintsItsReadyLine() throws Exception {
+        start("wrapper", ChildJvm.args(PlainTcpServer.class, "{port:game}", "300"), "{\"wrapper\": {\"readyLine\": \"^listening on [0-9]+$\"}}");
+        ServerRecord s = awaitStandingBy();
+        assertThat(console(s)).contains("listening on");
+        assertThat(log).anyMatch(l -> l.contains(s.gameServerId + ": ready (wrapper mode)"));
     }
 }
