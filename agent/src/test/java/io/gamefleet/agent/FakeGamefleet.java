@@ -34,6 +34,8 @@ final class FakeGamefleet implements AutoCloseable {
     final Map<String, String> metadata = new ConcurrentHashMap<>();
     final List<String> metadataReads = new CopyOnWriteArrayList<>();
     private final List<Session> sockets = new CopyOnWriteArrayList<>();
+    /** What the agents sent on the push channel. */
+    final List<String> pushReceived = new CopyOnWriteArrayList<>();
     private final Server server = new Server();
     private final ServerConnector connector = new ServerConnector(server);
 
@@ -44,7 +46,7 @@ final class FakeGamefleet implements AutoCloseable {
                 (request, response, callback) -> {
                     pushConnects.add(Map.of("authorization", String.valueOf(request.getHeaders().get("Authorization")),
                             "query", String.valueOf(request.getHttpURI().getQuery())));
-                    return new PushSocket(sockets);
+                    return new PushSocket(sockets, pushReceived);
                 }));
         push.setHandler(new Handler.Abstract() {
             @Override
@@ -85,14 +87,21 @@ final class FakeGamefleet implements AutoCloseable {
     /** Public: Jetty calls its methods by reflection. */
     public static final class PushSocket implements Session.Listener.AutoDemanding {
         private final List<Session> sockets;
+        private final List<String> received;
 
-        PushSocket(List<Session> sockets) {
+        PushSocket(List<Session> sockets, List<String> received) {
             this.sockets = sockets;
+            this.received = received;
         }
 
         @Override
         public void onWebSocketOpen(Session session) {
             sockets.add(session);
+        }
+
+        @Override
+        public void onWebSocketText(String message) {
+            received.add(message);
         }
     }
 
@@ -126,6 +135,11 @@ final class FakeGamefleet implements AutoCloseable {
 
     boolean pushOpen() {
         return sockets.stream().anyMatch(Session::isOpen);
+    }
+
+    /** Closes every open push connection, as API Gateway does after two hours. */
+    void closePushConnections() {
+        sockets.stream().filter(Session::isOpen).forEach(Session::close);
     }
 
     /** Sends a notice on every open push connection. */

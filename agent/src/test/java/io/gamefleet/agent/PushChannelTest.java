@@ -47,4 +47,26 @@ class PushChannelTest {
         assertThat(a.reply(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Continue");
         assertThatThrownBy(() -> push.deliver("not json")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void itSignsItsConnectPingsAndReconnectsWhenTheConnectionCloses() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        try (FakeGamefleet gamefleet = new FakeGamefleet().start()) {
+            java.util.concurrent.ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+            try {
+                new PushChannel(java.net.URI.create("ws://127.0.0.1:" + gamefleet.port() + "/push"), "i-1", "g", "us-east-1",
+                        software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                                software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("key-1", "secret")),
+                        a.supervisor, scheduler, Duration.ofMillis(200), new AgentLog(a.clock, a.log::add)).start();
+                ChildJvm.await("open", gamefleet::pushOpen);
+                ChildJvm.await("a ping", () -> gamefleet.pushReceived.contains("{\"action\":\"ping\"}"));
+                gamefleet.closePushConnections();
+                ChildJvm.await("open again", () -> gamefleet.pushConnects.size() == 2 && gamefleet.pushOpen());
+                assertThat(gamefleet.pushConnects.get(1).get("authorization"))
+                        .startsWith("AWS4-HMAC-SHA256 Credential=key-1/").contains("/us-east-1/execute-api/aws4_request");
+            } finally {
+                scheduler.shutdownNow();
+            }
+        }
+    }
 }
