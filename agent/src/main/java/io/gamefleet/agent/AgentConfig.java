@@ -1,0 +1,130 @@
+package io.gamefleet.agent;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The agent's one JSON file (docs/agent.md, "Configuration"). Absent keys take the defaults below;
+ * {@link AgentConfigReader} refuses unknown keys and values that cannot work, naming what to fix.
+ */
+public record AgentConfig(
+        String gameServerGroupName,
+        String instanceId,
+        String region,
+        URI apiEndpoint,
+        URI pushEndpoint,
+        URI metadataEndpoint,
+        String connectionAddress,
+        String command,
+        List<String> args,
+        Map<String, String> env,
+        Integer processes,
+        Map<String, PortRange> ports,
+        String connectionPort,
+        Mode mode,
+        Wrapper wrapper,
+        Integer gsdkPort,
+        Path workDirectory,
+        Path archiveDirectory,
+        String titleId,
+        String buildId,
+        Map<String, String> buildMetadata,
+        Timings timings) {
+
+    /** PlayFab's agent listens on 56001; a GSDK game server finds the port in its config file. */
+    public static final int DEFAULT_GSDK_PORT = 56001;
+
+    public AgentConfig {
+        args = args == null ? List.of() : List.copyOf(args);
+        env = env == null ? Map.of() : Map.copyOf(env);
+        processes = processes == null ? 1 : processes;
+        ports = ports == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ports));
+        mode = mode == null ? Mode.GSDK : mode;
+        wrapper = wrapper == null ? new Wrapper(null, null) : wrapper;
+        // 0: any free port (tests); the agent records the one it got in its state file.
+        gsdkPort = gsdkPort == null ? DEFAULT_GSDK_PORT : gsdkPort;
+        workDirectory = workDirectory == null ? Path.of("/var/lib/gamefleet-agent") : workDirectory;
+        archiveDirectory = archiveDirectory == null ? workDirectory.resolve("archive") : archiveDirectory;
+        titleId = titleId == null ? "" : titleId;
+        buildId = buildId == null ? "" : buildId;
+        buildMetadata = buildMetadata == null ? Map.of() : Map.copyOf(buildMetadata);
+        timings = timings == null ? Timings.DEFAULTS : timings;
+    }
+
+    /** How the agent learns that a process is ready and alive. */
+    public enum Mode {
+        /** The game server speaks PlayFab's GSDK protocol to the agent. */
+        @JsonProperty("gsdk") GSDK,
+        /** A game server with no SDK: ready when it listens or prints a line, healthy while it runs. */
+        @JsonProperty("wrapper") WRAPPER
+    }
+
+    /** One named game port: process {@code i} of N gets {@code from + i}. */
+    public record PortRange(int from, int to) {
+        int size() {
+            return to - from + 1;
+        }
+    }
+
+    /** Wrapper mode's readiness: a TCP listener on the named port, or a line of output matching a regex. */
+    public record Wrapper(String readyPort, String readyLine) {}
+
+    /** Every period of the supervision, in seconds (fractions allowed). */
+    public record Timings(
+            Double startTimeoutSeconds,
+            Double heartbeatTimeoutSeconds,
+            Double healthPeriodSeconds,
+            Double terminateNoticeSeconds,
+            Double stopGraceSeconds,
+            Double crashBackoffInitialSeconds,
+            Double crashBackoffMaxSeconds,
+            Double apiRetryInitialSeconds,
+            Double apiRetryMaxSeconds,
+            Double metadataPollSeconds,
+            Double pushPingSeconds) {
+
+        static final Timings DEFAULTS = new Timings(null, null, null, null, null, null, null, null, null, null, null);
+
+        public Timings {
+            // PlayFab shuts down a server that does not reach StandingBy in time; GameLift's agent allows 5 min.
+            startTimeoutSeconds = or(startTimeoutSeconds, 300);
+            heartbeatTimeoutSeconds = or(heartbeatTimeoutSeconds, 10);
+            // Gamefleet's health timeout is 180 s: three reports in it.
+            healthPeriodSeconds = or(healthPeriodSeconds, 60);
+            terminateNoticeSeconds = or(terminateNoticeSeconds, 10);
+            stopGraceSeconds = or(stopGraceSeconds, 10);
+            crashBackoffInitialSeconds = or(crashBackoffInitialSeconds, 1);
+            crashBackoffMaxSeconds = or(crashBackoffMaxSeconds, 60);
+            apiRetryInitialSeconds = or(apiRetryInitialSeconds, 1);
+            apiRetryMaxSeconds = or(apiRetryMaxSeconds, 30);
+            // AWS advises polling spot/instance-action every 5 s.
+            metadataPollSeconds = or(metadataPollSeconds, 5);
+            // API Gateway closes a WebSocket idle for 10 min.
+            pushPingSeconds = or(pushPingSeconds, 300);
+        }
+
+        private static Double or(Double value, double fallback) {
+            return value == null ? fallback : value;
+        }
+
+        static java.time.Duration duration(double seconds) {
+            return java.time.Duration.ofMillis(Math.round(seconds * 1000));
+        }
+
+        java.time.Duration startTimeout() { return duration(startTimeoutSeconds); }
+        java.time.Duration heartbeatTimeout() { return duration(heartbeatTimeoutSeconds); }
+        java.time.Duration healthPeriod() { return duration(healthPeriodSeconds); }
+        java.time.Duration terminateNotice() { return duration(terminateNoticeSeconds); }
+        java.time.Duration stopGrace() { return duration(stopGraceSeconds); }
+        java.time.Duration crashBackoffInitial() { return duration(crashBackoffInitialSeconds); }
+        java.time.Duration crashBackoffMax() { return duration(crashBackoffMaxSeconds); }
+        java.time.Duration apiRetryInitial() { return duration(apiRetryInitialSeconds); }
+        java.time.Duration apiRetryMax() { return duration(apiRetryMaxSeconds); }
+        java.time.Duration metadataPoll() { return duration(metadataPollSeconds); }
+        java.time.Duration pushPing() { return duration(pushPingSeconds); }
+    }
+}

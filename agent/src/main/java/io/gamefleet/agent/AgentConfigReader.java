@@ -1,0 +1,154 @@
+package io.gamefleet.agent;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
+
+/** Reads the agent's JSON file and refuses, with what to fix, a file the agent cannot run with. */
+public final class AgentConfigReader {
+    /** {@code {gameServerId}}, {@code {logFolder}}, {@code {instanceId}}, {@code {port:NAME}}. */
+    static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z]+)(?::([A-Za-z0-9_.-]+))?}");
+    static final List<String> PLACEHOLDERS = List.of("gameServerId", "logFolder", "instanceId", "serverInstanceNumber", "port");
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private AgentConfigReader() {}
+
+    /** The configuration error: its message says what to fix. */
+    public static final class ConfigException extends RuntimeException {
+        ConfigException(String message) {
+            super(message);
+        }
+    }
+
+    public static AgentConfig read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read the agent's configuration: " + e.getMessage());
+        }
+        return parse(file.toString(), text);
+    }
+
+    static AgentConfig parse(String source, String text) {
+        AgentConfig config;
+        try {
+            config = JSON.readValue(text, AgentConfig.class);
+        } catch (UnrecognizedPropertyException e) {
+            throw new ConfigException(source + ": unknown key \"" + e.getPropertyName() + "\"" + where(e)
+                    + "; the keys there are " + e.getKnownPropertyIds().stream().map(String::valueOf).sorted()
+                    .collect(Collectors.joining(", ")) + " (docs/agent.md)");
+        } catch (JsonMappingException e) {
+            throw new ConfigException(source + ": " + e.getOriginalMessage() + where(e) + " (docs/agent.md)");
+        } catch (JsonProcessingException e) {
+            throw new ConfigException(source + ": not JSON: " + e.getOriginalMessage());
+        }
+        if (config == null) {
+            throw new ConfigException(source + ": empty; it needs at least gameServerGroupName and command");
+        }
+        List<String> problems = problems(config);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(source + ": " + String.join("; ", problems) + " (docs/agent.md)");
+        }
+        return config;
+    }
+
+    private static String where(JsonMappingException e) {
+        String path = e.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                .collect(Collectors.joining("."));
+        int dot = path.lastIndexOf('.');
+        return dot < 0 ? "" : " in " + path.substring(0, dot);
+    }
+
+    static List<String> problems(AgentConfig c) {
+        List<String> problems = new ArrayList<>();
+        if (blank(c.gameServerGroupName())) {
+            problems.add("gameServerGroupName is missing: the group the game servers register in");
+        }
+        if (blank(c.command())) {
+            problems.add("command is missing: the game server's executable (its arguments go in args)");
+        }
+        if (c.processes() < 1) {
+            problems.add("processes is " + c.processes() + ": it must be at least 1");
+        }
+        c.ports().forEach((name, range) -> {
+            if (range.from() < 1 || range.to() > 65535 || range.to() < range.from()) {
+                problems.add("ports." + name + " is " + range.from() + "-" + range.to() + ": it needs 1 <= from <= to <= 65535");
+            } else if (range.size() < c.processes()) {
+                problems.add("ports." + name + " (" + range.from() + "-" + range.to() + ") has " + range.size()
+                        + " ports for " + c.processes() + " processes: widen it to at least "
+                        + range.from() + "-" + (range.from() + c.processes() - 1) + " or lower processes");
+            }
+        });
+        if (c.ports().isEmpty()) {
+            problems.add("ports is empty: name at least one game port range, e.g. \"ports\": {\"game\": {\"from\": 7777, \"to\": 7786}}");
+        }
+        if (c.connectionPort() != null && !c.ports().containsKey(c.connectionPort())) {
+            problems.add("connectionPort \"" + c.connectionPort() + "\" is not one of ports " + c.ports().keySet());
+        }
+        if (c.gsdkPort() < 0 || c.gsdkPort() > 65535) {
+            problems.add("gsdkPort " + c.gsdkPort() + " is not a port (0 takes any free one)");
+        }
+        List<String> texts = new ArrayList<>(c.args());
+        texts.addAll(c.env().values());
+        for (String text : texts) {
+            Matcher m = PLACEHOLDER.matcher(text);
+            while (m.find()) {
+                String name = m.group(1);
+                if (!PLACEHOLDERS.contains(name)) {
+                    problems.add("unknown placeholder " + m.group() + " in \"" + text + "\"; the placeholders are "
+                            + "{gameServerId}, {logFolder}, {instanceId}, {serverInstanceNumber}, {port:NAME}");
+                } else if (name.equals("port") && !c.ports().containsKey(m.group(2))) {
+                    problems.add("placeholder " + m.group() + " names no port of ports " + c.ports().keySet());
+                }
+            }
+        }
+        if (c.mode() == AgentConfig.Mode.WRAPPER) {
+            AgentConfig.Wrapper w = c.wrapper();
+            if (w.readyPort() == null && w.readyLine() == null) {
+                problems.add("wrapper mode needs wrapper.readyPort (a name of ports) or wrapper.readyLine (a regex of the output)");
+            }
+            if (w.readyPort() != null && !c.ports().containsKey(w.readyPort())) {
+                problems.add("wrapper.readyPort \"" + w.readyPort() + "\" is not one of ports " + c.ports().keySet());
+            }
+            if (w.readyLine() != null) {
+                try {
+                    Pattern.compile(w.readyLine());
+                } catch (PatternSyntaxException e) {
+                    problems.add("wrapper.readyLine is not a regex: " + e.getDescription());
+                }
+            }
+        }
+        AgentConfig.Timings t = c.timings();
+        for (Map.Entry<String, Double> e : Map.of("startTimeoutSeconds", t.startTimeoutSeconds(),
+                "heartbeatTimeoutSeconds", t.heartbeatTimeoutSeconds(), "healthPeriodSeconds", t.healthPeriodSeconds(),
+                "stopGraceSeconds", t.stopGraceSeconds(), "metadataPollSeconds", t.metadataPollSeconds(),
+                "pushPingSeconds", t.pushPingSeconds(), "crashBackoffInitialSeconds", t.crashBackoffInitialSeconds(),
+                "apiRetryInitialSeconds", t.apiRetryInitialSeconds()).entrySet()) {
+            if (!(e.getValue() > 0)) {
+                problems.add("timings." + e.getKey() + " is " + e.getValue() + ": it must be above 0");
+            }
+        }
+        return problems;
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+}

@@ -1,0 +1,61 @@
+package io.gamefleet.agent;
+
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.gamelift.GameLiftClient;
+import software.amazon.awssdk.services.gamelift.model.ConflictException;
+import software.amazon.awssdk.services.gamelift.model.GameServerHealthCheck;
+import software.amazon.awssdk.services.gamelift.model.GameServerUtilizationStatus;
+import software.amazon.awssdk.services.gamelift.model.NotFoundException;
+
+/** {@link FleetApi} through the official AWS SDK GameLift client, pointed at Gamefleet's endpoint. */
+final class GameLiftFleetApi implements FleetApi {
+    private final GameLiftClient client;
+    private final String groupName;
+    private final String instanceId;
+
+    GameLiftFleetApi(GameLiftClient client, String groupName, String instanceId) {
+        this.client = client;
+        this.groupName = groupName;
+        this.instanceId = instanceId;
+    }
+
+    @Override
+    public void register(String gameServerId, String connectionInfo) {
+        call(() -> {
+            try {
+                client.registerGameServer(r -> r.gameServerGroupName(groupName).gameServerId(gameServerId)
+                        .instanceId(instanceId).connectionInfo(connectionInfo));
+            } catch (ConflictException e) {
+                // Registered already: an earlier attempt went through but its answer was lost.
+            }
+        });
+    }
+
+    @Override
+    public void update(String gameServerId, boolean healthy, boolean utilized) {
+        call(() -> client.updateGameServer(r -> {
+            r.gameServerGroupName(groupName).gameServerId(gameServerId);
+            if (healthy) {
+                r.healthCheck(GameServerHealthCheck.HEALTHY);
+            }
+            if (utilized) {
+                r.utilizationStatus(GameServerUtilizationStatus.UTILIZED);
+            }
+        }));
+    }
+
+    @Override
+    public void deregister(String gameServerId) {
+        call(() -> client.deregisterGameServer(r -> r.gameServerGroupName(groupName).gameServerId(gameServerId)));
+    }
+
+    private static void call(Runnable request) {
+        try {
+            request.run();
+        } catch (NotFoundException e) {
+            throw new NotFound(e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage());
+        } catch (SdkException e) {
+            throw new Unreachable(e.getMessage(), e);
+        }
+    }
+}

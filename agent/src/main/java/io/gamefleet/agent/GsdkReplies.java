@@ -1,0 +1,66 @@
+package io.gamefleet.agent;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/** The heartbeat reply's JSON, with the keys as the GSDKs read them (nulls left out, as PlayFab's agent does). */
+final class GsdkReplies {
+    /** The GSDKs beat every second at the fastest; PlayFab's local agent always answers 1000. */
+    static final int HEARTBEAT_INTERVAL_MS = 1000;
+
+    enum Operation { Continue, Active, Terminate }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private GsdkReplies() {}
+
+    static ObjectNode reply(Operation operation, ServerRecord s, String groupName, String instanceId,
+            MaintenanceEvent.Schedule maintenance, boolean withSchedule) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("operation", operation.name());
+        body.put("nextHeartbeatIntervalMs", HEARTBEAT_INTERVAL_MS);
+        if (operation == Operation.Active) {
+            ObjectNode session = body.putObject("sessionConfig");
+            session.put("sessionId", s.sessionId);
+            if (s.claim.gameServerData() != null) {
+                session.put("sessionCookie", s.claim.gameServerData());
+            }
+            session.putArray("initialPlayers");
+            session.putObject("metadata")
+                    .put("gameServerId", s.gameServerId)
+                    .put("gameServerGroupName", groupName)
+                    .put("instanceId", instanceId)
+                    .put("claimedAt", time(s.claim.claimedAt()));
+        }
+        Instant next = maintenance.next();
+        if (next != null) {
+            body.put("nextScheduledMaintenanceUtc", time(next));
+        }
+        if (withSchedule) {
+            ObjectNode schedule = body.putObject("maintenanceSchedule");
+            schedule.put("documentIncarnation", String.valueOf(maintenance.documentIncarnation()));
+            ArrayNode events = schedule.putArray("Events");
+            for (MaintenanceEvent e : maintenance.events()) {
+                ObjectNode event = events.addObject()
+                        .put("eventId", e.eventId())
+                        .put("eventType", e.eventType())
+                        .put("resourceType", MaintenanceEvent.RESOURCE_TYPE);
+                ArrayNode resources = event.putArray("Resources");
+                e.resources().forEach(resources::add);
+                event.put("eventStatus", e.eventStatus())
+                        .put("notBefore", time(e.notBefore()))
+                        .put("description", e.description())
+                        .put("eventSource", e.eventSource())
+                        .put("durationInSeconds", e.durationInSeconds());
+            }
+        }
+        return body;
+    }
+
+    static String time(Instant t) {
+        return t == null ? null : t.truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+}

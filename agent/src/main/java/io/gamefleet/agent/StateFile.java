@@ -1,0 +1,108 @@
+package io.gamefleet.agent;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a restarted agent needs to carry on: each process's pid and start time (to adopt its process
+ * group again), its ids, state, claim and registration, and the GSDK port its processes beat to.
+ * Written atomically whenever one of those changes; the processes, in their own sessions, outlive a
+ * SIGKILLed agent and go on beating to the same port once it is back.
+ */
+final class StateFile {
+    static final String NAME = "agent-state.json";
+    private static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    record Saved(int gsdkPort, List<SavedServer> servers) {}
+
+    record SavedServer(int slot, String gameServerId, String sessionHostId, String folder, String startedAt,
+            long pid, String processStart, String state, boolean everReady, boolean activeSent, String sessionId,
+            String registration, String claimData, String claimedAt, String claimExpiresAt, String stopReason,
+            boolean stopIsFailure, String endedAt, Integer exitCode, boolean archived) {}
+
+    private final Path file;
+
+    StateFile(Path workDirectory) {
+        this.file = workDirectory.resolve(NAME);
+    }
+
+    Optional<Saved> read() throws IOException {
+        return Files.exists(file) ? Optional.of(JSON.readValue(file.toFile(), Saved.class)) : Optional.empty();
+    }
+
+    void save(Supervisor supervisor) throws IOException {
+        List<SavedServer> servers;
+        synchronized (supervisor.lock) {
+            servers = supervisor.servers().map(StateFile::saved).toList();
+        }
+        Path temp = file.resolveSibling(NAME + ".tmp");
+        Files.createDirectories(file.getParent());
+        Files.write(temp, JSON.writeValueAsBytes(new Saved(supervisor.gsdkPort(), servers)));
+        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static SavedServer saved(ServerRecord s) {
+        Notices.Claimed c = s.claim;
+        return new SavedServer(s.slot, s.gameServerId, s.sessionHostId, s.folder.toString(), s.startedAt.toString(),
+                s.process == null ? -1 : s.process.pid(),
+                s.process == null ? null : s.process.startInstant().toString(),
+                s.state == null ? null : s.state.name(), s.everReady, s.activeSent, s.sessionId, s.registration.name(),
+                c == null ? null : c.gameServerData(), c == null ? null : c.claimedAt().toString(),
+                c == null ? null : c.claimExpiresAt().toString(), s.stopReason, s.stopIsFailure,
+                s.endedAt == null ? null : s.endedAt.toString(), s.exitCode, s.archived);
+    }
+
+    /**
+     * Gives the supervisor the processes of the earlier run: those still running (same pid, same start
+     * time) are adopted; the others ended while the agent was away, and are deregistered and archived.
+     */
+    static void restore(Saved saved, Supervisor supervisor, ProcessLauncher launcher, Clock clock, AgentLog log) {
+        Instant now = clock.instant();
+        for (SavedServer v : saved.servers()) {
+            ServerRecord s = new ServerRecord(v.slot(), v.gameServerId(), v.sessionHostId(), Path.of(v.folder()),
+                    Instant.parse(v.startedAt()));
+            s.state = v.state() == null ? null : GameState.valueOf(v.state());
+            s.everReady = v.everReady();
+            s.activeSent = v.activeSent();
+            s.sessionId = v.sessionId();
+            s.registration = ServerRecord.Registration.valueOf(v.registration());
+            if (v.claimExpiresAt() != null) {
+                s.claim = new Notices.Claimed(v.gameServerId(), v.claimData(), Instant.parse(v.claimedAt()),
+                        Instant.parse(v.claimExpiresAt()));
+            }
+            s.stopReason = v.stopReason();
+            s.stopIsFailure = v.stopIsFailure();
+            s.termAt = s.stopReason == null ? null : now;
+            s.exitCode = v.exitCode();
+            s.archived = v.archived();
+            s.endedAt = v.endedAt() == null ? null : Instant.parse(v.endedAt());
+            if (s.endedAt == null) {
+                Optional<GameProcess> process = v.processStart() == null ? Optional.empty()
+                        : launcher.adopt(v.pid(), Instant.parse(v.processStart()));
+                if (process.isPresent() && v.slot() >= supervisor.slots().length) {
+                    // The configuration now has fewer processes: this one has no slot to run in.
+                    process.get().kill();
+                    s.endedAt = now;
+                    log.warn(s.gameServerId + ": pid " + v.pid() + " killed: slot " + v.slot() + " is beyond processes");
+                } else if (process.isPresent()) {
+                    s.process = process.get();
+                    // Its heartbeats went unanswered while the agent was away: count from now.
+                    s.lastHeartbeat = s.state == null ? null : now;
+                    log.info(s.gameServerId + ": adopted pid " + v.pid() + " (" + s.state + ")");
+                } else {
+                    s.endedAt = now;
+                    log.info(s.gameServerId + ": pid " + v.pid() + " ended while the agent was away");
+                }
+            }
+            supervisor.adopt(s);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.gamefleet.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class AgentConfigReaderTest {
+    private static final String MINIMAL = """
+            {"gameServerGroupName": "g", "command": "/game", "ports": {"game": {"from": 7000, "to": 7003}}, "processes": 4}
+            """;
+
+    @Test
+    void aMinimalFileTakesTheDefaults() {
+        AgentConfig c = AgentConfigReader.parse("agent.json", MINIMAL);
+        assertThat(c.gsdkPort()).isEqualTo(56001);
+        assertThat(c.mode()).isEqualTo(AgentConfig.Mode.GSDK);
+        assertThat(c.timings().startTimeoutSeconds()).isEqualTo(300);
+        assertThat(c.timings().healthPeriodSeconds()).isEqualTo(60);
+        assertThat(c.timings().metadataPollSeconds()).isEqualTo(5);
+        assertThat(c.timings().pushPingSeconds()).isEqualTo(300);
+        assertThat(c.archiveDirectory()).isEqualTo(c.workDirectory().resolve("archive"));
+    }
+
+    @Test
+    void anUnknownKeyIsNamedWithTheKeysThatAreKnown() {
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\"", "\"procesess\"")))
+                .hasMessageContaining("unknown key \"procesess\"").hasMessageContaining("processes");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json",
+                MINIMAL.replace("\"processes\": 4", "\"processes\": 4, \"timings\": {\"startTimeout\": 3}")))
+                .hasMessageContaining("unknown key \"startTimeout\" in timings").hasMessageContaining("startTimeoutSeconds");
+    }
+
+    @Test
+    void aMissingCommandIsNamed() {
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"command\": \"/game\",", "")))
+                .hasMessageContaining("command is missing");
+    }
+
+    @Test
+    void aPortRangeTooSmallForTheProcessesSaysHowToWidenIt() {
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4", "\"processes\": 5")))
+                .hasMessageContaining("ports.game (7000-7003) has 4 ports for 5 processes: widen it to at least 7000-7004");
+    }
+
+    @Test
+    void placeholdersMustBeKnownAndNamePorts() {
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"args\": [\"{serverId}\", \"{port:query}\"]")))
+                .hasMessageContaining("unknown placeholder {serverId}")
+                .hasMessageContaining("placeholder {port:query} names no port");
+    }
+
+    @Test
+    void wrapperModeNeedsAReadinessSignal() {
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"mode\": \"wrapper\"")))
+                .hasMessageContaining("wrapper mode needs wrapper.readyPort");
+    }
+
+    @Test
+    void notJsonAndWrongTypesAreRefused() {
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", "{")).hasMessageContaining("not JSON");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("4}", "\"four\"}")))
+                .isInstanceOf(AgentConfigReader.ConfigException.class);
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"mode\": \"docker\""))).isInstanceOf(AgentConfigReader.ConfigException.class);
+    }
+}

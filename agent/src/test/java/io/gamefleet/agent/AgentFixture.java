@@ -1,0 +1,98 @@
+package io.gamefleet.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** One agent in-process: fake clock, fake processes, fake FleetIQ, the real supervisor. */
+final class AgentFixture {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
+    final FakeProcesses processes = new FakeProcesses();
+    final FakeFleetApi api = new FakeFleetApi();
+    final Set<String> ready = new HashSet<>();
+    final List<String> log = new ArrayList<>();
+    final AgentConfig config;
+    final Supervisor supervisor;
+    final Path work;
+
+    AgentFixture(Path work, String overrides) throws Exception {
+        this.work = work;
+        ObjectNode c = (ObjectNode) JSON.readTree("""
+                {"gameServerGroupName": "g", "instanceId": "i-1", "region": "us-east-1",
+                 "connectionAddress": "10.0.0.5", "command": "/opt/game/server",
+                 "args": ["--port", "{port:game}", "--id", "{gameServerId}", "--logs", "{logFolder}"],
+                 "processes": 2, "ports": {"game": {"from": 7000, "to": 7009}, "query": {"from": 8000, "to": 8001}},
+                 "gsdkPort": 56001, "titleId": "T1", "buildId": "B1"}
+                """);
+        c.put("workDirectory", work.toString());
+        c.setAll((ObjectNode) JSON.readTree(overrides));
+        config = AgentConfigReader.parse("test", c.toString());
+        AgentLog agentLog = new AgentLog(clock, log::add);
+        GameServerLaunch launch = new GameServerLaunch(config, "i-1", "10.0.0.5");
+        supervisor = new Supervisor(config, "i-1", clock, processes, launch, api, Runnable::run,
+                s -> ready.contains(s.gameServerId), new LogArchive(config.archiveDirectory(), "g", "i-1", agentLog),
+                agentLog, () -> 56001);
+    }
+
+    AgentFixture(Path work) throws Exception {
+        this(work, "{}");
+    }
+
+    ServerRecord server(int slot) {
+        return supervisor.slots()[slot].current;
+    }
+
+    void tick() {
+        supervisor.tick();
+    }
+
+    void advance(double seconds) {
+        clock.advanceSeconds(seconds);
+        tick();
+    }
+
+    /** {@code seconds} of heartbeats, one a second, each followed by a supervision round. */
+    void beatFor(ServerRecord s, GameState state, int seconds) {
+        for (int i = 0; i < seconds; i++) {
+            advance(1);
+            reply(s, state);
+        }
+        tick();
+    }
+
+    GsdkAnswer beat(ServerRecord s, GameState state) {
+        return supervisor.heartbeat(s.sessionHostId, new Heartbeat(state, true, List.of()));
+    }
+
+    ObjectNode reply(ServerRecord s, GameState state) {
+        GsdkAnswer a = beat(s, state);
+        assertThat(a).isInstanceOf(GsdkAnswer.Reply.class);
+        return ((GsdkAnswer.Reply) a).body();
+    }
+
+    /** Brings the process of the slot to StandingBy and registered. */
+    ServerRecord standingBy(int slot) {
+        ServerRecord s = server(slot);
+        reply(s, GameState.Initializing);
+        reply(s, GameState.StandingBy);
+        tick();
+        assertThat(api.registered).containsKey(s.gameServerId);
+        return s;
+    }
+
+    Notices.Claimed claim(ServerRecord s, String data) {
+        Instant now = clock.instant();
+        Notices.Claimed n = new Notices.Claimed(s.gameServerId, data, now, now.plusSeconds(60));
+        supervisor.claimed(n);
+        return n;
+    }
+}

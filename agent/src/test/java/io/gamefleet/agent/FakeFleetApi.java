@@ -1,0 +1,58 @@
+package io.gamefleet.agent;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** FleetIQ as far as the agent sees it: the registered servers, and every call in order. */
+final class FakeFleetApi implements FleetApi {
+    final List<String> calls = new ArrayList<>();
+    /** Registered game server id -> "AVAILABLE" or "UTILIZED". */
+    final Map<String, String> registered = new LinkedHashMap<>();
+    final Map<String, String> connectionInfo = new LinkedHashMap<>();
+    volatile boolean down;
+
+    @Override
+    public synchronized void register(String id, String info) {
+        reach("register " + id);
+        registered.put(id, "AVAILABLE");
+        connectionInfo.put(id, info);
+    }
+
+    @Override
+    public synchronized void update(String id, boolean healthy, boolean utilized) {
+        reach("update " + id + (healthy ? " HEALTHY" : "") + (utilized ? " UTILIZED" : ""));
+        if (!registered.containsKey(id)) {
+            throw new NotFound(id);
+        }
+        if (utilized) {
+            registered.put(id, "UTILIZED");
+        }
+    }
+
+    @Override
+    public synchronized void deregister(String id) {
+        reach("deregister " + id);
+        if (registered.remove(id) == null) {
+            throw new NotFound(id);
+        }
+    }
+
+    /** An operator's deregistration, made outside the agent. */
+    synchronized void operatorDeregisters(String id) {
+        registered.remove(id);
+    }
+
+    private void reach(String call) {
+        if (down) {
+            calls.add(call + " (unreachable)");
+            throw new Unreachable("connection refused", null);
+        }
+        calls.add(call);
+    }
+
+    synchronized long count(String prefix) {
+        return calls.stream().filter(c -> c.startsWith(prefix) && !c.endsWith("(unreachable)")).count();
+    }
+}

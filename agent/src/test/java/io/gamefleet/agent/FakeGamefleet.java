@@ -1,0 +1,154 @@
+package io.gamefleet.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
+
+/**
+ * Gamefleet as the agent JVM sees it, for the tests that run the agent as a process: the three
+ * GameLift operations it calls (AWS JSON 1.1 on {@code POST /}) and the push channel at {@code /push}.
+ * Records what arrives; the real ones are the local profile's.
+ */
+final class FakeGamefleet implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    final List<String> calls = new CopyOnWriteArrayList<>();
+    final Map<String, String> registered = new ConcurrentHashMap<>();
+    final List<Map<String, String>> pushConnects = new CopyOnWriteArrayList<>();
+    /** The instance metadata items served (IMDSv2: a token first, then GETs that carry it). */
+    final Map<String, String> metadata = new ConcurrentHashMap<>();
+    final List<String> metadataReads = new CopyOnWriteArrayList<>();
+    private final List<Session> sockets = new CopyOnWriteArrayList<>();
+    /** What the agents sent on the push channel. */
+    final List<String> pushReceived = new CopyOnWriteArrayList<>();
+    private final Server server = new Server();
+    private final ServerConnector connector = new ServerConnector(server);
+
+    FakeGamefleet() {
+        connector.setHost("127.0.0.1");
+        server.addConnector(connector);
+        WebSocketUpgradeHandler push = WebSocketUpgradeHandler.from(server, container -> container.addMapping("/push",
+                (request, response, callback) -> {
+                    pushConnects.add(Map.of("authorization", String.valueOf(request.getHeaders().get("Authorization")),
+                            "query", String.valueOf(request.getHttpURI().getQuery())));
+                    return new PushSocket(sockets, pushReceived);
+                }));
+        push.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                String path = Request.getPathInContext(request);
+                if (path.startsWith("/latest/")) {
+                    return metadata(request, path, response, callback);
+                }
+                String target = request.getHeaders().get("X-Amz-Target");
+                JsonNode body = JSON.readTree(Content.Source.asString(request, StandardCharsets.UTF_8));
+                String id = body.path("GameServerId").asText();
+                String operation = target == null ? "?" : target.substring(target.indexOf('.') + 1);
+                calls.add(operation + " " + id + (body.has("UtilizationStatus") ? " " + body.path("UtilizationStatus").asText() : ""));
+                String answer = "{}";
+                int status = 200;
+                switch (operation) {
+                    case "RegisterGameServer" -> registered.put(id, "AVAILABLE");
+                    case "UpdateGameServer" -> {
+                        if (!registered.containsKey(id)) {
+                            status = 400;
+                            answer = "{\"__type\":\"NotFoundException\",\"message\":\"no such game server\"}";
+                        } else if (body.has("UtilizationStatus")) {
+                            registered.put(id, body.path("UtilizationStatus").asText());
+                        }
+                    }
+                    case "DeregisterGameServer" -> registered.remove(id);
+                    default -> { }
+                }
+                response.setStatus(status);
+                response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/x-amz-json-1.1");
+                response.write(true, ByteBuffer.wrap(answer.getBytes(StandardCharsets.UTF_8)), callback);
+                return true;
+            }
+        });
+        server.setHandler(push);
+    }
+
+    /** Public: Jetty calls its methods by reflection. */
+    public static final class PushSocket implements Session.Listener.AutoDemanding {
+        private final List<Session> sockets;
+        private final List<String> received;
+
+        PushSocket(List<Session> sockets, List<String> received) {
+            this.sockets = sockets;
+            this.received = received;
+        }
+
+        @Override
+        public void onWebSocketOpen(Session session) {
+            sockets.add(session);
+        }
+
+        @Override
+        public void onWebSocketText(String message) {
+            received.add(message);
+        }
+    }
+
+    private boolean metadata(Request request, String path, Response response, Callback callback) {
+        int status;
+        String body = "";
+        if (path.equals("/latest/api/token") && request.getMethod().equals("PUT")) {
+            status = request.getHeaders().get("x-aws-ec2-metadata-token-ttl-seconds") == null ? 400 : 200;
+            body = "token-1";
+            response.getHeaders().put("x-aws-ec2-metadata-token-ttl-seconds", "21600");
+        } else if (!"token-1".equals(request.getHeaders().get("x-aws-ec2-metadata-token"))) {
+            status = 401;
+        } else {
+            metadataReads.add(path);
+            body = metadata.get(path);
+            status = body == null ? 404 : 200;
+        }
+        response.setStatus(status);
+        response.write(true, ByteBuffer.wrap((body == null ? "" : body).getBytes(StandardCharsets.UTF_8)), callback);
+        return true;
+    }
+
+    FakeGamefleet start() throws Exception {
+        server.start();
+        return this;
+    }
+
+    int port() {
+        return connector.getLocalPort();
+    }
+
+    boolean pushOpen() {
+        return sockets.stream().anyMatch(Session::isOpen);
+    }
+
+    /** Closes every open push connection, as API Gateway does after two hours. */
+    void closePushConnections() {
+        sockets.stream().filter(Session::isOpen).forEach(Session::close);
+    }
+
+    /** Sends a notice on every open push connection. */
+    void push(String notice) {
+        sockets.stream().filter(Session::isOpen).forEach(s -> s.sendText(notice, org.eclipse.jetty.websocket.api.Callback.NOOP));
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.stop();
+    }
+}

@@ -1,0 +1,72 @@
+package io.gamefleet.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+
+/** The push channel's notices, as the contract words them, handed to the supervisor. */
+class PushChannelTest {
+    @TempDir Path work;
+
+    private static PushChannel channel(AgentFixture a) {
+        return new PushChannel(java.net.URI.create("ws://127.0.0.1:1/push"), "i-1", "g", "us-east-1",
+                AnonymousCredentialsProvider.create(), a.supervisor, Executors.newSingleThreadScheduledExecutor(),
+                Duration.ofMinutes(5), new AgentLog(a.clock, a.log::add));
+    }
+
+    @Test
+    void claimedAndTerminateNoticesReachTheirServer() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        a.tick();
+        ServerRecord s = a.standingBy(0);
+        PushChannel push = channel(a);
+        push.deliver("{\"action\":\"claimed\",\"gameServerGroupName\":\"g\",\"gameServerId\":\"" + s.gameServerId
+                + "\",\"gameServerData\":null,\"claimedAt\":\"2026-12-01T10:00:00Z\",\"claimExpiresAt\":\"2026-12-01T10:01:00Z\"}");
+        assertThat(a.reply(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Active");
+        assertThat(a.reply(s, GameState.StandingBy).path("sessionConfig").has("sessionCookie")).isFalse();
+        push.deliver("{\"action\":\"terminate\",\"gameServerGroupName\":\"g\",\"gameServerId\":\"" + s.gameServerId
+                + "\",\"reason\":\"operator\"}");
+        assertThat(a.reply(s, GameState.Active).path("operation").asText()).isEqualTo("Terminate");
+    }
+
+    @Test
+    void noticesOfAnotherGroupPongsAndUnknownActionsAreLetGo() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        a.tick();
+        ServerRecord s = a.standingBy(0);
+        PushChannel push = channel(a);
+        push.deliver("{\"action\":\"terminate\",\"gameServerGroupName\":\"other\",\"gameServerId\":\"" + s.gameServerId + "\"}");
+        push.deliver("{\"action\":\"pong\"}");
+        push.deliver("{\"action\":\"reboot\",\"gameServerId\":\"" + s.gameServerId + "\"}");
+        assertThat(a.reply(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Continue");
+        assertThatThrownBy(() -> push.deliver("not json")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void itSignsItsConnectPingsAndReconnectsWhenTheConnectionCloses() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        try (FakeGamefleet gamefleet = new FakeGamefleet().start()) {
+            java.util.concurrent.ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+            try {
+                new PushChannel(java.net.URI.create("ws://127.0.0.1:" + gamefleet.port() + "/push"), "i-1", "g", "us-east-1",
+                        software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                                software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("key-1", "secret")),
+                        a.supervisor, scheduler, Duration.ofMillis(200), new AgentLog(a.clock, a.log::add)).start();
+                ChildJvm.await("open", gamefleet::pushOpen);
+                ChildJvm.await("a ping", () -> gamefleet.pushReceived.contains("{\"action\":\"ping\"}"));
+                gamefleet.closePushConnections();
+                ChildJvm.await("open again", () -> gamefleet.pushConnects.size() == 2 && gamefleet.pushOpen());
+                assertThat(gamefleet.pushConnects.get(1).get("authorization"))
+                        .startsWith("AWS4-HMAC-SHA256 Credential=key-1/").contains("/us-east-1/execute-api/aws4_request");
+            } finally {
+                scheduler.shutdownNow();
+            }
+        }
+    }
+}
