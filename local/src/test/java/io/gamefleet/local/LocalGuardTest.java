@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Routes;
 import java.util.Map;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -94,5 +98,27 @@ class LocalGuardTest {
                 Map.of("Origin", "http://" + host)).status()).isEqualTo(200);
         assertThat(post("/_local/events", "Origin: http://" + host + "\r\nX-Gamefleet-Local-Token: " + token + "\r\n",
                 "[]").status()).isEqualTo(200);
+    }
+
+    @Test
+    void aHandlerAddedToTheEdgeAnswersItsOwnPathsBehindTheSameChecks() {
+        LOCAL.profile().edge().addHandler(new Handler.Abstract.NonBlocking() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                if (!request.getHttpURI().getPath().equals("/_test/hello")) {
+                    return false;
+                }
+                response.write(true, java.nio.ByteBuffer.wrap("hello".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                        callback);
+                return true;
+            }
+        });
+        RawHttp.Answer hello = raw.exchange("GET /_test/hello HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+        assertThat(hello.status()).isEqualTo(200);
+        assertThat(hello.body()).isEqualTo("hello");
+        raw.exchange("GET /_test/hello HTTP/1.1\r\nHost: rebind.example\r\nConnection: close\r\n\r\n")
+                .refusal(403, "UnauthorizedException");
+        // The emulated services still answer the rest.
+        assertThat(raw.signed(ADMIN, LOCAL.clock(), "GET", "/game-server-groups", null).status()).isEqualTo(200);
     }
 }
