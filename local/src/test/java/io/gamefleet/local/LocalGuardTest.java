@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * What a web page in the developer's browser, or a plain curl, can no longer do to the profile:
  * call an API function through Lambda's unsigned Invoke path with a caller of its own making,
  * reach the unsigned paths that change state without this run's token, or reach the edge at all
- * under another Host (DNS rebinding) or from another Origin.
+ * under another Host (DNS rebinding) or from another Origin, or put EventBridge events unsigned.
  */
 class LocalGuardTest {
     @RegisterExtension
@@ -120,5 +120,36 @@ class LocalGuardTest {
                 .refusal(403, "UnauthorizedException");
         // The emulated services still answer the rest.
         assertThat(raw.signed(ADMIN, LOCAL.clock(), "GET", "/game-server-groups", null).status()).isEqualTo(200);
+    }
+
+    /** PutEvents as an AWS SDK's EventBridge client sends it: signed for {@code events}. */
+    private static RawHttp.Answer putEvents(io.gamefleet.local.edge.Principal caller, String service) {
+        String body = "{\"Entries\":[{\"Source\":\"aws.s3\",\"DetailType\":\"Object Created\",\"Detail\":\"{}\"}]}";
+        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        var request = software.amazon.awssdk.http.SdkHttpRequest.builder().protocol("http").host("127.0.0.1")
+                .port(LOCAL.profile().endpoint().getPort()).method(software.amazon.awssdk.http.SdkHttpMethod.POST)
+                .encodedPath("/").putHeader("X-Amz-Target", "AWSEvents.PutEvents")
+                .putHeader("Content-Type", "application/x-amz-json-1.1").build();
+        var signed = software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner.create().sign(r -> r
+                .identity(software.amazon.awssdk.identity.spi.AwsCredentialsIdentity.create(caller.accessKeyId(),
+                        caller.secretAccessKey()))
+                .request(request).payload(software.amazon.awssdk.http.ContentStreamProvider.fromByteArray(bytes))
+                .putProperty(software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner.REGION_NAME, "us-east-1")
+                .putProperty(software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner.SERVICE_SIGNING_NAME, service)
+                .putProperty(software.amazon.awssdk.http.auth.spi.signer.HttpSigner.SIGNING_CLOCK, LOCAL.clock()))
+                .request();
+        StringBuilder head = new StringBuilder("POST / HTTP/1.1\r\n");
+        signed.headers().forEach((name, values) -> values.forEach(v -> head.append(name).append(": ").append(v)
+                .append("\r\n")));
+        return raw.exchange(head + "Content-Length: " + bytes.length + "\r\nConnection: close\r\n\r\n" + body);
+    }
+
+    @Test
+    void putEventsNeedsAnAdminsSignature() {
+        assertThat(putEvents(ADMIN, "events").status()).isEqualTo(200);
+        putEvents(ADMIN, "execute-api").refusal(403, "UnauthorizedException");
+        assertThat(putEvents(LocalProfileExtension.MATCHMAKER, "events").refusal(403, "UnauthorizedException"))
+                .contains("may not put events");
+        post("/", "X-Amz-Target: AWSEvents.PutEvents\r\n", "{\"Entries\":[]}").refusal(403, "UnauthorizedException");
     }
 }

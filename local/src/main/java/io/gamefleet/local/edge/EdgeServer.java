@@ -129,8 +129,10 @@ public final class EdgeServer implements AutoCloseable {
      */
     public void serve(Functions functions, EventRouter events, Scheduler scheduler,
             Supplier<Map<String, Map<String, Object>>> dependencies) {
-        services = List.of(new ControlService(scheduler, dependencies), new EventBridgeService(events),
-                new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock,
+        Map<String, Principal> byAccessKey = Principals.byAccessKey(principals);
+        services = List.of(new ControlService(scheduler, dependencies), new EventBridgeService(events, byAccessKey, clock,
+                settings.allowUnsignedPayload()),
+                new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), byAccessKey, clock,
                         settings.allowUnsignedPayload()));
     }
 
