@@ -25,8 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * The API Gateway HTTP API with IAM auth: SigV4 verification, for the {@code execute-api} signing
@@ -51,14 +49,12 @@ final class ApiGatewayService implements EdgeService {
     private final Map<String, Principal> principals;
     private final SigV4Verifier verifier;
 
-    ApiGatewayService(Map<Route, ApiHandler> routes, GameLiftJsonHandler jsonDoor, List<Principal> principals,
+    ApiGatewayService(Map<Route, ApiHandler> routes, GameLiftJsonHandler jsonDoor, Map<String, Principal> principals,
             Clock clock, boolean allowUnsignedPayload) {
         this.routes = routes.entrySet().stream()
                 .map(r -> new ApiRoute(r.getKey(), r.getKey().path().split("/", -1), r.getValue())).toList();
         this.jsonDoor = jsonDoor;
-        // A later principal of the same access key wins: a --principals file may replace the built-in admin.
-        this.principals = principals.stream().collect(Collectors.toMap(Principal::accessKeyId, Function.identity(),
-                (a, b) -> b));
+        this.principals = principals;
         this.verifier = new SigV4Verifier(REGION, SIGNING_NAMES,
                 key -> Optional.ofNullable(this.principals.get(key)).map(Principal::secretAccessKey), clock,
                 allowUnsignedPayload);
@@ -80,8 +76,7 @@ final class ApiGatewayService implements EdgeService {
         Result result = verifier.verify(exchange.method(), exchange.path(), exchange.query(), exchange.headers(),
                 exchange.body());
         if (result instanceof Result.Rejected rejected) {
-            exchange.respondError(403, "UnauthorizedException", "request signature rejected: " + rejected.reason()
-                    + (rejected.serverSigned().isEmpty() ? "" : ". " + rejected.serverSigned()));
+            exchange.respondError(403, "UnauthorizedException", rejected.message());
             return;
         }
         Principal principal = principals.get(((Result.Accepted) result).accessKeyId());

@@ -67,10 +67,7 @@ public final class EdgeServer implements AutoCloseable {
     private final ErrorLog errors = ErrorLog.SHARED;
     private volatile List<EdgeService> services = List.of(STARTING);
 
-    /**
-     * Listens at once: the sidecar, started before the functions exist, needs this endpoint.
-     * {@code localToken} opens the unsigned paths that change state ({@link LocalGuard}).
-     */
+    /** Listens at once: the sidecar, started before the functions exist, needs this endpoint. */
     public EdgeServer(Settings settings, List<Principal> principals, Clock clock) throws IOException {
         this(settings, principals, clock, HttpEdge.Limits.defaults());
     }
@@ -86,8 +83,14 @@ public final class EdgeServer implements AutoCloseable {
             ExecutorService executor = exchange.path().equals(ControlService.HEALTH) ? health : workers;
             executor.execute(() -> handle(exchange));
         }));
-        this.http = new HttpEdge(settings.port(), limits, settings.accessLog().map(out -> new AccessLog(clock, out))
-                .orElse(null), new LocalGuard(settings.localToken(), endpoints));
+        try {
+            this.http = new HttpEdge(settings.port(), limits, settings.accessLog().map(out -> new AccessLog(clock, out))
+                    .orElse(null), new LocalGuard(settings.localToken(), endpoints));
+        } catch (IOException e) { // a port in use, say: nothing of this edge may stay behind
+            workers.shutdownNow();
+            health.shutdownNow();
+            throw e;
+        }
     }
 
     /**
@@ -126,8 +129,10 @@ public final class EdgeServer implements AutoCloseable {
      */
     public void serve(Functions functions, EventRouter events, Scheduler scheduler,
             Supplier<Map<String, Map<String, Object>>> dependencies) {
-        services = List.of(new ControlService(scheduler, dependencies), new EventBridgeService(events),
-                new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock,
+        Map<String, Principal> byAccessKey = Principals.byAccessKey(principals);
+        services = List.of(new ControlService(scheduler, dependencies), new EventBridgeService(events, byAccessKey, clock,
+                settings.allowUnsignedPayload()),
+                new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), byAccessKey, clock,
                         settings.allowUnsignedPayload()));
     }
 
