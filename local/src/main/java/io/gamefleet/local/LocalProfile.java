@@ -21,6 +21,7 @@ import io.gamefleet.local.fleet.EventRouter;
 import io.gamefleet.local.fleet.FleetMetrics;
 import io.gamefleet.local.fleet.Scheduler;
 import io.gamefleet.local.fleet.SimulatedFleet;
+import io.gamefleet.local.fleet.Timeline;
 import io.gamefleet.local.process.ChildProcess;
 import io.gamefleet.local.process.Emulators;
 import io.gamefleet.local.process.Supervisor;
@@ -115,9 +116,10 @@ public final class LocalProfile implements AutoCloseable {
                 .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet))
                 .credentials(CREDENTIALS).interceptors(o.interceptors()).build();
         Functions functions = Functions.of(new FunctionRegistry(services));
-        EventRouter events = new EventRouter(functions.eventRules());
+        Timeline timeline = new Timeline(o.clock());
+        EventRouter events = new EventRouter(functions.eventRules(), timeline);
         fleet.sendEventsTo(events::deliver);
-        scheduler = closing(new Scheduler(functions.schedulesByName(), fleet));
+        scheduler = closing(new Scheduler(functions.schedulesByName(), fleet, timeline));
 
         List<Supervisor.Watched> watched = new ArrayList<>();
         // dynoxide keeps its tables in --data-dir, if given: then it can start again without loss.
@@ -135,7 +137,7 @@ public final class LocalProfile implements AutoCloseable {
         o.stepFunctionsEndpoint().ifPresent(e -> external.put("stepfunctions", e.toString()));
         supervisor = closing(new Supervisor(watched, external, line -> System.err.println(line)));
         children = List.copyOf(watched.stream().map(Supervisor.Watched::child).toList());
-        edge.serve(functions, events, scheduler, supervisor::states);
+        edge.serve(functions, events, scheduler, timeline, supervisor::states, consoleDir(o.home()));
         // Groups kept in --data-dir (or in a given DynamoDB) whose workflow did not finish: a sidecar
         // of this run's own has no execution yet, so every one of them is started again now.
         reconcile(sidecar.isPresent() ? Duration.ZERO : WorkflowReconciler.GRACE);
@@ -192,6 +194,16 @@ public final class LocalProfile implements AutoCloseable {
             }
         }
         return environment;
+    }
+
+    /** The console's built files: {@code console/dist} beside {@code local/}. */
+    static Path consoleDir(Path home) {
+        return home.toAbsolutePath().normalize().resolveSibling("console").resolve("dist");
+    }
+
+    /** The console's address. */
+    public URI consoleEndpoint() {
+        return endpoint().resolve("/console/");
     }
 
     /** Closed with the profile, in the reverse order of starting. */

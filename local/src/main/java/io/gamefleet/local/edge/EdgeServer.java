@@ -3,9 +3,11 @@ package io.gamefleet.local.edge;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.gamefleet.local.fleet.EventRouter;
 import io.gamefleet.local.fleet.Scheduler;
+import io.gamefleet.local.fleet.Timeline;
 import io.gamefleet.logging.ErrorLog;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -77,11 +79,13 @@ public final class EdgeServer implements AutoCloseable {
 
     /**
      * From now on serves the functions, through every emulated service; {@code dependencies}
-     * reports the state of each process the profile needs, for {@code /_local/health}.
+     * reports the state of each process the profile needs, for {@code /_local/health}; the console's
+     * built files are in {@code console}.
      */
-    public void serve(Functions functions, EventRouter events, Scheduler scheduler,
-            Supplier<Map<String, Map<String, Object>>> dependencies) {
-        services = List.of(new ControlService(scheduler, dependencies), new EventBridgeService(events),
+    public void serve(Functions functions, EventRouter events, Scheduler scheduler, Timeline timeline,
+            Supplier<Map<String, Map<String, Object>>> dependencies, Path console) {
+        services = List.of(new ControlService(scheduler, dependencies, timeline),
+                new ConsoleService(console, principals.get(0)), new EventBridgeService(events),
                 new LambdaService(functions.byName()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock));
     }
 

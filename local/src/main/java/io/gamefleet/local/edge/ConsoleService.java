@@ -1,0 +1,70 @@
+package io.gamefleet.local.edge;
+
+import io.gamefleet.catalog.LocalAccount;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The console ({@code console/}, built by Vite into {@code console/dist}) at {@code /console/}: its
+ * files, and {@code /console/config.json}, which hands the page the local admin's keys, so that it
+ * calls the API at its own origin as any signed client does. Only GET; no file outside the folder.
+ */
+final class ConsoleService implements EdgeService {
+    static final String PREFIX = "/console";
+    private static final String CONFIG = PREFIX + "/config.json";
+    private static final Map<String, String> TYPES = Map.of("html", "text/html; charset=utf-8",
+            "js", "text/javascript; charset=utf-8", "css", "text/css; charset=utf-8", "svg", "image/svg+xml",
+            "json", "application/json", "png", "image/png", "ico", "image/x-icon", "map", "application/json");
+
+    private final Path dist;
+    private final Principal admin;
+
+    ConsoleService(Path dist, Principal admin) {
+        this.dist = dist.toAbsolutePath().normalize();
+        this.admin = admin;
+    }
+
+    @Override
+    public boolean handles(Exchange exchange) {
+        return exchange.method().equals("GET")
+                && (exchange.path().equals(PREFIX) || exchange.path().startsWith(PREFIX + "/"));
+    }
+
+    @Override
+    public void serve(Exchange exchange) throws IOException {
+        if (exchange.path().equals(PREFIX)) {
+            exchange.addResponseHeader("Location", PREFIX + "/");
+            exchange.respond(302, "{}");
+            return;
+        }
+        if (exchange.path().equals(CONFIG)) {
+            Map<String, Object> config = new LinkedHashMap<>();
+            config.put("region", LocalAccount.REGION);
+            config.put("accessKeyId", admin.accessKeyId());
+            config.put("secretAccessKey", admin.secretAccessKey());
+            config.put("local", true);
+            exchange.addResponseHeader("Cache-Control", "no-store");
+            exchange.respond(200, Exchange.JSON.writeValueAsString(config));
+            return;
+        }
+        String relative = PercentEncoding.segment(exchange.path().substring(PREFIX.length() + 1));
+        Path file = dist.resolve(relative.isEmpty() ? "index.html" : relative).normalize();
+        if (!file.startsWith(dist) || !Files.isRegularFile(file)) {
+            if (!Files.isRegularFile(dist.resolve("index.html"))) {
+                exchange.respondError(404, "NotFoundException", "the console is not built: " + dist
+                        + " has no index.html (run: cd console && npm ci && npm run build)");
+            } else {
+                exchange.respondError(404, "NotFoundException", "the console has no file " + relative);
+            }
+            return;
+        }
+        String name = file.getFileName().toString();
+        String type = TYPES.getOrDefault(name.substring(name.lastIndexOf('.') + 1), "application/octet-stream");
+        // Vite names each asset by its content's hash: those never change; index.html always may.
+        String cache = relative.startsWith("assets/") ? "public, max-age=31536000, immutable" : "no-cache";
+        exchange.respond(200, Map.of("Content-Type", type, "Cache-Control", cache), Files.readAllBytes(file));
+    }
+}

@@ -1,0 +1,102 @@
+package io.gamefleet.local.edge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.Headers;
+import io.gamefleet.catalog.Role;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The console's files and config at /console/: only GET, only files inside the built folder. */
+class ConsoleServiceTest {
+    private static final Principal ADMIN = new Principal("admin-key", "admin-secret", Role.ADMIN, Optional.empty());
+
+    @TempDir
+    Path root;
+    private Path dist;
+
+    /** What the service answered. */
+    private record Answer(int status, Map<String, List<String>> headers, String body) {
+        String header(String name) {
+            return headers.getOrDefault(name, List.of()).stream().findFirst().orElse(null);
+        }
+    }
+
+    @BeforeEach
+    void build() throws IOException {
+        dist = Files.createDirectories(root.resolve("console/dist"));
+        Files.writeString(dist.resolve("index.html"), "<!doctype html><title>console</title>");
+        Files.createDirectories(dist.resolve("assets"));
+        Files.writeString(dist.resolve("assets/index-abc.js"), "console.log(1)");
+        Files.writeString(root.resolve("console/secret.txt"), "not served");
+    }
+
+    private Answer get(Path folder, String path) throws IOException {
+        ConsoleService service = new ConsoleService(folder, ADMIN);
+        Answer[] answer = new Answer[1];
+        Exchange exchange = new Exchange(new LoopbackHttpServer.Request("GET", path, null, new Headers(), new byte[0]),
+                (status, headers, body) -> answer[0] = new Answer(status, Map.copyOf(headers),
+                        new String(body, StandardCharsets.UTF_8)));
+        assertThat(service.handles(exchange)).as(path).isTrue();
+        service.serve(exchange);
+        return answer[0];
+    }
+
+    @Test
+    void servesTheBuiltFilesWithTheirTypes() throws IOException {
+        Answer index = get(dist, "/console/");
+        assertThat(index.status()).isEqualTo(200);
+        assertThat(index.header("Content-Type")).startsWith("text/html");
+        assertThat(index.header("Cache-Control")).isEqualTo("no-cache");
+        assertThat(index.body()).contains("<title>console</title>");
+        Answer script = get(dist, "/console/assets/index-abc.js");
+        assertThat(script.header("Content-Type")).startsWith("text/javascript");
+        assertThat(script.header("Cache-Control")).contains("immutable");
+        assertThat(get(dist, "/console").header("Location")).isEqualTo("/console/");
+    }
+
+    @Test
+    void handsThePageTheLocalAdminsKeys() throws IOException {
+        Answer config = get(dist, "/console/config.json");
+        assertThat(config.status()).isEqualTo(200);
+        assertThat(config.body()).contains("\"accessKeyId\":\"admin-key\"", "\"secretAccessKey\":\"admin-secret\"",
+                "\"region\":\"us-east-1\"", "\"local\":true");
+        assertThat(config.header("Cache-Control")).isEqualTo("no-store");
+    }
+
+    @Test
+    void servesNothingOutsideTheBuiltFolder() throws IOException {
+        for (String path : List.of("/console/../secret.txt", "/console/%2e%2e/secret.txt", "/console/assets/%2E%2E/%2E%2E/secret.txt",
+                "/console/nothing.js")) {
+            Answer answer = get(dist, path);
+            assertThat(answer.status()).as(path).isEqualTo(404);
+            assertThat(answer.body()).as(path).contains("NotFoundException").doesNotContain("not served");
+        }
+    }
+
+    @Test
+    void saysHowToBuildAConsoleThatIsNotBuilt() throws IOException {
+        Answer answer = get(root.resolve("missing"), "/console/");
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(answer.body()).contains("the console is not built", "npm run build");
+    }
+
+    @Test
+    void takesOnlyGetsUnderItsPrefix() {
+        ConsoleService service = new ConsoleService(dist, ADMIN);
+        for (String[] request : List.of(new String[] {"POST", "/console/"}, new String[] {"GET", "/consoles"},
+                new String[] {"GET", "/game-server-groups"})) {
+            Exchange exchange = new Exchange(new LoopbackHttpServer.Request(request[0], request[1], null, new Headers(),
+                    new byte[0]), (status, headers, body) -> {});
+            assertThat(service.handles(exchange)).as(String.join(" ", request)).isFalse();
+        }
+    }
+}
