@@ -89,7 +89,11 @@ async function start(): Promise<void> {
     main.replaceChildren(view.element);
     live.showView(view);
   };
-  window.addEventListener("hashchange", route);
+  // A new view takes the focus, so the keyboard goes on from its top.
+  window.addEventListener("hashchange", () => {
+    route();
+    main.focus();
+  });
   route();
 }
 

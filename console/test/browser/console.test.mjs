@@ -123,7 +123,7 @@ describe("the console against local/run --demo", { skip: skip ?? false }, () => 
 
     await page.locator("#run-balancer").click();
     await tiles("c5.large", "DRAINING").first().waitFor(WAIT);
-    await shot("interruption");
+    await shot("interruption", page, { fullPage: true });
     // The replacements are in service a second later; the next run records them.
     await page.waitForFunction(() => /Balancer run: done/.test(document.querySelector("#local-result")?.textContent ?? ""), null, WAIT);
     await page.locator("#run-balancer").click();
