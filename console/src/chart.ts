@@ -22,6 +22,7 @@ export class Chart {
   private readonly top: SVGTextElement;
   private readonly latest: HTMLElement;
   private readonly paths = new Map<string, SVGPathElement>();
+  private readonly dots = new Map<string, SVGCircleElement>();
 
   /** `fixedMax`: the y axis' top (100 for percentages), else the data's. */
   constructor(
@@ -65,8 +66,11 @@ export class Chart {
       const colour = COLOURS[i % COLOURS.length];
       if (!path) {
         path = svg("path", { class: "line", stroke: colour, "data-line": name });
-        this.plot.append(path);
+        // The newest point as a dot, so that a line of one point shows too.
+        const dot = svg("circle", { r: 2.5, fill: colour, class: "dot" });
+        this.plot.append(path, dot);
         this.paths.set(name, path);
+        this.dots.set(name, dot);
         this.legend.append(el("span", { class: "key" }, el("i", { style: `background:${colour}` }), name));
       }
       const points = this.series.points(name);
@@ -74,6 +78,9 @@ export class Chart {
       if (path.getAttribute("d") !== d) path.setAttribute("d", d);
       path.dataset.points = String(points.length);
       const last = points[points.length - 1];
+      const dot = this.dots.get(name)!;
+      dot.setAttribute("cx", last ? x(last.t).toFixed(1) : "-10");
+      dot.setAttribute("cy", last ? y(last.v).toFixed(1) : "-10");
       if (last) latest.push((names.length > 1 ? `${name} ` : "") + `${Math.round(last.v * 10) / 10}${this.unit}`);
     });
     setText(this.latest, latest.join(" · "));

@@ -4,7 +4,7 @@ import { ApiError, ConnectionError } from "./api";
 export interface TimelineEntry {
   Sequence: number;
   Time: string;
-  Kind: "Event" | "Schedule";
+  Kind: "Event" | "Schedule" | "Metric";
   Name: string;
   Detail: Record<string, unknown>;
 }
@@ -31,7 +31,12 @@ export class LocalProfile {
       throw new ConnectionError((e as Error).message);
     }
     const text = await response.text();
-    const parsed = text ? JSON.parse(text) : {};
+    let parsed: Record<string, string> = {};
+    try {
+      parsed = text ? JSON.parse(text) : {};
+    } catch {
+      // not JSON: the text is the message
+    }
     if (!response.ok) {
       throw new ApiError(parsed.__type ?? "Error", parsed.Message ?? parsed.message ?? text, response.status);
     }

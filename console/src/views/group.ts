@@ -47,7 +47,10 @@ export class GroupView implements View {
     this.fleet = el("div", { class: "fleet", id: "fleet", "aria-label": "Instances by type" });
     this.counts = el("p", { class: "counts", id: "instance-counts" });
     this.servers = new ServerTable();
-    this.timeline = new Timeline(local);
+    this.timeline = new Timeline(local, name, (time, detail) => {
+      this.utilization.add("profile metrics", time, Number(detail["PercentUtilized"]));
+      this.available.add("profile metrics", time, Number(detail["Available"]));
+    });
     this.charts = [
       new Chart("Utilization", this.utilization, " %", 100),
       new Chart("Available game servers", this.available, ""),

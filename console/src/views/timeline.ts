@@ -22,7 +22,12 @@ export class Timeline {
   private seen = 0;
   private first = true;
 
-  constructor(private readonly local: LocalProfile | null) {
+  /** `onMetric`: the group's game server counts from the profile's metrics, at the time of each balancer run. */
+  constructor(
+    private readonly local: LocalProfile | null,
+    private readonly group: string,
+    private readonly onMetric: (time: number, detail: Record<string, unknown>) => void,
+  ) {
     this.list = el("ol", { class: "timeline", id: "timeline" });
     this.element = el("div", {}, el("p", { class: "muted" }, local ? "From the local profile and from what the page saw change." : "From what the page saw change between reads."), this.list);
   }
@@ -70,6 +75,10 @@ export class Timeline {
   private fromProfile(e: TimelineEntry): Entry | null {
     const time = Date.parse(e.Time);
     const key = `profile-${e.Sequence}`;
+    if (e.Kind === "Metric") {
+      if (e.Detail["GameServerGroupName"] === this.group) this.onMetric(time, e.Detail);
+      return null;
+    }
     if (e.Kind === "Event") {
       const id = String(e.Detail["instance-id"] ?? "");
       if (!this.known.has(id)) return null;

@@ -57,10 +57,10 @@ describe("the console against local/run --demo", { skip: skip ?? false }, () => 
     await page.locator('#groups a[href="#/groups/demo"]').click();
     await page.locator('#fleet .tile[data-status="ACTIVE"]').first().waitFor(WAIT);
     assert.ok(await page.locator("#fleet .tile").count() >= 2);
-    const points = () => page.locator('[data-chart="Utilization"] path.line').getAttribute("data-points").then(Number);
-    await page.waitForFunction(() => Number(document.querySelector('[data-chart="Utilization"] path.line')?.dataset.points) >= 1, null, WAIT);
+    const points = () => page.locator('[data-chart="Utilization"] path[data-line="utilized"]').getAttribute("data-points").then(Number);
+    await page.waitForFunction(() => Number(document.querySelector('[data-chart="Utilization"] path[data-line="utilized"]')?.dataset.points) >= 1, null, WAIT);
     const first = await points();
-    await page.waitForFunction((n) => Number(document.querySelector('[data-chart="Utilization"] path.line')?.dataset.points) >= n + 2, first, WAIT);
+    await page.waitForFunction((n) => Number(document.querySelector('[data-chart="Utilization"] path[data-line="utilized"]')?.dataset.points) >= n + 2, first, WAIT);
     assert.ok(await points() >= first + 2);
     await page.locator("#servers tbody tr").first().waitFor(WAIT);
     await shot("group", page, { fullPage: true });
@@ -123,6 +123,8 @@ describe("the console against local/run --demo", { skip: skip ?? false }, () => 
 
     await page.locator("#run-balancer").click();
     await tiles("c5.large", "DRAINING").first().waitFor(WAIT);
+    // Each balancer run gives the profile's metrics the group's counts: the charts show them too.
+    await page.locator('[data-chart="Utilization"] path[data-line="profile metrics"]').waitFor({ state: "attached", ...WAIT });
     await shot("interruption", page, { fullPage: true });
     // The replacements are in service a second later; the next run records them.
     await page.waitForFunction(() => /Balancer run: done/.test(document.querySelector("#local-result")?.textContent ?? ""), null, WAIT);

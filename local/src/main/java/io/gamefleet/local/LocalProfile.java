@@ -112,11 +112,11 @@ public final class LocalProfile implements AutoCloseable {
         Map<String, String> environment = environment(o, dynamoDb);
         createTables(dynamoDb);
         environment.putAll(deployStateMachines(stepFunctions));
+        Timeline timeline = new Timeline(o.clock());
         services = AwsServices.fromEnvironment(environment).clock(o.clock()).compute(fleet)
-                .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet))
+                .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet, timeline))
                 .credentials(CREDENTIALS).interceptors(o.interceptors()).build();
         Functions functions = Functions.of(new FunctionRegistry(services));
-        Timeline timeline = new Timeline(o.clock());
         EventRouter events = new EventRouter(functions.eventRules(), timeline);
         fleet.sendEventsTo(events::deliver);
         scheduler = closing(new Scheduler(functions.schedulesByName(), fleet, timeline));

@@ -35,36 +35,48 @@ final class ConsoleService implements EdgeService {
 
     @Override
     public void serve(Exchange exchange) throws IOException {
-        if (exchange.path().equals(PREFIX)) {
-            exchange.addResponseHeader("Location", PREFIX + "/");
-            exchange.respond(302, "{}");
-            return;
+        Answer answer = answer(exchange.path());
+        exchange.respond(answer.status(), answer.headers(), answer.body());
+    }
+
+    /** What {@code GET path} is answered with: status, headers, body. */
+    record Answer(int status, Map<String, String> headers, byte[] body) {
+        private static Answer json(int status, Map<String, String> headers, Object body) throws IOException {
+            Map<String, String> all = new LinkedHashMap<>(headers);
+            all.put("Content-Type", "application/json");
+            return new Answer(status, all, Exchange.JSON.writeValueAsBytes(body));
         }
-        if (exchange.path().equals(CONFIG)) {
+
+        /** An error as every other refusal of the edge has it. */
+        private static Answer error(String message) throws IOException {
+            return json(404, Map.of(), Map.of("__type", "NotFoundException", "Message", message));
+        }
+    }
+
+    /** The answer to {@code GET path}, a path under {@link #PREFIX} still percent-encoded. */
+    Answer answer(String path) throws IOException {
+        if (path.equals(PREFIX)) {
+            return Answer.json(302, Map.of("Location", PREFIX + "/"), Map.of());
+        }
+        if (path.equals(CONFIG)) {
             Map<String, Object> config = new LinkedHashMap<>();
             config.put("region", LocalAccount.REGION);
             config.put("accessKeyId", admin.accessKeyId());
             config.put("secretAccessKey", admin.secretAccessKey());
             config.put("local", true);
-            exchange.addResponseHeader("Cache-Control", "no-store");
-            exchange.respond(200, Exchange.JSON.writeValueAsString(config));
-            return;
+            return Answer.json(200, Map.of("Cache-Control", "no-store"), config);
         }
-        String relative = PercentEncoding.segment(exchange.path().substring(PREFIX.length() + 1));
+        String relative = PercentEncoding.segment(path.substring(PREFIX.length() + 1));
         Path file = dist.resolve(relative.isEmpty() ? "index.html" : relative).normalize();
         if (!file.startsWith(dist) || !Files.isRegularFile(file)) {
-            if (!Files.isRegularFile(dist.resolve("index.html"))) {
-                exchange.respondError(404, "NotFoundException", "the console is not built: " + dist
-                        + " has no index.html (run: cd console && npm ci && npm run build)");
-            } else {
-                exchange.respondError(404, "NotFoundException", "the console has no file " + relative);
-            }
-            return;
+            return Answer.error(Files.isRegularFile(dist.resolve("index.html"))
+                    ? "the console has no file " + relative
+                    : "the console is not built: " + dist + " has no index.html (run: cd console && npm ci && npm run build)");
         }
         String name = file.getFileName().toString();
         String type = TYPES.getOrDefault(name.substring(name.lastIndexOf('.') + 1), "application/octet-stream");
         // Vite names each asset by its content's hash: those never change; index.html always may.
         String cache = relative.startsWith("assets/") ? "public, max-age=31536000, immutable" : "no-cache";
-        exchange.respond(200, Map.of("Content-Type", type, "Cache-Control", cache), Files.readAllBytes(file));
+        return new Answer(200, Map.of("Content-Type", type, "Cache-Control", cache), Files.readAllBytes(file));
     }
 }

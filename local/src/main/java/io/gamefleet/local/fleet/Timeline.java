@@ -1,5 +1,6 @@
 package io.gamefleet.local.fleet;
 
+import io.gamefleet.domain.Metrics.GameServerCounts;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -9,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What happened to the fleet lately, for the console's timeline: every EC2 event the local
- * EventBridge delivered (Spot interruption warnings, terminations) and every schedule run with
- * what it did. The newest {@value #CAPACITY} entries, each numbered, so a reader asks for those
+ * What happened to the fleet lately, for the console: every EC2 event the local EventBridge
+ * delivered (Spot interruption warnings, terminations), every schedule run with what it did, and
+ * the game server counts each balancer run gave the metrics (its charts). The newest {@value #CAPACITY} entries, each numbered, so a reader asks for those
  * after the last it saw.
  */
 public final class Timeline {
@@ -35,6 +36,18 @@ public final class Timeline {
     /** A schedule's run and its function's answer. */
     void scheduleRun(String name, Map<String, Object> result) {
         add("Schedule", name, result);
+    }
+
+    /** A group's game server counts, as the balancer put them in its metrics. */
+    void gameServers(String group, GameServerCounts counts) {
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("GameServerGroupName", group);
+        detail.put("Available", counts.available());
+        detail.put("Utilized", counts.utilized());
+        detail.put("DrainingAvailable", counts.drainingAvailable());
+        detail.put("DrainingUtilized", counts.drainingUtilized());
+        detail.put("PercentUtilized", counts.percentUtilized());
+        add("Metric", "GameServers", detail);
     }
 
     private synchronized void add(String kind, String name, Map<String, Object> detail) {

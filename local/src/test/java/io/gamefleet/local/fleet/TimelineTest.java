@@ -28,6 +28,14 @@ class TimelineTest {
     }
 
     @Test
+    void keepsTheCountsTheBalancerGaveTheMetrics() {
+        timeline.gameServers("arena", new io.gamefleet.domain.Metrics.GameServerCounts(3, 1, 0, 0));
+        assertThat(timeline.after(0)).singleElement().satisfies(e -> assertThat(e).containsEntry("Kind", "Metric")
+                .containsEntry("Detail", Map.of("GameServerGroupName", "arena", "Available", 3L, "Utilized", 1L,
+                        "DrainingAvailable", 0L, "DrainingUtilized", 0L, "PercentUtilized", 25.0)));
+    }
+
+    @Test
     void keepsOnlyTheNewestEntries() {
         IntStream.range(0, Timeline.CAPACITY + 5).forEach(i -> timeline.scheduleRun("RunBalancer", Map.of()));
         assertThat(timeline.after(0)).hasSize(Timeline.CAPACITY);
