@@ -141,11 +141,10 @@ export class GroupView implements View {
         setAttr(tile, "title", `${i.InstanceId} ${i.InstanceType ?? ""} ${i.InstanceStatus}`);
       });
     });
-    const options = types.map((t) => t);
-    if (Array.from(this.typeChoice.options).map((o) => o.value).join() !== options.join()) {
+    if (Array.from(this.typeChoice.options).map((o) => o.value).join() !== types.join()) {
       const keep = this.typeChoice.value;
-      this.typeChoice.replaceChildren(...options.map((t) => el("option", { value: t }, t)));
-      if (options.includes(keep)) this.typeChoice.value = keep;
+      this.typeChoice.replaceChildren(...types.map((t) => el("option", { value: t }, t)));
+      if (types.includes(keep)) this.typeChoice.value = keep;
     }
   }
 
