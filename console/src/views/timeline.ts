@@ -36,7 +36,9 @@ export class Timeline {
     this.observe(instances, now);
     if (this.local) {
       for (const e of await this.local.timeline(this.after)) {
-        this.after = Math.max(this.after, e.Sequence);
+        // Two reads can overlap (an action reads again at once): each entry counts once.
+        if (e.Sequence <= this.after) continue;
+        this.after = e.Sequence;
         const entry = this.fromProfile(e);
         if (entry) this.entries.push(entry);
       }

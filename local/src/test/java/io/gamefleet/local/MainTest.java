@@ -28,6 +28,37 @@ class MainTest {
     }
 
     @Test
+    void theEdgesFlagsBecomeOptions() {
+        LocalProfile.Options defaults = Main.parse(List.of()).options();
+        assertThat(defaults.localToken()).hasSizeGreaterThanOrEqualTo(40)
+                .isNotEqualTo(Main.parse(List.of()).options().localToken()); // a new one each run
+        assertThat(defaults.allowUnsignedPayload()).isFalse();
+        assertThat(defaults.keepTemp()).isFalse();
+        assertThat(defaults.accessLog()).isTrue();
+        LocalProfile.Options set = Main.parse(List.of("--local-token", "0123456789abcdefXYZ", "--allow-unsigned-payload",
+                "--keep-temp", "--quiet")).options();
+        assertThat(set.localToken()).isEqualTo("0123456789abcdefXYZ");
+        assertThat(set.allowUnsignedPayload()).isTrue();
+        assertThat(set.keepTemp()).isTrue();
+        assertThat(set.accessLog()).isFalse();
+        assertThatThrownBy(() -> Main.parse(List.of("--local-token", "short"))).hasMessageContaining("--local-token");
+    }
+
+    @Test
+    void aPortInUseNamesThePortAndTheFlag() throws IOException {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+            IOException failure = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () ->
+                    new io.gamefleet.local.edge.EdgeServer(new io.gamefleet.local.edge.EdgeServer.Settings(port, "t",
+                            false, Optional.empty()), List.of(), java.time.Clock.systemUTC()));
+            assertThat(Main.whyNotStarted(port, new IllegalStateException(failure.getMessage(), failure)))
+                    .contains("port " + port + " is in use").contains("--port");
+            assertThat(Main.whyNotStarted(port, new IllegalStateException("dynoxide did not start")))
+                    .isEqualTo("dynoxide did not start");
+        }
+    }
+
+    @Test
     void badValuesSayWhatIsExpected() {
         assertThatThrownBy(() -> Main.parse(List.of("--spot-interruption-rate", "c4.large")))
                 .hasMessageContaining("TYPE=PER_HOUR");

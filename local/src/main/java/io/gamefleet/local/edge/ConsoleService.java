@@ -10,7 +10,9 @@ import java.util.Map;
 /**
  * The console ({@code console/}, built by Vite into {@code console/dist}) at {@code /console/}: its
  * files, and {@code /console/config.json}, which hands the page the local admin's keys, so that it
- * calls the API at its own origin as any signed client does. Only GET; no file outside the folder.
+ * calls the API at its own origin as any signed client does, and this run's local token, for the
+ * {@code /_local/*} paths it posts to. Only GET; no file outside the folder. Behind the edge's
+ * {@link LocalGuard}, like every service: a page of another origin cannot read the config.
  */
 final class ConsoleService implements EdgeService {
     static final String PREFIX = "/console";
@@ -21,10 +23,12 @@ final class ConsoleService implements EdgeService {
 
     private final Path dist;
     private final Principal admin;
+    private final String localToken;
 
-    ConsoleService(Path dist, Principal admin) {
+    ConsoleService(Path dist, Principal admin, String localToken) {
         this.dist = dist.toAbsolutePath().normalize();
         this.admin = admin;
+        this.localToken = localToken;
     }
 
     @Override
@@ -64,6 +68,7 @@ final class ConsoleService implements EdgeService {
             config.put("accessKeyId", admin.accessKeyId());
             config.put("secretAccessKey", admin.secretAccessKey());
             config.put("local", true);
+            config.put("localToken", localToken);
             return Answer.json(200, Map.of("Cache-Control", "no-store"), config);
         }
         String relative = PercentEncoding.segment(path.substring(PREFIX.length() + 1));

@@ -6,7 +6,9 @@ import io.gamefleet.catalog.Role;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -29,6 +31,13 @@ public final class Principals {
     }
 
     /** {@code [{"AccessKeyId", "SecretAccessKey", "Role", "InstanceId"?}]}; a bad file is a clear error. */
+    /** By access key; a later principal of the same key wins (a --principals file may replace the built-in admin). */
+    static Map<String, Principal> byAccessKey(List<Principal> principals) {
+        Map<String, Principal> byKey = new LinkedHashMap<>();
+        principals.forEach(p -> byKey.put(p.accessKeyId(), p));
+        return Map.copyOf(byKey);
+    }
+
     public static List<Principal> read(Path file) {
         List<Principal> principals = new ArrayList<>();
         try {
