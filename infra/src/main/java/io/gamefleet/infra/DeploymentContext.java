@@ -36,6 +36,8 @@ public final class DeploymentContext {
     public static final String STAGE = "stage";
     public static final String SNAP_START = "snapStart";
     public static final String TRACING = "tracing";
+    /** Comma-separated origins (scheme://host[:port]) whose pages may call the API: the console's. */
+    public static final String CONSOLE_ORIGINS = "consoleOrigins";
 
     static final String DEFAULT_STAGE = "prod";
 
@@ -188,6 +190,22 @@ public final class DeploymentContext {
             throw new IllegalArgumentException("context " + ALARM_EMAIL + " must be an email address, not " + email);
         }
         return Optional.of(email);
+    }
+
+    /**
+     * The origins allowed to call the API from a browser (CORS), such as the console's; none by
+     * default. Each is scheme://host[:port], without a path: no wildcard.
+     */
+    List<String> consoleOrigins() {
+        String value = string(CONSOLE_ORIGINS, "");
+        List<String> origins = java.util.Arrays.stream(value.split(",")).map(String::trim).filter(o -> !o.isEmpty()).toList();
+        for (String origin : origins) {
+            if (!origin.matches("https?://[A-Za-z0-9.-]+(:\\d{1,5})?")) {
+                throw new IllegalArgumentException("context " + CONSOLE_ORIGINS + " must list origins such as "
+                        + "https://console.example.com or http://localhost:5173, comma-separated, not " + origin);
+            }
+        }
+        return origins;
     }
 
     /** The shaded functions jar: context {@code lambdaJar}, or the one {@code mvn install} builds. */

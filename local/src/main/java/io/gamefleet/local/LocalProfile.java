@@ -21,6 +21,7 @@ import io.gamefleet.local.fleet.EventRouter;
 import io.gamefleet.local.fleet.FleetMetrics;
 import io.gamefleet.local.fleet.Scheduler;
 import io.gamefleet.local.fleet.SimulatedFleet;
+import io.gamefleet.local.fleet.Timeline;
 import io.gamefleet.local.process.ChildProcess;
 import io.gamefleet.local.process.Emulators;
 import io.gamefleet.local.process.Supervisor;
@@ -132,13 +133,14 @@ public final class LocalProfile implements AutoCloseable {
         Map<String, String> environment = environment(o, dynamoDb);
         createTables(dynamoDb);
         environment.putAll(deployStateMachines(stepFunctions));
+        Timeline timeline = new Timeline(o.clock());
         services = AwsServices.fromEnvironment(environment).clock(o.clock()).compute(fleet)
-                .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet))
+                .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet, timeline))
                 .credentials(CREDENTIALS).interceptors(o.interceptors()).build();
         Functions functions = Functions.of(new FunctionRegistry(services));
-        EventRouter events = new EventRouter(functions.eventRules());
+        EventRouter events = new EventRouter(functions.eventRules(), timeline);
         fleet.sendEventsTo(events::deliver);
-        scheduler = closing(new Scheduler(functions.schedulesByName(), fleet));
+        scheduler = closing(new Scheduler(functions.schedulesByName(), fleet, timeline));
 
         List<Supervisor.Watched> watched = new ArrayList<>();
         // dynoxide keeps its tables in --data-dir, if given: then it can start again without loss.
@@ -156,8 +158,8 @@ public final class LocalProfile implements AutoCloseable {
         o.stepFunctionsEndpoint().ifPresent(e -> external.put("stepfunctions", e.toString()));
         supervisor = closing(new Supervisor(watched, external, line -> System.err.println(line)));
         children = List.copyOf(watched.stream().map(Supervisor.Watched::child).toList());
-        edge.serve(functions, events, scheduler, supervisor::states);
-        // Jetty endpoints of their own (the agent's push channel, the console) register here, with
+        edge.serve(functions, events, scheduler, timeline, supervisor::states, consoleDir(o.home()));
+        // Jetty endpoints of their own (the agent's push channel) register here, with
         // edge.addHandler(...), given what they need of this profile (services, the local token).
         // Groups kept in --data-dir (or in a given DynamoDB) whose workflow did not finish: a sidecar
         // of this run's own has no execution yet, so every one of them is started again now.
@@ -215,6 +217,16 @@ public final class LocalProfile implements AutoCloseable {
             }
         }
         return environment;
+    }
+
+    /** The console's built files: {@code console/dist} beside {@code local/}. */
+    static Path consoleDir(Path home) {
+        return home.toAbsolutePath().normalize().resolveSibling("console").resolve("dist");
+    }
+
+    /** The console's address. */
+    public URI consoleEndpoint() {
+        return endpoint().resolve("/console/");
     }
 
     /** Closed with the profile, in the reverse order of starting. */

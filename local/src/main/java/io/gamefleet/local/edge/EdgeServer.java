@@ -3,9 +3,11 @@ package io.gamefleet.local.edge;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.gamefleet.local.fleet.EventRouter;
 import io.gamefleet.local.fleet.Scheduler;
+import io.gamefleet.local.fleet.Timeline;
 import io.gamefleet.logging.ErrorLog;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,13 +127,15 @@ public final class EdgeServer implements AutoCloseable {
 
     /**
      * From now on serves the functions, through every emulated service; {@code dependencies}
-     * reports the state of each process the profile needs, for {@code /_local/health}.
+     * reports the state of each process the profile needs, for {@code /_local/health}; the console's
+     * built files are in {@code console}.
      */
-    public void serve(Functions functions, EventRouter events, Scheduler scheduler,
-            Supplier<Map<String, Map<String, Object>>> dependencies) {
+    public void serve(Functions functions, EventRouter events, Scheduler scheduler, Timeline timeline,
+            Supplier<Map<String, Map<String, Object>>> dependencies, Path console) {
         Map<String, Principal> byAccessKey = Principals.byAccessKey(principals);
-        services = List.of(new ControlService(scheduler, dependencies), new EventBridgeService(events, byAccessKey, clock,
-                settings.allowUnsignedPayload()),
+        services = List.of(new ControlService(scheduler, dependencies, timeline),
+                new ConsoleService(console, principals.get(0), settings.localToken()),
+                new EventBridgeService(events, byAccessKey, clock, settings.allowUnsignedPayload()),
                 new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), byAccessKey, clock,
                         settings.allowUnsignedPayload()));
     }
