@@ -24,6 +24,17 @@ public interface GameServerRepository {
     ClaimCandidates claimCandidates(String group, InstanceStatus instanceStatus, Instant now, Instant healthCutoff,
             int limit);
 
+    /**
+     * Like {@link #claimCandidates}, from the part of the index a claim needs: one read where
+     * the store keeps the index in parts and knows which hold candidates, best first within
+     * that part, so the order across the group holds only as the parts share it. Empty only
+     * when {@link #claimCandidates} would be. This is the claim path's read.
+     */
+    default ClaimCandidates someClaimCandidates(String group, InstanceStatus instanceStatus, Instant now,
+            Instant healthCutoff, int limit) {
+        return claimCandidates(group, instanceStatus, now, healthCutoff, limit);
+    }
+
     record ClaimCandidates(Optional<GameServerGroupStatus> groupStatus, List<GameServer> servers) {}
 
     /** What a conditional claim requires of the server, besides belonging to the group. */

@@ -104,6 +104,16 @@ final class GameServerSchema {
         return bucket(status) + "#" + sortable(now) + "#~";
     }
 
+    /** The key of a GameServers item (a game server or a gate). */
+    static Map<String, AttributeValue> key(String gameServerId) {
+        return Map.of("GameServerId", AttributeValue.fromS(gameServerId));
+    }
+
+    /** An instant as the table holds it: epoch milliseconds. */
+    static AttributeValue number(Instant instant) {
+        return AttributeValue.fromN(Long.toString(instant.toEpochMilli()));
+    }
+
     /** The item as stored: the server's attributes that are set, and the index keys derived from them. */
     static Map<String, AttributeValue> toItem(GameServer g) {
         Map<String, AttributeValue> item = new HashMap<>();
