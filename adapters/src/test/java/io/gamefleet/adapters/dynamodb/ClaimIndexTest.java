@@ -136,4 +136,29 @@ class ClaimIndexTest {
         }
         assertThat(read()).extracting(GameServer::gameServerId).containsExactly(all.get(19).gameServerId());
     }
+
+    @Test
+    void eachReadGivesItsShardsBestOldestInstanceFirstAndActiveBeforeDraining() {
+        DynamoGameServerRepository registrar = new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.tableNames());
+        for (int i = 0; i < 96; i++) {
+            registrar.register(GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + i)
+                    .instanceId("i-" + i % 3).utilizationStatus(UtilizationStatus.AVAILABLE).registrationTime(T0)
+                    .lastHealthCheckTime(T0).instanceStatus(i % 3 == 2 ? InstanceStatus.DRAINING : InstanceStatus.ACTIVE)
+                    .instanceLaunchTime(T0.minusSeconds(3600 * (3 - i % 3))).build());
+        }
+        read();
+        for (int n = 0; n < 64; n++) {
+            List<GameServer> candidates = read();
+            GameServer head = candidates.get(0);
+            List<GameServer> ofItsShard = registrar.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0.minusSeconds(60), 200)
+                    .servers().stream().filter(s -> Tables.shardOf(s.gameServerId()) == Tables.shardOf(head.gameServerId()))
+                    .toList();
+            assertThat(head).as("the best of its shard").isEqualTo(ofItsShard.get(0));
+            assertThat(candidates).extracting(GameServer::instanceLaunchTime).isSorted();
+            claim(head);
+        }
+        assertThat(read()).as("no ACTIVE server left").isEmpty();
+        assertThat(container.someClaimCandidates(group, InstanceStatus.DRAINING, T0, T0.minusSeconds(60), 200).servers())
+                .hasSize(32);
+    }
 }
