@@ -11,6 +11,14 @@ public interface GameServerRepository {
     /** Stores a new game server; ConflictException when the id exists in any group. */
     void register(GameServer server);
 
+    /**
+     * {@link #register(GameServer)} in a group of at most {@code groupMaxSize} instances, which a
+     * store may spread over fewer parts the smaller the group is (so that a claim reads fewer).
+     */
+    default void register(GameServer server, int groupMaxSize) {
+        register(server);
+    }
+
     /** A strongly consistent read. */
     Optional<GameServer> find(String gameServerId);
 

@@ -94,7 +94,7 @@ public final class GameServerService {
                 .instanceLaunchTime(instance.launchTime())
                 .build();
         try {
-            servers.register(server);
+            servers.register(server, group.maxSize());
         } catch (GamefleetException e) {
             if (e.kind() == ErrorKind.CONFLICT) {
                 // Refused by the gate, perhaps: the group as it is now says exactly why.

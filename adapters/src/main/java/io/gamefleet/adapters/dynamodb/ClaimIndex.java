@@ -23,12 +23,15 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * best, 16 Queries. {@link #some} reads one shard: the one Query of a claim whose container read
  * the group before, chosen at random in proportion to the candidates each shard showed this
  * container last, so that a small group's empty shards cost no read and a large group's claims
- * spread over all its partitions. What each shard showed is kept per container; a shard whose
- * candidates this container took or found gone is read again only once the others ran out too.
+ * spread over all its partitions. What each shard showed is kept per container, less the candidates it
+ * tried since, until it is read again; a shard found empty is read again only once the others
+ * ran out too.
  */
 final class ClaimIndex {
     /** Groups (and buckets) whose shards' candidates a container keeps; past this, it forgets them all. */
     static final int KNOWN_GROUPS = 1_000;
+    /** Candidates whose shard a container remembers until they are tried; past this, it forgets them all. */
+    static final int KNOWN_CANDIDATES = 10_000;
     /** Up to this many candidates are read from each shard per {@code limit} asked for, in a merged read. */
     private static final int SHARD_READ_FACTOR = 2;
     /** Pages past the first that one merged read may add, one shard at a time. */
@@ -38,8 +41,10 @@ final class ClaimIndex {
 
     private final DynamoDbClient dynamoDb;
     private final String tableName;
-    /** Per group and bucket, the candidates each shard showed at its last read, less those taken since. */
+    /** Per group and bucket, the candidates each shard showed at its last read, less those tried since. */
     private final Map<String, AtomicIntegerArray> shown = new ConcurrentHashMap<>();
+    /** The shard each candidate handed out lately was read from (its id says it only with its group's shard count). */
+    private final Map<String, Integer> readFrom = new ConcurrentHashMap<>();
 
     ClaimIndex(DynamoDbClient dynamoDb, String tableName) {
         this.dynamoDb = dynamoDb;
@@ -98,6 +103,8 @@ final class ClaimIndex {
         AtomicIntegerArray counts = new AtomicIntegerArray(Tables.GAME_SERVER_SHARDS);
         for (int shard = 0; shard < keys.size(); shard++) {
             counts.set(shard, keys.get(shard).size());
+            int from = shard;
+            keys.get(shard).forEach(k -> noteShard(k, from));
         }
         remember(group, instanceStatus, counts);
         // All shards' gates are written in one transaction; one that lags still says so.
@@ -135,6 +142,8 @@ final class ClaimIndex {
                 }
             }
             counts.set(shard, keys.size());
+            int from = shard;
+            keys.stream().limit(limit).forEach(k -> noteShard(k, from));
             if (!keys.isEmpty() || gate.filter(s -> s != GameServerGroupStatus.ACTIVE).isPresent()) {
                 return new ClaimCandidates(gate, candidates(group, keys, limit));
             }
@@ -142,13 +151,20 @@ final class ClaimIndex {
         return best(group, instanceStatus, now, limit);
     }
 
-    /** A candidate of the group is claimed or gone: its shard shows one fewer to this container. */
-    void taken(String group, GameServer candidate) {
+    /** A candidate handed out was tried (claimed, or found taken): its shard shows one fewer to this container. */
+    void tried(String group, GameServer candidate) {
+        Integer shard = readFrom.remove(candidate.gameServerId());
         AtomicIntegerArray counts = shown.get(key(group, candidate.instanceStatus()));
-        if (counts != null) {
-            int shard = Tables.shardOf(candidate.gameServerId());
+        if (shard != null && counts != null) {
             counts.getAndUpdate(shard, n -> Math.max(0, n - 1));
         }
+    }
+
+    private void noteShard(String claimSortKey, int shard) {
+        if (readFrom.size() >= KNOWN_CANDIDATES) {
+            readFrom.clear();
+        }
+        readFrom.put(GameServerSchema.candidate("", claimSortKey).gameServerId(), shard);
     }
 
     private void remember(String group, InstanceStatus instanceStatus, AtomicIntegerArray counts) {

@@ -55,13 +55,20 @@ public final class DynamoGameServerRepository implements GameServerRepository {
      */
     @Override
     public void register(GameServer server) {
+        register(server, Tables.GAME_SERVER_SHARDS);
+    }
+
+    /** In a shard of {@link Tables#shardsFor}{@code (groupMaxSize)}, which every later write keeps. */
+    @Override
+    public void register(GameServer server, int groupMaxSize) {
+        int shard = Tables.shardOf(server.gameServerId(), Tables.shardsFor(groupMaxSize));
         ConditionCheck groupActive = ConditionCheck.builder().tableName(tableName)
-                .key(GameServerSchema.key(GameServerSchema.gateId(server.gameServerGroupName(), Tables.shardOf(server.gameServerId()))))
+                .key(GameServerSchema.key(GameServerSchema.gateId(server.gameServerGroupName(), shard)))
                 .conditionExpression("GroupStatus = :active")
                 .expressionAttributeValues(Map.of(":active", AttributeValue.fromS(GameServerGroupStatus.ACTIVE.name())))
                 .build();
         Put put = Put.builder().tableName(tableName)
-                .item(GameServerSchema.toItem(server))
+                .item(GameServerSchema.toItem(server, shard))
                 .conditionExpression("attribute_not_exists(GameServerId)")
                 .build();
         try {
@@ -148,10 +155,10 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                     .expressionAttributeValues(values)
                     .returnValues(ReturnValue.ALL_NEW)
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-            claimIndex.taken(candidate.gameServerGroupName(), candidate);
+            claimIndex.tried(candidate.gameServerGroupName(), candidate);
             return Optional.of(GameServerSchema.fromItem(response.attributes()));
         } catch (ConditionalCheckFailedException e) {
-            claimIndex.taken(candidate.gameServerGroupName(), candidate); // taken by another, or no longer claimable
+            claimIndex.tried(candidate.gameServerGroupName(), candidate); // taken by another, or no longer claimable
             if (e.hasItem()) {
                 takeOutIfSilent(e.item(), condition);
             }
@@ -188,7 +195,6 @@ public final class DynamoGameServerRepository implements GameServerRepository {
             return;
         }
         Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":p", AttributeValue.fromS(GameServerSchema.partition(server.gameServerGroupName(), server.gameServerId())));
         values.put(":key", AttributeValue.fromS(sortKey));
         values.put(":available", AttributeValue.fromS(UtilizationStatus.AVAILABLE.name()));
         values.put(":status", AttributeValue.fromS(server.instanceStatus().name()));
@@ -201,7 +207,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                 + " AND InstanceStatus = :status AND " + claim;
         try {
             dynamoDb.updateItem(u -> u.tableName(tableName).key(GameServerSchema.key(server.gameServerId()))
-                    .updateExpression("SET ClaimPartition = :p, ClaimSortKey = :key")
+                    .updateExpression("SET ClaimPartition = RegistrationPartition, ClaimSortKey = :key")
                     .conditionExpression(condition)
                     .expressionAttributeValues(values));
         } catch (ConditionalCheckFailedException changedMeanwhile) {

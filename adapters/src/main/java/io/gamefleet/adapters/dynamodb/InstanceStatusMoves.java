@@ -142,9 +142,7 @@ final class InstanceStatusMoves {
             update = "SET InstanceStatus = :status REMOVE ClaimPartition, ClaimSortKey";
         } else {
             values.put(":sortKey", AttributeValue.fromS(sortKey));
-            values.put(":partition", AttributeValue.fromS(
-                    GameServerSchema.partition(current.gameServerGroupName(), current.gameServerId())));
-            update = "SET InstanceStatus = :status, ClaimSortKey = :sortKey, ClaimPartition = :partition";
+            update = "SET InstanceStatus = :status, ClaimSortKey = :sortKey, ClaimPartition = RegistrationPartition";
         }
         return Update.builder().tableName(tableName).key(GameServerSchema.key(current.gameServerId()))
                 .updateExpression(update).conditionExpression(condition).expressionAttributeValues(values).build();

@@ -156,6 +156,8 @@ class CapacityModelTest {
         Map<String, AttributeValue> item = GameServerSchema.toItem(available("gs-" + (SERVERS - 1)));
         assertThat(size(Map.of("ClaimPartition", item.get("ClaimPartition"), "ClaimSortKey", item.get("ClaimSortKey"),
                 "GameServerId", item.get("GameServerId")))).as("a claim-index entry").isLessThanOrEqualTo(CLAIM_INDEX_ENTRY_BYTES);
+        assertThat(Tables.shardsFor(SERVERS / SERVERS_PER_INSTANCE)).as("the group's shards, by its instances")
+                .isEqualTo(Tables.GAME_SERVER_SHARDS);
         oneSecond();
 
         List<Map.Entry<String, double[]>> hottest = new ArrayList<>(load.entrySet());

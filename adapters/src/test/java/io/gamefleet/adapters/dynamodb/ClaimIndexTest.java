@@ -161,4 +161,26 @@ class ClaimIndexTest {
         assertThat(container.someClaimCandidates(group, InstanceStatus.DRAINING, T0, T0.minusSeconds(60), 200).servers())
                 .hasSize(32);
     }
+
+    @Test
+    void aGroupOfOneInstanceHasOneShardSoItsClaimsStayOneQueryAndOneWriteAsItsServersComeAndGo() {
+        DynamoGameServerRepository registrar = new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.tableNames());
+        int[] next = {0};
+        Runnable registerOne = () -> registrar.register(GameServer.builder().gameServerGroupName(group)
+                .gameServerId(group + "-" + next[0]++).instanceId("i-1").utilizationStatus(UtilizationStatus.AVAILABLE)
+                .registrationTime(T0).lastHealthCheckTime(T0).instanceStatus(InstanceStatus.ACTIVE)
+                .instanceLaunchTime(T0).build(), 1);
+        for (int i = 0; i < 10; i++) {
+            registerOne.run();
+        }
+        read();
+        for (int n = 0; n < 30; n++) {
+            CALLS.clear();
+            GameServer head = read().get(0);
+            claim(head);
+            assertThat(CALLS).as("claim " + n).containsExactly("Query " + Tables.groupShard(group, 0), "UpdateItemRequest");
+            assertThat(registrar.deregister(group, head.gameServerId(), Optional.empty())).isTrue(); // its game ended
+            registerOne.run(); // and a new server came
+        }
+    }
 }
