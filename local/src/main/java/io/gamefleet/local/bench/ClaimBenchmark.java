@@ -73,7 +73,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  * <li><b>sparse</b> {@code [interval ms] [claims] [servers,...]} (1000, 10, 10,40,3000): one claim every
  *     {@code interval} ms, on a schedule, for each group size in turn: what a container whose
  *     candidates have aged out pays per claim (as most containers do in AWS, where a matchmaker's
- *     claims spread over many), and the claims' latencies.</li>
+ *     claims spread over many), and the claims' latencies. Each group's maximum size is one instance
+ *     per 50 servers (its shards: one per instance, up to 16); its servers are all on one.</li>
  * <li><b>steady</b> {@code [claims/s] [seconds] [servers] [game ms] [heartbeat s]} (200, 20, 1000,
  *     2000, 10): claims arrive at a fixed rate while every claimed server plays (UTILIZED), ends
  *     its game (deregisters) and comes back as a new server (registers), and all servers
@@ -82,7 +83,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  *
  * The functions reach the emulator through {@link CountingProxy}, which counts DynamoDB's calls
  * at the endpoint (the "endpoint calls" columns; the client's own count beside them), unless
- * {@code -Dbench.proxy=false}: then they connect directly, and the floor does either way.
+ * {@code -Dbench.proxy=false}: then they connect directly, and the floor does either way. The drain's
+ * and steady's groups have a maximum size of one instance (so one shard) unless {@code -Dbench.maxSize=N}.
  */
 public final class ClaimBenchmark {
     private static final int[] CLAIMERS = {1, 8, 32, 64};
@@ -315,7 +317,13 @@ public final class ClaimBenchmark {
 
     /** An ACTIVE group whose instance holds {@code servers} AVAILABLE game servers. */
     private static GameServerInstance prepare(LocalProfile profile, String group, int servers) throws InterruptedException {
-        Benchmarks.createActive(profile, group, 1, 1, List.of("c5.large", "m5.large"));
+        return prepare(profile, group, servers, Integer.getInteger("bench.maxSize", 1));
+    }
+
+    /** The same in a group of at most {@code maxSize} instances (its servers spread over that many shards, up to 16). */
+    private static GameServerInstance prepare(LocalProfile profile, String group, int servers, int maxSize)
+            throws InterruptedException {
+        Benchmarks.createActive(profile, group, 1, maxSize, List.of("c5.large", "m5.large"));
         GameServerInstance instance = profile.services().groups()
                 .describeInstances(group, Optional.empty(), 1, Optional.empty()).items().get(0);
         AtomicInteger next = new AtomicInteger();
@@ -577,7 +585,8 @@ public final class ClaimBenchmark {
                 "max ms");
         for (int servers : sizes) {
             String group = "bench-sparse-" + servers;
-            String instanceId = prepare(profile, group, servers).instanceId();
+            // A group sized for 50 servers an instance: a small one has one shard, 800 servers or more all 16.
+            String instanceId = prepare(profile, group, servers, Math.max(1, servers / 50)).instanceId();
             Claim claim = new Claim(group, Optional.empty(), Optional.empty(), Optional.empty());
             AtomicLong nextId = new AtomicLong(servers);
             List<String> live = new java.util.ArrayList<>();
