@@ -47,14 +47,21 @@ final class ClaimCandidateCache {
     private final Map<String, CandidatePage> pages = new ConcurrentHashMap<>();
     /** The read in flight per group and status, which claimers that need fresh candidates share. */
     private final Map<String, CompletableFuture<CandidatePage>> reading = new ConcurrentHashMap<>();
-    /** Candidates this container is trying right now: a fresh read must not hand them out again. */
+    /**
+     * Candidates this container is trying right now: a fresh read must not hand them out again.
+     * Keyed by group and id ({@link #key}), as are the claims below: ids are unique only within a group.
+     */
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     /** Servers this container claimed lately, which the index may still show for a moment. */
     private final Map<String, Instant> claimedLately = new ConcurrentHashMap<>();
     /** The same claims in the order they were made, so that forgetting the old ones reads only those. */
     private final Queue<ClaimedAt> claimedInOrder = new ConcurrentLinkedQueue<>();
 
-    private record ClaimedAt(String gameServerId, Instant at) {}
+    private record ClaimedAt(String key, Instant at) {}
+
+    private static String key(GameServer server) {
+        return server.gameServerGroupName() + "/" + server.gameServerId();
+    }
 
     ClaimCandidateCache(GameServerRepository servers, Groups groups, ClaimPolicy claimPolicy) {
         this.servers = servers;
@@ -95,7 +102,7 @@ final class ClaimCandidateCache {
             }
             GameServer candidate = page.servers().poll();
             if (candidate != null) {
-                inFlight.add(candidate.gameServerId());
+                inFlight.add(key(candidate));
                 return Optional.of(candidate);
             } // taken by other claimers meanwhile: read again (within MAX_QUERIES_PER_STATUS)
         }
@@ -104,10 +111,10 @@ final class ClaimCandidateCache {
     /** A candidate {@link #next} handed out was tried: claimed (at {@code now}) or not. */
     void tried(GameServer candidate, boolean claimed, Instant now) {
         if (claimed) {
-            claimedLately.put(candidate.gameServerId(), now);
-            claimedInOrder.add(new ClaimedAt(candidate.gameServerId(), now));
+            claimedLately.put(key(candidate), now);
+            claimedInOrder.add(new ClaimedAt(key(candidate), now));
         }
-        inFlight.remove(candidate.gameServerId());
+        inFlight.remove(key(candidate));
     }
 
     /**
@@ -210,7 +217,7 @@ final class ClaimCandidateCache {
         }
         forgetClaimsBefore(condition.now().minus(CANDIDATES_MAX_AGE.multipliedBy(2)));
         return Optional.of(candidates.servers().stream()
-                .filter(c -> !inFlight.contains(c.gameServerId()) && !claimedLately.containsKey(c.gameServerId())
+                .filter(c -> !inFlight.contains(key(c)) && !claimedLately.containsKey(key(c))
                         && !held.contains(c.gameServerId()))
                 .toList());
     }
@@ -223,7 +230,7 @@ final class ClaimCandidateCache {
         for (ClaimedAt oldest = claimedInOrder.peek(); oldest != null && oldest.at().isBefore(lately);
                 oldest = claimedInOrder.peek()) {
             if (claimedInOrder.remove(oldest)) {
-                claimedLately.remove(oldest.gameServerId(), oldest.at());
+                claimedLately.remove(oldest.key(), oldest.at());
             }
         }
     }

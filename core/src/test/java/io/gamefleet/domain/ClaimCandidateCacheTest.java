@@ -55,6 +55,25 @@ class ClaimCandidateCacheTest {
         return container.claim(new Claim(GROUP, Optional.empty(), Optional.empty(), Optional.empty()));
     }
 
+    /** Ids are unique across groups only while registered: one that ended may come back in another group at once. */
+    @Test
+    void aServerJustClaimedInOneGroupDoesNotHideItsIdRegisteredAgainInAnother() {
+        fleet.activeGroup();
+        fleet.activeGroup("lobby", b -> b);
+        fleet.launch(GROUP, "i-arena", C5, Fleet.T0);
+        fleet.launch("lobby", "i-lobby", C5, Fleet.T0);
+        fleet.register(GROUP, "match-1", "i-arena");
+        GameServerService container = fleet.gameServers();
+        assertThat(claim(container).gameServerGroupName()).isEqualTo(GROUP);
+        container.deregister(GROUP, "match-1", Caller.ADMINISTRATOR);
+        fleet.register("lobby", "match-1", "i-lobby");
+
+        GameServer inLobby = container.claim(new Claim("lobby", Optional.empty(), Optional.empty(), Optional.empty()));
+
+        assertThat(inLobby.gameServerGroupName()).isEqualTo("lobby");
+        assertThat(inLobby.gameServerId()).isEqualTo("match-1");
+    }
+
     @ParameterizedTest(name = "{0} servers")
     @ValueSource(ints = {10, 5_000})
     void aClaimEveryTwoSecondsIsOneReadOfTheClaimPathAndOneWrite(int servers) {
