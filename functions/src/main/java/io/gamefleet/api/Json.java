@@ -41,7 +41,7 @@ public final class Json {
     private Json() {}
 
     /** A request body that must be one JSON object; an empty body is an empty object. */
-    static ObjectNode readObject(String text) {
+    public static ObjectNode readObject(String text) {
         if (text.isBlank()) {
             return NODES.objectNode();
         }

@@ -448,7 +448,7 @@ class DynamoGameServerRepositoryTest {
     @Test
     void aDeregisteredCandidateIsNotClaimedNorRecreated() {
         GameServer s = registered(server("a", "i-1", 0));
-        assertThat(servers.deregister(group, s.gameServerId(), Optional.empty())).isTrue();
+        assertThat(servers.deregister(group, s.gameServerId(), Optional.empty())).isPresent();
         assertThat(claim(s, T0)).isEmpty();
         assertThat(servers.find(s.gameServerId())).isEmpty();
     }
@@ -540,16 +540,16 @@ class DynamoGameServerRepositoryTest {
     void deregisterRequiresTheGroupAndTheInstanceWhenGiven() {
         GameServer s = registered(server("a", "i-1", 0));
 
-        assertThat(servers.deregister(group + "-other", s.gameServerId(), Optional.empty())).isFalse();
-        assertThat(servers.deregister(group, s.gameServerId(), Optional.of("i-2"))).isFalse();
+        assertThat(servers.deregister(group + "-other", s.gameServerId(), Optional.empty())).isEmpty();
+        assertThat(servers.deregister(group, s.gameServerId(), Optional.of("i-2"))).isEmpty();
         assertThat(servers.find(s.gameServerId())).contains(s);
 
-        assertThat(servers.deregister(group, s.gameServerId(), Optional.of("i-1"))).isTrue();
+        assertThat(servers.deregister(group, s.gameServerId(), Optional.of("i-1"))).isPresent();
         assertThat(servers.find(s.gameServerId())).isEmpty();
-        assertThat(servers.deregister(group, s.gameServerId(), Optional.empty())).as("already gone").isFalse();
+        assertThat(servers.deregister(group, s.gameServerId(), Optional.empty())).as("already gone").isEmpty();
 
         GameServer t = registered(server("b", "i-1", 0));
-        assertThat(servers.deregister(group, t.gameServerId(), Optional.empty())).isTrue();
+        assertThat(servers.deregister(group, t.gameServerId(), Optional.empty())).isPresent();
         assertThat(servers.find(t.gameServerId())).isEmpty();
     }
 
