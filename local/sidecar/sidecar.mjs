@@ -31,6 +31,8 @@ if (args.port === undefined || !args['invoke-endpoint'] || !args.region || !args
   process.exit(2);
 }
 const INVOKE_ENDPOINT = args['invoke-endpoint'].replace(/\/+$/, '');
+// The edge's Invoke path needs this run's token; the profile passes it in the environment, not in argv.
+const LOCAL_TOKEN = process.env.GAMEFLEET_LOCAL_TOKEN ?? '';
 const WAIT_MS = args['wait-ms'] === undefined ? undefined : Number(args['wait-ms']);
 const ARN_PREFIX = `arn:aws:states:${args.region}:${args['account-id']}:`;
 
@@ -77,7 +79,11 @@ async function invokeLambda(ref, payload) {
     + (qualifier ? `?Qualifier=${encodeURIComponent(qualifier)}` : '');
   let res, text;
   try {
-    res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload ?? null) });
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-gamefleet-local-token': LOCAL_TOKEN },
+      body: JSON.stringify(payload ?? null),
+    });
     text = await res.text();
   } catch (e) {
     throw namedError('Lambda.ServiceException', `invoke of ${name} failed: ${e.cause?.message ?? e.message}`);

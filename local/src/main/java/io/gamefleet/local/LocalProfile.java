@@ -54,11 +54,26 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * fleet and the scheduler. The handlers get an environment exactly like the one CDK gives them in AWS.
  */
 public final class LocalProfile implements AutoCloseable {
-    /** What to run; see docs/local-profile.md's table of {@code local/run} flags. */
+    /**
+     * What to run; see docs/local-profile.md's table of {@code local/run} flags. {@code localToken}
+     * opens the edge's unsigned paths that change state; {@code keepTemp} keeps the run's folder
+     * of logs; {@code accessLog} prints a line per request on standard error.
+     */
     public record Options(int port, Duration claimTtl, Duration healthTimeout, Duration balancerRate,
             Duration instanceLaunch, Optional<Path> dataDir, Optional<URI> dynamoDbEndpoint,
             Optional<URI> stepFunctionsEndpoint, List<Principal> principals, Clock clock,
-            Duration workflowWait, Path home, List<ExecutionInterceptor> interceptors) {
+            Duration workflowWait, Path home, List<ExecutionInterceptor> interceptors, String localToken,
+            boolean allowUnsignedPayload, boolean keepTemp, boolean accessLog) {
+
+        /** A new token, UNSIGNED-PAYLOAD refused, the folder removed at the end, no access log. */
+        public Options(int port, Duration claimTtl, Duration healthTimeout, Duration balancerRate,
+                Duration instanceLaunch, Optional<Path> dataDir, Optional<URI> dynamoDbEndpoint,
+                Optional<URI> stepFunctionsEndpoint, List<Principal> principals, Clock clock,
+                Duration workflowWait, Path home, List<ExecutionInterceptor> interceptors) {
+            this(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
+                    stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors,
+                    EdgeServer.newLocalToken(), false, false, false);
+        }
 
         public static Options defaults() {
             return new Options(4590, Duration.ofSeconds(60), Duration.ofSeconds(180), Duration.ofSeconds(60),
@@ -73,6 +88,8 @@ public final class LocalProfile implements AutoCloseable {
             StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"));
 
     private final List<AutoCloseable> resources = new ArrayList<>();
+    private Options options;
+    private Path logs;
     private EdgeServer edge;
     private SimulatedFleet fleet;
     private Services services;
@@ -97,14 +114,18 @@ public final class LocalProfile implements AutoCloseable {
     }
 
     private void startAll(Options o) throws IOException {
+        options = o;
         ReadableLog.install(o.clock(), System.err);
-        File logs = Files.createTempDirectory("gamefleet-local-").toFile();
+        this.logs = Files.createTempDirectory("gamefleet-local-");
+        File logs = this.logs.toFile();
         Optional<ChildProcess> dynoxide = o.dynamoDbEndpoint().isPresent() ? Optional.empty()
                 : Optional.of(closing(Emulators.dynamoDb(o.home(), o.dataDir(), logs)));
         URI dynamoDb = o.dynamoDbEndpoint().orElseGet(() -> dynoxide.orElseThrow().endpoint());
-        edge = closing(new EdgeServer(o.port(), o.principals(), o.clock()));
+        edge = closing(new EdgeServer(new EdgeServer.Settings(o.port(), o.localToken(), o.allowUnsignedPayload(),
+                o.accessLog() ? Optional.of(System.err::println) : Optional.empty()), o.principals(), o.clock()));
         Optional<ChildProcess> sidecar = o.stepFunctionsEndpoint().isPresent() ? Optional.empty()
-                : Optional.of(closing(Emulators.stepFunctions(o.home(), logs, endpoint(), o.workflowWait())));
+                : Optional.of(closing(Emulators.stepFunctions(o.home(), logs, endpoint(), o.localToken(),
+                        o.workflowWait())));
         URI stepFunctions = o.stepFunctionsEndpoint().orElseGet(() -> sidecar.orElseThrow().endpoint());
 
         fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), ACCOUNT_ID);
@@ -136,6 +157,8 @@ public final class LocalProfile implements AutoCloseable {
         supervisor = closing(new Supervisor(watched, external, line -> System.err.println(line)));
         children = List.copyOf(watched.stream().map(Supervisor.Watched::child).toList());
         edge.serve(functions, events, scheduler, supervisor::states);
+        // Jetty endpoints of their own (the agent's push channel, the console) register here, with
+        // edge.addHandler(...), given what they need of this profile (services, the local token).
         // Groups kept in --data-dir (or in a given DynamoDB) whose workflow did not finish: a sidecar
         // of this run's own has no execution yet, so every one of them is started again now.
         reconcile(sidecar.isPresent() ? Duration.ZERO : WorkflowReconciler.GRACE);
@@ -209,6 +232,24 @@ public final class LocalProfile implements AutoCloseable {
         return edge.endpoint();
     }
 
+    /** The edge server, where Jetty handlers of their own register ({@link EdgeServer#addHandler}). */
+    public EdgeServer edge() {
+        return edge;
+    }
+
+    /**
+     * This run's token for the edge's unsigned paths that change state, for callers in this
+     * process (a console served by the edge passes it on to its page).
+     */
+    public String localToken() {
+        return options.localToken();
+    }
+
+    /** The run's folder: the child processes' logs and metrics.log; removed at close unless kept. */
+    public Path logsDirectory() {
+        return logs;
+    }
+
     public SimulatedFleet fleet() {
         return fleet;
     }
@@ -240,5 +281,17 @@ public final class LocalProfile implements AutoCloseable {
             }
         }
         resources.clear();
+        if (logs != null && !options.keepTemp()) {
+            deleteTree(logs);
+            logs = null;
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (var paths = Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("while stopping: " + root + " could not be removed: " + e.getMessage());
+        }
     }
 }

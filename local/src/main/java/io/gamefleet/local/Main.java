@@ -39,7 +39,10 @@ public final class Main {
             profile = LocalProfile.start(options);
             launch.spotInterruptionsPerHour().forEach(profile.fleet()::setInterruptionRate);
         } catch (RuntimeException e) {
-            System.err.println("local/run: could not start: " + e.getMessage());
+            System.err.println("local/run: could not start: " + (isBindFailure(e)
+                    ? "port " + options.port() + " is in use (" + e.getMessage() + "); stop what uses it, or pick"
+                            + " another with --port N (--port 0: any free port)"
+                    : e.getMessage()));
             System.exit(1);
             return;
         }
@@ -67,6 +70,13 @@ public final class Main {
                 + " (region " + LocalAccount.REGION + ", SigV4 service execute-api)");
         System.out.println("  try:         curl --aws-sigv4 \"aws:amz:" + LocalAccount.REGION + ":execute-api\" --user "
                 + admin.accessKeyId() + ":" + admin.secretAccessKey() + " " + profile.endpoint() + "/game-server-groups");
+        System.out.println("  local token: " + profile.localToken());
+        System.out.println("               (header X-Gamefleet-Local-Token of POST /_local/* and the Lambda Invoke path)");
+        System.out.println("  logs:        " + profile.logsDirectory() + " (the emulators' output; "
+                + (options.keepTemp() ? "kept" : "removed at exit, unless --keep-temp") + ")");
+        System.out.println("  metrics:     " + profile.logsDirectory().resolve("metrics.log")
+                + " (CloudWatch embedded metric format)");
+        System.out.println("  requests:    one line each on standard error; the functions' logs too");
         System.out.println("  Ctrl-C stops it.");
         demo.ifPresent(DemoGame::runEverySecond);
         stopped.await();
@@ -76,8 +86,19 @@ public final class Main {
             usage: local/run [--port N] [--claim-ttl-seconds S] [--health-timeout-seconds S]
                              [--balancer-rate-seconds S] [--instance-launch-seconds S] [--data-dir DIR]
                              [--dynamodb-endpoint URL] [--stepfunctions-endpoint URL] [--principals FILE]
-                             [--spot-interruption-rate TYPE=PER_HOUR]... [--demo]
+                             [--spot-interruption-rate TYPE=PER_HOUR]... [--demo] [--local-token TOKEN]
+                             [--allow-unsigned-payload] [--keep-temp] [--quiet]
                              [--localstack]   (local/run only: LocalStack's DynamoDB in Docker)""";
+
+    /** Whether starting failed because the port is taken (the cause, wrapped or not, is a BindException). */
+    private static boolean isBindFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.BindException) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /**
      * What the command line asks for: the profile's options, the simulated Spot interruption rates,
@@ -98,6 +119,10 @@ public final class Main {
         Optional<URI> sfn = Optional.empty();
         List<Principal> principals = new ArrayList<>(o.principals());
         boolean demo = false;
+        String localToken = o.localToken();
+        boolean allowUnsignedPayload = false;
+        boolean keepTemp = false;
+        boolean accessLog = true;
         Iterator<String> it = args.iterator();
         while (it.hasNext()) {
             String flag = it.next();
@@ -107,6 +132,18 @@ public final class Main {
             }
             if (flag.equals("--demo")) {
                 demo = true;
+                continue;
+            }
+            if (flag.equals("--allow-unsigned-payload")) {
+                allowUnsignedPayload = true;
+                continue;
+            }
+            if (flag.equals("--keep-temp")) {
+                keepTemp = true;
+                continue;
+            }
+            if (flag.equals("--quiet")) {
+                accessLog = false;
                 continue;
             }
             if (flag.equals("--localstack")) {
@@ -136,6 +173,13 @@ public final class Main {
                 case "--dynamodb-endpoint" -> dynamo = Optional.of(url(flag, value));
                 case "--stepfunctions-endpoint" -> sfn = Optional.of(url(flag, value));
                 case "--principals" -> principals.addAll(Principals.read(Path.of(value)));
+                case "--local-token" -> {
+                    if (value.length() < 16 || !value.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+                        throw new IllegalArgumentException("--local-token must be at least 16 printable ASCII"
+                                + " characters without spaces");
+                    }
+                    localToken = value;
+                }
                 case "--spot-interruption-rate" -> {
                     int eq = value.indexOf('=');
                     double perHour = -1;
@@ -154,7 +198,8 @@ public final class Main {
             }
         }
         return new Launch(new LocalProfile.Options(port, claimTtl, health, balancer, launch, dataDir, dynamo, sfn,
-                List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors()), interruptions, demo);
+                List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors(), localToken,
+                allowUnsignedPayload, keepTemp, accessLog), interruptions, demo);
     }
 
     private static int integer(String flag, String value, int min, int max) {

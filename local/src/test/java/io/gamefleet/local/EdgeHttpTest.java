@@ -26,10 +26,13 @@ class EdgeHttpTest {
             .localOnly("requests no HTTP client sends, written to the edge's socket");
 
     private static RawHttp raw;
+    /** The Host header the edge takes (it refuses any other, before the body is read). */
+    private static String HOST;
 
     @BeforeAll
     static void connect() {
         raw = new RawHttp(LOCAL.profile().endpoint());
+        HOST = LOCAL.profile().endpoint().getAuthority();
     }
 
     private static RawHttp.Answer signedGet(String target) {
@@ -49,13 +52,13 @@ class EdgeHttpTest {
         for (String target : List.of("/game-server-groups/%zz", "/game-server-groups/%", "/game-server-groups/a%2",
                 "/game-server-groups/%C3%28", "/game-server-groups?NextToken=%zz", "/game-server-groups?Limit=%")) {
             // (no SigV4 signer signs such a path: the edge refuses it before looking at the signature)
-            assertThat(raw.exchange("GET " + target + " HTTP/1.1\r\nHost: x\r\nAuthorization: AWS4-HMAC-SHA256 "
+            assertThat(raw.exchange("GET " + target + " HTTP/1.1\r\nHost: " + HOST + "\r\nAuthorization: AWS4-HMAC-SHA256 "
                     + "Credential=local-admin/20250101/us-east-1/execute-api/aws4_request, SignedHeaders=host, "
                     + "Signature=00\r\n\r\n").refusal(400, "InvalidRequestException")).as(target)
                     .containsAnyOf("percent-encoding", "escape", "hex");
-            raw.exchange("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n").refusal(400, "InvalidRequestException");
+            raw.exchange("GET " + target + " HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n").refusal(400, "InvalidRequestException");
         }
-        assertThat(raw.exchange("POST /2015-03-31/functions/%zz/invocations HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}")
+        assertThat(raw.exchange("POST /2015-03-31/functions/%zz/invocations HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Length: 2\r\n\r\n{}")
                 .refusal(400, "InvalidRequestException")).contains("percent-encoding");
     }
 
@@ -63,8 +66,8 @@ class EdgeHttpTest {
     void requestsThatAreNotHttpAreJsonRefusals() {
         for (String request : List.of("GARBAGE\r\n\r\n", "GET /game-server-groups\r\n\r\n",
                 "GET /game-server-groups HTTP/1.1\r\nNo colon here\r\n\r\n",
-                "GET /game-server-groups HTTP/1.1\r\nHost: x\r\n folded: line\r\n\r\n",
-                "GET /game-server-groups/\u00e9t\u00e9 HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET /game-server-groups HTTP/1.1\r\nHost: " + HOST + "\r\n folded: line\r\n\r\n",
+                "GET /game-server-groups/\u00e9t\u00e9 HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n",
                 "GET game-server-groups HTTP/1.1\r\n\r\n", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
                 "G(T / HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
                 "POST / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nab",
@@ -78,11 +81,11 @@ class EdgeHttpTest {
     @Test
     void bodiesOverTenMegabytesAreRefusedBeforeTheyAreRead() {
         // Only the head is sent: the answer cannot wait for the body.
-        String message = raw.exchange("POST /game-server-groups HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        String message = raw.exchange("POST /game-server-groups HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: application/json\r\n"
                 + "Content-Length: 10485761\r\n\r\n").refusal(413, "InvalidRequestException");
         assertThat(message).contains("10485761").contains("10485760");
         // Chunked: refused at the chunk that would take it past the limit.
-        raw.exchange("POST /game-server-groups HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        raw.exchange("POST /game-server-groups HTTP/1.1\r\nHost: " + HOST + "\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + "100000\r\n" + "a".repeat(0x100000) + "\r\n" + "A00000\r\n").refusal(413, "InvalidRequestException");
         // 10 MB itself is taken (and then refused for what it is).
         StringBuilder tenMegabytes = new StringBuilder("{\"GameServerGroupName\":\"");
@@ -97,7 +100,8 @@ class EdgeHttpTest {
         try (Socket socket = raw.connect()) {
             OutputStream out = socket.getOutputStream();
             // Two requests on one connection, the second sent before the first is answered.
-            out.write(("GET /_local/health HTTP/1.1\r\nHost: x\r\n\r\nPOST /_local/events HTTP/1.1\r\nHost: x\r\n"
+            out.write(("GET /_local/health HTTP/1.1\r\nHost: " + HOST + "\r\n\r\nPOST /_local/events HTTP/1.1\r\nHost: " + HOST + "\r\n"
+                    + "X-Gamefleet-Local-Token: " + LOCAL.profile().localToken() + "\r\n"
                     + "Transfer-Encoding: chunked\r\n\r\n3\r\n[{}\r\n1;ext=1\r\n]\r\n0\r\n\r\n")
                     .getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
@@ -116,7 +120,7 @@ class EdgeHttpTest {
         try {
             for (int i = 0; i < 100; i++) {
                 Socket s = raw.connect();
-                s.getOutputStream().write(("POST /game-server-groups HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                s.getOutputStream().write(("POST /game-server-groups HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Type: application/json"
                         + "\r\nContent-Length: 100\r\n\r\n{").getBytes(StandardCharsets.ISO_8859_1));
                 s.getOutputStream().flush();
                 slow.add(s);

@@ -52,6 +52,7 @@ class GroupWorkflowTest {
         // An activation step failing late (say, a retry after the group became ACTIVE): not this group's problem now.
         var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                         java.net.URI.create(profile.endpoint() + "/2015-03-31/functions/gamefleet-RecordFailure/invocations"))
+                .header("X-Gamefleet-Local-Token", profile.localToken())
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"GameServerGroupName\":\"" + g
                         + "\",\"Workflow\":\"ACTIVATION\",\"Error\":\"States.Timeout\",\"Cause\":\"late\"}"))
                 .build(), java.net.http.HttpResponse.BodyHandlers.ofString());

@@ -28,6 +28,23 @@ class MainTest {
     }
 
     @Test
+    void theEdgesFlagsBecomeOptions() {
+        LocalProfile.Options defaults = Main.parse(List.of()).options();
+        assertThat(defaults.localToken()).hasSizeGreaterThanOrEqualTo(40)
+                .isNotEqualTo(Main.parse(List.of()).options().localToken()); // a new one each run
+        assertThat(defaults.allowUnsignedPayload()).isFalse();
+        assertThat(defaults.keepTemp()).isFalse();
+        assertThat(defaults.accessLog()).isTrue();
+        LocalProfile.Options set = Main.parse(List.of("--local-token", "0123456789abcdefXYZ", "--allow-unsigned-payload",
+                "--keep-temp", "--quiet")).options();
+        assertThat(set.localToken()).isEqualTo("0123456789abcdefXYZ");
+        assertThat(set.allowUnsignedPayload()).isTrue();
+        assertThat(set.keepTemp()).isTrue();
+        assertThat(set.accessLog()).isFalse();
+        assertThatThrownBy(() -> Main.parse(List.of("--local-token", "short"))).hasMessageContaining("--local-token");
+    }
+
+    @Test
     void badValuesSayWhatIsExpected() {
         assertThatThrownBy(() -> Main.parse(List.of("--spot-interruption-rate", "c4.large")))
                 .hasMessageContaining("TYPE=PER_HOUR");

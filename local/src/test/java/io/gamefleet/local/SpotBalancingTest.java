@@ -309,16 +309,19 @@ class SpotBalancingTest {
         String instance = scaling(g).instances().get(0).instanceId();
         HttpResponse<String> run = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create(LOCAL.profile().endpoint() + "/_local/schedules/RunBalancer"))
+                .header("X-Gamefleet-Local-Token", LOCAL.profile().localToken())
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(run.statusCode()).isEqualTo(200);
         assertThat(GamefleetClient.JSON.readTree(run.body()).get("Groups").asInt()).isPositive();
         HttpResponse<String> unknown = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create(LOCAL.profile().endpoint() + "/_local/schedules/RunNothing"))
+                .header("X-Gamefleet-Local-Token", LOCAL.profile().localToken())
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(404);
         assertThat(unknown.body()).contains("RunBalancer");
         HttpResponse<String> notAnEvent = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create(LOCAL.profile().endpoint() + "/_local/events"))
+                .header("X-Gamefleet-Local-Token", LOCAL.profile().localToken())
                 .POST(HttpRequest.BodyPublishers.ofString("[1]")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(notAnEvent.statusCode()).as(notAnEvent.body()).isEqualTo(400);
 
@@ -351,6 +354,7 @@ class SpotBalancingTest {
         try {
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                             URI.create(LOCAL.profile().endpoint() + "/_local/events"))
+                .header("X-Gamefleet-Local-Token", LOCAL.profile().localToken())
                     .POST(HttpRequest.BodyPublishers.ofString(event.toString())).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);

@@ -52,7 +52,7 @@ final class ApiGatewayService implements EdgeService {
     private final SigV4Verifier verifier;
 
     ApiGatewayService(Map<Route, ApiHandler> routes, GameLiftJsonHandler jsonDoor, List<Principal> principals,
-            Clock clock) {
+            Clock clock, boolean allowUnsignedPayload) {
         this.routes = routes.entrySet().stream()
                 .map(r -> new ApiRoute(r.getKey(), r.getKey().path().split("/", -1), r.getValue())).toList();
         this.jsonDoor = jsonDoor;
@@ -60,7 +60,8 @@ final class ApiGatewayService implements EdgeService {
         this.principals = principals.stream().collect(Collectors.toMap(Principal::accessKeyId, Function.identity(),
                 (a, b) -> b));
         this.verifier = new SigV4Verifier(REGION, SIGNING_NAMES,
-                key -> Optional.ofNullable(this.principals.get(key)).map(Principal::secretAccessKey), clock);
+                key -> Optional.ofNullable(this.principals.get(key)).map(Principal::secretAccessKey), clock,
+                allowUnsignedPayload);
     }
 
     @Override
@@ -71,15 +72,20 @@ final class ApiGatewayService implements EdgeService {
     @Override
     public void serve(Exchange exchange) throws IOException {
         Match match = match(exchange).orElseThrow();
+        String target = exchange.headers().getFirst("X-Amz-Target");
+        exchange.note(AccessLog.OPERATION, match.checkedRoute().map(r -> r.operation().fleetIqName())
+                .orElse(target == null ? match.routeKey() : target.substring(JSON_TARGET_PREFIX.length())));
         // Decoded before the signature is checked: a malformed escape is a 400 for anyone.
         Map<String, String> query = queryParameters(exchange.query());
         Result result = verifier.verify(exchange.method(), exchange.path(), exchange.query(), exchange.headers(),
                 exchange.body());
         if (result instanceof Result.Rejected rejected) {
-            exchange.respondError(403, "UnauthorizedException", "request signature rejected: " + rejected.reason());
+            exchange.respondError(403, "UnauthorizedException", "request signature rejected: " + rejected.reason()
+                    + (rejected.serverSigned().isEmpty() ? "" : ". " + rejected.serverSigned()));
             return;
         }
         Principal principal = principals.get(((Result.Accepted) result).accessKeyId());
+        exchange.note(AccessLog.CALLER, principal.callerArn());
         if (match.checkedRoute().isPresent() && !match.checkedRoute().get().roles().contains(principal.role())) {
             exchange.respondError(403, "UnauthorizedException", "a " + principal.role() + " caller may not call "
                     + match.checkedRoute().get().operation());

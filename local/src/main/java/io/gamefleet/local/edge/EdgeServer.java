@@ -7,18 +7,23 @@ import io.gamefleet.logging.ErrorLog;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Server;
 
 /**
  * The one loopback port of the local profile, standing for every AWS endpoint its clients and
  * the Step Functions sidecar call: it hands each request to the first service that takes it, and
  * turns what a service did not expect into a JSON error.
  *
- * <p>Requests reach a service only once they are whole ({@link LoopbackHttpServer}), on a pool of
+ * <p>Requests reach a service only once they are whole ({@link WholeRequests}), on a pool of
  * {@value #WORKERS} workers; {@code /_local/health} has a thread of its own, so it answers while
  * every worker waits on a stalled dependency.
  */
@@ -38,7 +43,23 @@ public final class EdgeServer implements AutoCloseable {
         }
     };
 
-    private final LoopbackHttpServer server;
+    /**
+     * How the edge is set up: its port (0: any free one), the token of its unsigned paths that
+     * change state ({@link LocalGuard}), whether SigV4's UNSIGNED-PAYLOAD is taken, and where its
+     * access log lines go, if anywhere ({@link AccessLog}).
+     */
+    public record Settings(int port, String localToken, boolean allowUnsignedPayload,
+            Optional<Consumer<String>> accessLog) {}
+
+    /** A new token for {@link Settings#localToken}: 32 random bytes, base64url. */
+    public static String newLocalToken() {
+        return LocalGuard.newToken();
+    }
+
+    private final Settings settings;
+    private final HttpEdge http;
+    /** Jetty handlers of their own, before the emulated services: see {@link #addHandler}. */
+    private final Handler.Sequence endpoints = new Handler.Sequence();
     private final ExecutorService workers;
     private final ExecutorService health;
     private final List<Principal> principals;
@@ -46,21 +67,45 @@ public final class EdgeServer implements AutoCloseable {
     private final ErrorLog errors = ErrorLog.SHARED;
     private volatile List<EdgeService> services = List.of(STARTING);
 
-    /** Listens at once: the sidecar, started before the functions exist, needs this endpoint. */
-    public EdgeServer(int port, List<Principal> principals, Clock clock) throws IOException {
-        this(port, principals, clock, LoopbackHttpServer.Limits.defaults());
+    /**
+     * Listens at once: the sidecar, started before the functions exist, needs this endpoint.
+     * {@code localToken} opens the unsigned paths that change state ({@link LocalGuard}).
+     */
+    public EdgeServer(Settings settings, List<Principal> principals, Clock clock) throws IOException {
+        this(settings, principals, clock, HttpEdge.Limits.defaults());
     }
 
-    EdgeServer(int port, List<Principal> principals, Clock clock, LoopbackHttpServer.Limits limits)
+    EdgeServer(Settings settings, List<Principal> principals, Clock clock, HttpEdge.Limits limits)
             throws IOException {
+        this.settings = settings;
         this.principals = List.copyOf(principals);
         this.clock = clock;
         this.workers = Executors.newFixedThreadPool(WORKERS, daemon("edge"));
         this.health = Executors.newSingleThreadExecutor(daemon("edge-health"));
-        this.server = new LoopbackHttpServer(port, limits, (request, responder) -> {
-            ExecutorService executor = request.rawPath().equals(ControlService.HEALTH) ? health : workers;
-            executor.execute(() -> handle(new Exchange(request, responder)));
-        }, System.err::println);
+        endpoints.addHandler(new WholeRequests(limits, exchange -> {
+            ExecutorService executor = exchange.path().equals(ControlService.HEALTH) ? health : workers;
+            executor.execute(() -> handle(exchange));
+        }));
+        this.http = new HttpEdge(settings.port(), limits, settings.accessLog().map(out -> new AccessLog(clock, out))
+                .orElse(null), new LocalGuard(settings.localToken(), endpoints));
+    }
+
+    /**
+     * Adds a Jetty handler of its own (the agent's push channel, a WebSocket endpoint; the
+     * console's static files), tried before the emulated services, behind the same limits and
+     * the same {@code Host}, {@code Origin} and token checks ({@link LocalGuard}). It
+     * answers the requests it owns and returns false for the others, which go on to the services.
+     * {@link #jetty()} gives the server that such a handler may need (a WebSocket container).
+     */
+    public void addHandler(Handler handler) {
+        List<Handler> handlers = new ArrayList<>(endpoints.getHandlers());
+        handlers.add(handlers.size() - 1, handler);
+        endpoints.setHandlers(handlers);
+    }
+
+    /** The Jetty server behind the edge, for handlers that need it ({@code WebSocketUpgradeHandler.from}). */
+    public Server jetty() {
+        return http.jetty();
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -72,7 +117,7 @@ public final class EdgeServer implements AutoCloseable {
     }
 
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + server.port());
+        return URI.create("http://127.0.0.1:" + http.port());
     }
 
     /**
@@ -82,7 +127,8 @@ public final class EdgeServer implements AutoCloseable {
     public void serve(Functions functions, EventRouter events, Scheduler scheduler,
             Supplier<Map<String, Map<String, Object>>> dependencies) {
         services = List.of(new ControlService(scheduler, dependencies), new EventBridgeService(events),
-                new LambdaService(functions.byName()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock));
+                new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock,
+                        settings.allowUnsignedPayload()));
     }
 
     private void handle(Exchange exchange) {
@@ -115,7 +161,7 @@ public final class EdgeServer implements AutoCloseable {
 
     @Override
     public void close() {
-        server.close();
+        http.close();
         workers.shutdownNow();
         health.shutdownNow();
     }

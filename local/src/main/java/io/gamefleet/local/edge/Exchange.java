@@ -3,45 +3,56 @@ package io.gamefleet.local.edge;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.Headers;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
-/** One request to the edge server, its body read, and the means to answer it. */
+/** One request to the edge server, its body read whole, and the means to answer it once. */
 final class Exchange {
     static final ObjectMapper JSON = new ObjectMapper();
 
-    private final LoopbackHttpServer.Request request;
-    private final LoopbackHttpServer.Responder responder;
-    private final Map<String, List<String>> responseHeaders = new LinkedHashMap<>();
-    private boolean answered;
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private final Headers headers = new Headers();
+    private final byte[] body;
+    private volatile boolean answered;
 
-    Exchange(LoopbackHttpServer.Request request, LoopbackHttpServer.Responder responder) {
+    Exchange(Request request, Response response, Callback callback, byte[] body) {
         this.request = request;
-        this.responder = responder;
+        this.response = response;
+        this.callback = callback;
+        this.body = body;
+        for (HttpField field : request.getHeaders()) {
+            headers.add(field.getName(), field.getValue());
+        }
     }
 
     String method() {
-        return request.method();
+        return request.getMethod();
     }
 
     /** The path as it arrived, still percent-encoded (SigV4 signs it so). */
     String path() {
-        return request.rawPath();
+        return request.getHttpURI().getPath();
     }
 
     /** The query as it arrived, without '?'; null if none. */
     String query() {
-        return request.rawQuery();
+        return request.getHttpURI().getQuery();
     }
 
     Headers headers() {
-        return request.headers();
+        return headers;
     }
 
     byte[] body() {
-        return request.body();
+        return body;
     }
 
     boolean isPost(String path) {
@@ -53,13 +64,18 @@ final class Exchange {
         return answered;
     }
 
+    /** Notes what the access log says of this request (the operation, the caller). */
+    void note(String attribute, Object value) {
+        request.setAttribute(attribute, value);
+    }
+
     void addResponseHeader(String name, String value) {
-        responseHeaders.computeIfAbsent(name, k -> new java.util.ArrayList<>()).add(value);
+        response.getHeaders().add(name, value.replaceAll("[\r\n]", " "));
     }
 
     /** Sends the body as JSON, unless a Content-Type was added before. */
     void respond(int status, String body) throws IOException {
-        if (responseHeaders.keySet().stream().noneMatch(k -> k.equalsIgnoreCase("Content-Type"))) {
+        if (!response.getHeaders().contains(HttpHeader.CONTENT_TYPE)) {
             addResponseHeader("Content-Type", "application/json");
         }
         send(status, body.getBytes(StandardCharsets.UTF_8));
@@ -73,12 +89,19 @@ final class Exchange {
 
     /** An error as API Gateway and the AWS JSON protocols send it: {@code __type} and {@code Message}. */
     void respondError(int status, String type, String message) throws IOException {
-        responseHeaders.clear();
+        response.getHeaders().clear();
         respond(status, JSON.writeValueAsString(Map.of("__type", type, "Message", message)));
     }
 
     private void send(int status, byte[] bytes) {
+        if (answered) {
+            return;
+        }
         answered = true;
-        responder.respond(status, responseHeaders, bytes);
+        response.setStatus(status);
+        response.getHeaders().remove(HttpHeader.TRANSFER_ENCODING);
+        response.getHeaders().remove(HttpHeader.CONNECTION);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+        response.write(true, ByteBuffer.wrap(bytes), callback);
     }
 }

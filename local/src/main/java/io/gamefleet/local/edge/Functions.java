@@ -57,4 +57,15 @@ public record Functions(Map<String, RequestHandler<?, ?>> byName, Map<Route, Api
         }
         return new Functions(byName, routes, jsonDoor, eventRules, schedules, push);
     }
+
+    /**
+     * What Lambda's unsigned Invoke path may call: the workflow, event and schedule functions. The
+     * API functions trust the caller written in their event, which only API Gateway may write.
+     */
+    public Map<String, RequestHandler<?, ?>> invocable() {
+        Map<String, RequestHandler<?, ?>> invocable = new HashMap<>(byName);
+        routes.keySet().forEach(r -> invocable.remove(r.functionName()));
+        invocable.remove(Routes.JSON_DOOR.functionName());
+        return invocable;
+    }
 }

@@ -1,15 +1,15 @@
 package io.gamefleet.local.edge;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
-import io.gamefleet.api.ApiHandler;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Lambda's Invoke API ({@code POST /2015-03-31/functions/{name}/invocations}), which the Step
- * Functions sidecar's Task states call. A function error is 200 with X-Amz-Function-Error, as in AWS.
+ * Functions sidecar's Task states call, for the workflow, event and schedule functions only
+ * ({@link Functions#invocable}): an API function is not found here. A function error is 200 with
+ * X-Amz-Function-Error, as in AWS.
  */
 final class LambdaService implements EdgeService {
     private static final String PREFIX = "/2015-03-31/functions/";
@@ -17,8 +17,8 @@ final class LambdaService implements EdgeService {
 
     private final Map<String, RequestHandler<?, ?>> functions;
 
-    LambdaService(Map<String, RequestHandler<?, ?>> functionsByName) {
-        this.functions = Map.copyOf(functionsByName);
+    LambdaService(Map<String, RequestHandler<?, ?>> invocable) {
+        this.functions = Map.copyOf(invocable);
     }
 
     @Override
@@ -34,16 +34,17 @@ final class LambdaService implements EdgeService {
         String path = exchange.path();
         String name = path.substring(PREFIX.length(), path.length() - SUFFIX.length());
         RequestHandler handler = functions.get(PercentEncoding.segment(name));
+        exchange.note(AccessLog.OPERATION, "Invoke " + PercentEncoding.segment(name));
         if (handler == null) {
             exchange.addResponseHeader("x-amzn-ErrorType", "ResourceNotFoundException");
-            exchange.respond(404, "{\"Type\":\"User\",\"message\":\"Function not found: " + name + "\"}");
+            exchange.respond(404, Exchange.JSON.writeValueAsString(Map.of("Type", "User", "message",
+                    "Function not found: " + name + " (the API functions are reached through the API, signed, not"
+                            + " through Lambda's Invoke path)")));
             return;
         }
         Object output;
         try {
-            Object input = handler instanceof ApiHandler
-                    ? Exchange.JSON.readValue(exchange.body(), APIGatewayV2HTTPEvent.class)
-                    : Exchange.JSON.readValue(exchange.body(), Map.class);
+            Object input = Exchange.JSON.readValue(exchange.body(), Map.class);
             output = handler.handleRequest(input, null);
         } catch (RuntimeException e) {
             exchange.addResponseHeader("X-Amz-Function-Error", "Unhandled");

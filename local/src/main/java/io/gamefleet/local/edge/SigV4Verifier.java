@@ -38,7 +38,15 @@ public final class SigV4Verifier {
     public sealed interface Result {
         record Accepted(String accessKeyId) implements Result {}
 
-        record Rejected(String reason) implements Result {}
+        /**
+         * {@code serverSigned}: for a signature that does not match, what the server signed (the
+         * canonical request and the string to sign, as AWS says them), else empty.
+         */
+        record Rejected(String reason, String serverSigned) implements Result {
+            public Rejected(String reason) {
+                this(reason, "");
+            }
+        }
     }
 
     private static final String ALGORITHM = "AWS4-HMAC-SHA256";
@@ -51,6 +59,7 @@ public final class SigV4Verifier {
     private final Set<String> services;
     private final Function<String, Optional<String>> secretForAccessKey;
     private final Clock clock;
+    private final boolean allowUnsignedPayload;
     /** Signing keys by day, service and secret; see {@link #signingKey}. */
     private final Map<String, byte[]> signingKeys = new ConcurrentHashMap<>();
     private static final int MAX_SIGNING_KEYS = 256;
@@ -58,10 +67,21 @@ public final class SigV4Verifier {
     /** {@code services}: the signing names accepted (a request is signed for exactly one of them). */
     public SigV4Verifier(String region, Set<String> services,
                          Function<String, Optional<String>> secretForAccessKey, Clock clock) {
+        this(region, services, secretForAccessKey, clock, false);
+    }
+
+    /**
+     * {@code allowUnsignedPayload}: whether {@code x-amz-content-sha256: UNSIGNED-PAYLOAD} is taken
+     * (the signature then covers no byte of the body); refused unless allowed.
+     */
+    public SigV4Verifier(String region, Set<String> services,
+                         Function<String, Optional<String>> secretForAccessKey, Clock clock,
+                         boolean allowUnsignedPayload) {
         this.region = region;
         this.services = Set.copyOf(services);
         this.secretForAccessKey = secretForAccessKey;
         this.clock = clock;
+        this.allowUnsignedPayload = allowUnsignedPayload;
     }
 
     /**
@@ -140,7 +160,10 @@ public final class SigV4Verifier {
         String bodyHash = HEX.formatHex(sha256(body == null ? new byte[0] : body));
         String payloadHash = first(h, "x-amz-content-sha256");
         if (payloadHash == null) payloadHash = bodyHash;
-        else if (!payloadHash.equals("UNSIGNED-PAYLOAD") && !payloadHash.equalsIgnoreCase(bodyHash)) {
+        else if (payloadHash.equals("UNSIGNED-PAYLOAD") && !allowUnsignedPayload) {
+            return reject("x-amz-content-sha256: UNSIGNED-PAYLOAD is refused here (the signature would cover no"
+                    + " byte of the body); sign the payload, or start the profile with --allow-unsigned-payload");
+        } else if (!payloadHash.equals("UNSIGNED-PAYLOAD") && !payloadHash.equalsIgnoreCase(bodyHash)) {
             return reject("x-amz-content-sha256 does not match the body");
         }
 
@@ -157,6 +180,7 @@ public final class SigV4Verifier {
         // curl signs the path as sent; the AWS SDKs encode each segment once more for execute-api.
         // Accept either; try the double-encoded form only if it differs.
         String doubled = uriEncode(path, true);
+        String signedFirst = null;
         for (String canonicalUri : path.equals(doubled) ? List.of(path) : List.of(path, doubled)) {
             String canonicalRequest = String.join("\n", method, canonicalUri, canonicalQuery,
                     canonicalHeaders.toString(), signedHeaders, payloadHash);
@@ -165,8 +189,12 @@ public final class SigV4Verifier {
                     HEX.formatHex(sha256(canonicalRequest.getBytes(StandardCharsets.UTF_8))));
             byte[] expected = HEX.formatHex(hmac(signingKey, stringToSign)).getBytes(StandardCharsets.US_ASCII);
             if (MessageDigest.isEqual(expected, presented)) return new Result.Accepted(accessKeyId);
+            if (signedFirst == null) { // as AWS answers: what the caller's signer should have signed
+                signedFirst = "The Canonical String for this request should have been\n'" + canonicalRequest
+                        + "'\n\nThe String-to-Sign should have been\n'" + stringToSign + "'\n";
+            }
         }
-        return reject("signature does not match");
+        return new Result.Rejected("signature does not match", signedFirst);
     }
 
     /** Decode each name and value as received, re-encode with RFC 3986, sort by name then value. */

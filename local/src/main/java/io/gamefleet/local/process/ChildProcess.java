@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -23,15 +24,18 @@ public final class ChildProcess implements AutoCloseable {
 
     private final String name;
     private final List<String> command;
+    private final Map<String, String> environment;
     private final File workingDirectory;
     private final File log;
     private final URI endpoint;
     private volatile Process process;
     private volatile boolean closed;
 
-    private ChildProcess(String name, List<String> command, File workingDirectory, File log, URI endpoint) {
+    private ChildProcess(String name, List<String> command, Map<String, String> environment, File workingDirectory,
+            File log, URI endpoint) {
         this.name = name;
         this.command = List.copyOf(command);
+        this.environment = Map.copyOf(environment);
         this.workingDirectory = workingDirectory;
         this.log = log;
         this.endpoint = endpoint;
@@ -39,8 +43,14 @@ public final class ChildProcess implements AutoCloseable {
 
     static ChildProcess start(String name, List<String> command, File workingDirectory, File logDirectory,
             URI endpoint) {
-        ChildProcess child = new ChildProcess(name, command, workingDirectory, new File(logDirectory, name + ".log"),
-                endpoint);
+        return start(name, command, Map.of(), workingDirectory, logDirectory, endpoint);
+    }
+
+    /** With these variables added to its environment (what must not show in its command line). */
+    static ChildProcess start(String name, List<String> command, Map<String, String> environment,
+            File workingDirectory, File logDirectory, URI endpoint) {
+        ChildProcess child = new ChildProcess(name, command, environment, workingDirectory,
+                new File(logDirectory, name + ".log"), endpoint);
         child.launch(false);
         return child;
     }
@@ -124,7 +134,9 @@ public final class ChildProcess implements AutoCloseable {
 
     private void launch(boolean append) {
         try {
-            process = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command);
+            builder.environment().putAll(environment);
+            process = builder
                     .directory(workingDirectory)
                     .redirectErrorStream(true)
                     .redirectOutput(append ? ProcessBuilder.Redirect.appendTo(log) : ProcessBuilder.Redirect.to(log))

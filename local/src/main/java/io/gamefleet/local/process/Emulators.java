@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -21,6 +22,9 @@ import java.util.Optional;
  * its output in a log file.
  */
 public final class Emulators {
+    /** How the sidecar gets the token of the edge's Invoke path. */
+    static final String LOCAL_TOKEN_VARIABLE = "GAMEFLEET_LOCAL_TOKEN";
+
     private Emulators() {}
 
     /** The local/ folder, where node_modules and the sidecar scripts are. */
@@ -53,9 +57,11 @@ public final class Emulators {
 
     /**
      * The Step Functions sidecar: its Task states invoke the functions at {@code invokeEndpoint}
-     * (Lambda's Invoke API), and its Wait states last {@code workflowWait}, whatever the ASL says.
+     * (Lambda's Invoke API) with {@code localToken} (in its environment, not its command line), and
+     * its Wait states last {@code workflowWait}, whatever the ASL says.
      */
-    public static ChildProcess stepFunctions(Path home, File logs, URI invokeEndpoint, Duration workflowWait) {
+    public static ChildProcess stepFunctions(Path home, File logs, URI invokeEndpoint, String localToken,
+            Duration workflowWait) {
         if (!Files.isDirectory(home.resolve("node_modules/aws-local-stepfunctions"))) {
             throw new IllegalStateException("the Step Functions sidecar's packages are not installed; run `npm ci` in "
                     + "local/ (local/run does it for you)");
@@ -64,8 +70,8 @@ public final class Emulators {
         List<String> command = List.of(Tether.node(), home.resolve("sidecar/sidecar.mjs").toString(),
                 "--port", Integer.toString(port), "--invoke-endpoint", invokeEndpoint.toString(),
                 "--region", REGION, "--account-id", ACCOUNT_ID, "--wait-ms", Long.toString(workflowWait.toMillis()));
-        return ChildProcess.start("stepfunctions-sidecar", Tether.command(home, command), home.toFile(), logs,
-                URI.create("http://127.0.0.1:" + port));
+        return ChildProcess.start("stepfunctions-sidecar", Tether.command(home, command),
+                Map.of(LOCAL_TOKEN_VARIABLE, localToken), home.toFile(), logs, URI.create("http://127.0.0.1:" + port));
     }
 
     private static int freePort() {

@@ -45,6 +45,9 @@ class SigV4VerifierTest {
     }
 
     private final SigV4Verifier verifier = verifierAt(NOW);
+    /** As local/run --allow-unsigned-payload makes it. */
+    private final SigV4Verifier allowingUnsignedPayload = new SigV4Verifier("us-east-1", Set.of("execute-api", "gamelift"),
+            ak -> ak.equals(AK) ? Optional.of(SECRET) : Optional.empty(), Clock.fixed(NOW, ZoneOffset.UTC), true);
 
     /** A request as the server sees it: method, raw path, raw query, headers, body. */
     record Wire(String method, String path, String query, Map<String, List<String>> headers, byte[] body) {
@@ -185,12 +188,30 @@ class SigV4VerifierTest {
     }
 
     @Test
-    void acceptsUnsignedPayloadWhenThatIsWhatWasSigned() {
+    void acceptsUnsignedPayloadWhenThatIsWhatWasSignedAndTheFlagAllowsIt() {
         Wire w = sdkSign(SdkHttpMethod.POST, "/prod/fleets/arena/scale", Map.of(), "{\"desired\": 3}",
                 AwsCredentialsIdentity.create(AK, SECRET),
                 r -> r.putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, false));
         assertThat(w.header("x-amz-content-sha256")).isEqualTo("UNSIGNED-PAYLOAD");
-        assertThat(verify(w.withBody("{\"desired\": 300}"))).isEqualTo(accepted());
+        assertThat(verify(allowingUnsignedPayload, w.withBody("{\"desired\": 300}"))).isEqualTo(accepted());
+    }
+
+    @Test
+    void refusesUnsignedPayloadUnlessAllowed() {
+        Wire w = sdkSign(SdkHttpMethod.POST, "/prod/fleets/arena/scale", Map.of(), "{\"desired\": 3}",
+                AwsCredentialsIdentity.create(AK, SECRET),
+                r -> r.putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, false));
+        assertThat(reason(verify(w))).contains("UNSIGNED-PAYLOAD").contains("--allow-unsigned-payload");
+    }
+
+    @Test
+    void aSignatureThatDoesNotMatchSaysWhatTheServerSigned() {
+        Wire w = getInstances();
+        Result r = verify(w.withQuery(w.query().replace("Limit=5", "Limit=50")));
+        assertThat(reason(r)).isEqualTo("signature does not match");
+        assertThat(((Result.Rejected) r).serverSigned()).contains("The Canonical String for this request should have been")
+                .contains("'GET\n/prod/fleets/arena/instances\n").contains("Limit=50").contains("The String-to-Sign should have been")
+                .contains("AWS4-HMAC-SHA256\n");
     }
 
     @Test
@@ -213,7 +234,7 @@ class SigV4VerifierTest {
     @Test
     void rejectsClaimingUnsignedPayloadAfterTheFact() {
         Wire w = postScale().withBody("{\"desired\": 300}").withHeader("x-amz-content-sha256", "UNSIGNED-PAYLOAD");
-        assertThat(reason(verify(w))).isEqualTo("signature does not match");
+        assertThat(reason(verify(allowingUnsignedPayload, w))).isEqualTo("signature does not match");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -16,19 +17,27 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The edge's HTTP layer alone, with short limits: deadlines, 100-continue, the connection limit. */
-class LoopbackHttpServerTest {
+/**
+ * The edge's HTTP layer alone (Jetty with the edge's limits), with short limits: deadlines,
+ * 100-continue, the connection limit. Every HTTP/1.1 request carries the Host header RFC 9112
+ * requires (Jetty refuses one without it).
+ */
+class HttpEdgeTest {
     private final ExecutorService workers = Executors.newFixedThreadPool(2);
-    private LoopbackHttpServer server;
+    private HttpEdge server;
 
     @BeforeEach
     void start() throws IOException {
         // Echoes the method, path, query and body length.
-        server = new LoopbackHttpServer(0, new LoopbackHttpServer.Limits(1024, 100, Duration.ofMillis(1500),
-                Duration.ofMillis(1000), Duration.ofSeconds(2), 8), (request, responder) -> workers.execute(() ->
-                responder.respond(200, Map.of("Content-Type", List.of("text/plain")), (request.method() + " "
-                        + request.rawPath() + " " + request.rawQuery() + " " + request.body().length)
-                        .getBytes(StandardCharsets.UTF_8))), System.err::println);
+        HttpEdge.Limits limits = new HttpEdge.Limits(1024, 100, Duration.ofMillis(1500), Duration.ofMillis(1000), 8);
+        server = new HttpEdge(0, limits, null, new WholeRequests(limits, exchange -> workers.execute(() -> {
+            try {
+                exchange.respond(200, Map.of("Content-Type", "text/plain"), (exchange.method() + " " + exchange.path()
+                        + " " + exchange.query() + " " + exchange.body().length).getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        })));
     }
 
     @AfterEach
@@ -63,7 +72,7 @@ class LoopbackHttpServerTest {
     @Test
     void aRequestNotWholeWithinTheDeadlineIsRefusedWith408() throws IOException {
         try (Socket socket = connect()) {
-            socket.getOutputStream().write("POST /x HTTP/1.1\r\nContent-Length: 10\r\n\r\n{".getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().write("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\n{".getBytes(StandardCharsets.ISO_8859_1));
             String answer = read(socket.getInputStream());
             assertThat(answer).startsWith("HTTP/1.1 408 ").contains("Connection: close")
                     .contains("\"__type\":\"InvalidRequestException\"").contains("not complete within 1500 ms");
@@ -78,7 +87,7 @@ class LoopbackHttpServerTest {
     @Test
     void anIdleKeptAliveConnectionIsClosedQuietly() throws IOException {
         try (Socket socket = connect()) {
-            socket.getOutputStream().write("GET /a?b=c HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().write("GET /a?b=c HTTP/1.1\r\nHost: h\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             // The whole exchange, then the close after the idle time: nothing more is written.
             assertThat(read(socket.getInputStream())).startsWith("HTTP/1.1 200 ").endsWith("GET /a b=c 0")
                     .doesNotContain("408");
@@ -88,7 +97,7 @@ class LoopbackHttpServerTest {
     @Test
     void expectContinueIsAnsweredBeforeTheBodyAndLimitsApplyFirst() throws IOException {
         try (Socket socket = connect()) {
-            socket.getOutputStream().write("PUT /p HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\nConnection: close\r\n\r\n"
+            socket.getOutputStream().write("PUT /p HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 5\r\nConnection: close\r\n\r\n"
                     .getBytes(StandardCharsets.ISO_8859_1));
             byte[] interim = socket.getInputStream().readNBytes("HTTP/1.1 100 Continue\r\n\r\n".length());
             assertThat(new String(interim, StandardCharsets.ISO_8859_1)).isEqualTo("HTTP/1.1 100 Continue\r\n\r\n");
@@ -96,9 +105,9 @@ class LoopbackHttpServerTest {
             assertThat(read(socket.getInputStream())).startsWith("HTTP/1.1 200 ").endsWith("PUT /p null 5");
         }
         // Too large: 413 instead of 100 Continue.
-        assertThat(exchange("PUT /p HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 101\r\n\r\n"))
+        assertThat(exchange("PUT /p HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 101\r\n\r\n"))
                 .startsWith("HTTP/1.1 413 ").doesNotContain("100 Continue");
-        assertThat(exchange("GET / HTTP/1.1\r\nX: " + "a".repeat(2000) + "\r\n\r\n")).startsWith("HTTP/1.1 431 ");
+        assertThat(exchange("GET / HTTP/1.1\r\nHost: h\r\nX: " + "a".repeat(2000) + "\r\n\r\n")).startsWith("HTTP/1.1 431 ");
         assertThat(exchange("HEAD /h HTTP/1.0\r\n\r\n")).startsWith("HTTP/1.1 200 ").contains("Content-Length: 14")
                 .endsWith("\r\n\r\n");
     }
@@ -110,7 +119,7 @@ class LoopbackHttpServerTest {
             for (int i = 0; i < 8; i++) {
                 held.add(connect());
             }
-            assertThat(exchange("GET / HTTP/1.1\r\n\r\n")).startsWith("HTTP/1.1 429 ").contains("ThrottlingException");
+            assertThat(exchange("GET / HTTP/1.1\r\nHost: h\r\n\r\n")).startsWith("HTTP/1.1 429 ").contains("ThrottlingException");
         } finally {
             for (Socket s : held) {
                 s.close();

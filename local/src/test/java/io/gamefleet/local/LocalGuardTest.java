@@ -1,0 +1,98 @@
+package io.gamefleet.local;
+
+import static io.gamefleet.local.LocalProfileExtension.ADMIN;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gamefleet.catalog.Operation;
+import io.gamefleet.catalog.Routes;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What a web page in the developer's browser, or a plain curl, can no longer do to the profile:
+ * call an API function through Lambda's unsigned Invoke path with a caller of its own making,
+ * reach the unsigned paths that change state without this run's token, or reach the edge at all
+ * under another Host (DNS rebinding) or from another Origin.
+ */
+class LocalGuardTest {
+    @RegisterExtension
+    static final LocalProfileExtension LOCAL = new LocalProfileExtension()
+            .localOnly("the local edge's own checks");
+
+    private static RawHttp raw;
+    private static String host;
+    private static String token;
+
+    @BeforeAll
+    static void connect() {
+        raw = new RawHttp(LOCAL.profile().endpoint());
+        host = LOCAL.profile().endpoint().getAuthority();
+        token = LOCAL.profile().localToken();
+    }
+
+    private static RawHttp.Answer post(String path, String extraHeaders, String body) {
+        return raw.exchange("POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\n" + extraHeaders
+                + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\nConnection: close\r\n\r\n"
+                + body);
+    }
+
+    /** An API Gateway event of someone's own making: an ADMIN caller, written in the body. */
+    private static String forgedCreate(String group) {
+        return "{\"version\":\"2.0\",\"routeKey\":\"POST /game-server-groups\",\"rawPath\":\"/game-server-groups\","
+                + "\"body\":\"" + GamefleetClient.groupBody(group, 1, 1).toString().replace("\"", "\\\"") + "\","
+                + "\"requestContext\":{\"http\":{\"method\":\"POST\",\"path\":\"/game-server-groups\"},"
+                + "\"authorizer\":{\"iam\":{\"accountId\":\"000000000000\",\"userArn\":"
+                + "\"arn:aws:sts::000000000000:assumed-role/gamefleet-admin/forged\"}}}}";
+    }
+
+    @Test
+    void theInvokePathServesNoApiFunctionEvenWithTheToken() {
+        String function = Routes.ALL.stream().filter(r -> r.operation() == Operation.CREATE_GAME_SERVER_GROUP)
+                .findFirst().orElseThrow().functionName();
+        RawHttp.Answer answer = post("/2015-03-31/functions/" + function + "/invocations",
+                "X-Gamefleet-Local-Token: " + token + "\r\n", forgedCreate("forged"));
+        assertThat(answer.status()).as("%s", answer).isEqualTo(404);
+        assertThat(answer.headers().get("x-amzn-errortype")).isEqualTo("ResourceNotFoundException");
+        LOCAL.admin().describeGroup("forged").error(404, "NotFoundException");
+        // The JSON door's function neither.
+        assertThat(post("/2015-03-31/functions/" + Routes.JSON_DOOR.functionName() + "/invocations",
+                "X-Gamefleet-Local-Token: " + token + "\r\n", "{}").status()).isEqualTo(404);
+    }
+
+    @Test
+    void theUnsignedPathsThatChangeStateNeedTheToken() {
+        String step = "/2015-03-31/functions/gamefleet-RecordFailure/invocations";
+        String event = "{\"source\":\"aws.ec2\",\"detail-type\":\"EC2 Instance State-change Notification\","
+                + "\"detail\":{\"instance-id\":\"i-0123456789abcdef0\",\"state\":\"terminated\"}}";
+        for (String path : new String[] {step, "/_local/events", "/_local/schedules/RunBalancer"}) {
+            assertThat(post(path, "", "{}").refusal(403, "UnauthorizedException")).as(path)
+                    .contains("X-Gamefleet-Local-Token");
+            post(path, "X-Gamefleet-Local-Token: " + token + "x\r\n", "{}").refusal(403, "UnauthorizedException");
+        }
+        assertThat(post("/_local/events", "X-Gamefleet-Local-Token: " + token + "\r\n", event).status()).isEqualTo(200);
+        // Reading needs none.
+        assertThat(raw.exchange("GET /_local/health HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                .status()).isIn(200, 503);
+    }
+
+    @Test
+    void anotherHostOrOriginIsRefused() {
+        // DNS rebinding: the browser sends the page's own name as Host.
+        assertThat(raw.exchange("GET /_local/health HTTP/1.1\r\nHost: rebind.example:" + LOCAL.profile().endpoint()
+                .getPort() + "\r\nConnection: close\r\n\r\n").refusal(403, "UnauthorizedException")).contains("Host");
+        raw.exchange("GET /_local/health HTTP/1.1\r\nHost: 127.0.0.1:1\r\nConnection: close\r\n\r\n")
+                .refusal(403, "UnauthorizedException");
+        // A page elsewhere: its Origin, even with the token and a signature.
+        assertThat(post("/_local/events", "Origin: http://evil.example\r\nX-Gamefleet-Local-Token: " + token + "\r\n",
+                "[]").refusal(403, "UnauthorizedException")).contains("origin");
+        assertThat(raw.signed(ADMIN, LOCAL.clock(), "GET", "/game-server-groups", null, Map.of("Origin", "null"))
+                .refusal(403, "UnauthorizedException")).contains("origin");
+        // The profile's own origin (a console it serves) is taken.
+        assertThat(raw.signed(ADMIN, LOCAL.clock(), "GET", "/game-server-groups", null,
+                Map.of("Origin", "http://" + host)).status()).isEqualTo(200);
+        assertThat(post("/_local/events", "Origin: http://" + host + "\r\nX-Gamefleet-Local-Token: " + token + "\r\n",
+                "[]").status()).isEqualTo(200);
+    }
+}
