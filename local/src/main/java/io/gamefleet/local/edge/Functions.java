@@ -52,8 +52,7 @@ public record Functions(Map<String, RequestHandler<?, ?>> byName, Map<Route, Api
         }
         Map<String, RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse>> push = new HashMap<>();
         for (PushChannel.WebSocketRoute route : PushChannel.ROUTES) {
-            push.put(route.routeKey(), registry.push(route));
-            byName.put(route.functionName(), push.get(route.routeKey()));
+            push.put(route.routeKey(), registry.push(route)); // not invocable: they trust the caller in their event
         }
         return new Functions(byName, routes, jsonDoor, eventRules, schedules, push);
     }
