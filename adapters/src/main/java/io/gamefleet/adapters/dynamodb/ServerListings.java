@@ -93,7 +93,12 @@ final class ServerListings {
 
     /** The servers of one instance: its ByInstance entries, then the items. */
     List<GameServer> onInstance(String instanceId) {
-        return getAll(ids(entries(Tables.SERVERS_BY_INSTANCE_INDEX, "InstanceId", instanceId, Integer.MAX_VALUE)), false);
+        return getAll(idsOnInstance(instanceId), false);
+    }
+
+    /** The ids of one instance's servers, from its ByInstance entries (keys only). */
+    List<String> idsOnInstance(String instanceId) {
+        return ids(entries(Tables.SERVERS_BY_INSTANCE_INDEX, "InstanceId", instanceId, Integer.MAX_VALUE));
     }
 
     /** Up to {@code max} entries of an index partition, in index order. */

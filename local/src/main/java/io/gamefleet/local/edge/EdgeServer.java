@@ -17,7 +17,10 @@ import java.util.concurrent.Executors;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import io.gamefleet.local.fleet.InstanceMetadata;
+import io.gamefleet.local.fleet.SimulatedFleet;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 import org.eclipse.jetty.server.Server;
 
 /**
@@ -130,15 +133,34 @@ public final class EdgeServer implements AutoCloseable {
      * reports the state of each process the profile needs, for {@code /_local/health}; the console's
      * built files are in {@code console}.
      */
-    public void serve(Functions functions, EventRouter events, Scheduler scheduler, Timeline timeline,
+    public void serve(Functions functions, EventRouter events, Scheduler scheduler, Timeline timeline, Instances instances,
             Supplier<Map<String, Map<String, Object>>> dependencies, Path console) {
         Map<String, Principal> byAccessKey = Principals.byAccessKey(principals);
+        PushSockets push = new PushSockets(functions.pushRoutes(), principals, clock);
+        WebSocketUpgradeHandler webSockets = WebSocketUpgradeHandler.from(jetty(), push::configure);
+        addHandler(webSockets);
+        try {
+            // added to a running server: its WebSocket container (and mappings) start only when it does
+            if (!webSockets.isStarted()) {
+                webSockets.start();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("the push channel's WebSocket endpoint did not start: " + e.getMessage(), e);
+        }
         services = List.of(new ControlService(scheduler, dependencies, timeline),
                 new ConsoleService(console, principals.get(0), settings.localToken()),
                 new EventBridgeService(events, byAccessKey, clock, settings.allowUnsignedPayload()),
+                new InstanceMetadataService(new InstanceMetadata(instances.fleet(), clock)),
+                new InstancesService(instances.fleet()), new ConnectionsService(push, instances.functions(), clock),
                 new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), byAccessKey, clock,
                         settings.allowUnsignedPayload()));
     }
+
+    /**
+     * The simulated instances, for their metadata and interruption, and the functions' own
+     * principal, which alone may post to the push channel's connections.
+     */
+    public record Instances(SimulatedFleet fleet, Principal functions) {}
 
     private void handle(Exchange exchange) {
         try {
