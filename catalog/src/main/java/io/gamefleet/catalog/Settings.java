@@ -31,6 +31,9 @@ public final class Settings {
     public static final Setting SCALING_GROUP_PREFIX =
             new Setting("GAMEFLEET_SCALING_GROUP_PREFIX", "gamefleet-",
                     "prefix of the Auto Scaling groups' names, which IAM scopes a deployment's permissions by");
+    public static final Setting STAGE =
+            new Setting("GAMEFLEET_STAGE", "local",
+                    "the stage, which the Auto Scaling groups carry in their gamefleet:stage tag");
     public static final Setting ACTIVATION_STATE_MACHINE_ARN =
             new Setting("GAMEFLEET_ACTIVATION_STATE_MACHINE_ARN", "", "the activation workflow");
     public static final Setting DELETION_STATE_MACHINE_ARN =
@@ -54,7 +57,7 @@ public final class Settings {
 
     public static final List<Setting> ALL = List.of(CLAIM_TTL_SECONDS, HEALTH_TIMEOUT_SECONDS,
             DELETED_RETENTION_SECONDS, ACTIVATION_TIMEOUT_SECONDS, BALANCER_RATE_SECONDS, VIABILITY_WINDOW_SECONDS,
-            VIABILITY_THRESHOLD, PAGE_TOKEN_KEY, ACCOUNT_ID, SCALING_GROUP_PREFIX,
+            VIABILITY_THRESHOLD, PAGE_TOKEN_KEY, ACCOUNT_ID, SCALING_GROUP_PREFIX, STAGE,
             ACTIVATION_STATE_MACHINE_ARN, DELETION_STATE_MACHINE_ARN, ADMIN_ROLE_ARN, MATCHMAKER_ROLE_ARN,
             GAME_SERVER_ROLE_ARN);
 

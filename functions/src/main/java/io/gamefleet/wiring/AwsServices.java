@@ -125,7 +125,8 @@ public final class AwsServices {
         Supplier<SfnClient> sfn = Lazy.of(() -> configure(SfnClient.builder(), "SFN", region, creds).build());
         // Built on first use: most API functions never need Auto Scaling.
         Supplier<Compute> computePort = compute != null ? () -> compute : Lazy.of(() -> new AwsAutoScalingCompute(
-                configure(AutoScalingClient.builder(), "AUTO_SCALING", region, creds).build(), clock));
+                configure(AutoScalingClient.builder(), "AUTO_SCALING", region, creds).build(), clock,
+                setting(Settings.STAGE), setting(Settings.SCALING_GROUP_PREFIX)));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
                 : Lazy.of(() -> new EmfMetrics(clock, System.out::println));
         Services.Ports ports = new Services.Ports(

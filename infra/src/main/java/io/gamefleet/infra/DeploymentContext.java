@@ -230,6 +230,7 @@ public final class DeploymentContext {
         derived.add(Settings.ACCOUNT_ID);
         derived.add(Settings.PAGE_TOKEN_KEY);
         derived.add(Settings.SCALING_GROUP_PREFIX);
+        derived.add(Settings.STAGE);
         for (io.gamefleet.catalog.Role role : io.gamefleet.catalog.Role.values()) {
             derived.add(Settings.roleArn(role));
         }

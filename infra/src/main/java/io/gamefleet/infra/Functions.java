@@ -150,7 +150,8 @@ final class Functions extends Construct {
         snapStart(fn);
         grantTables(role, access);
         String scalingGroups = context.names().prefix();
-        ScalingPermissions.statements(Stack.of(this), access.scaling(), scalingGroups).forEach(role::addToPrincipalPolicy);
+        ScalingPermissions.statements(Stack.of(this), access.scaling(), scalingGroups, context.names().stage())
+                .forEach(role::addToPrincipalPolicy);
         NagRules.function(fn, access.scaling(), scalingGroups, context.tracing());
 
         Alias.Builder alias = Alias.Builder.create(this, id + "Live")
@@ -219,6 +220,7 @@ final class Functions extends Construct {
         env.put(Settings.ACCOUNT_ID.environmentVariable(), Stack.of(this).getAccount());
         context.functionSettings().forEach((setting, value) -> env.put(setting.environmentVariable(), value));
         env.put(Settings.SCALING_GROUP_PREFIX.environmentVariable(), context.names().prefix());
+        env.put(Settings.STAGE.environmentVariable(), context.names().stage());
         return env;
     }
 }

@@ -38,8 +38,9 @@ final class NagRules {
             + "deployment), and ec2:CreateTags, limited to tagging on launch by the ec2:CreateAction condition.";
     static final String GROUP_ARN_REASON = "Auto Scaling group ARNs carry a random id and the group's name, so "
             + "the ARN is a pattern, limited to the names of this stage's groups (gamefleet-<stage>-*); every "
-            + "statement on it requires the gamefleet:game-server-group tag (aws:RequestTag on create, "
-            + "aws:ResourceTag otherwise), so only groups Gamefleet created are reachable.";
+            + "statement on it requires the gamefleet:game-server-group tag and this stage's gamefleet:stage tag "
+            + "(aws:RequestTag on create, aws:ResourceTag otherwise), so only groups this stage of Gamefleet "
+            + "created are reachable.";
     static final String TRACING_REASON = "Resource '*' for X-Ray tracing (xray:PutTraceSegments, "
             + "xray:PutTelemetryRecords), which CDK grants with tracing on: these actions have no resource-level "
             + "permissions.";

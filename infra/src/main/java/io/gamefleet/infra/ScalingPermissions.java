@@ -19,13 +19,16 @@ import software.amazon.awscdk.services.iam.PolicyStatement;
  * Gamefleet manages: every action that supports resource-level permissions names the ARNs of the
  * Auto Scaling groups named with the stage's prefix, and requires
  * the managed tag ({@link Catalog#MANAGED_TAG_KEY}, which the compute adapter puts on every group it
- * creates and which a caller cannot replace): on the request for CreateAutoScalingGroup, on the
- * resource for the rest. The remaining wildcards are actions without resource-level permissions
+ * creates and which a caller cannot replace) and the stage tag ({@link Catalog#STAGE_TAG_KEY}) with
+ * this stage's value: on the request for CreateAutoScalingGroup, on the resource for the rest. The
+ * name prefix alone would not do: {@code gamefleet-prod-*} also matches stage prod-eu's groups. The remaining wildcards are actions without resource-level permissions
  * (Describe*), or launches from the customer's own launch templates (see {@link #launch}).
  */
 final class ScalingPermissions {
     static final String RESOURCE_TAG = "aws:ResourceTag/" + Catalog.MANAGED_TAG_KEY;
     static final String REQUEST_TAG = "aws:RequestTag/" + Catalog.MANAGED_TAG_KEY;
+    static final String RESOURCE_STAGE_TAG = "aws:ResourceTag/" + Catalog.STAGE_TAG_KEY;
+    static final String REQUEST_STAGE_TAG = "aws:RequestTag/" + Catalog.STAGE_TAG_KEY;
 
     /** Actions Gamefleet may call on an existing managed group, per capability. */
     static final Map<Scaling, List<String>> GROUP_ACTIONS = Map.of(
@@ -39,8 +42,11 @@ final class ScalingPermissions {
 
     private ScalingPermissions() {}
 
-    /** {@code scalingGroups}: the prefix of this stage's Auto Scaling groups' names, which IAM scopes by. */
-    static List<PolicyStatement> statements(Stack stack, Set<Scaling> scaling, String scalingGroups) {
+    /**
+     * {@code scalingGroups}: the prefix of this stage's Auto Scaling groups' names, which IAM scopes by;
+     * {@code stage}: the value of their stage tag.
+     */
+    static List<PolicyStatement> statements(Stack stack, Set<Scaling> scaling, String scalingGroups, String stage) {
         List<PolicyStatement> statements = new ArrayList<>();
         if (scaling.contains(Scaling.DESCRIBE)) {
             statements.add(statement("DescribeScalingGroups", List.of("autoscaling:DescribeAutoScalingGroups"),
@@ -49,7 +55,8 @@ final class ScalingPermissions {
         if (scaling.contains(Scaling.CREATE)) {
             // The tag must be in the request: Gamefleet can create only groups that carry its tag.
             statements.add(statement("CreateManagedScalingGroups", List.of("autoscaling:CreateAutoScalingGroup"),
-                    List.of(groupArns(stack, scalingGroups)), Map.of("Null", Map.of(REQUEST_TAG, "false"))));
+                    List.of(groupArns(stack, scalingGroups)), Map.of("Null", Map.of(REQUEST_TAG, "false"),
+                            "StringEquals", Map.of(REQUEST_STAGE_TAG, stage))));
             // The first group of an account creates Auto Scaling's service-linked role.
             statements.add(statement("CreateAutoScalingServiceLinkedRole", List.of("iam:CreateServiceLinkedRole"),
                     List.of(Stack.of(stack).formatArn(ArnComponents.builder()
@@ -68,7 +75,7 @@ final class ScalingPermissions {
         }
         if (!groupActions.isEmpty()) {
             statements.add(statement("ManageManagedScalingGroups", groupActions, List.of(groupArns(stack, scalingGroups)),
-                    Map.of("Null", Map.of(RESOURCE_TAG, "false"))));
+                    Map.of("Null", Map.of(RESOURCE_TAG, "false"), "StringEquals", Map.of(RESOURCE_STAGE_TAG, stage))));
         }
         if (scaling.contains(Scaling.CREATE) || scaling.contains(Scaling.BALANCE)) {
             statements.addAll(launch(stack));

@@ -191,6 +191,7 @@ class GamefleetStackTest {
                         .isEqualTo(ref(tableId(table)));
             }
             assertThat(variables.get(Settings.ACCOUNT_ID.environmentVariable())).isEqualTo(ref("AWS::AccountId"));
+            assertThat(variables.get(Settings.STAGE.environmentVariable())).as(name).isEqualTo("prod");
             for (Setting setting : DeploymentContext.CONTEXT_SETTINGS) {
                 if (DeploymentContext.SCHEDULE_RATES.contains(setting)) {
                     // A schedule's period is the schedule's: no function reads it.
@@ -404,16 +405,22 @@ class GamefleetStackTest {
     }
 
     @Test
-    void scalingActionsReachOnlyGroupsThatCarryTheManagedTag() {
+    void scalingActionsReachOnlyGroupsThatCarryTheManagedTagAndTheStageTag() {
         String resourceTag = "aws:ResourceTag/" + Catalog.MANAGED_TAG_KEY;
         String requestTag = "aws:RequestTag/" + Catalog.MANAGED_TAG_KEY;
+        int scalingStatements = 0;
         for (String name : functionNames()) {
             for (Map<String, Object> s : statementsOf(name)) {
                 List<String> actions = actions(s);
                 Map<String, Object> condition = s.containsKey("Condition") ? map(s.get("Condition")) : Map.of();
                 if (actions.stream().anyMatch(a -> a.startsWith("autoscaling:") && !a.startsWith("autoscaling:Describe"))) {
-                    String tag = actions.contains("autoscaling:CreateAutoScalingGroup") ? requestTag : resourceTag;
-                    assertThat(condition).as(name + " " + actions).isEqualTo(Map.of("Null", Map.of(tag, "false")));
+                    boolean create = actions.contains("autoscaling:CreateAutoScalingGroup");
+                    String tag = create ? requestTag : resourceTag;
+                    // The stage's own tag, so that the name prefix gamefleet-prod- never reaches stage prod-eu's groups.
+                    String stageTag = (create ? "aws:RequestTag/" : "aws:ResourceTag/") + Catalog.STAGE_TAG_KEY;
+                    assertThat(condition).as(name + " " + actions).isEqualTo(Map.of("Null", Map.of(tag, "false"),
+                            "StringEquals", Map.of(stageTag, "prod")));
+                    scalingStatements++;
                     assertThat(resourcesOf(s)).hasSize(1);
                     assertThat(render(resourcesOf(s).get(0))).as(name)
                             .endsWith(":autoScalingGroup:*:autoScalingGroupName/gamefleet-prod-*");
@@ -427,6 +434,7 @@ class GamefleetStackTest {
                 }
             }
         }
+        assertThat(scalingStatements).isGreaterThanOrEqualTo(5);
     }
 
     // ---- Tables ----
@@ -823,7 +831,7 @@ class GamefleetStackTest {
                         Settings.DELETION_STATE_MACHINE_ARN);
         assertThat(DeploymentContext.SCHEDULE_RATES).containsExactly(Settings.BALANCER_RATE_SECONDS);
         assertThat(DeploymentContext.DERIVED).containsExactlyInAnyOrder(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID,
-                Settings.SCALING_GROUP_PREFIX,
+                Settings.SCALING_GROUP_PREFIX, Settings.STAGE,
                 Settings.ACTIVATION_STATE_MACHINE_ARN, Settings.DELETION_STATE_MACHINE_ARN, Settings.ADMIN_ROLE_ARN,
                 Settings.MATCHMAKER_ROLE_ARN, Settings.GAME_SERVER_ROLE_ARN);
         assertThat(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS)).isEqualTo("claimTtlSeconds");
