@@ -34,6 +34,13 @@ public final class Settings {
     public static final Setting STAGE =
             new Setting("GAMEFLEET_STAGE", "local",
                     "the stage, which the Auto Scaling groups carry in their gamefleet:stage tag");
+    /**
+     * The CDK app sets it: the stack's GameServerInstanceProfile and the deployer's context key
+     * instanceProfileArns. Empty: no template that names an instance profile is accepted.
+     */
+    public static final Setting INSTANCE_PROFILE_ARNS =
+            new Setting("GAMEFLEET_INSTANCE_PROFILE_ARNS", "",
+                    "comma-separated ARNs of the instance profiles a group's launch template may name");
     public static final Setting ACTIVATION_STATE_MACHINE_ARN =
             new Setting("GAMEFLEET_ACTIVATION_STATE_MACHINE_ARN", "", "the activation workflow");
     public static final Setting DELETION_STATE_MACHINE_ARN =
@@ -57,7 +64,7 @@ public final class Settings {
 
     public static final List<Setting> ALL = List.of(CLAIM_TTL_SECONDS, HEALTH_TIMEOUT_SECONDS,
             DELETED_RETENTION_SECONDS, ACTIVATION_TIMEOUT_SECONDS, BALANCER_RATE_SECONDS, VIABILITY_WINDOW_SECONDS,
-            VIABILITY_THRESHOLD, PAGE_TOKEN_KEY, ACCOUNT_ID, SCALING_GROUP_PREFIX, STAGE,
+            VIABILITY_THRESHOLD, PAGE_TOKEN_KEY, ACCOUNT_ID, SCALING_GROUP_PREFIX, STAGE, INSTANCE_PROFILE_ARNS,
             ACTIVATION_STATE_MACHINE_ARN, DELETION_STATE_MACHINE_ARN, ADMIN_ROLE_ARN, MATCHMAKER_ROLE_ARN,
             GAME_SERVER_ROLE_ARN);
 

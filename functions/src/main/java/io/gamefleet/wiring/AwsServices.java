@@ -7,6 +7,7 @@ import io.gamefleet.adapters.dynamodb.DynamoInstanceRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInterruptionRepository;
 import io.gamefleet.adapters.dynamodb.TableNames;
 import io.gamefleet.adapters.dynamodb.client.DynamoDbHttpClient;
+import io.gamefleet.adapters.ec2.Ec2LaunchTemplates;
 import io.gamefleet.adapters.metrics.EmfMetrics;
 import io.gamefleet.adapters.stepfunctions.StepFunctionsWorkflowStarter;
 import io.gamefleet.catalog.Role;
@@ -14,6 +15,7 @@ import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.domain.Compute;
+import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.logging.JsonLog;
@@ -21,10 +23,13 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -40,6 +45,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -66,6 +72,7 @@ public final class AwsServices {
     private AwsCredentialsProvider credentials;
     private final List<ExecutionInterceptor> interceptors = new ArrayList<>();
     private Compute compute;
+    private LaunchTemplates launchTemplates;
     private Metrics metrics;
 
     private AwsServices(Map<String, String> environment) {
@@ -94,6 +101,12 @@ public final class AwsServices {
     /** Another compute port than Auto Scaling (the local profile's simulated fleet). */
     public AwsServices compute(Compute compute) {
         this.compute = compute;
+        return this;
+    }
+
+    /** Another launch templates port than EC2 (the local profile's simulated fleet has no templates). */
+    public AwsServices launchTemplates(LaunchTemplates launchTemplates) {
+        this.launchTemplates = launchTemplates;
         return this;
     }
 
@@ -127,6 +140,8 @@ public final class AwsServices {
         Supplier<Compute> computePort = compute != null ? () -> compute : Lazy.of(() -> new AwsAutoScalingCompute(
                 configure(AutoScalingClient.builder(), "AUTO_SCALING", region, creds).build(), clock,
                 setting(Settings.STAGE), setting(Settings.SCALING_GROUP_PREFIX)));
+        Supplier<LaunchTemplates> templatesPort = launchTemplates != null ? () -> launchTemplates
+                : Lazy.of(() -> new Ec2LaunchTemplates(configure(Ec2Client.builder(), "EC2", region, creds).build()));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
                 : Lazy.of(() -> new EmfMetrics(clock, System.out::println));
         Services.Ports ports = new Services.Ports(
@@ -136,7 +151,8 @@ public final class AwsServices {
                 new DynamoInterruptionRepository(dynamoDb, tables),
                 computePort, metricsPort,
                 new StepFunctionsWorkflowStarter(sfn, setting(Settings.ACTIVATION_STATE_MACHINE_ARN),
-                        setting(Settings.DELETION_STATE_MACHINE_ARN)));
+                        setting(Settings.DELETION_STATE_MACHINE_ARN)),
+                templatesPort);
         return new Services(ports, config(region), clock, JsonLog::info);
     }
 
@@ -150,7 +166,7 @@ public final class AwsServices {
             roleArns.put(role, setting(Settings.roleArn(role)));
         }
         return new Services.Config(settings, setting(Settings.PAGE_TOKEN_KEY), seconds(Settings.VIABILITY_WINDOW_SECONDS),
-                number(Settings.VIABILITY_THRESHOLD), roleArns);
+                number(Settings.VIABILITY_THRESHOLD), roleArns, list(Settings.INSTANCE_PROFILE_ARNS));
     }
 
     /**
@@ -207,6 +223,11 @@ public final class AwsServices {
     private String setting(Setting s) {
         String value = environment.get(s.environmentVariable());
         return value == null || value.isBlank() ? s.defaultValue() : value;
+    }
+
+    private Set<String> list(Setting s) {
+        return Arrays.stream(setting(s).split(",")).map(String::trim).filter(v -> !v.isEmpty())
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     private Duration seconds(Setting s) {

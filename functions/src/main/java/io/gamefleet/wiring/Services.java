@@ -11,6 +11,8 @@ import io.gamefleet.domain.GroupService;
 import io.gamefleet.domain.InstanceEvents;
 import io.gamefleet.domain.InstanceRepository;
 import io.gamefleet.domain.InterruptionRepository;
+import io.gamefleet.domain.LaunchGuard;
+import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.PageTokens;
 import io.gamefleet.domain.ServiceSettings;
@@ -21,6 +23,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -35,13 +38,17 @@ public final class Services {
     /** What the domain services run on: the AWS adapters, or fakes. */
     public record Ports(GroupRepository groups, GameServerRepository servers, InstanceRepository instances,
             InterruptionRepository interruptions, Supplier<Compute> compute, Supplier<Metrics> metrics,
-            WorkflowStarter workflows) {}
+            WorkflowStarter workflows, Supplier<LaunchTemplates> launchTemplates) {}
 
-    /** The deployment's settings, as the functions read them from their environment. */
+    /**
+     * The deployment's settings, as the functions read them from their environment.
+     * {@code instanceProfileArns}: those a group's launch template may name.
+     */
     public record Config(ServiceSettings settings, String pageTokenKey, Duration viabilityWindow,
-            double viabilityThreshold, Map<Role, String> callerRoleArns) {
+            double viabilityThreshold, Map<Role, String> callerRoleArns, Set<String> instanceProfileArns) {
         public Config {
             callerRoleArns = Map.copyOf(callerRoleArns);
+            instanceProfileArns = Set.copyOf(instanceProfileArns);
         }
     }
 
@@ -59,7 +66,11 @@ public final class Services {
         this.config = config;
         ServiceSettings settings = config.settings();
         PageTokens tokens = new PageTokens(config.pageTokenKey());
-        this.groupService = new GroupService(ports.groups(), ports.instances(), ports.workflows(), tokens, settings, clock);
+        // The templates' port is built on first use: only CreateGameServerGroup asks it.
+        LaunchGuard launches = new LaunchGuard(template -> ports.launchTemplates().get().resolve(template),
+                config.instanceProfileArns());
+        this.groupService = new GroupService(ports.groups(), ports.instances(), ports.workflows(), tokens, settings, clock,
+                launches);
         // SecureRandom: thread-safe (the local profile serves requests concurrently), and reseeded
         // after a SnapStart restore, so environments restored from one snapshot spread differently.
         this.gameServerService = new GameServerService(ports.groups(), ports.servers(), ports.instances(),

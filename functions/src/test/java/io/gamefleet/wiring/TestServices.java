@@ -5,6 +5,7 @@ import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.fakes.FakeCompute;
+import io.gamefleet.domain.fakes.FakeLaunchTemplates;
 import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
 import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
@@ -19,6 +20,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
@@ -33,6 +35,9 @@ public final class TestServices {
     public final FakeCompute compute = new FakeCompute();
     public final RecordingMetrics metrics = new RecordingMetrics();
     public final RecordingWorkflowStarter workflows = new RecordingWorkflowStarter();
+    public final FakeLaunchTemplates templates = new FakeLaunchTemplates();
+    /** The one instance profile the test deployment allows. */
+    public static final String ALLOWED_PROFILE = "arn:aws:iam::000000000000:instance-profile/GameServerInstanceProfile";
     public final List<String> log = new ArrayList<>();
     public final Services services;
 
@@ -46,7 +51,8 @@ public final class TestServices {
                 Duration.ofSeconds(60), Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15),
                 Settings.SCALING_GROUP_PREFIX.defaultValue());
         services = new Services(new Services.Ports(groups, servers, instances, interruptions, () -> compute,
-                () -> metrics, workflows), new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, roleArns),
+                () -> metrics, workflows, () -> templates),
+                new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, roleArns, Set.of(ALLOWED_PROFILE)),
                 clock, log::add);
     }
 
@@ -58,6 +64,7 @@ public final class TestServices {
         Map<String, String> env = new HashMap<>(environment);
         env.put("AWS_REGION", LocalAccount.REGION);
         env.put("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1");
+        env.put("AWS_ENDPOINT_URL", "http://127.0.0.1:1");
         return AwsServices.fromEnvironment(env)
                 .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b"))).build();
     }

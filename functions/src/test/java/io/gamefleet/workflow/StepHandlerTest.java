@@ -91,8 +91,8 @@ class StepHandlerTest {
         Map<Role, String> roles = new EnumMap<>(Role.class);
         ServiceSettings settings = t.services.settings();
         Services services = new Services(new Services.Ports(t.groups, t.servers, t.instances, t.interruptions,
-                () -> failing, () -> t.metrics, t.workflows),
-                new Services.Config(settings, "k", Duration.ofHours(1), 0.2, roles), t.clock, t.log::add);
+                () -> failing, () -> t.metrics, t.workflows, () -> t.templates),
+                new Services.Config(settings, "k", Duration.ofHours(1), 0.2, roles, java.util.Set.of()), t.clock, t.log::add);
         if (t.groups.find("arena").isEmpty()) {
             newGroup("arena");
             run(Workflows.START_ACTIVATION, Map.of("GameServerGroupName", "arena"));

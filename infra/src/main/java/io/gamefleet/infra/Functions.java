@@ -60,14 +60,16 @@ final class Functions extends Construct {
     private final DeploymentContext context;
     private final DataStores data;
     private final Code code;
+    private final LaunchAllowance launches;
     private final Map<String, Function> functions = new LinkedHashMap<>();
     private final Map<String, Alias> aliases = new LinkedHashMap<>();
     private CfnMapping snapStartByRegion;
 
     Functions(Construct scope, String id, DeploymentContext context, DataStores data,
-            Map<io.gamefleet.catalog.Role, String> callerRoleArns) {
+            Map<io.gamefleet.catalog.Role, String> callerRoleArns, LaunchAllowance launches) {
         super(scope, id);
         this.context = context;
+        this.launches = launches;
         this.data = data;
         code = Code.fromAsset(context.lambdaJar().toString());
         Map<String, String> environment = commonEnvironment();
@@ -85,6 +87,8 @@ final class Functions extends Construct {
         Map<String, String> apiEnvironment = new LinkedHashMap<>(environment);
         apiEnvironment.put(Settings.PAGE_TOKEN_KEY.environmentVariable(),
                 data.pageTokenKey().getSecretValue().unsafeUnwrap());
+        apiEnvironment.put(Settings.INSTANCE_PROFILE_ARNS.environmentVariable(),
+                software.amazon.awscdk.Fn.join(",", launches.instanceProfileArns()));
         for (Route route : Routes.ALL) {
             function(route.operation().fleetIqName(), route.functionName(), route.handlerMethod(), Kind.API, API_TIMEOUT,
                     apiEnvironment);
@@ -150,7 +154,7 @@ final class Functions extends Construct {
         snapStart(fn);
         grantTables(role, access);
         String scalingGroups = context.names().prefix();
-        ScalingPermissions.statements(Stack.of(this), access.scaling(), scalingGroups, context.names().stage())
+        ScalingPermissions.statements(Stack.of(this), access.scaling(), scalingGroups, context.names().stage(), launches)
                 .forEach(role::addToPrincipalPolicy);
         NagRules.function(fn, access.scaling(), scalingGroups, context.tracing());
 

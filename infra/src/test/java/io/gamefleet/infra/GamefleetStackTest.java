@@ -295,7 +295,10 @@ class GamefleetStackTest {
                     .allMatch(a -> a.startsWith("dynamodb:") || a.startsWith("logs:")
                             || a.startsWith("xray:")
                             || (started != null && a.equals("states:StartExecution"))
-                            || (describes && a.equals("autoscaling:DescribeAutoScalingGroups")));
+                            || (describes && a.equals("autoscaling:DescribeAutoScalingGroups"))
+                            // CreateGameServerGroup reads the launch template's instance profile.
+                            || (route.operation() == Operation.CREATE_GAME_SERVER_GROUP
+                                    && a.equals("ec2:DescribeLaunchTemplateVersions")));
         }
         // The JSON door runs both starters, so it starts both workflows.
         String door = Routes.JSON_DOOR.functionName();
@@ -382,7 +385,11 @@ class GamefleetStackTest {
         assertThat(compute.keySet()).containsExactlyInAnyOrder(Workflows.CREATE_SCALING_GROUP.functionName(),
                 Workflows.CHECK_ACTIVATION.functionName(), Workflows.DELETE_SCALING_GROUP.functionName(),
                 Triggers.BALANCER.functionName(), Triggers.INSTANCE_EVENTS.functionName(),
-                Operation.REGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName());
+                Operation.REGISTER_GAME_SERVER.functionName(), Operation.CREATE_GAME_SERVER_GROUP.functionName(),
+                Routes.JSON_DOOR.functionName());
+        // A new group's launch template is read (its instance profile), nothing more.
+        assertThat(compute.get(Operation.CREATE_GAME_SERVER_GROUP.functionName()))
+                .containsExactly("ec2:DescribeLaunchTemplateVersions");
         assertThat(compute.get(Workflows.CHECK_ACTIVATION.functionName()))
                 .containsExactly("autoscaling:DescribeAutoScalingGroups");
         assertThat(compute.get(Operation.REGISTER_GAME_SERVER.functionName()))
@@ -435,6 +442,84 @@ class GamefleetStackTest {
             }
         }
         assertThat(scalingStatements).isGreaterThanOrEqualTo(5);
+    }
+
+    /** The stack's GameServer role and instance profile (one of each). */
+    private String gameServerRoleId() {
+        String profile = onlyResourceOf("AWS::IAM::InstanceProfile");
+        return (String) map(listOf(props(resources.get(profile)).get("Roles")).get(0)).get("Ref");
+    }
+
+    /** The scaling functions pass only the allowed roles, and launch only with the allowed instance profiles. */
+    private void assertLaunchesOnlyWith(Map<String, Map<String, Object>> resources, List<String> roles, List<String> profiles) {
+        this.resources = resources;
+        int passRoles = 0;
+        int denies = 0;
+        for (String name : functionNames()) {
+            for (Map<String, Object> s : statementsOf(name)) {
+                List<String> actions = actions(s);
+                if (actions.contains("iam:PassRole")) {
+                    passRoles++;
+                    assertThat(s).containsEntry("Effect", "Allow");
+                    assertThat(resourcesOf(s).stream().map(GamefleetStackTest::render).toList()).as(name)
+                            .containsExactlyInAnyOrderElementsOf(roles);
+                }
+                if (actions.contains("ec2:RunInstances") && "Deny".equals(s.get("Effect"))) {
+                    denies++;
+                    assertThat(render(s.get("Resource"))).endsWith(":instance/*");
+                    Map<String, Object> condition = map(s.get("Condition"));
+                    assertThat(render(map(condition.get("ArnNotEquals")).get("ec2:InstanceProfile"))).as(name)
+                            .isEqualTo(String.join(",", profiles));
+                    assertThat(condition.get("Null")).isEqualTo(Map.of("ec2:InstanceProfile", "false"));
+                }
+                // Every other launch permission is an Allow that names no role.
+                if (actions.contains("ec2:RunInstances") && "Allow".equals(s.get("Effect"))) {
+                    assertThat(actions).doesNotContain("iam:PassRole");
+                }
+            }
+        }
+        // CreateScalingGroup and the balancer (a mixed instances policy's change is checked as a launch).
+        assertThat(passRoles).isEqualTo(2);
+        assertThat(denies).isEqualTo(2);
+    }
+
+    @Test
+    void onlyTheStacksGameServerRoleAndProfileAreAllowedToLaunchWithByDefault() {
+        String profile = "<" + onlyResourceOf("AWS::IAM::InstanceProfile") + ".Arn>";
+        assertLaunchesOnlyWith(resources, List.of("<" + gameServerRoleId() + ".Arn>"), List.of(profile));
+        // The functions check a new group's template against the same list.
+        for (String name : List.of(Operation.CREATE_GAME_SERVER_GROUP.functionName(), Routes.JSON_DOOR.functionName())) {
+            assertThat(render(variables(resources.get(functionId(name)))
+                    .get(Settings.INSTANCE_PROFILE_ARNS.environmentVariable()))).as(name).isEqualTo(profile);
+        }
+    }
+
+    @Test
+    void theDeployersInstanceProfilesAndRolesAreAddedFromContext() {
+        String extraProfile = "arn:aws:iam::123456789012:instance-profile/game/Arena";
+        String extraRole = "arn:aws:iam::123456789012:role/game/ArenaHost";
+        Map<String, Map<String, Object>> own = resources;
+        String profile = "<" + onlyResourceOf("AWS::IAM::InstanceProfile") + ".Arn>";
+        String role = "<" + gameServerRoleId() + ".Arn>";
+        Map<String, Map<String, Object>> withContext = cast(Template.fromStack(stack(Map.of(
+                DeploymentContext.INSTANCE_PROFILE_ARNS, extraProfile,
+                DeploymentContext.INSTANCE_ROLE_ARNS, List.of(extraRole)))).toJSON().get("Resources"));
+        try {
+            assertLaunchesOnlyWith(withContext, List.of(role, extraRole), List.of(profile, extraProfile));
+            assertThat(render(variables(resources.get(functionId(Operation.CREATE_GAME_SERVER_GROUP.functionName())))
+                    .get(Settings.INSTANCE_PROFILE_ARNS.environmentVariable()))).isEqualTo(profile + "," + extraProfile);
+        } finally {
+            resources = own;
+        }
+    }
+
+    @Test
+    void aContextInstanceProfileOrRoleThatIsNoArnFailsSynthesis() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> stack(Map.of(DeploymentContext.INSTANCE_ROLE_ARNS, "*")))
+                .hasMessageContaining("context instanceRoleArns must list IAM role ARNs, not *");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> stack(Map.of(DeploymentContext.INSTANCE_PROFILE_ARNS,
+                "arn:aws:iam::123456789012:role/NotAProfile")))
+                .hasMessageContaining("context instanceProfileArns must list IAM instance profile ARNs");
     }
 
     // ---- Tables ----
@@ -831,7 +916,7 @@ class GamefleetStackTest {
                         Settings.DELETION_STATE_MACHINE_ARN);
         assertThat(DeploymentContext.SCHEDULE_RATES).containsExactly(Settings.BALANCER_RATE_SECONDS);
         assertThat(DeploymentContext.DERIVED).containsExactlyInAnyOrder(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID,
-                Settings.SCALING_GROUP_PREFIX, Settings.STAGE,
+                Settings.SCALING_GROUP_PREFIX, Settings.STAGE, Settings.INSTANCE_PROFILE_ARNS,
                 Settings.ACTIVATION_STATE_MACHINE_ARN, Settings.DELETION_STATE_MACHINE_ARN, Settings.ADMIN_ROLE_ARN,
                 Settings.MATCHMAKER_ROLE_ARN, Settings.GAME_SERVER_ROLE_ARN);
         assertThat(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS)).isEqualTo("claimTtlSeconds");

@@ -11,6 +11,7 @@ import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.Workflows;
+import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.local.edge.EdgeServer;
@@ -111,7 +112,9 @@ public final class LocalProfile implements AutoCloseable {
         Map<String, String> environment = environment(o, dynamoDb);
         createTables(dynamoDb);
         environment.putAll(deployStateMachines(stepFunctions));
+        // The simulated fleet has no launch templates: a group's is taken as given, with no instance profile.
         services = AwsServices.fromEnvironment(environment).clock(o.clock()).compute(fleet)
+                .launchTemplates(template -> new LaunchTemplates.Resolved(template, Optional.empty()))
                 .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet))
                 .credentials(CREDENTIALS).interceptors(o.interceptors()).build();
         Functions functions = Functions.of(new FunctionRegistry(services));

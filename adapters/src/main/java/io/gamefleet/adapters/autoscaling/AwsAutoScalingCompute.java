@@ -316,22 +316,26 @@ public final class AwsAutoScalingCompute implements Compute {
 
     /**
      * The reserved tags come first and win: FleetIQ's managed policy keys on GameLift, and
-     * Gamefleet's IAM conditions on its own keys, so a caller's tag must not replace any of them.
+     * Gamefleet's IAM conditions on its own keys, so a caller's tag must not replace any of them
+     * (CreateGameServerGroup refuses those keys; this is the second line). Only they reach the
+     * instances: a caller's tags stay on the Auto Scaling group, as FleetIQ keeps them on the game
+     * server group, so that no caller can put tags that attribute-based access control trusts on
+     * an instance.
      */
     private List<Tag> tags(GameServerGroup g) {
         List<Tag> tags = new ArrayList<>();
-        tags.add(tag(FLEETIQ_TAG_KEY, FLEETIQ_TAG_VALUE));
-        tags.add(tag(Catalog.MANAGED_TAG_KEY, g.name()));
-        tags.add(tag(Catalog.STAGE_TAG_KEY, stage));
+        tags.add(tag(FLEETIQ_TAG_KEY, FLEETIQ_TAG_VALUE, true));
+        tags.add(tag(Catalog.MANAGED_TAG_KEY, g.name(), true));
+        tags.add(tag(Catalog.STAGE_TAG_KEY, stage, true));
         g.tags().stream()
                 .filter(t -> !t.key().equals(FLEETIQ_TAG_KEY) && !t.key().equals(Catalog.MANAGED_TAG_KEY)
                         && !t.key().equals(Catalog.STAGE_TAG_KEY))
-                .forEach(t -> tags.add(tag(t.key(), t.value())));
+                .forEach(t -> tags.add(tag(t.key(), t.value(), false)));
         return tags;
     }
 
-    private static Tag tag(String key, String value) {
-        return Tag.builder().key(key).value(value).propagateAtLaunch(true).build();
+    private static Tag tag(String key, String value, boolean propagateAtLaunch) {
+        return Tag.builder().key(key).value(value).propagateAtLaunch(propagateAtLaunch).build();
     }
 
     /**

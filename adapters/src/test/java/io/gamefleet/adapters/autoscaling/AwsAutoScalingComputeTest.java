@@ -171,7 +171,7 @@ class AwsAutoScalingComputeTest {
     }
 
     @Test
-    void tagsMarkTheGroupForFleetIqAndGamefleetAndPropagateToInstances() {
+    void tagsMarkTheGroupForFleetIqAndGamefleetAndOnlyTheReservedOnesPropagateToInstances() {
         CreateAutoScalingGroupRequest r = compute(null).createRequest(group()
                 .tags(List.of(new io.gamefleet.domain.Tag("team", "blue"), new io.gamefleet.domain.Tag("stage", "prod")))
                 .build());
@@ -182,7 +182,7 @@ class AwsAutoScalingComputeTest {
                 tuple(Catalog.STAGE_TAG_KEY, STAGE),
                 tuple("team", "blue"),
                 tuple("stage", "prod"));
-        assertThat(r.tags()).allSatisfy(t -> assertThat(t.propagateAtLaunch()).isTrue());
+        assertThat(r.tags()).extracting(Tag::propagateAtLaunch).containsExactly(true, true, true, false, false);
     }
 
     @Test
