@@ -53,9 +53,9 @@ final class NagRules {
             + "X-Ray tracing: the log delivery and resource-policy actions (logs:*LogDelivery*, "
             + "logs:ListLogDeliveries, logs:PutResourcePolicy, logs:Describe*) and xray:Put*/Get* do not support "
             + "resource-level permissions.";
-    static final String CALLER_POLICY_REASON = "The '*' stands for a path parameter ({GameServerGroupName}, "
-            + "{GameServerId}): the policy grants exactly the role's routes for every group. To limit a caller to "
-            + "some groups, copy the policy and write the group names in place of the first '*'.";
+    static final String CALLER_POLICY_REASON = "The '?*' stands for a path parameter ({GameServerGroupName}, "
+            + "{GameServerId}) of at least one character: the policy grants exactly the role's routes for every "
+            + "group. IAM cannot limit a caller to some groups: the CBOR and JSON doors carry the group in the body.";
     static final String SECRET_REASON = "The pagination-token HMAC key is generated at deployment and resolved "
             + "into the API functions' environment; rotating it would invalidate every NextToken in flight and "
             + "needs a redeployment to take effect, so it is rotated by redeploying after replacing the secret "

@@ -706,7 +706,7 @@ class GamefleetStackTest {
             Set<String> expected = new HashSet<>();
             for (Route r : Routes.ALL) {
                 if (r.roles().contains(role)) {
-                    expected.add(prefix + r.method() + r.path().replaceAll("\\{[^}]+}", "*"));
+                    expected.add(prefix + r.method() + r.path().replaceAll("\\{[^}]+}", "?*"));
                     expected.add(prefix + "POST/service/GameLift/operation/" + r.operation().fleetIqName());
                 }
             }
@@ -735,6 +735,19 @@ class GamefleetStackTest {
                     String cbor = prefix + "/$default/POST" + route.operation().cborPath();
                     assertThat(patterns.stream().anyMatch(p -> p.matcher(cbor).matches()))
                             .as(role + " -> CBOR " + route.operation()).isEqualTo(route.roles().contains(role));
+                }
+                // An empty last path parameter (GET .../game-servers/, which HTTP APIs may route as
+                // ListGameServers) reaches only a role that has the route it may be routed to.
+                if (route.path().endsWith("}")) {
+                    String parent = route.path().substring(0, route.path().lastIndexOf('/'));
+                    String arn = prefix + "/$default/" + route.method()
+                            + (parent + "/").replaceAll("\\{[^}]+}", "arena");
+                    List<Route> parents = Routes.ALL.stream().filter(r -> r.method().equals(route.method())
+                            && r.path().equals(parent)).toList();
+                    if (parents.stream().anyMatch(r -> !r.roles().contains(role))) {
+                        assertThat(patterns.stream().noneMatch(p -> p.matcher(arn).matches())).as(role + " -> " + arn)
+                                .isTrue();
+                    }
                 }
             }
         }
@@ -1105,14 +1118,23 @@ class GamefleetStackTest {
         return String.valueOf(value);
     }
 
-    /** An IAM resource pattern: '*' matches any characters, '/' included. */
+    /** An IAM resource pattern: '*' matches any characters, '/' included, '?' exactly one. */
     private static Pattern iamGlob(String pattern) {
         StringBuilder regex = new StringBuilder();
-        for (String part : pattern.split("\\*", -1)) {
-            if (regex.length() > 0) {
-                regex.append(".*");
+        StringBuilder literal = new StringBuilder();
+        for (char c : pattern.toCharArray()) {
+            if (c == '*' || c == '?') {
+                if (literal.length() > 0) {
+                    regex.append(Pattern.quote(literal.toString()));
+                    literal.setLength(0);
+                }
+                regex.append(c == '*' ? ".*" : ".");
+            } else {
+                literal.append(c);
             }
-            regex.append(Pattern.quote(part));
+        }
+        if (literal.length() > 0) {
+            regex.append(Pattern.quote(literal.toString()));
         }
         return Pattern.compile(regex.toString());
     }
