@@ -46,6 +46,8 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.secretsmanager.model.GetSecretValueRequest;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -161,12 +163,12 @@ public final class AwsServices {
                 seconds(Settings.CLAIM_TTL_SECONDS), seconds(Settings.HEALTH_TIMEOUT_SECONDS),
                 seconds(Settings.DELETED_RETENTION_SECONDS), seconds(Settings.ACTIVATION_TIMEOUT_SECONDS),
                 setting(Settings.SCALING_GROUP_PREFIX));
-        Map<Role, String> roleArns = new EnumMap<>(Role.class);
+        Map<Role, CallerRole> roles = new EnumMap<>(Role.class);
         for (Role role : Role.values()) {
-            roleArns.put(role, setting(Settings.roleArn(role)));
+            roles.put(role, new CallerRole(setting(Settings.roleArn(role)), setting(Settings.roleId(role))));
         }
-        return new Services.Config(settings, setting(Settings.PAGE_TOKEN_KEY), seconds(Settings.VIABILITY_WINDOW_SECONDS),
-                number(Settings.VIABILITY_THRESHOLD), roleArns, list(Settings.INSTANCE_PROFILE_ARNS));
+        return new Services.Config(settings, pageTokenKey(region), seconds(Settings.VIABILITY_WINDOW_SECONDS),
+                number(Settings.VIABILITY_THRESHOLD), roles, list(Settings.INSTANCE_PROFILE_ARNS));
     }
 
     /**
@@ -223,6 +225,27 @@ public final class AwsServices {
     private String setting(Setting s) {
         String value = environment.get(s.environmentVariable());
         return value == null || value.isBlank() ? s.defaultValue() : value;
+    }
+
+    /**
+     * The pagination key: the secret's value, read once here, as the function starts (before a
+     * SnapStart snapshot is taken, which then holds it; the client is closed, so no connection
+     * outlives the snapshot), or the plain setting where no secret is named (the local profile).
+     * A secret that cannot be read fails the start, saying which.
+     */
+    private String pageTokenKey(Region region) {
+        String secret = setting(Settings.PAGE_TOKEN_SECRET_ARN);
+        if (secret.isEmpty()) {
+            return setting(Settings.PAGE_TOKEN_KEY);
+        }
+        AwsCredentialsProvider creds = credentials != null ? credentials : credentials(environment);
+        try (SecretsManagerClient secrets = configure(SecretsManagerClient.builder(), "SECRETS_MANAGER", region, creds)
+                .build()) {
+            return secrets.getSecretValue(GetSecretValueRequest.builder().secretId(secret).build()).secretString();
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("cannot read the pagination key from secret " + secret + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     private Set<String> list(Setting s) {

@@ -45,9 +45,9 @@ public final class Services {
      * {@code instanceProfileArns}: those a group's launch template may name.
      */
     public record Config(ServiceSettings settings, String pageTokenKey, Duration viabilityWindow,
-            double viabilityThreshold, Map<Role, String> callerRoleArns, Set<String> instanceProfileArns) {
+            double viabilityThreshold, Map<Role, CallerRole> callerRoles, Set<String> instanceProfileArns) {
         public Config {
-            callerRoleArns = Map.copyOf(callerRoleArns);
+            callerRoles = Map.copyOf(callerRoles);
             instanceProfileArns = Set.copyOf(instanceProfileArns);
         }
     }
@@ -129,9 +129,9 @@ public final class Services {
         return config.settings();
     }
 
-    /** The role ARN each caller role's sessions come from (empty where none is configured). */
-    public Map<Role, String> callerRoleArns() {
-        return config.callerRoleArns();
+    /** The IAM role each caller role's sessions come from (ARN and id empty where none is configured). */
+    public Map<Role, CallerRole> callerRoles() {
+        return config.callerRoles();
     }
 
     public Clock clock() {

@@ -43,16 +43,16 @@ public final class TestServices {
 
     /** Services on fakes, with the local profile's account and the default settings. */
     public TestServices() {
-        Map<Role, String> roleArns = new EnumMap<>(Role.class);
+        Map<Role, CallerRole> roles = new EnumMap<>(Role.class);
         for (Role role : Role.values()) {
-            roleArns.put(role, LocalAccount.roleArn(role));
+            roles.put(role, new CallerRole(LocalAccount.roleArn(role), LocalAccount.roleId(role)));
         }
         ServiceSettings settings = new ServiceSettings(LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
                 Duration.ofSeconds(60), Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15),
                 Settings.SCALING_GROUP_PREFIX.defaultValue());
         services = new Services(new Services.Ports(groups, servers, instances, interruptions, () -> compute,
                 () -> metrics, workflows, () -> templates),
-                new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, roleArns, Set.of(ALLOWED_PROFILE)),
+                new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, roles, Set.of(ALLOWED_PROFILE)),
                 clock, log::add);
     }
 
@@ -65,6 +65,11 @@ public final class TestServices {
         env.put("AWS_REGION", LocalAccount.REGION);
         env.put("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1");
         env.put("AWS_ENDPOINT_URL", "http://127.0.0.1:1");
+        // The local account's caller roles, unless the test names its own.
+        for (Role role : Role.values()) {
+            env.putIfAbsent(Settings.roleArn(role).environmentVariable(), LocalAccount.roleArn(role));
+            env.putIfAbsent(Settings.roleId(role).environmentVariable(), LocalAccount.roleId(role));
+        }
         return AwsServices.fromEnvironment(env)
                 .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b"))).build();
     }

@@ -1,5 +1,6 @@
 package io.gamefleet.workflow;
 
+import io.gamefleet.wiring.CallerRole;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -88,7 +89,7 @@ class StepHandlerTest {
                 (proxy, method, args) -> {
                     throw failure;
                 });
-        Map<Role, String> roles = new EnumMap<>(Role.class);
+        Map<Role, CallerRole> roles = new EnumMap<>(Role.class);
         ServiceSettings settings = t.services.settings();
         Services services = new Services(new Services.Ports(t.groups, t.servers, t.instances, t.interruptions,
                 () -> failing, () -> t.metrics, t.workflows, () -> t.templates),

@@ -52,10 +52,4 @@ final class CallerRoles extends Construct {
                 java.util.List.of(roles.get(Role.GAME_SERVER).getRoleArn()));
     }
 
-    /** The role ARNs the JSON door admits, by caller role. */
-    Map<Role, String> arns() {
-        Map<Role, String> arns = new EnumMap<>(Role.class);
-        roles.forEach((role, iamRole) -> arns.put(role, iamRole.getRoleArn()));
-        return arns;
-    }
 }

@@ -265,11 +265,13 @@ public final class DeploymentContext {
         Set<Setting> derived = Workflows.ALL.stream().map(w -> w.arnSetting()).collect(Collectors.toSet());
         derived.add(Settings.ACCOUNT_ID);
         derived.add(Settings.PAGE_TOKEN_KEY);
+        derived.add(Settings.PAGE_TOKEN_SECRET_ARN);
         derived.add(Settings.SCALING_GROUP_PREFIX);
         derived.add(Settings.STAGE);
         derived.add(Settings.INSTANCE_PROFILE_ARNS);
         for (io.gamefleet.catalog.Role role : io.gamefleet.catalog.Role.values()) {
             derived.add(Settings.roleArn(role));
+            derived.add(Settings.roleId(role));
         }
         return Set.copyOf(derived);
     }

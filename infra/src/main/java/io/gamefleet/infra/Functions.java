@@ -66,7 +66,7 @@ final class Functions extends Construct {
     private CfnMapping snapStartByRegion;
 
     Functions(Construct scope, String id, DeploymentContext context, DataStores data,
-            Map<io.gamefleet.catalog.Role, String> callerRoleArns, LaunchAllowance launches) {
+            CallerRoles callerRoles, LaunchAllowance launches) {
         super(scope, id);
         this.context = context;
         this.launches = launches;
@@ -85,19 +85,22 @@ final class Functions extends Construct {
             function(rule.name(), rule.functionName(), rule.handlerMethod(), Kind.EVENT, TIMEOUT, environment);
         }
         Map<String, String> apiEnvironment = new LinkedHashMap<>(environment);
-        apiEnvironment.put(Settings.PAGE_TOKEN_KEY.environmentVariable(),
-                data.pageTokenKey().getSecretValue().unsafeUnwrap());
+        // The secret's ARN, not its value: the function reads it as it starts (GetSecretValue, below).
+        apiEnvironment.put(Settings.PAGE_TOKEN_SECRET_ARN.environmentVariable(), data.pageTokenKey().getSecretArn());
         apiEnvironment.put(Settings.INSTANCE_PROFILE_ARNS.environmentVariable(),
                 software.amazon.awscdk.Fn.join(",", launches.instanceProfileArns()));
+        // Every API function tells the caller roles' sessions by partition, account, name and unique id:
+        // the JSON door to authorize them, every door to know an ADMIN or an instance's own process.
+        for (io.gamefleet.catalog.Role role : io.gamefleet.catalog.Role.values()) {
+            apiEnvironment.put(Settings.roleArn(role).environmentVariable(), callerRoles.role(role).getRoleArn());
+            apiEnvironment.put(Settings.roleId(role).environmentVariable(), callerRoles.role(role).getRoleId());
+        }
         for (Route route : Routes.ALL) {
             function(route.operation().fleetIqName(), route.functionName(), route.handlerMethod(), Kind.API, API_TIMEOUT,
                     apiEnvironment);
         }
-        // The JSON door authorizes callers itself, by the sessions of the caller roles.
-        Map<String, String> doorEnvironment = new LinkedHashMap<>(apiEnvironment);
-        callerRoleArns.forEach((role, arn) -> doorEnvironment.put(Settings.roleArn(role).environmentVariable(), arn));
         function(Routes.JSON_DOOR.name(), Routes.JSON_DOOR.functionName(), Routes.JSON_DOOR.handlerMethod(), Kind.API,
-                API_TIMEOUT, doorEnvironment);
+                API_TIMEOUT, apiEnvironment);
     }
 
     /** Every function by name: steps, schedules, event rules, then routes. */
@@ -153,6 +156,9 @@ final class Functions extends Construct {
                 .build();
         snapStart(fn);
         grantTables(role, access);
+        if (kind == Kind.API) {
+            data.pageTokenKey().grantRead(role);
+        }
         String scalingGroups = context.names().prefix();
         ScalingPermissions.statements(Stack.of(this), access.scaling(), scalingGroups, context.names().stage(), launches)
                 .forEach(role::addToPrincipalPolicy);

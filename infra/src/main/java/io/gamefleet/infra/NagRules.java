@@ -56,10 +56,10 @@ final class NagRules {
     static final String CALLER_POLICY_REASON = "The '?*' stands for a path parameter ({GameServerGroupName}, "
             + "{GameServerId}) of at least one character: the policy grants exactly the role's routes for every "
             + "group. IAM cannot limit a caller to some groups: the CBOR and JSON doors carry the group in the body.";
-    static final String SECRET_REASON = "The pagination-token HMAC key is generated at deployment and resolved "
-            + "into the API functions' environment; rotating it would invalidate every NextToken in flight and "
-            + "needs a redeployment to take effect, so it is rotated by redeploying after replacing the secret "
-            + "value, not on a schedule. A token only carries a position within a query the caller may make anyway.";
+    static final String SECRET_REASON = "The pagination-token HMAC key is generated at deployment and read by the "
+            + "API functions as they start; rotating it would invalidate every NextToken in flight and takes effect "
+            + "only in new function instances, so it is rotated by replacing the secret value and redeploying, not "
+            + "on a schedule. A token only carries a position within a query the caller may make anyway.";
 
     private NagRules() {}
 

@@ -208,15 +208,22 @@ class GamefleetStackTest {
     void onlyApiFunctionsGetThePageTokenKeyAndOnlyFromTheGeneratedSecret() {
         Set<String> apiFunctions = Routes.ALL.stream().map(Route::functionName).collect(Collectors.toSet());
         apiFunctions.add(Routes.JSON_DOOR.functionName());
-        String variable = Settings.PAGE_TOKEN_KEY.environmentVariable();
+        String variable = Settings.PAGE_TOKEN_SECRET_ARN.environmentVariable();
         String secret = onlyResourceOf("AWS::SecretsManager::Secret");
         for (String name : functionNames()) {
             Map<String, Object> variables = variables(resources.get(functionId(name)));
+            // No function's configuration holds the key itself (lambda:GetFunctionConfiguration would show it).
+            assertThat(variables).as(name).doesNotContainKey(Settings.PAGE_TOKEN_KEY.environmentVariable());
+            assertThat(variables.values().stream().map(GamefleetStackTest::render)).as(name)
+                    .noneMatch(v -> v.contains("resolve:secretsmanager"));
+            boolean reads = statementsOf(name).stream().anyMatch(s -> actions(s).contains("secretsmanager:GetSecretValue")
+                    && resourcesOf(s).contains(ref(secret)));
             if (apiFunctions.contains(name)) {
-                assertThat(render(variables.get(variable))).as(name)
-                        .isEqualTo("{{resolve:secretsmanager:<" + secret + ">:SecretString:::}}");
+                assertThat(variables.get(variable)).as(name).isEqualTo(ref(secret));
+                assertThat(reads).as(name + " reads the secret").isTrue();
             } else {
                 assertThat(variables).as(name).doesNotContainKey(variable);
+                assertThat(reads).as(name + " reads the secret").isFalse();
             }
         }
         assertThat(props(resources.get(secret)).get("GenerateSecretString")).isNotNull();
@@ -294,6 +301,8 @@ class GamefleetStackTest {
             assertThat(statements.stream().flatMap(s -> actions(s).stream())).as(route.operation().fleetIqName())
                     .allMatch(a -> a.startsWith("dynamodb:") || a.startsWith("logs:")
                             || a.startsWith("xray:")
+                            // the pagination key's secret, read at start
+                            || a.equals("secretsmanager:GetSecretValue") || a.equals("secretsmanager:DescribeSecret")
                             || (started != null && a.equals("states:StartExecution"))
                             || (describes && a.equals("autoscaling:DescribeAutoScalingGroups"))
                             // CreateGameServerGroup reads the launch template's instance profile.
@@ -899,11 +908,19 @@ class GamefleetStackTest {
             String trust = iamRole.get("AssumeRolePolicyDocument").toString();
             assertThat(trust).as(role.name()).contains(role == Role.GAME_SERVER ? "ec2.amazonaws.com" : ":root");
         }
+        for (Role role : Role.values()) {
+            String roleId = getAttId(variables.get(Settings.roleArn(role).environmentVariable()));
+            // The unique id too: a role recreated under the same name is another principal.
+            assertThat(variables.get(Settings.roleId(role).environmentVariable()))
+                    .isEqualTo(Map.of("Fn::GetAtt", List.of(roleId, "RoleId")));
+        }
+        // Every API function knows them (an ADMIN, an instance's own process); the others do not.
+        Set<String> api = new HashSet<>();
+        Routes.ALL.forEach(r -> api.add(r.functionName()));
+        api.add(Routes.JSON_DOOR.functionName());
         for (String name : functionNames()) {
-            if (!name.equals(Routes.JSON_DOOR.functionName())) {
-                assertThat(variables(resources.get(functionId(name)))).as(name)
-                        .doesNotContainKey(Settings.ADMIN_ROLE_ARN.environmentVariable());
-            }
+            assertThat(variables(resources.get(functionId(name))).containsKey(Settings.ADMIN_ROLE_ID.environmentVariable()))
+                    .as(name).isEqualTo(api.contains(name));
         }
         template.resourceCountIs("AWS::IAM::InstanceProfile", 1);
     }
@@ -928,10 +945,12 @@ class GamefleetStackTest {
                 .doesNotContain(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID, Settings.ACTIVATION_STATE_MACHINE_ARN,
                         Settings.DELETION_STATE_MACHINE_ARN);
         assertThat(DeploymentContext.SCHEDULE_RATES).containsExactly(Settings.BALANCER_RATE_SECONDS);
-        assertThat(DeploymentContext.DERIVED).containsExactlyInAnyOrder(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID,
+        assertThat(DeploymentContext.DERIVED).containsExactlyInAnyOrder(Settings.PAGE_TOKEN_KEY,
+                Settings.PAGE_TOKEN_SECRET_ARN, Settings.ACCOUNT_ID,
                 Settings.SCALING_GROUP_PREFIX, Settings.STAGE, Settings.INSTANCE_PROFILE_ARNS,
                 Settings.ACTIVATION_STATE_MACHINE_ARN, Settings.DELETION_STATE_MACHINE_ARN, Settings.ADMIN_ROLE_ARN,
-                Settings.MATCHMAKER_ROLE_ARN, Settings.GAME_SERVER_ROLE_ARN);
+                Settings.MATCHMAKER_ROLE_ARN, Settings.GAME_SERVER_ROLE_ARN, Settings.ADMIN_ROLE_ID,
+                Settings.MATCHMAKER_ROLE_ID, Settings.GAME_SERVER_ROLE_ID);
         assertThat(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS)).isEqualTo("claimTtlSeconds");
         assertThat(DeploymentContext.contextKey(Settings.VIABILITY_THRESHOLD)).isEqualTo("viabilityThreshold");
     }

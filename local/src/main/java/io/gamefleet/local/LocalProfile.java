@@ -161,6 +161,7 @@ public final class LocalProfile implements AutoCloseable {
         environment.put(Settings.ACCOUNT_ID.environmentVariable(), ACCOUNT_ID);
         for (Role role : Role.values()) {
             environment.put(Settings.roleArn(role).environmentVariable(), LocalAccount.roleArn(role));
+            environment.put(Settings.roleId(role).environmentVariable(), LocalAccount.roleId(role));
         }
         environment.put(Settings.CLAIM_TTL_SECONDS.environmentVariable(), Long.toString(o.claimTtl().toSeconds()));
         environment.put(Settings.HEALTH_TIMEOUT_SECONDS.environmentVariable(), Long.toString(o.healthTimeout().toSeconds()));
