@@ -71,8 +71,9 @@ final class NagRules {
         }
         List<NagPackSuppression> iam5 = new ArrayList<>();
         boolean launches = scaling.contains(Scaling.CREATE) || scaling.contains(Scaling.BALANCE);
-        String wildcard = scaling.isEmpty() ? "" : launches ? LAUNCH_REASON
-                : scaling.equals(Set.of(Scaling.READ_LAUNCH_TEMPLATES)) ? LAUNCH_TEMPLATES_REASON : DESCRIBE_REASON;
+        String wildcard = launches ? LAUNCH_REASON
+                : ((scaling.contains(Scaling.DESCRIBE) ? DESCRIBE_REASON : "") + " "
+                        + (scaling.contains(Scaling.READ_LAUNCH_TEMPLATES) ? LAUNCH_TEMPLATES_REASON : "")).strip();
         if (tracing) {
             wildcard = (wildcard + " " + TRACING_REASON).strip();
         }
