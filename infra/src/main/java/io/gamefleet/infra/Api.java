@@ -101,12 +101,14 @@ final class Api extends Construct {
     }
 
     /**
-     * The execute-api ARN of a route, as IAM matches it: path parameters become {@code *}
-     * ({@code POST /game-server-groups/{GameServerGroupName}/claim} becomes
-     * {@code .../$default/POST/game-server-groups/* /claim}).
+     * The execute-api ARN of a route, as IAM matches it: path parameters become {@code ?*}, at
+     * least one character ({@code POST /game-server-groups/{GameServerGroupName}/claim} becomes
+     * {@code .../$default/POST/game-server-groups/?* /claim}). A bare {@code *} would also match
+     * the empty string, so {@code GET .../game-servers/} would pass as DescribeGameServer, and
+     * HTTP APIs may route it as ListGameServers.
      */
     String arnOf(Route route) {
-        return api.arnForExecuteApi(route.method(), route.path().replaceAll("\\{[^/}]+}", "*"), STAGE);
+        return api.arnForExecuteApi(route.method(), route.path().replaceAll("\\{[^/}]+}", "?*"), STAGE);
     }
 
     /** The execute-api ARN of an operation's CBOR path. */

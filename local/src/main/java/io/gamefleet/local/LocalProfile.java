@@ -11,6 +11,7 @@ import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.Workflows;
+import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.local.edge.EdgeServer;
@@ -137,7 +138,9 @@ public final class LocalProfile implements AutoCloseable {
         createTables(dynamoDb);
         environment.putAll(deployStateMachines(stepFunctions));
         Timeline timeline = new Timeline(o.clock());
+        // The simulated fleet has no launch templates: a group's is taken as given, with no instance profile.
         services = AwsServices.fromEnvironment(environment).clock(o.clock()).compute(fleet)
+                .launchTemplates(template -> new LaunchTemplates.Resolved(template, Optional.empty()))
                 .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet, timeline))
                 .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create(functionsPrincipal.accessKeyId(),
                         functionsPrincipal.secretAccessKey())))
@@ -189,6 +192,7 @@ public final class LocalProfile implements AutoCloseable {
         environment.put(Settings.ACCOUNT_ID.environmentVariable(), ACCOUNT_ID);
         for (Role role : Role.values()) {
             environment.put(Settings.roleArn(role).environmentVariable(), LocalAccount.roleArn(role));
+            environment.put(Settings.roleId(role).environmentVariable(), LocalAccount.roleId(role));
         }
         environment.put(Settings.CLAIM_TTL_SECONDS.environmentVariable(), Long.toString(o.claimTtl().toSeconds()));
         environment.put(Settings.HEALTH_TIMEOUT_SECONDS.environmentVariable(), Long.toString(o.healthTimeout().toSeconds()));
