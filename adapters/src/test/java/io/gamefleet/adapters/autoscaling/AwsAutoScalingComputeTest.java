@@ -3,7 +3,6 @@ package io.gamefleet.adapters.autoscaling;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.assertj.core.api.Assertions.tuple;
 
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.domain.AutoScalingPolicy;
@@ -52,7 +51,6 @@ import software.amazon.awssdk.services.autoscaling.model.AutoScalingGroup;
 import software.amazon.awssdk.services.autoscaling.model.AutoScalingRequest;
 import software.amazon.awssdk.services.autoscaling.model.CreateAutoScalingGroupRequest;
 import software.amazon.awssdk.services.autoscaling.model.CreateAutoScalingGroupResponse;
-import software.amazon.awssdk.services.autoscaling.model.CustomizedMetricSpecification;
 import software.amazon.awssdk.services.autoscaling.model.DeleteAutoScalingGroupRequest;
 import software.amazon.awssdk.services.autoscaling.model.DeleteAutoScalingGroupResponse;
 import software.amazon.awssdk.services.autoscaling.model.DescribeAutoScalingGroupsRequest;
@@ -61,7 +59,6 @@ import software.amazon.awssdk.services.autoscaling.model.Instance;
 import software.amazon.awssdk.services.autoscaling.model.InstancesDistribution;
 import software.amazon.awssdk.services.autoscaling.model.LaunchTemplateOverrides;
 import software.amazon.awssdk.services.autoscaling.model.LifecycleState;
-import software.amazon.awssdk.services.autoscaling.model.MetricStatistic;
 import software.amazon.awssdk.services.autoscaling.model.MixedInstancesPolicy;
 import software.amazon.awssdk.services.autoscaling.model.PutScalingPolicyRequest;
 import software.amazon.awssdk.services.autoscaling.model.PutScalingPolicyResponse;
@@ -73,7 +70,6 @@ import software.amazon.awssdk.services.autoscaling.model.SetInstanceProtectionRe
 import software.amazon.awssdk.services.autoscaling.model.SetInstanceProtectionResponse;
 import software.amazon.awssdk.services.autoscaling.model.TerminateInstanceInAutoScalingGroupRequest;
 import software.amazon.awssdk.services.autoscaling.model.TerminateInstanceInAutoScalingGroupResponse;
-import software.amazon.awssdk.services.autoscaling.model.Tag;
 import software.amazon.awssdk.services.autoscaling.model.TagDescription;
 import software.amazon.awssdk.services.autoscaling.model.UpdateAutoScalingGroupRequest;
 import software.amazon.awssdk.services.autoscaling.model.UpdateAutoScalingGroupResponse;
@@ -81,12 +77,13 @@ import software.amazon.awssdk.services.autoscaling.model.UpdateAutoScalingGroupR
 class AwsAutoScalingComputeTest {
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00.123Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
-    private static final String ASG = "gamefleet-arena";
-    private static final String STAGE = "prod";
+    static final String ASG = "gamefleet-arena";
+    static final String STAGE = "prod";
     private static final String ASG_ARN =
             "arn:aws:autoscaling:us-east-1:123456789012:autoScalingGroup:uuid:autoScalingGroupName/gamefleet-arena";
 
-    private static GameServerGroup.Builder group() {
+    /** A game server group "arena" of two instance definitions, for the Auto Scaling group {@value #ASG}. */
+    static GameServerGroup.Builder group() {
         return GameServerGroup.builder()
                 .name("arena")
                 .instanceDefinitions(List.of(new InstanceDefinition("c5.large", null),
@@ -95,199 +92,6 @@ class AwsAutoScalingComputeTest {
                 .minSize(0)
                 .maxSize(10)
                 .launchTemplate(new LaunchTemplate("lt-0123", null, null));
-    }
-
-    // --- CreateAutoScalingGroup -------------------------------------------------------------
-
-    @Test
-    void createRequestNamesTheGroupAndCarriesTheLaunchTemplateWithOneOverridePerDefinition() {
-        CreateAutoScalingGroupRequest r = compute(null).createRequest(group().build());
-
-        assertThat(r.autoScalingGroupName()).isEqualTo(ASG);
-        var template = r.mixedInstancesPolicy().launchTemplate();
-        assertThat(template.launchTemplateSpecification().launchTemplateId()).isEqualTo("lt-0123");
-        assertThat(template.launchTemplateSpecification().launchTemplateName()).isNull();
-        assertThat(template.launchTemplateSpecification().version()).isEqualTo("$Default");
-        assertThat(template.overrides()).extracting(LaunchTemplateOverrides::instanceType, LaunchTemplateOverrides::weightedCapacity)
-                .containsExactly(tuple("c5.large", "1"),
-                        tuple("c5.xlarge", "2"));
-        assertThat(r.launchTemplate()).isNull();
-        assertThat(r.capacityRebalance()).isFalse();
-        assertThat(r.newInstancesProtectedFromScaleIn()).isFalse();
-    }
-
-    @Test
-    void createRequestUsesTheTemplateNameAndVersionWhenGiven() {
-        CreateAutoScalingGroupRequest r = compute(null).createRequest(
-                group().launchTemplate(new LaunchTemplate(null, "game-template", "7")).build());
-
-        var spec = r.mixedInstancesPolicy().launchTemplate().launchTemplateSpecification();
-        assertThat(spec.launchTemplateId()).isNull();
-        assertThat(spec.launchTemplateName()).isEqualTo("game-template");
-        assertThat(spec.version()).isEqualTo("7");
-    }
-
-    @Test
-    void spotStrategiesAreAllSpotWithPriceCapacityOptimizedAllocation() {
-        for (BalancingStrategy s : List.of(BalancingStrategy.SPOT_ONLY, BalancingStrategy.SPOT_PREFERRED)) {
-            InstancesDistribution d = compute(null).createRequest(group().balancingStrategy(s).build())
-                    .mixedInstancesPolicy().instancesDistribution();
-            assertThat(d.onDemandBaseCapacity()).as(s.name()).isZero();
-            assertThat(d.onDemandPercentageAboveBaseCapacity()).as(s.name()).isZero();
-            assertThat(d.spotAllocationStrategy()).as(s.name()).isEqualTo("price-capacity-optimized");
-            assertThat(d.onDemandAllocationStrategy()).as(s.name()).isNull();
-        }
-    }
-
-    @Test
-    void onDemandOnlyIsAllOnDemandInOverridePriorityOrder() {
-        InstancesDistribution d = compute(null).createRequest(
-                group().balancingStrategy(BalancingStrategy.ON_DEMAND_ONLY).build())
-                .mixedInstancesPolicy().instancesDistribution();
-
-        assertThat(d.onDemandBaseCapacity()).isZero();
-        assertThat(d.onDemandPercentageAboveBaseCapacity()).isEqualTo(100);
-        assertThat(d.onDemandAllocationStrategy()).isEqualTo("prioritized");
-        assertThat(d.spotAllocationStrategy()).isNull();
-    }
-
-    @Test
-    void sizesAndDesiredCapacityStartAtLeastOneButNeverAboveMax() {
-        CreateAutoScalingGroupRequest fromZero = compute(null).createRequest(group().minSize(0).maxSize(10).build());
-        assertThat(fromZero.minSize()).isZero();
-        assertThat(fromZero.maxSize()).isEqualTo(10);
-        assertThat(fromZero.desiredCapacity()).isEqualTo(1);
-
-        assertThat(compute(null).createRequest(group().minSize(3).maxSize(10).build()).desiredCapacity()).isEqualTo(3);
-        assertThat(compute(null).createRequest(group().minSize(0).maxSize(0).build()).desiredCapacity()).isZero();
-        assertThat(AwsAutoScalingCompute.initialDesiredCapacity(5, 5)).isEqualTo(5);
-    }
-
-    @Test
-    void subnetsAreJoinedWithCommasAndOmittedWhenNone() {
-        assertThat(compute(null).createRequest(group().vpcSubnets(List.of("subnet-a", "subnet-b", "subnet-c")).build())
-                .vpcZoneIdentifier()).isEqualTo("subnet-a,subnet-b,subnet-c");
-        assertThat(compute(null).createRequest(group().build()).vpcZoneIdentifier()).isNull();
-    }
-
-    @Test
-    void tagsMarkTheGroupForFleetIqAndGamefleetAndOnlyTheReservedOnesPropagateToInstances() {
-        CreateAutoScalingGroupRequest r = compute(null).createRequest(group()
-                .tags(List.of(new io.gamefleet.domain.Tag("team", "blue"), new io.gamefleet.domain.Tag("stage", "prod")))
-                .build());
-
-        assertThat(r.tags()).extracting(Tag::key, Tag::value).containsExactly(
-                tuple("GameLift", "GameServerGroups"),
-                tuple(Catalog.MANAGED_TAG_KEY, "arena"),
-                tuple(Catalog.STAGE_TAG_KEY, STAGE),
-                tuple("team", "blue"),
-                tuple("stage", "prod"));
-        assertThat(r.tags()).extracting(Tag::propagateAtLaunch).containsExactly(true, true, true, false, false);
-    }
-
-    @Test
-    void callerTagsCannotReplaceTheReservedTags() {
-        CreateAutoScalingGroupRequest r = compute(null).createRequest(group()
-                .tags(List.of(new io.gamefleet.domain.Tag("GameLift", "mine"),
-                        new io.gamefleet.domain.Tag(Catalog.MANAGED_TAG_KEY, "other-group"),
-                        new io.gamefleet.domain.Tag(Catalog.STAGE_TAG_KEY, "other-stage")))
-                .build());
-
-        assertThat(r.tags()).extracting(Tag::key, Tag::value).containsExactly(
-                tuple("GameLift", "GameServerGroups"),
-                tuple(Catalog.MANAGED_TAG_KEY, "arena"),
-                tuple(Catalog.STAGE_TAG_KEY, STAGE));
-    }
-
-    // --- PutScalingPolicy -------------------------------------------------------------------
-
-    @Test
-    void noScalingPolicyWithoutAnAutoScalingPolicy() {
-        assertThat(AwsAutoScalingCompute.scalingPolicyRequest(group().build())).isEmpty();
-    }
-
-    @Test
-    void scalingPolicyTracksPercentUtilizedGameServersOfTheGroup() {
-        PutScalingPolicyRequest r = AwsAutoScalingCompute.scalingPolicyRequest(
-                group().autoScalingPolicy(new AutoScalingPolicy(120, 66.5)).build()).orElseThrow();
-
-        assertThat(r.autoScalingGroupName()).isEqualTo(ASG);
-        assertThat(r.policyName()).isEqualTo("arena");
-        assertThat(r.policyType()).isEqualTo("TargetTrackingScaling");
-        assertThat(r.estimatedInstanceWarmup()).isEqualTo(120);
-        assertThat(r.targetTrackingConfiguration().targetValue()).isEqualTo(66.5);
-        CustomizedMetricSpecification m = r.targetTrackingConfiguration().customizedMetricSpecification();
-        assertThat(m.metricName()).isEqualTo("PercentUtilizedGameServers");
-        assertThat(m.namespace()).isEqualTo(Catalog.METRICS_NAMESPACE);
-        assertThat(m.statistic()).isEqualTo(MetricStatistic.AVERAGE);
-        assertThat(m.dimensions()).singleElement().satisfies(d -> {
-            assertThat(d.name()).isEqualTo("GameServerGroup");
-            assertThat(d.value()).isEqualTo("arena");
-        });
-        assertThat(r.targetTrackingConfiguration().predefinedMetricSpecification()).isNull();
-    }
-
-    @Test
-    void scalingPolicyLeavesWarmupOutWhenNotGiven() {
-        PutScalingPolicyRequest r = AwsAutoScalingCompute.scalingPolicyRequest(
-                group().autoScalingPolicy(new AutoScalingPolicy(null, 50)).build()).orElseThrow();
-
-        assertThat(r.estimatedInstanceWarmup()).isNull();
-        assertThat(r.targetTrackingConfiguration().targetValue()).isEqualTo(50.0);
-    }
-
-    // --- The other requests -----------------------------------------------------------------
-
-    @Test
-    void instanceTypesUpdateCarriesOnlyOverridesAndDistribution() {
-        UpdateAutoScalingGroupRequest r = AwsAutoScalingCompute.instanceTypesRequest(ASG,
-                List.of(new InstanceDefinition("m5.large", "3")), BalancingStrategy.ON_DEMAND_ONLY);
-
-        assertThat(r.autoScalingGroupName()).isEqualTo(ASG);
-        assertThat(r.mixedInstancesPolicy().launchTemplate().launchTemplateSpecification()).isNull();
-        assertThat(r.mixedInstancesPolicy().launchTemplate().overrides())
-                .extracting(LaunchTemplateOverrides::instanceType, LaunchTemplateOverrides::weightedCapacity)
-                .containsExactly(tuple("m5.large", "3"));
-        assertThat(r.mixedInstancesPolicy().instancesDistribution().onDemandPercentageAboveBaseCapacity()).isEqualTo(100);
-        assertThat(r.launchTemplate()).isNull();
-        assertThat(r.minSize()).isNull();
-        assertThat(r.maxSize()).isNull();
-        assertThat(r.desiredCapacity()).isNull();
-    }
-
-    @Test
-    void desiredCapacityIgnoresCooldown() {
-        SetDesiredCapacityRequest r = AwsAutoScalingCompute.desiredCapacityRequest(ASG, 4);
-        assertThat(r.autoScalingGroupName()).isEqualTo(ASG);
-        assertThat(r.desiredCapacity()).isEqualTo(4);
-        assertThat(r.honorCooldown()).isFalse();
-    }
-
-    @Test
-    void protectionAndTerminationRequests() {
-        var protect = AwsAutoScalingCompute.protectionRequest(ASG, "i-1", true);
-        assertThat(protect.autoScalingGroupName()).isEqualTo(ASG);
-        assertThat(protect.instanceIds()).containsExactly("i-1");
-        assertThat(protect.protectedFromScaleIn()).isTrue();
-        assertThat(AwsAutoScalingCompute.protectionRequest(ASG, "i-1", false).protectedFromScaleIn()).isFalse();
-
-        var terminate = AwsAutoScalingCompute.terminateRequest("i-2", true);
-        assertThat(terminate.instanceId()).isEqualTo("i-2");
-        assertThat(terminate.shouldDecrementDesiredCapacity()).isTrue();
-        assertThat(AwsAutoScalingCompute.terminateRequest("i-2", false).shouldDecrementDesiredCapacity()).isFalse();
-    }
-
-    @Test
-    void deleteIsForcedAndDrainingZeroesEverySize() {
-        DeleteAutoScalingGroupRequest delete = AwsAutoScalingCompute.deleteRequest(ASG);
-        assertThat(delete.autoScalingGroupName()).isEqualTo(ASG);
-        assertThat(delete.forceDelete()).isTrue();
-
-        UpdateAutoScalingGroupRequest drain = AwsAutoScalingCompute.drainRequest(ASG);
-        assertThat(drain.autoScalingGroupName()).isEqualTo(ASG);
-        assertThat(drain.minSize()).isZero();
-        assertThat(drain.maxSize()).isZero();
-        assertThat(drain.desiredCapacity()).isZero();
     }
 
     // --- Behaviour against a scripted client ------------------------------------------------
@@ -425,7 +229,7 @@ class AwsAutoScalingComputeTest {
 
         assertThat(compute(fake).deleteScalingGroup(ASG, true)).isTrue();
         assertThat(fake.calls).filteredOn(DeleteAutoScalingGroupRequest.class::isInstance).singleElement()
-                .isEqualTo(AwsAutoScalingCompute.deleteRequest(ASG));
+                .isEqualTo(ScalingGroupRequests.deleteRequest(ASG));
     }
 
     @Test
@@ -459,7 +263,7 @@ class AwsAutoScalingComputeTest {
         assertThat(compute.deleteScalingGroup(ASG, false)).isFalse();
 
         assertThat(fake.calls).filteredOn(UpdateAutoScalingGroupRequest.class::isInstance).singleElement()
-                .isEqualTo(AwsAutoScalingCompute.drainRequest(ASG));
+                .isEqualTo(ScalingGroupRequests.drainRequest(ASG));
         assertThat(fake.calls).noneMatch(DeleteAutoScalingGroupRequest.class::isInstance);
     }
 
@@ -469,7 +273,7 @@ class AwsAutoScalingComputeTest {
         fake.describes.add(List.of(asg(0, 0, 1, List.of(inService("i-1")), "arena")));
         assertThat(compute(fake).deleteScalingGroup(ASG, false)).isFalse();
         assertThat(fake.calls).filteredOn(UpdateAutoScalingGroupRequest.class::isInstance).singleElement()
-                .isEqualTo(AwsAutoScalingCompute.drainRequest(ASG));
+                .isEqualTo(ScalingGroupRequests.drainRequest(ASG));
 
         FakeAutoScaling drained = new FakeAutoScaling();
         drained.describes.add(List.of(asg(0, 0, 0, List.of(inService("i-1")), "arena")));
@@ -511,7 +315,7 @@ class AwsAutoScalingComputeTest {
 
         assertThat(compute(fake).deleteScalingGroup(ASG, false)).isTrue();
         assertThat(fake.calls).filteredOn(DeleteAutoScalingGroupRequest.class::isInstance).singleElement()
-                .isEqualTo(AwsAutoScalingCompute.deleteRequest(ASG));
+                .isEqualTo(ScalingGroupRequests.deleteRequest(ASG));
     }
 
     @Test
@@ -545,8 +349,8 @@ class AwsAutoScalingComputeTest {
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena")));
         compute(fake).setDesiredCapacity(ASG, 7);
-        assertThat(fake.calls).containsExactly(AwsAutoScalingCompute.describeRequest(ASG),
-                AwsAutoScalingCompute.desiredCapacityRequest(ASG, 7));
+        assertThat(fake.calls).containsExactly(ScalingGroupRequests.describeRequest(ASG),
+                ScalingGroupRequests.desiredCapacityRequest(ASG, 7));
     }
 
     // --- Ownership: only this stage's scaling group of this game server group is changed --------
@@ -641,9 +445,9 @@ class AwsAutoScalingComputeTest {
         AwsAutoScalingCompute compute = compute(fake);
         compute.setInstanceProtection(ASG, "i-1", false);
         compute.terminateInstance(ASG, "i-1", true);
-        assertThat(fake.calls).containsExactly(AwsAutoScalingCompute.describeRequest(ASG),
-                AwsAutoScalingCompute.protectionRequest(ASG, "i-1", false), AwsAutoScalingCompute.describeRequest(ASG),
-                AwsAutoScalingCompute.terminateRequest("i-1", true));
+        assertThat(fake.calls).containsExactly(ScalingGroupRequests.describeRequest(ASG),
+                ScalingGroupRequests.protectionRequest(ASG, "i-1", false), ScalingGroupRequests.describeRequest(ASG),
+                ScalingGroupRequests.terminateRequest("i-1", true));
     }
 
     // --- Through the real SDK, stopped before the network -----------------------------------
