@@ -101,12 +101,15 @@ public final class FunctionAccess {
         api(Operation.DESCRIBE_GAME_SERVER, items(GAME_SERVERS, GET));
         // the group's status, a conditional UpdateItem; on a failed condition a GetItem says why.
         api(Operation.UPDATE_GAME_SERVER, items(GAME_SERVER_GROUPS, GET), items(GAME_SERVERS, GET, UPDATE));
-        // a conditional DeleteItem; on a failed condition a GetItem says why.
-        api(Operation.DEREGISTER_GAME_SERVER, items(GAME_SERVERS, GET, DELETE));
+        // a conditional DeleteItem; on a failed condition a GetItem says why. An ADMIN's terminate
+        // notice whose connection is gone: the instance's connection cleared (UpdateItem) and read again.
+        api(Operation.DEREGISTER_GAME_SERVER, items(GAME_SERVERS, GET, DELETE), items(GAME_SERVER_INSTANCES, GET, UPDATE));
         // the claim index, the group when the gate is not ACTIVE, conditional UpdateItems (GetItem for a
-        // named claim; an UpdateItem takes a server that stopped reporting health out of the index).
+        // named claim; an UpdateItem takes a server that stopped reporting health out of the index); a
+        // claimed notice whose connection is gone: as for DeregisterGameServer.
         api(Operation.CLAIM_GAME_SERVER, items(GAME_SERVER_GROUPS, GET),
-                new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE), Set.of(Tables.CLAIMABLE_INDEX)));
+                new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE), Set.of(Tables.CLAIMABLE_INDEX)),
+                items(GAME_SERVER_INSTANCES, GET, UPDATE));
 
         // the JSON door runs every operation in-process, so it may do what any of them may.
         put(Routes.JSON_DOOR.functionName(), union(Routes.ALL.stream().map(r -> BY_FUNCTION.get(r.functionName())).toList()));
@@ -155,7 +158,27 @@ public final class FunctionAccess {
                 items(SPOT_INTERRUPTIONS, PUT));
     }
 
+    /**
+     * The push channel's functions (io.gamefleet.push -> PushConnections), which the local edge
+     * runs and the CDK app does not deploy yet (issue 21): then they join {@link #all()}.
+     */
+    private static final Map<String, Access> PUSH_CHANNEL = Map.of(
+            // the instance (GetItem), its connection recorded (conditional UpdateItem), copied onto
+            // its game servers (their ids from the instance index, then a conditional UpdateItem each).
+            PushChannel.CONNECT.functionName(), new Access(List.of(items(GAME_SERVER_INSTANCES, GET, UPDATE),
+                    new TableAccess(GAME_SERVERS, Set.of(UPDATE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX))), Set.of()),
+            // the instance holding the connection (index), its connection cleared (conditional UpdateItem).
+            PushChannel.DISCONNECT.functionName(), new Access(List.of(new TableAccess(GAME_SERVER_INSTANCES,
+                    Set.of(UPDATE), Set.of(Tables.INSTANCES_BY_PUSH_CONNECTION_INDEX))), Set.of()),
+            // a ping's pong: no table.
+            PushChannel.MESSAGE.functionName(), new Access(List.of(), Set.of()));
+
     private FunctionAccess() {}
+
+    /** The access of a push channel route's function. */
+    public static Access ofPushRoute(PushChannel.WebSocketRoute route) {
+        return PUSH_CHANNEL.get(route.functionName());
+    }
 
     /** The access of a catalog function; fails for a function this table does not know. */
     public static Access of(String functionName) {

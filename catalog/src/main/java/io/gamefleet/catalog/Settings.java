@@ -42,6 +42,15 @@ public final class Settings {
     public static final Setting TRACING =
             new Setting("GAMEFLEET_TRACING", "false", "whether the functions trace their AWS calls with X-Ray");
 
+    /**
+     * Not in {@link #ALL} yet: the stack will derive it from its WebSocket API (issue 21), so it is
+     * no context key; the local profile sets it to its edge.
+     */
+    public static final Setting PUSH_ENDPOINT =
+            new Setting("GAMEFLEET_PUSH_ENDPOINT", "",
+                    "the push channel's management API (https://<api>.execute-api.<region>.amazonaws.com/<stage>;"
+                            + " empty: no notices are sent)");
+
     /** The IAM roles whose sessions the JSON door (which API Gateway cannot authorize per operation) admits. */
     public static final Setting ADMIN_ROLE_ARN =
             new Setting("GAMEFLEET_ADMIN_ROLE_ARN", "", "the ADMIN callers' IAM role");

@@ -16,6 +16,8 @@ public final class Tables {
     public static final String CLAIMABLE_INDEX = "Claimable";
     public static final String SERVERS_BY_INSTANCE_INDEX = "ByInstance";
     public static final String INSTANCES_BY_ID_INDEX = "ByInstanceId";
+    /** Sparse: the instance holding a push connection ($disconnect names only the connection). */
+    public static final String INSTANCES_BY_PUSH_CONNECTION_INDEX = "ByPushConnection";
 
     /**
      * The partitions a group's game servers are spread over in the GameServers indexes keyed by
@@ -48,7 +50,9 @@ public final class Tables {
     public static final TableDefinition GAME_SERVER_INSTANCES = new TableDefinition(
             "GameServerInstances", "GAMEFLEET_INSTANCES_TABLE",
             string("GameServerGroupName"), Optional.of(string("InstanceId")),
-            List.of(new IndexDefinition(INSTANCES_BY_ID_INDEX, string("InstanceId"), string("GameServerGroupName"))),
+            List.of(new IndexDefinition(INSTANCES_BY_ID_INDEX, string("InstanceId"), string("GameServerGroupName")),
+                    new IndexDefinition(INSTANCES_BY_PUSH_CONNECTION_INDEX, string(PushChannel.CONNECTION_ATTRIBUTE),
+                            string("InstanceId"), Projection.KEYS_ONLY)),
             Optional.empty());
 
     public static final TableDefinition SPOT_INTERRUPTIONS = new TableDefinition(

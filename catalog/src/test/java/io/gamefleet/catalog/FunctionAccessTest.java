@@ -39,6 +39,15 @@ class FunctionAccessTest {
     }
 
     @Test
+    void everyPushRouteHasItsOwnAccessOutsideTheDeployedFunctions() {
+        for (PushChannel.WebSocketRoute route : PushChannel.ROUTES) {
+            assertThat(FunctionAccess.ofPushRoute(route)).as(route.routeKey()).isNotNull();
+            assertThat(FunctionAccess.all()).doesNotContainKey(route.functionName());
+        }
+        assertThat(FunctionAccess.ofPushRoute(PushChannel.MESSAGE).tables()).isEmpty();
+    }
+
+    @Test
     void anUnknownFunctionFailsSayingWhereToDeclareIt() {
         assertThatThrownBy(() -> FunctionAccess.of("gamefleet-Nothing")).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("gamefleet-Nothing").hasMessageContaining(FunctionAccess.class.getName());
@@ -86,7 +95,7 @@ class FunctionAccessTest {
         assertThat(tables(Routes.JSON_DOOR.functionName())).isEqualTo(Map.of(
                 "GameServerGroups", Set.of(GET, PUT),
                 "GameServers", Set.of(GET, BATCH_GET, PUT, UPDATE, DELETE, CONDITION_CHECK),
-                "GameServerInstances", Set.of(GET, PUT, QUERY, BATCH_GET)));
+                "GameServerInstances", Set.of(GET, PUT, UPDATE, QUERY, BATCH_GET)));
         assertThat(door.tables().stream().filter(t -> t.table().equals(Tables.GAME_SERVERS)).findFirst().orElseThrow()
                 .queriedIndexes()).containsExactlyInAnyOrder(Tables.SERVERS_BY_GROUP_INDEX, Tables.CLAIMABLE_INDEX);
         assertThat(door.tables()).extracting(TableAccess::table).first().isEqualTo(Tables.GAME_SERVER_GROUPS);

@@ -31,6 +31,11 @@ public record Caller(Optional<String> boundInstanceId, boolean instanceVerified,
      * can make the API call Auto Scaling at will.
      */
     public boolean mayLookUp(String instanceId) {
+        return isInstanceOrAdministrator(instanceId);
+    }
+
+    /** An administrator, or the game server session of that very instance (EC2's word for it). */
+    public boolean isInstanceOrAdministrator(String instanceId) {
         return administrator || (instanceVerified && boundInstanceId.filter(instanceId::equals).isPresent());
     }
 }

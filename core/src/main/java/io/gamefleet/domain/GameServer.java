@@ -7,6 +7,9 @@ import java.time.Instant;
  * is live only while it is in the future (see {@link #isClaimedAt}). {@code instanceStatus} and
  * {@code instanceLaunchTime} are copied from the instance at registration (and by the balancer
  * when the instance changes): they order claim candidates without reading the instance.
+ * {@code pushConnectionId} is a copy of the instance's push connection (made at registration and
+ * when the instance's agent connects), so that the claim's own write returns it and its notice
+ * needs no read of the instance; the instance's record stays the authority.
  */
 public record GameServer(
         String gameServerGroupName,
@@ -20,7 +23,8 @@ public record GameServer(
         Instant lastHealthCheckTime,
         Instant registrationTime,
         InstanceStatus instanceStatus,
-        Instant instanceLaunchTime) {
+        Instant instanceLaunchTime,
+        String pushConnectionId) {
 
     public boolean isClaimedAt(Instant now) {
         return claimExpiresAt != null && claimExpiresAt.isAfter(now);
@@ -51,6 +55,7 @@ public record GameServer(
         private Instant registrationTime;
         private InstanceStatus instanceStatus = InstanceStatus.ACTIVE;
         private Instant instanceLaunchTime;
+        private String pushConnectionId;
 
         private Builder(GameServer s) {
             if (s == null) {
@@ -68,6 +73,7 @@ public record GameServer(
             registrationTime = s.registrationTime;
             instanceStatus = s.instanceStatus;
             instanceLaunchTime = s.instanceLaunchTime;
+            pushConnectionId = s.pushConnectionId;
         }
 
         public Builder gameServerGroupName(String v) { gameServerGroupName = v; return this; }
@@ -82,11 +88,12 @@ public record GameServer(
         public Builder registrationTime(Instant v) { registrationTime = v; return this; }
         public Builder instanceStatus(InstanceStatus v) { instanceStatus = v; return this; }
         public Builder instanceLaunchTime(Instant v) { instanceLaunchTime = v; return this; }
+        public Builder pushConnectionId(String v) { pushConnectionId = v; return this; }
 
         public GameServer build() {
             return new GameServer(gameServerGroupName, gameServerId, instanceId, connectionInfo,
                     gameServerData, utilizationStatus, claimExpiresAt, lastClaimTime,
-                    lastHealthCheckTime, registrationTime, instanceStatus, instanceLaunchTime);
+                    lastHealthCheckTime, registrationTime, instanceStatus, instanceLaunchTime, pushConnectionId);
         }
     }
 }

@@ -7,7 +7,8 @@ import java.time.Instant;
  * and protected is the scaling group's to say, and read from it). {@code replacementRequested}:
  * desired capacity was raised for this instance's replacement (by the balancer when it began
  * draining it, or at its Spot interruption warning), so desired capacity goes down by one again
- * when the instance ends.
+ * when the instance ends. {@code pushConnectionId}: the instance's agent's push connection, if one
+ * is open (null otherwise).
  */
 public record GameServerInstance(
         String gameServerGroupName,
@@ -16,7 +17,14 @@ public record GameServerInstance(
         String instanceType,
         String availabilityZone,
         Instant launchTime,
-        boolean replacementRequested) {
+        boolean replacementRequested,
+        String pushConnectionId) {
+
+    public GameServerInstance(String gameServerGroupName, String instanceId, InstanceStatus instanceStatus,
+            String instanceType, String availabilityZone, Instant launchTime, boolean replacementRequested) {
+        this(gameServerGroupName, instanceId, instanceStatus, instanceType, availabilityZone, launchTime,
+                replacementRequested, null);
+    }
 
     public GameServerInstance(String gameServerGroupName, String instanceId, InstanceStatus instanceStatus,
             String instanceType, String availabilityZone, Instant launchTime) {
@@ -31,6 +39,6 @@ public record GameServerInstance(
 
     public GameServerInstance withStatus(InstanceStatus status) {
         return new GameServerInstance(gameServerGroupName, instanceId, status, instanceType,
-                availabilityZone, launchTime, replacementRequested);
+                availabilityZone, launchTime, replacementRequested, pushConnectionId);
     }
 }

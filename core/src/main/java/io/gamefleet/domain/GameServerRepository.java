@@ -48,8 +48,17 @@ public interface GameServerRepository {
     Optional<GameServer> update(String group, String gameServerId, Optional<String> requiredInstanceId,
             ServerUpdate update);
 
-    /** Deletes the server if it is in the group (and on the instance, when one is given). */
-    boolean deregister(String group, String gameServerId, Optional<String> requiredInstanceId);
+    /**
+     * Deletes the server if it is in the group (and on the instance, when one is given): the
+     * server as it was, or empty when nothing was deleted.
+     */
+    Optional<GameServer> deregister(String group, String gameServerId, Optional<String> requiredInstanceId);
+
+    /**
+     * Copies the instance's push connection onto each of its game servers that exist (their
+     * {@link GameServer#pushConnectionId}); a server deregistered meanwhile is not written again.
+     */
+    void setPushConnection(String instanceId, String connectionId);
 
     /** Every game server of the group (the balancer's one query per group, paged). */
     List<GameServer> listAll(String group);

@@ -61,6 +61,7 @@ public final class GameServerService {
     private final ServiceSettings settings;
     private final Clock clock;
     private final Groups groups;
+    private final InstanceNotices notices;
     private final AskedInstances askedOfCompute = new AskedInstances(ASKED_INSTANCES);
     private final Map<String, CandidatePage> candidatePages = new ConcurrentHashMap<>();
     private final Map<String, Object> refreshLocks = new ConcurrentHashMap<>();
@@ -77,6 +78,14 @@ public final class GameServerService {
     public GameServerService(GroupRepository groupRepository, GameServerRepository servers,
             InstanceRepository instances, Supplier<Compute> compute, ClaimPolicy claimPolicy, PageTokens tokens,
             ServiceSettings settings, Clock clock) {
+        this(groupRepository, servers, instances, compute, claimPolicy, tokens, settings, clock, InstanceNotices.none());
+    }
+
+    /** {@code notices}: what a claim and an operator's deregistration tell the instance's agent. */
+    public GameServerService(GroupRepository groupRepository, GameServerRepository servers,
+            InstanceRepository instances, Supplier<Compute> compute, ClaimPolicy claimPolicy, PageTokens tokens,
+            ServiceSettings settings, Clock clock, InstanceNotices notices) {
+        this.notices = notices;
         this.compute = compute;
         this.servers = servers;
         this.instances = instances;
@@ -115,6 +124,7 @@ public final class GameServerService {
                 .lastHealthCheckTime(now)
                 .instanceStatus(instance.instanceStatus())
                 .instanceLaunchTime(instance.launchTime())
+                .pushConnectionId(instance.pushConnectionId())
                 .build();
         try {
             servers.register(server);
@@ -267,18 +277,30 @@ public final class GameServerService {
         return GamefleetException.conflict("game server " + u.gameServerId() + " was changed concurrently; try again");
     }
 
+    /** An administrator's deregistration (PlayFab's ShutDownMultiplayerServer) also tells the server's agent to end it. */
     public void deregister(String groupNameOrArn, String gameServerId, Caller caller) {
         String group = settings.groupName(groupNameOrArn);
-        if (!servers.deregister(group, gameServerId, caller.boundInstanceId())) {
+        Optional<GameServer> deleted = servers.deregister(group, gameServerId, caller.boundInstanceId());
+        if (deleted.isEmpty()) {
             describe(group, gameServerId, caller); // throws NotFound or Unauthorized, as appropriate
             throw GamefleetException.conflict("game server " + gameServerId + " was changed concurrently; try again");
+        }
+        if (caller.administrator()) {
+            notices.terminate(deleted.get(), InstanceNotices.OPERATOR);
         }
     }
 
     public record Claim(String groupNameOrArn, Optional<String> gameServerId, Optional<String> gameServerData,
             Optional<Set<InstanceStatus>> instanceStatuses) {}
 
+    /** A successful claim's notice goes to the server's agent, if it has one; it never fails the claim. */
     public GameServer claim(Claim c) {
+        GameServer claimed = claimServer(c);
+        notices.claimed(claimed);
+        return claimed;
+    }
+
+    private GameServer claimServer(Claim c) {
         String group = settings.groupName(c.groupNameOrArn());
         Set<InstanceStatus> allowed = c.instanceStatuses()
                 .map(s -> s.isEmpty() ? EnumSet.noneOf(InstanceStatus.class) : EnumSet.copyOf(s))

@@ -47,6 +47,18 @@ public interface InstanceRepository {
 
     void delete(String group, String instanceId);
 
+    /**
+     * Records the instance's agent's push connection, replacing any other (a newer connect wins);
+     * false when the instance is not recorded (nothing is then written).
+     */
+    boolean recordPushConnection(String group, String instanceId, String connectionId);
+
+    /** Clears the instance's push connection if it is still {@code connectionId}: false if it was not. */
+    boolean clearPushConnection(String group, String instanceId, String connectionId);
+
+    /** The instance holding this push connection, if any (read from an index: a moment behind its writes). */
+    Optional<GameServerInstance> findByPushConnection(String connectionId);
+
     /** Deletes up to {@code max} of the group's instances; returns how many it deleted. */
     int deleteSome(String group, int max);
 }

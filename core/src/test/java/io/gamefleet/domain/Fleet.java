@@ -8,6 +8,7 @@ import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
 import io.gamefleet.domain.fakes.InMemoryInterruptionRepository;
 import io.gamefleet.domain.fakes.MutableClock;
+import io.gamefleet.domain.fakes.RecordingInstanceNotifier;
 import io.gamefleet.domain.fakes.RecordingMetrics;
 import io.gamefleet.domain.fakes.RecordingWorkflowStarter;
 import java.lang.reflect.InvocationTargetException;
@@ -50,6 +51,7 @@ final class Fleet {
     final FakeCompute compute = new FakeCompute();
     final RecordingMetrics metrics = new RecordingMetrics();
     final RecordingWorkflowStarter workflows = new RecordingWorkflowStarter();
+    final RecordingInstanceNotifier notifier = new RecordingInstanceNotifier();
     final List<String> log = new ArrayList<>();
     final PageTokens tokens = new PageTokens("fleet-test-key");
 
@@ -69,8 +71,18 @@ final class Fleet {
     }
 
     GameServerService gameServers(GameServerRepository repository) {
-        return new GameServerService(groups, repository, instances, () -> compute, new ClaimPolicy(1, new SplittableRandom(1)),
-                tokens, SETTINGS, clock);
+        return gameServers(repository, instances);
+    }
+
+    /** Its notices go to {@link #notifier}, and read and clear connections in {@code instanceRepository}. */
+    GameServerService gameServers(GameServerRepository repository, InstanceRepository instanceRepository) {
+        return new GameServerService(groups, repository, instanceRepository, () -> compute,
+                new ClaimPolicy(1, new SplittableRandom(1)), tokens, SETTINGS, clock,
+                new InstanceNotices(() -> notifier, instanceRepository, log::add));
+    }
+
+    PushConnections pushConnections() {
+        return new PushConnections(instances, servers);
     }
 
     GroupLifecycle lifecycle() {

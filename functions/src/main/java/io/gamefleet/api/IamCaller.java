@@ -1,6 +1,7 @@
 package io.gamefleet.api;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.domain.Caller;
 import java.util.Map;
@@ -26,10 +27,21 @@ public record IamCaller(String accountId, Optional<String> roleName, Optional<St
         if (context == null || context.getAuthorizer() == null || context.getAuthorizer().getIam() == null) {
             return ANONYMOUS;
         }
-        String userArn = context.getAuthorizer().getIam().getUserArn();
+        return of(context.getAuthorizer().getIam().getUserArn(), context.getAuthorizer().getIam().getAccountId());
+    }
+
+    /** A WebSocket API's IAM-authorized {@code $connect}: the identity is {@code requestContext.identity}. */
+    public static IamCaller of(APIGatewayV2WebSocketEvent event) {
+        var context = event.getRequestContext();
+        if (context == null || context.getIdentity() == null) {
+            return ANONYMOUS;
+        }
+        return of(context.getIdentity().getUserArn(), context.getIdentity().getAccountId());
+    }
+
+    private static IamCaller of(String userArn, String account) {
         Matcher m = ROLE_SESSION.matcher(userArn == null ? "" : userArn);
         if (!m.matches()) {
-            String account = context.getAuthorizer().getIam().getAccountId();
             return new IamCaller(account == null ? "" : account, Optional.empty(), Optional.empty());
         }
         return new IamCaller(m.group(1), Optional.of(m.group(2)), Optional.of(m.group(3)));

@@ -17,7 +17,7 @@ import java.util.TreeSet;
  * The REST routes: the input is the JSON body with the path and query members merged in (query
  * values converted to the member's model type); errors carry their own HTTP status.
  */
-final class RestJsonProtocol implements WireProtocol {
+public final class RestJsonProtocol implements WireProtocol {
     private static final Map<String, String> HEADERS = Map.of("Content-Type", "application/json");
 
     private final ModelValidator model;
@@ -59,7 +59,7 @@ final class RestJsonProtocol implements WireProtocol {
     }
 
     /** The status the REST routes answer each error kind with. */
-    static int httpStatus(ErrorKind kind) {
+    public static int httpStatus(ErrorKind kind) {
         return switch (kind) {
             case INVALID_REQUEST -> 400;
             case UNAUTHORIZED -> 403;

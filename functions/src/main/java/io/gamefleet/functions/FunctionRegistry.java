@@ -1,6 +1,8 @@
 package io.gamefleet.functions;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
 import io.gamefleet.api.ApiHandler;
 import io.gamefleet.api.ClaimGameServerHandler;
 import io.gamefleet.api.CreateGameServerGroupHandler;
@@ -18,10 +20,14 @@ import io.gamefleet.api.UpdateGameServerGroupHandler;
 import io.gamefleet.api.UpdateGameServerHandler;
 import io.gamefleet.catalog.EventRule;
 import io.gamefleet.catalog.Operation;
+import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Schedule;
 import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
+import io.gamefleet.push.ConnectHandler;
+import io.gamefleet.push.DisconnectHandler;
+import io.gamefleet.push.MessageHandler;
 import io.gamefleet.triggers.BalancerHandler;
 import io.gamefleet.triggers.InstanceEventHandler;
 import io.gamefleet.wiring.Services;
@@ -102,6 +108,19 @@ public final class FunctionRegistry {
             return new BalancerHandler(services);
         }
         throw new IllegalArgumentException("no handler for schedule " + schedule.name());
+    }
+
+    /** A route of the push channel's WebSocket API. */
+    public RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> push(
+            PushChannel.WebSocketRoute route) {
+        if (route.equals(PushChannel.CONNECT)) {
+            return new ConnectHandler(services);
+        } else if (route.equals(PushChannel.DISCONNECT)) {
+            return new DisconnectHandler(services);
+        } else if (route.equals(PushChannel.MESSAGE)) {
+            return new MessageHandler(services);
+        }
+        throw new IllegalArgumentException("no handler for WebSocket route " + route.routeKey());
     }
 
     public RequestHandler<Map<String, Object>, Map<String, Object>> eventRule(EventRule rule) {

@@ -7,12 +7,14 @@ import io.gamefleet.adapters.dynamodb.DynamoInstanceRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInterruptionRepository;
 import io.gamefleet.adapters.dynamodb.TableNames;
 import io.gamefleet.adapters.metrics.EmfMetrics;
+import io.gamefleet.adapters.push.ApiGatewayInstanceNotifier;
 import io.gamefleet.adapters.stepfunctions.StepFunctionsWorkflowStarter;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.domain.Compute;
+import io.gamefleet.domain.InstanceNotifier;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.logging.JsonLog;
@@ -35,12 +37,14 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
 import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -62,6 +66,12 @@ public final class AwsServices {
     /** The HTTP client's own: to open a connection, and between two reads of an answer. */
     public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
     public static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(3);
+    /**
+     * A notice is posted inside the claim (or deregistration) that caused it, and is best effort:
+     * one attempt, bounded well below the claim's own time, so that a stalled management API
+     * delays a claim by at most this much and never fails it.
+     */
+    public static final Duration NOTICE_TIMEOUT = Duration.ofMillis(1500);
 
     private final Map<String, String> environment;
     private Clock clock = Clock.systemUTC();
@@ -139,8 +149,25 @@ public final class AwsServices {
                 new DynamoInterruptionRepository(dynamoDb, tables),
                 computePort, metricsPort,
                 new StepFunctionsWorkflowStarter(sfn, setting(Settings.ACTIVATION_STATE_MACHINE_ARN),
-                        setting(Settings.DELETION_STATE_MACHINE_ARN)));
+                        setting(Settings.DELETION_STATE_MACHINE_ARN)),
+                notifier(region, creds));
         return new Services(ports, config(region), clock, JsonLog::info);
+    }
+
+    /** Notices through the push channel's management API, when one is configured; made on first use. */
+    private Supplier<InstanceNotifier> notifier(Region region, AwsCredentialsProvider creds) {
+        String endpoint = setting(Settings.PUSH_ENDPOINT);
+        if (endpoint.isBlank()) {
+            return null;
+        }
+        return Lazy.of(() -> new ApiGatewayInstanceNotifier(ApiGatewayManagementApiClient.builder()
+                .region(region).credentialsProvider(creds).endpointOverride(URI.create(endpoint))
+                .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(CONNECT_TIMEOUT)
+                        .socketTimeout(NOTICE_TIMEOUT))
+                .overrideConfiguration(ClientOverrideConfiguration.builder().executionInterceptors(interceptors)
+                        .apiCallTimeout(NOTICE_TIMEOUT)
+                        .retryStrategy(AwsRetryStrategy.doNotRetry()).build())
+                .build()));
     }
 
     private Services.Config config(Region region) {

@@ -9,10 +9,13 @@ import io.gamefleet.domain.GroupLifecycle;
 import io.gamefleet.domain.GroupRepository;
 import io.gamefleet.domain.GroupService;
 import io.gamefleet.domain.InstanceEvents;
+import io.gamefleet.domain.InstanceNotices;
+import io.gamefleet.domain.InstanceNotifier;
 import io.gamefleet.domain.InstanceRepository;
 import io.gamefleet.domain.InterruptionRepository;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.PageTokens;
+import io.gamefleet.domain.PushConnections;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.SpotBalancer;
 import io.gamefleet.domain.WorkflowReconciler;
@@ -32,10 +35,17 @@ import java.util.function.Supplier;
 public final class Services {
     private static volatile Services shared;
 
-    /** What the domain services run on: the AWS adapters, or fakes. */
+    /** What the domain services run on: the AWS adapters, or fakes. {@code notifier} null: no push channel. */
     public record Ports(GroupRepository groups, GameServerRepository servers, InstanceRepository instances,
             InterruptionRepository interruptions, Supplier<Compute> compute, Supplier<Metrics> metrics,
-            WorkflowStarter workflows) {}
+            WorkflowStarter workflows, Supplier<InstanceNotifier> notifier) {
+        /** A deployment without a push channel: no notices are sent. */
+        public Ports(GroupRepository groups, GameServerRepository servers, InstanceRepository instances,
+                InterruptionRepository interruptions, Supplier<Compute> compute, Supplier<Metrics> metrics,
+                WorkflowStarter workflows) {
+            this(groups, servers, instances, interruptions, compute, metrics, workflows, null);
+        }
+    }
 
     /** The deployment's settings, as the functions read them from their environment. */
     public record Config(ServiceSettings settings, String pageTokenKey, Duration viabilityWindow,
@@ -53,6 +63,7 @@ public final class Services {
     private final Supplier<SpotBalancer> balancer;
     private final Supplier<InstanceEvents> instanceEvents;
     private final WorkflowReconciler reconciler;
+    private final PushConnections pushConnections;
 
     public Services(Ports ports, Config config, Clock clock, Consumer<String> log) {
         this.clock = clock;
@@ -62,8 +73,11 @@ public final class Services {
         this.groupService = new GroupService(ports.groups(), ports.instances(), ports.workflows(), tokens, settings, clock);
         // SecureRandom: thread-safe (the local profile serves requests concurrently), and reseeded
         // after a SnapStart restore, so environments restored from one snapshot spread differently.
+        InstanceNotices notices = ports.notifier() == null ? InstanceNotices.none()
+                : new InstanceNotices(ports.notifier(), ports.instances(), log);
         this.gameServerService = new GameServerService(ports.groups(), ports.servers(), ports.instances(),
-                ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock);
+                ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices);
+        this.pushConnections = new PushConnections(ports.instances(), ports.servers());
         // Built on first use: only the workflow steps, the balancer and the event handler need them.
         this.lifecycle = Lazy.of(() -> new GroupLifecycle(groupService, ports.groups(), ports.servers(),
                 ports.instances(), ports.compute().get(), settings, clock));
@@ -112,6 +126,11 @@ public final class Services {
     /** Restarts the lost workflows of groups in a status a workflow owns (the balancer's schedule runs it). */
     public WorkflowReconciler reconciler() {
         return reconciler;
+    }
+
+    /** The agents' push connections (the WebSocket routes' functions). */
+    public PushConnections pushConnections() {
+        return pushConnections;
     }
 
     public ServiceSettings settings() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gamefleet.catalog.EventRule;
 import io.gamefleet.catalog.Operation;
+import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.catalog.Schedule;
 import io.gamefleet.catalog.Triggers;
@@ -40,6 +41,13 @@ class FunctionRegistryTest {
         }
         for (EventRule rule : Triggers.EVENT_RULES) {
             assertThat(registry.eventRule(rule).getClass().getName()).isEqualTo(rule.handlerClass());
+        }
+    }
+
+    @Test
+    void everyPushRoutesHandlerIsTheCatalogsClass() {
+        for (PushChannel.WebSocketRoute route : PushChannel.ROUTES) {
+            assertThat(registry.push(route).getClass().getName()).as(route.routeKey()).isEqualTo(route.handlerClass());
         }
     }
 }

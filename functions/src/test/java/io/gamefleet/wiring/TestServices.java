@@ -10,6 +10,7 @@ import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
 import io.gamefleet.domain.fakes.InMemoryInterruptionRepository;
 import io.gamefleet.domain.fakes.MutableClock;
+import io.gamefleet.domain.fakes.RecordingInstanceNotifier;
 import io.gamefleet.domain.fakes.RecordingMetrics;
 import io.gamefleet.domain.fakes.RecordingWorkflowStarter;
 import java.time.Duration;
@@ -33,6 +34,7 @@ public final class TestServices {
     public final FakeCompute compute = new FakeCompute();
     public final RecordingMetrics metrics = new RecordingMetrics();
     public final RecordingWorkflowStarter workflows = new RecordingWorkflowStarter();
+    public final RecordingInstanceNotifier notifier = new RecordingInstanceNotifier();
     public final List<String> log = new ArrayList<>();
     public final Services services;
 
@@ -46,7 +48,7 @@ public final class TestServices {
                 Duration.ofSeconds(60), Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15),
                 Settings.SCALING_GROUP_PREFIX.defaultValue());
         services = new Services(new Services.Ports(groups, servers, instances, interruptions, () -> compute,
-                () -> metrics, workflows), new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, roleArns),
+                () -> metrics, workflows, () -> notifier), new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, roleArns),
                 clock, log::add);
     }
 

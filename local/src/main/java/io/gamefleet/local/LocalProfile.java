@@ -130,11 +130,16 @@ public final class LocalProfile implements AutoCloseable {
 
         fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), ACCOUNT_ID);
         Map<String, String> environment = environment(o, dynamoDb);
+        // The functions post the push channel's notices to the edge, signed as a Lambda role would sign them.
+        environment.put(Settings.PUSH_ENDPOINT.environmentVariable(), endpoint().toString());
+        Principal functionsPrincipal = Principals.functions();
         createTables(dynamoDb);
         environment.putAll(deployStateMachines(stepFunctions));
         services = AwsServices.fromEnvironment(environment).clock(o.clock()).compute(fleet)
                 .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet))
-                .credentials(CREDENTIALS).interceptors(o.interceptors()).build();
+                .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create(functionsPrincipal.accessKeyId(),
+                        functionsPrincipal.secretAccessKey())))
+                .interceptors(o.interceptors()).build();
         Functions functions = Functions.of(new FunctionRegistry(services));
         EventRouter events = new EventRouter(functions.eventRules());
         fleet.sendEventsTo(events::deliver);
@@ -156,8 +161,8 @@ public final class LocalProfile implements AutoCloseable {
         o.stepFunctionsEndpoint().ifPresent(e -> external.put("stepfunctions", e.toString()));
         supervisor = closing(new Supervisor(watched, external, line -> System.err.println(line)));
         children = List.copyOf(watched.stream().map(Supervisor.Watched::child).toList());
-        edge.serve(functions, events, scheduler, supervisor::states);
-        // Jetty endpoints of their own (the agent's push channel, the console) register here, with
+        edge.serve(functions, events, scheduler, new EdgeServer.Instances(fleet, functionsPrincipal), supervisor::states);
+        // Jetty endpoints of their own (the console; the push channel is the edge's) register here, with
         // edge.addHandler(...), given what they need of this profile (services, the local token).
         // Groups kept in --data-dir (or in a given DynamoDB) whose workflow did not finish: a sidecar
         // of this run's own has no execution yet, so every one of them is started again now.

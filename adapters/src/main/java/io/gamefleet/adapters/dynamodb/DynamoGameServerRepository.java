@@ -1,5 +1,6 @@
 package io.gamefleet.adapters.dynamodb;
 
+import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroupStatus;
@@ -395,7 +396,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     }
 
     @Override
-    public boolean deregister(String group, String gameServerId, Optional<String> requiredInstanceId) {
+    public Optional<GameServer> deregister(String group, String gameServerId, Optional<String> requiredInstanceId) {
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":group", AttributeValue.fromS(group));
         String condition = "GameServerGroupName = :group";
@@ -405,11 +406,28 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         }
         String conditionExpression = condition;
         try {
-            dynamoDb.deleteItem(d -> d.tableName(tableName).key(keyMap(gameServerId))
-                    .conditionExpression(conditionExpression).expressionAttributeValues(values));
-            return true;
+            var deleted = dynamoDb.deleteItem(d -> d.tableName(tableName).key(keyMap(gameServerId))
+                    .conditionExpression(conditionExpression).expressionAttributeValues(values)
+                    .returnValues(ReturnValue.ALL_OLD));
+            return Optional.of(GameServerSchema.fromItem(deleted.attributes()));
         } catch (ConditionalCheckFailedException e) {
-            return false;
+            return Optional.empty();
+        }
+    }
+
+    /** The instance's servers from its index (keys only), then one conditional UpdateItem each. */
+    @Override
+    public void setPushConnection(String instanceId, String connectionId) {
+        for (String id : ids(entries(Tables.SERVERS_BY_INSTANCE_INDEX, "InstanceId", instanceId, Integer.MAX_VALUE))) {
+            try {
+                dynamoDb.updateItem(u -> u.tableName(tableName).key(keyMap(id))
+                        .updateExpression("SET #connection = :connection")
+                        .conditionExpression("attribute_exists(GameServerId)")
+                        .expressionAttributeNames(Map.of("#connection", PushChannel.CONNECTION_ATTRIBUTE))
+                        .expressionAttributeValues(Map.of(":connection", AttributeValue.fromS(connectionId))));
+            } catch (ConditionalCheckFailedException deregistered) {
+                // gone meanwhile: not written again
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.gamefleet.adapters.dynamodb;
 
+import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceRepository;
@@ -150,6 +151,44 @@ public final class DynamoInstanceRepository implements InstanceRepository {
         } catch (ConditionalCheckFailedException alreadySoOrGone) {
             return false;
         }
+    }
+
+    @Override
+    public boolean recordPushConnection(String group, String instanceId, String connectionId) {
+        return updateConnection(group, instanceId, "SET #connection = :connection", "attribute_exists(InstanceId)",
+                connectionId);
+    }
+
+    @Override
+    public boolean clearPushConnection(String group, String instanceId, String connectionId) {
+        return updateConnection(group, instanceId, "REMOVE #connection", "#connection = :connection", connectionId);
+    }
+
+    /** One conditional UpdateItem of the instance's connection: false when the condition failed. */
+    private boolean updateConnection(String group, String instanceId, String update, String condition,
+            String connectionId) {
+        try {
+            dynamoDb.updateItem(u -> u.tableName(tableName).key(keyMap(group, instanceId))
+                    .updateExpression(update)
+                    .conditionExpression(condition)
+                    .expressionAttributeNames(Map.of("#connection", PushChannel.CONNECTION_ATTRIBUTE))
+                    .expressionAttributeValues(Map.of(":connection", AttributeValue.fromS(connectionId))));
+            return true;
+        } catch (ConditionalCheckFailedException notRecordedOrReplaced) {
+            return false;
+        }
+    }
+
+    /** The index holds the keys only: the instance is read back by them. */
+    @Override
+    public Optional<GameServerInstance> findByPushConnection(String connectionId) {
+        var entries = dynamoDb.query(q -> q.tableName(tableName).indexName(Tables.INSTANCES_BY_PUSH_CONNECTION_INDEX)
+                .keyConditionExpression("#connection = :connection")
+                .expressionAttributeNames(Map.of("#connection", PushChannel.CONNECTION_ATTRIBUTE))
+                .expressionAttributeValues(Map.of(":connection", AttributeValue.fromS(connectionId)))
+                .limit(1)).items();
+        return entries.stream().findFirst()
+                .flatMap(e -> find(e.get("GameServerGroupName").s(), e.get("InstanceId").s()));
     }
 
     private static Map<String, AttributeValue> keyMap(String group, String instanceId) {

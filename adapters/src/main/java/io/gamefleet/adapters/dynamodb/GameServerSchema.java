@@ -2,6 +2,7 @@ package io.gamefleet.adapters.dynamodb;
 
 import static io.gamefleet.adapters.dynamodb.Attributes.sortable;
 
+import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.InstanceStatus;
@@ -125,6 +126,7 @@ final class GameServerSchema {
         millis(item, "LastHealthCheckTime", g.lastHealthCheckTime());
         string(item, "InstanceStatus", g.instanceStatus() == null ? null : g.instanceStatus().name());
         millis(item, "InstanceLaunchTime", g.instanceLaunchTime());
+        string(item, PushChannel.CONNECTION_ATTRIBUTE, g.pushConnectionId());
         String claimSortKey = claimSortKey(g, g.claimExpiresAt());
         if (claimSortKey != null) {
             string(item, "ClaimPartition", partition(g.gameServerGroupName(), g.gameServerId()));
@@ -143,7 +145,7 @@ final class GameServerSchema {
                 millis(item, "ClaimExpiresAt"), millis(item, "LastClaimTime"), millis(item, "LastHealthCheckTime"),
                 millis(item, "RegistrationTime"),
                 instanceStatus == null ? null : InstanceStatus.valueOf(instanceStatus),
-                millis(item, "InstanceLaunchTime"));
+                millis(item, "InstanceLaunchTime"), string(item, PushChannel.CONNECTION_ATTRIBUTE));
     }
 
     private static void string(Map<String, AttributeValue> item, String name, String value) {

@@ -8,6 +8,7 @@ import static software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTag
 import static software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags.secondaryPartitionKey;
 import static software.amazon.awssdk.enhanced.dynamodb.mapper.StaticAttributeTags.secondarySortKey;
 
+import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceStatus;
@@ -19,7 +20,8 @@ import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchem
  * GameServerInstances items. Access patterns: one instance by group and id (registration checks
  * the instance belongs to the group and reads its status); a group's instances in id order
  * (DescribeGameServerInstances, the workflows, all of them for the balancer); one instance by id
- * alone through the ByInstanceId index (EC2 events name only the instance).
+ * alone through the ByInstanceId index (EC2 events name only the instance); the instance holding a
+ * push connection through the sparse ByPushConnection index ($disconnect names only the connection).
  */
 final class InstanceSchema {
     static final TableSchema<GameServerInstance> SCHEMA = build();
@@ -35,9 +37,11 @@ final class InstanceSchema {
         private String zone;
         private Instant launchTime;
         private boolean replacementRequested;
+        private String pushConnectionId;
 
         GameServerInstance build() {
-            return new GameServerInstance(group, instanceId, status, type, zone, launchTime, replacementRequested);
+            return new GameServerInstance(group, instanceId, status, type, zone, launchTime, replacementRequested,
+                    pushConnectionId);
         }
     }
 
@@ -49,13 +53,17 @@ final class InstanceSchema {
                 .tags(primaryPartitionKey(), secondarySortKey(Tables.INSTANCES_BY_ID_INDEX)));
         s.addAttribute(String.class, a -> a.name("InstanceId").getter(GameServerInstance::instanceId)
                 .setter((b, v) -> b.instanceId = v)
-                .tags(primarySortKey(), secondaryPartitionKey(Tables.INSTANCES_BY_ID_INDEX)));
+                .tags(primarySortKey(), secondaryPartitionKey(Tables.INSTANCES_BY_ID_INDEX),
+                        secondarySortKey(Tables.INSTANCES_BY_PUSH_CONNECTION_INDEX)));
         enumeration(s, "InstanceStatus", InstanceStatus.class, GameServerInstance::instanceStatus, (b, v) -> b.status = v);
         string(s, "InstanceType", GameServerInstance::instanceType, (b, v) -> b.type = v);
         string(s, "AvailabilityZone", GameServerInstance::availabilityZone, (b, v) -> b.zone = v);
         millis(s, "LaunchTime", GameServerInstance::launchTime, (b, v) -> b.launchTime = v);
         s.addAttribute(Boolean.class, a -> a.name("ReplacementRequested").getter(GameServerInstance::replacementRequested)
                 .setter((b, v) -> b.replacementRequested = Boolean.TRUE.equals(v)));
+        s.addAttribute(String.class, a -> a.name(PushChannel.CONNECTION_ATTRIBUTE).getter(GameServerInstance::pushConnectionId)
+                .setter((b, v) -> b.pushConnectionId = v)
+                .tags(secondaryPartitionKey(Tables.INSTANCES_BY_PUSH_CONNECTION_INDEX)));
         return s.build();
     }
 }

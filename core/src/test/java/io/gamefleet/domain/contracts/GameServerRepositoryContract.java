@@ -492,7 +492,7 @@ public abstract class GameServerRepositoryContract {
     @Test
     void aCandidateReadAsUtilizedIsClaimedIfTheServerIsAvailableNow() {
         GameServer utilized = setUtilization(registered(server("a", "i-1", 0)), UtilizationStatus.UTILIZED).orElseThrow();
-        assertThat(servers.deregister(group, utilized.gameServerId(), Optional.empty())).isTrue();
+        assertThat(servers.deregister(group, utilized.gameServerId(), Optional.empty())).isPresent();
         GameServer again = registered(server("a", "i-1", 0));
         assertThat(claim(utilized, T0)).contains(again.toBuilder().claimExpiresAt(T0.plus(TTL)).lastClaimTime(T0).build());
     }
@@ -525,7 +525,7 @@ public abstract class GameServerRepositoryContract {
         assertThat(claim(s.toBuilder().gameServerGroupName(other()).build(), T0)).isEmpty();
         assertThat(stored(s)).isEqualTo(s);
 
-        assertThat(servers.deregister(group, s.gameServerId(), Optional.empty())).isTrue();
+        assertThat(servers.deregister(group, s.gameServerId(), Optional.empty())).isPresent();
         assertThat(claim(s, T0)).isEmpty();
         assertThat(servers.find(s.gameServerId())).as("not recreated").isEmpty();
     }
@@ -603,17 +603,44 @@ public abstract class GameServerRepositoryContract {
     @Test
     void deregisterRequiresTheGroupAndTheInstanceWhenGiven() {
         GameServer s = registered(server("a", "i-1", 0));
-        assertThat(servers.deregister(other(), s.gameServerId(), Optional.empty())).isFalse();
-        assertThat(servers.deregister(group, s.gameServerId(), Optional.of(instance("i-2")))).isFalse();
+        assertThat(servers.deregister(other(), s.gameServerId(), Optional.empty())).isEmpty();
+        assertThat(servers.deregister(group, s.gameServerId(), Optional.of(instance("i-2")))).isEmpty();
         assertThat(servers.find(s.gameServerId())).contains(s);
 
-        assertThat(servers.deregister(group, s.gameServerId(), Optional.of(instance("i-1")))).isTrue();
+        assertThat(servers.deregister(group, s.gameServerId(), Optional.of(instance("i-1")))).as("the server as it was")
+                .contains(s);
         assertThat(servers.find(s.gameServerId())).isEmpty();
-        assertThat(servers.deregister(group, s.gameServerId(), Optional.empty())).as("already gone").isFalse();
+        assertThat(servers.deregister(group, s.gameServerId(), Optional.empty())).as("already gone").isEmpty();
 
-        GameServer t = registered(server("b", "i-1", 0));
-        assertThat(servers.deregister(group, t.gameServerId(), Optional.empty())).isTrue();
+        GameServer t = registered(server("b", "i-1", 0).toBuilder().pushConnectionId("conn-b").build());
+        assertThat(servers.deregister(group, t.gameServerId(), Optional.empty())).contains(t);
         assertThat(servers.find(t.gameServerId())).isEmpty();
+    }
+
+    // ---- the push connection copied onto the servers ---------------------------------------
+
+    @Test
+    void setPushConnectionCopiesItOntoTheInstancesServersOnlyAndAClaimReturnsIt() {
+        List<GameServer> on1 = registeredOn("i-1", 3);
+        GameServer elsewhere = registered(server("other", "i-2", 0));
+        servers.setPushConnection(instance("i-1"), "conn-1");
+        servers.setPushConnection(instance("i-9"), "conn-9"); // no server: nothing created
+
+        on1.forEach(s -> assertThat(stored(s)).isEqualTo(s.toBuilder().pushConnectionId("conn-1").build()));
+        assertThat(stored(elsewhere).pushConnectionId()).isNull();
+        servers.setPushConnection(instance("i-1"), "conn-2");
+        assertThat(stored(on1.get(0)).pushConnectionId()).as("a newer connect replaces it").isEqualTo("conn-2");
+
+        GameServer claimed = servers.tryClaim(stored(on1.get(1)), condition(T0), T0.plus(TTL), Optional.empty())
+                .orElseThrow();
+        assertThat(claimed.pushConnectionId()).as("the claim's own write returns it").isEqualTo("conn-2");
+        assertThat(servers.find(id("s900"))).isEmpty();
+    }
+
+    @Test
+    void aRegisteredServerKeepsTheConnectionItWasRegisteredWith() {
+        GameServer s = registered(server("a", "i-1", 0).toBuilder().pushConnectionId("conn-a").build());
+        assertThat(stored(s).pushConnectionId()).isEqualTo("conn-a");
     }
 
     @Test

@@ -216,6 +216,60 @@ public abstract class InstanceRepositoryContract {
         assertThat(instances.find(group, id("404"))).isEmpty();
     }
 
+    // ---- the push connection ----------------------------------------------------------
+
+    @Test
+    void aPushConnectionIsRecordedOnlyOnARecordedInstanceAndANewerOneReplacesIt() {
+        GameServerInstance i = saved(instance(group, id("1")));
+        assertThat(instances.recordPushConnection(group, id("ghost"), "conn-ghost")).isFalse();
+        assertThat(instances.find(group, id("ghost"))).as("nothing created").isEmpty();
+        assertThat(instances.recordPushConnection(other(), id("1"), "conn-other")).isFalse();
+
+        assertThat(instances.recordPushConnection(group, id("1"), "conn-1")).isTrue();
+        assertThat(instances.find(group, id("1")).orElseThrow().pushConnectionId()).isEqualTo("conn-1");
+        assertThat(instances.recordPushConnection(group, id("1"), "conn-2")).isTrue();
+        GameServerInstance connected = instances.find(group, id("1")).orElseThrow();
+        assertThat(connected.pushConnectionId()).isEqualTo("conn-2");
+        assertThat(connected.instanceStatus()).as("nothing else changed").isEqualTo(i.instanceStatus());
+        assertThat(connected.launchTime()).isEqualTo(i.launchTime());
+    }
+
+    @Test
+    void aPushConnectionIsClearedOnlyIfItIsStillThatOne() {
+        saved(instance(group, id("1")));
+        instances.recordPushConnection(group, id("1"), "conn-old");
+        instances.recordPushConnection(group, id("1"), "conn-new");
+        assertThat(instances.clearPushConnection(group, id("1"), "conn-old")).isFalse();
+        assertThat(instances.find(group, id("1")).orElseThrow().pushConnectionId()).isEqualTo("conn-new");
+
+        assertThat(instances.clearPushConnection(group, id("1"), "conn-new")).isTrue();
+        assertThat(instances.find(group, id("1")).orElseThrow().pushConnectionId()).isNull();
+        assertThat(instances.clearPushConnection(group, id("1"), "conn-new")).isFalse();
+        assertThat(instances.clearPushConnection(group, id("ghost"), "conn-new")).isFalse();
+        assertThat(instances.find(group, id("ghost"))).isEmpty();
+    }
+
+    @Test
+    void theStatusAndReplacementChangesKeepThePushConnection() {
+        saved(instance(group, id("1")));
+        instances.recordPushConnection(group, id("1"), "conn-1");
+        instances.changeStatus(group, id("1"), InstanceStatus.ACTIVE, InstanceStatus.DRAINING, true);
+        instances.setReplacementRequested(group, id("1"), false);
+        instances.addIfAbsent(instance(group, id("1")));
+        assertThat(instances.find(group, id("1")).orElseThrow().pushConnectionId()).isEqualTo("conn-1");
+    }
+
+    @Test
+    void findByPushConnectionFindsTheInstanceHoldingIt() {
+        saved(instance(group, id("1")));
+        saved(instance(other(), id("2")));
+        instances.recordPushConnection(other(), id("2"), "conn-" + group);
+        GameServerInstance found = instances.findByPushConnection("conn-" + group).orElseThrow();
+        assertThat(found.gameServerGroupName()).isEqualTo(other());
+        assertThat(found.instanceId()).isEqualTo(id("2"));
+        assertThat(instances.findByPushConnection("conn-none-" + group)).isEmpty();
+    }
+
     @Test
     void deleteRemovesOnlyThatRecord() {
         GameServerInstance kept = saved(instance(group, id("1")));

@@ -145,12 +145,17 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
     }
 
     @Override
-    public synchronized boolean deregister(String group, String gameServerId, Optional<String> requiredInstanceId) {
+    public synchronized Optional<GameServer> deregister(String group, String gameServerId,
+            Optional<String> requiredInstanceId) {
         if (!inGroupAndOnInstance(servers.get(gameServerId), group, requiredInstanceId)) {
-            return false;
+            return Optional.empty();
         }
-        servers.remove(gameServerId);
-        return true;
+        return Optional.of(servers.remove(gameServerId));
+    }
+
+    @Override
+    public synchronized void setPushConnection(String instanceId, String connectionId) {
+        onInstance(instanceId).forEach(s -> servers.put(s.gameServerId(), s.toBuilder().pushConnectionId(connectionId).build()));
     }
 
     @Override

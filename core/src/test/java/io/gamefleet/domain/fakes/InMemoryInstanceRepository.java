@@ -67,7 +67,7 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
             boolean replacementRequested) {
         Optional<GameServerInstance> current = find(group, instanceId).filter(i -> i.instanceStatus() == from);
         current.ifPresent(i -> save(new GameServerInstance(group, instanceId, to, i.instanceType(),
-                i.availabilityZone(), i.launchTime(), replacementRequested)));
+                i.availabilityZone(), i.launchTime(), replacementRequested, i.pushConnectionId())));
         return current.isPresent();
     }
 
@@ -75,8 +75,33 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
     public synchronized boolean setReplacementRequested(String group, String instanceId, boolean requested) {
         Optional<GameServerInstance> current = find(group, instanceId).filter(i -> i.replacementRequested() != requested);
         current.ifPresent(i -> save(new GameServerInstance(group, instanceId, i.instanceStatus(), i.instanceType(),
-                i.availabilityZone(), i.launchTime(), requested)));
+                i.availabilityZone(), i.launchTime(), requested, i.pushConnectionId())));
         return current.isPresent();
+    }
+
+    @Override
+    public synchronized boolean recordPushConnection(String group, String instanceId, String connectionId) {
+        Optional<GameServerInstance> current = find(group, instanceId);
+        current.ifPresent(i -> save(withConnection(i, connectionId)));
+        return current.isPresent();
+    }
+
+    @Override
+    public synchronized boolean clearPushConnection(String group, String instanceId, String connectionId) {
+        Optional<GameServerInstance> current = find(group, instanceId).filter(i -> connectionId.equals(i.pushConnectionId()));
+        current.ifPresent(i -> save(withConnection(i, null)));
+        return current.isPresent();
+    }
+
+    @Override
+    public synchronized Optional<GameServerInstance> findByPushConnection(String connectionId) {
+        return instances.values().stream().flatMap(byId -> byId.values().stream())
+                .filter(i -> connectionId.equals(i.pushConnectionId())).findFirst();
+    }
+
+    private static GameServerInstance withConnection(GameServerInstance i, String connectionId) {
+        return new GameServerInstance(i.gameServerGroupName(), i.instanceId(), i.instanceStatus(), i.instanceType(),
+                i.availabilityZone(), i.launchTime(), i.replacementRequested(), connectionId);
     }
 
     @Override
@@ -100,6 +125,6 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
     /** As DynamoDB keeps it: the launch time in milliseconds. */
     private static GameServerInstance stored(GameServerInstance i) {
         return new GameServerInstance(i.gameServerGroupName(), i.instanceId(), i.instanceStatus(), i.instanceType(),
-                i.availabilityZone(), Storage.millis(i.launchTime()), i.replacementRequested());
+                i.availabilityZone(), Storage.millis(i.launchTime()), i.replacementRequested(), i.pushConnectionId());
     }
 }

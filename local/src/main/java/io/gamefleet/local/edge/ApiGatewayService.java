@@ -150,7 +150,7 @@ final class ApiGatewayService implements EdgeService {
     }
 
     /** The query's parameters, each name and value decoded once. */
-    private static Map<String, String> queryParameters(String rawQuery) {
+    static Map<String, String> queryParameters(String rawQuery) {
         Map<String, String> query = new LinkedHashMap<>();
         if (rawQuery != null && !rawQuery.isEmpty()) {
             for (String pair : rawQuery.split("&")) {

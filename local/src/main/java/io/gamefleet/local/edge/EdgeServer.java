@@ -15,7 +15,10 @@ import java.util.concurrent.Executors;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import io.gamefleet.local.fleet.InstanceMetadata;
+import io.gamefleet.local.fleet.SimulatedFleet;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 import org.eclipse.jetty.server.Server;
 
 /**
@@ -124,12 +127,31 @@ public final class EdgeServer implements AutoCloseable {
      * From now on serves the functions, through every emulated service; {@code dependencies}
      * reports the state of each process the profile needs, for {@code /_local/health}.
      */
-    public void serve(Functions functions, EventRouter events, Scheduler scheduler,
+    public void serve(Functions functions, EventRouter events, Scheduler scheduler, Instances instances,
             Supplier<Map<String, Map<String, Object>>> dependencies) {
+        PushSockets push = new PushSockets(functions.pushRoutes(), principals, clock);
+        WebSocketUpgradeHandler webSockets = WebSocketUpgradeHandler.from(jetty(), push::configure);
+        addHandler(webSockets);
+        try {
+            // added to a running server: its WebSocket container (and mappings) start only when it does
+            if (!webSockets.isStarted()) {
+                webSockets.start();
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("the push channel's WebSocket endpoint did not start: " + e.getMessage(), e);
+        }
         services = List.of(new ControlService(scheduler, dependencies), new EventBridgeService(events),
+                new InstanceMetadataService(new InstanceMetadata(instances.fleet(), clock)),
+                new InstancesService(instances.fleet()), new ConnectionsService(push, instances.functions(), clock),
                 new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock,
                         settings.allowUnsignedPayload()));
     }
+
+    /**
+     * The simulated instances, for their metadata and interruption, and the functions' own
+     * principal, which alone may post to the push channel's connections.
+     */
+    public record Instances(SimulatedFleet fleet, Principal functions) {}
 
     private void handle(Exchange exchange) {
         try {

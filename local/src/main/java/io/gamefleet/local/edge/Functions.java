@@ -1,8 +1,11 @@
 package io.gamefleet.local.edge;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
 import io.gamefleet.api.ApiHandler;
 import io.gamefleet.catalog.EventRule;
+import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.catalog.Schedule;
@@ -18,11 +21,12 @@ import java.util.Map;
 /**
  * Every function of the catalog, built once, as CDK wires them in AWS: by Lambda function name
  * (what the Step Functions sidecar invokes), and behind its route (and CBOR path), the JSON door,
- * its event rule or schedule.
+ * its event rule or schedule, or its push channel route (by route key).
  */
 public record Functions(Map<String, RequestHandler<?, ?>> byName, Map<Route, ApiHandler> routes, GameLiftJsonHandler jsonDoor,
         Map<EventRule, RequestHandler<Map<String, Object>, Map<String, Object>>> eventRules,
-        Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedulesByName) {
+        Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedulesByName,
+        Map<String, RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse>> pushRoutes) {
 
     public static Functions of(FunctionRegistry registry) {
         Map<String, RequestHandler<?, ?>> byName = new HashMap<>();
@@ -46,7 +50,11 @@ public record Functions(Map<String, RequestHandler<?, ?>> byName, Map<Route, Api
             schedules.put(schedule.name(), registry.schedule(schedule));
             byName.put(schedule.functionName(), schedules.get(schedule.name()));
         }
-        return new Functions(byName, routes, jsonDoor, eventRules, schedules);
+        Map<String, RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse>> push = new HashMap<>();
+        for (PushChannel.WebSocketRoute route : PushChannel.ROUTES) {
+            push.put(route.routeKey(), registry.push(route)); // not invocable: they trust the caller in their event
+        }
+        return new Functions(byName, routes, jsonDoor, eventRules, schedules, push);
     }
 
     /**

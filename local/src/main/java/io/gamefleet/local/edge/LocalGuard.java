@@ -66,8 +66,11 @@ final class LocalGuard extends Handler.Wrapper {
     private static boolean needsToken(Request request) {
         String path = request.getHttpURI().getPath();
         String method = request.getMethod();
+        // An instance's metadata (its IMDSv2 token PUT included) changes no state of the profile:
+        // its own token is its guard, as on EC2, and the agents are given no run token.
         return path.startsWith(INVOKE_PATHS)
-                || path.startsWith(LOCAL_PATHS) && !method.equals("GET") && !method.equals("HEAD");
+                || path.startsWith(LOCAL_PATHS) && !path.startsWith(InstanceMetadataService.PREFIX)
+                        && !method.equals("GET") && !method.equals("HEAD");
     }
 
     private boolean tokenMatches(String given) {

@@ -28,6 +28,19 @@ public final class Principals {
         return new Principal(key, secret, Role.ADMIN, Optional.empty());
     }
 
+    /**
+     * The functions' own credentials, new each run (a Lambda function's role, in AWS): they sign
+     * the functions' calls to the edge's emulated management API (PostToConnection), and are no
+     * caller of the Gamefleet API. The role is only a placeholder: no route admits them.
+     */
+    public static Principal functions() {
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        byte[] secret = new byte[24];
+        random.nextBytes(secret);
+        return new Principal("local-functions-" + Long.toHexString(random.nextLong() & Long.MAX_VALUE),
+                java.util.HexFormat.of().formatHex(secret), Role.ADMIN, Optional.empty());
+    }
+
     /** {@code [{"AccessKeyId", "SecretAccessKey", "Role", "InstanceId"?}]}; a bad file is a clear error. */
     public static List<Principal> read(Path file) {
         List<Principal> principals = new ArrayList<>();

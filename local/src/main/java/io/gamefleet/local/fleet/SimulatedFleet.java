@@ -37,7 +37,7 @@ public final class SimulatedFleet implements Compute {
     private final Duration launchDelay;
     private final String accountId;
     private final SecureRandom random = new SecureRandom();
-    private static final Duration INTERRUPTION_NOTICE = Duration.ofMinutes(2);
+    static final Duration INTERRUPTION_NOTICE = Duration.ofMinutes(2);
 
     private final Map<String, ScalingGroup> groups = new ConcurrentHashMap<>();
     private final Map<String, Double> interruptionsPerHour = new ConcurrentHashMap<>();
@@ -138,6 +138,24 @@ public final class SimulatedFleet implements Compute {
             }
             return Optional.of(new ScalingGroupState(g.desired, g.min, g.max, g.definitions, g.onDemandOnly, out));
         }
+    }
+
+    /** What the instance's metadata service tells of it: EC2's facts, and its interruption's end if warned. */
+    public record InstanceFacts(String instanceId, String instanceType, String availabilityZone,
+            Optional<Instant> terminationTime) {}
+
+    /** The instance, if a scaling group of the fleet has it. */
+    public Optional<InstanceFacts> instance(String instanceId) {
+        for (ScalingGroup g : groups.values()) {
+            synchronized (g) {
+                SimulatedInstance i = g.instances.get(instanceId);
+                if (i != null) {
+                    return Optional.of(new InstanceFacts(i.id(), i.type(), i.zone(),
+                            Optional.ofNullable(pendingTerminations.get(instanceId))));
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** Sends the Spot interruption warning now; the instance terminates two minutes later (on the clock). */

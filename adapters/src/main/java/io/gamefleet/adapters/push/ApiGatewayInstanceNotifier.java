@@ -1,0 +1,59 @@
+package io.gamefleet.adapters.push;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.catalog.PushChannel;
+import io.gamefleet.domain.GameServer;
+import io.gamefleet.domain.InstanceNotifier;
+import java.time.Instant;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
+import software.amazon.awssdk.services.apigatewaymanagementapi.model.GoneException;
+
+/**
+ * Notices posted to an agent's connection through API Gateway's management API (PostToConnection),
+ * as text frames of JSON (docs/architecture.md, "The push channel"). The client's endpoint is the
+ * WebSocket API's stage in AWS, the local edge locally; a 410 is {@link Delivery#GONE}.
+ */
+public final class ApiGatewayInstanceNotifier implements InstanceNotifier {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ApiGatewayManagementApiClient client;
+
+    public ApiGatewayInstanceNotifier(ApiGatewayManagementApiClient client) {
+        this.client = client;
+    }
+
+    @Override
+    public Delivery claimed(String connectionId, GameServer server) {
+        ObjectNode notice = notice(PushChannel.CLAIMED, server);
+        notice.put("gameServerData", server.gameServerData());
+        notice.put("claimedAt", text(server.lastClaimTime()));
+        notice.put("claimExpiresAt", text(server.claimExpiresAt()));
+        return post(connectionId, notice);
+    }
+
+    @Override
+    public Delivery terminate(String connectionId, GameServer server, String reason) {
+        return post(connectionId, notice(PushChannel.TERMINATE, server).put("reason", reason));
+    }
+
+    private static ObjectNode notice(String action, GameServer server) {
+        return JSON.createObjectNode().put("action", action)
+                .put("gameServerGroupName", server.gameServerGroupName())
+                .put("gameServerId", server.gameServerId());
+    }
+
+    private Delivery post(String connectionId, ObjectNode notice) {
+        try {
+            client.postToConnection(r -> r.connectionId(connectionId).data(SdkBytes.fromUtf8String(notice.toString())));
+            return Delivery.DELIVERED;
+        } catch (GoneException e) {
+            return Delivery.GONE;
+        }
+    }
+
+    private static String text(Instant t) {
+        return t == null ? null : t.toString();
+    }
+}

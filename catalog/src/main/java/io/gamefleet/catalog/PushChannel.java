@@ -1,0 +1,58 @@
+package io.gamefleet.catalog;
+
+import java.util.List;
+
+/**
+ * The agents' push channel (docs/architecture.md, "The push channel"): a WebSocket API per stage,
+ * its routes and their functions, where the connection is recorded, and the notices it carries.
+ * The CDK app and the local edge build it from here.
+ */
+public final class PushChannel {
+    private static final String PACKAGE = "io.gamefleet.push.";
+
+    /** A WebSocket route (API Gateway's route key) and the function behind it. */
+    public record WebSocketRoute(String routeKey, String name, String handlerClass) {
+        public String functionName() {
+            return Catalog.FUNCTION_PREFIX + name;
+        }
+
+        public String handlerMethod() {
+            return handlerClass + "::handleRequest";
+        }
+    }
+
+    /** Admits an agent (a GAME_SERVER session of that instance, or ADMIN) and records its connection. */
+    public static final WebSocketRoute CONNECT = new WebSocketRoute("$connect", "PushConnect", PACKAGE + "ConnectHandler");
+    /** Clears the connection from its instance, if it is still that instance's. */
+    public static final WebSocketRoute DISCONNECT =
+            new WebSocketRoute("$disconnect", "PushDisconnect", PACKAGE + "DisconnectHandler");
+    /** The agent's messages: a ping is answered with a pong (the route's response). */
+    public static final WebSocketRoute MESSAGE = new WebSocketRoute("$default", "PushMessage", PACKAGE + "MessageHandler");
+
+    public static final List<WebSocketRoute> ROUTES = List.of(CONNECT, DISCONNECT, MESSAGE);
+
+    /** The query parameters of the connect request. */
+    public static final String INSTANCE_ID_PARAMETER = "instanceId";
+    public static final String GROUP_NAME_PARAMETER = "gameServerGroupName";
+
+    /** The local edge's WebSocket path (in AWS, the API's stage URL). */
+    public static final String LOCAL_PATH = "/push";
+    /** The management API's resource a notice is posted to: {@code POST /@connections/<connectionId>}. */
+    public static final String CONNECTIONS_PATH = "/@connections/";
+    /** The service SigV4 signs the connect and PostToConnection for. */
+    public static final String SIGNING_SERVICE = "execute-api";
+
+    /**
+     * The connection id on the instance's item (the authority), and its copy on each of the
+     * instance's game server items, so that a claim's own write returns it and the notice needs no read.
+     */
+    public static final String CONNECTION_ATTRIBUTE = "PushConnectionId";
+
+    /** Notices, server to agent ({@code action}), and the agent's messages. */
+    public static final String CLAIMED = "claimed";
+    public static final String TERMINATE = "terminate";
+    public static final String PING = "ping";
+    public static final String PONG = "pong";
+
+    private PushChannel() {}
+}

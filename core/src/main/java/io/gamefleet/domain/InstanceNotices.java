@@ -1,0 +1,74 @@
+package io.gamefleet.domain;
+
+import io.gamefleet.domain.InstanceNotifier.Delivery;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The notices sent to an instance's agent after a claim or an operator's deregistration. A notice
+ * is best effort and never fails the request that caused it: a claim whose notice is not
+ * delivered lapses by itself, as FleetIQ's does.
+ *
+ * <p>It goes to the connection copied onto the game server's item, which the claim's (or the
+ * deletion's) own write returned, so the claim reads nothing more. A server with no copy is on an
+ * instance whose agent has not connected: nothing is sent and nothing read. Only when that
+ * connection is gone (410) is the instance read: the stale id is cleared from it, and a newer
+ * connection, if the agent reconnected since, gets the notice.
+ */
+public final class InstanceNotices {
+    /** The terminate notice's reason when an administrator deregistered the server. */
+    public static final String OPERATOR = "operator";
+
+    private final Supplier<InstanceNotifier> notifier;
+    private final InstanceRepository instances;
+    private final Consumer<String> log;
+
+    /** {@code notifier} is asked for at the first notice (making the API client costs a cold start). */
+    public InstanceNotices(Supplier<InstanceNotifier> notifier, InstanceRepository instances, Consumer<String> log) {
+        this.notifier = notifier;
+        this.instances = instances;
+        this.log = log;
+    }
+
+    /** A deployment without a push channel: nothing is sent. */
+    public static InstanceNotices none() {
+        return new InstanceNotices(null, null, message -> {});
+    }
+
+    public void claimed(GameServer server) {
+        deliver(server, "claimed", connection -> notifier.get().claimed(connection, server));
+    }
+
+    public void terminate(GameServer server, String reason) {
+        deliver(server, "terminate", connection -> notifier.get().terminate(connection, server, reason));
+    }
+
+    private void deliver(GameServer server, String notice, Function<String, Delivery> post) {
+        String carried = server.pushConnectionId();
+        if (notifier == null || carried == null) {
+            return;
+        }
+        try {
+            if (post.apply(carried) == Delivery.DELIVERED) {
+                return;
+            }
+            instances.clearPushConnection(server.gameServerGroupName(), server.instanceId(), carried);
+            Optional<String> current = instances.find(server.gameServerGroupName(), server.instanceId())
+                    .map(GameServerInstance::pushConnectionId)
+                    .filter(c -> !c.equals(carried));
+            if (current.isPresent() && post.apply(current.get()) == Delivery.GONE) {
+                instances.clearPushConnection(server.gameServerGroupName(), server.instanceId(), current.get());
+                current = Optional.empty();
+            }
+            if (current.isEmpty()) {
+                log.accept("the " + notice + " notice of game server " + server.gameServerId() + " was dropped: instance "
+                        + server.instanceId() + " has no open push connection");
+            }
+        } catch (RuntimeException e) {
+            log.accept("the " + notice + " notice of game server " + server.gameServerId() + " to instance "
+                    + server.instanceId() + " failed and was dropped: " + e);
+        }
+    }
+}

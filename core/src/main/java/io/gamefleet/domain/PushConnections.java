@@ -1,0 +1,39 @@
+package io.gamefleet.domain;
+
+/**
+ * The agents' push connections, one per instance: recorded on the instance when its agent
+ * connects (and copied onto its game servers, for the notices), cleared when it disconnects.
+ */
+public final class PushConnections {
+    private final InstanceRepository instances;
+    private final GameServerRepository servers;
+
+    public PushConnections(InstanceRepository instances, GameServerRepository servers) {
+        this.instances = instances;
+        this.servers = servers;
+    }
+
+    /**
+     * Admits the instance's own game server session (as the API binds it) or an administrator,
+     * and records the connection, replacing an older one. Refused, with nothing recorded, for any
+     * other caller and for an instance the group has not recorded (yet: the balancer records a
+     * new instance within one period, and the agent connects again with backoff).
+     */
+    public void connect(Caller caller, String group, String instanceId, String connectionId) {
+        if (!caller.isInstanceOrAdministrator(instanceId)) {
+            throw GamefleetException.unauthorized("only the game server session of instance " + instanceId
+                    + " or an administrator may open its push connection");
+        }
+        if (!instances.recordPushConnection(group, instanceId, connectionId)) {
+            throw GamefleetException.notFound("instance " + instanceId + " is not recorded in game server group "
+                    + group + " (a new instance is recorded within one balancer period: connect again then)");
+        }
+        servers.setPushConnection(instanceId, connectionId);
+    }
+
+    /** Clears the connection from its instance, unless a newer one replaced it there. */
+    public void disconnect(String connectionId) {
+        instances.findByPushConnection(connectionId).ifPresent(i ->
+                instances.clearPushConnection(i.gameServerGroupName(), i.instanceId(), connectionId));
+    }
+}

@@ -1,0 +1,43 @@
+package io.gamefleet.push;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.api.IamCaller;
+import io.gamefleet.catalog.PushChannel;
+import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.wiring.Services;
+import java.util.Map;
+
+/**
+ * {@code $connect}: the agent of {@code instanceId} in {@code gameServerGroupName} (query
+ * parameters), as the IAM identity API Gateway verified; the caller is bound to its instance as
+ * the REST API binds GAME_SERVER callers. Anything but 200 refuses the connection.
+ */
+public final class ConnectHandler extends WebSocketHandler {
+    public ConnectHandler() {
+        this(Services.shared());
+    }
+
+    public ConnectHandler(Services services) {
+        super(PushChannel.CONNECT, services);
+    }
+
+    @Override
+    protected JsonNode handle(APIGatewayV2WebSocketEvent event) {
+        Map<String, String> query = event.getQueryStringParameters() == null ? Map.of() : event.getQueryStringParameters();
+        String instanceId = required(query, PushChannel.INSTANCE_ID_PARAMETER);
+        String group = services.settings().groupName(required(query, PushChannel.GROUP_NAME_PARAMETER));
+        IamCaller caller = IamCaller.of(event);
+        services.pushConnections().connect(caller.domainCaller(caller.roleIn(services.callerRoleArns())), group,
+                instanceId, connectionId(event));
+        return null;
+    }
+
+    private static String required(Map<String, String> query, String name) {
+        String value = query.get(name);
+        if (value == null || value.isBlank()) {
+            throw GamefleetException.invalidRequest("the connect request needs the query parameter " + name);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,130 @@
+package io.gamefleet.push;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
+import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.catalog.PushChannel;
+import io.gamefleet.catalog.Role;
+import io.gamefleet.domain.GameServerGroup;
+import io.gamefleet.domain.GameServerGroupStatus;
+import io.gamefleet.domain.GameServerInstance;
+import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.functions.FunctionRegistry;
+import io.gamefleet.wiring.TestServices;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The push channel's WebSocket routes, on API Gateway's WebSocket event as a deployed function gets it. */
+class PushHandlersTest {
+    private static final String INSTANCE = "i-0aaaaaaaaaaaaaaaa";
+    private static final String OTHER = "i-0bbbbbbbbbbbbbbbb";
+
+    private final TestServices test = new TestServices();
+    private final FunctionRegistry registry = new FunctionRegistry(test.services);
+    private final RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> connect =
+            registry.push(PushChannel.CONNECT);
+
+    @BeforeEach
+    void anInstanceOfAnActiveGroup() {
+        test.groups.create(GameServerGroup.builder().name("arena").arn(test.services.settings().groupArn("arena"))
+                .status(GameServerGroupStatus.ACTIVE).minSize(1).maxSize(4)
+                .creationTime(test.clock.instant()).lastUpdatedTime(test.clock.instant()).build());
+        test.instances.save(new GameServerInstance("arena", INSTANCE, InstanceStatus.ACTIVE, "c5.large", "us-east-1a",
+                test.clock.instant()));
+    }
+
+    private static String session(Role role, String name) {
+        String roleName = LocalAccount.roleArn(role).substring(LocalAccount.roleArn(role).lastIndexOf('/') + 1);
+        return "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/" + roleName + "/" + name;
+    }
+
+    static APIGatewayV2WebSocketEvent event(String routeKey, String connectionId, String userArn,
+            Map<String, String> query, String body) {
+        APIGatewayV2WebSocketEvent.RequestIdentity identity = new APIGatewayV2WebSocketEvent.RequestIdentity();
+        identity.setUserArn(userArn);
+        identity.setAccountId(LocalAccount.ACCOUNT_ID);
+        APIGatewayV2WebSocketEvent.RequestContext context = new APIGatewayV2WebSocketEvent.RequestContext();
+        context.setRouteKey(routeKey);
+        context.setConnectionId(connectionId);
+        context.setIdentity(identity);
+        APIGatewayV2WebSocketEvent event = new APIGatewayV2WebSocketEvent();
+        event.setRequestContext(context);
+        event.setQueryStringParameters(query);
+        event.setBody(body);
+        return event;
+    }
+
+    private APIGatewayV2WebSocketResponse connect(String userArn, String instanceId, String connectionId) {
+        Map<String, String> query = new HashMap<>();
+        query.put(PushChannel.INSTANCE_ID_PARAMETER, instanceId);
+        query.put(PushChannel.GROUP_NAME_PARAMETER, "arena");
+        return connect.handleRequest(event("$connect", connectionId, userArn, query, null), null);
+    }
+
+    private String recorded() {
+        return test.instances.find("arena", INSTANCE).orElseThrow().pushConnectionId();
+    }
+
+    @Test
+    void theInstancesOwnGameServerSessionConnects() {
+        assertThat(connect(session(Role.GAME_SERVER, INSTANCE), INSTANCE, "conn-1").getStatusCode()).isEqualTo(200);
+        assertThat(recorded()).isEqualTo("conn-1");
+        assertThat(connect(session(Role.ADMIN, "alice"), INSTANCE, "conn-2").getStatusCode()).isEqualTo(200);
+        assertThat(recorded()).isEqualTo("conn-2");
+    }
+
+    @Test
+    void anotherInstancesSessionOrAnotherRoleIsRefusedWith403AndNothingIsRecorded() {
+        for (String caller : new String[] {session(Role.GAME_SERVER, OTHER), session(Role.MATCHMAKER, INSTANCE),
+                "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/other/" + INSTANCE,
+                "arn:aws:iam::" + LocalAccount.ACCOUNT_ID + ":user/alice", null}) {
+            APIGatewayV2WebSocketResponse response = connect(caller, INSTANCE, "conn-x");
+            assertThat(response.getStatusCode()).as(caller).isEqualTo(403);
+            assertThat(response.getBody()).contains("UnauthorizedException");
+        }
+        assertThat(recorded()).isNull();
+    }
+
+    @Test
+    void aConnectWithoutItsParametersOrForAnUnknownInstanceIsRefused() {
+        APIGatewayV2WebSocketResponse bare = connect.handleRequest(
+                event("$connect", "conn-x", session(Role.GAME_SERVER, INSTANCE), null, null), null);
+        assertThat(bare.getStatusCode()).isEqualTo(400);
+        assertThat(bare.getBody()).contains("InvalidRequestException").contains(PushChannel.INSTANCE_ID_PARAMETER);
+        APIGatewayV2WebSocketResponse unknown = connect(session(Role.GAME_SERVER, OTHER), OTHER, "conn-x");
+        assertThat(unknown.getStatusCode()).isEqualTo(404);
+        assertThat(unknown.getBody()).contains("NotFoundException");
+    }
+
+    @Test
+    void aDisconnectClearsItsConnectionOnly() {
+        connect(session(Role.GAME_SERVER, INSTANCE), INSTANCE, "conn-old");
+        connect(session(Role.GAME_SERVER, INSTANCE), INSTANCE, "conn-new");
+        var disconnect = registry.push(PushChannel.DISCONNECT);
+        assertThat(disconnect.handleRequest(event("$disconnect", "conn-old", null, null, null), null).getStatusCode())
+                .isEqualTo(200);
+        assertThat(recorded()).isEqualTo("conn-new");
+        disconnect.handleRequest(event("$disconnect", "conn-new", null, null, null), null);
+        assertThat(recorded()).isNull();
+    }
+
+    @Test
+    void aPingIsAnsweredWithAPongAndAnythingElseRefused() {
+        var message = registry.push(PushChannel.MESSAGE);
+        APIGatewayV2WebSocketResponse pong = message.handleRequest(
+                event("$default", "conn-1", null, null, "{\"action\":\"ping\"}"), null);
+        assertThat(pong.getStatusCode()).isEqualTo(200);
+        assertThat(pong.getBody()).isEqualTo("{\"action\":\"pong\"}");
+        for (String body : new String[] {"{\"action\":\"dance\"}", "not json", "[1]", null}) {
+            APIGatewayV2WebSocketResponse refused = message.handleRequest(event("$default", "conn-1", null, null, body),
+                    null);
+            assertThat(refused.getStatusCode()).as(body).isEqualTo(400);
+            assertThat(refused.getBody()).contains("InvalidRequestException");
+        }
+    }
+}
