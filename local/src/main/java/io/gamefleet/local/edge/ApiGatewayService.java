@@ -25,8 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * The API Gateway HTTP API with IAM auth: SigV4 verification, for the {@code execute-api} signing
@@ -48,20 +46,16 @@ final class ApiGatewayService implements EdgeService {
 
     private final List<ApiRoute> routes;
     private final GameLiftJsonHandler jsonDoor;
-    private final Map<String, Principal> principals;
+    private final PrincipalRegistry principals;
     private final SigV4Verifier verifier;
 
-    ApiGatewayService(Map<Route, ApiHandler> routes, GameLiftJsonHandler jsonDoor, List<Principal> principals,
+    ApiGatewayService(Map<Route, ApiHandler> routes, GameLiftJsonHandler jsonDoor, PrincipalRegistry principals,
             Clock clock, boolean allowUnsignedPayload) {
         this.routes = routes.entrySet().stream()
                 .map(r -> new ApiRoute(r.getKey(), r.getKey().path().split("/", -1), r.getValue())).toList();
         this.jsonDoor = jsonDoor;
-        // A later principal of the same access key wins: a --principals file may replace the built-in admin.
-        this.principals = principals.stream().collect(Collectors.toMap(Principal::accessKeyId, Function.identity(),
-                (a, b) -> b));
-        this.verifier = new SigV4Verifier(REGION, SIGNING_NAMES,
-                key -> Optional.ofNullable(this.principals.get(key)).map(Principal::secretAccessKey), clock,
-                allowUnsignedPayload);
+        this.principals = principals;
+        this.verifier = new SigV4Verifier(REGION, SIGNING_NAMES, principals::secretOf, clock, allowUnsignedPayload);
     }
 
     @Override
@@ -84,7 +78,12 @@ final class ApiGatewayService implements EdgeService {
                     + (rejected.serverSigned().isEmpty() ? "" : ". " + rejected.serverSigned()));
             return;
         }
-        Principal principal = principals.get(((Result.Accepted) result).accessKeyId());
+        Optional<Principal> signer = principals.find(((Result.Accepted) result).accessKeyId());
+        if (signer.isEmpty()) { // taken back since the check: an instance that ended a moment ago
+            exchange.respondError(403, "UnauthorizedException", "the signing credentials are no longer valid");
+            return;
+        }
+        Principal principal = signer.get();
         exchange.note(AccessLog.CALLER, principal.callerArn());
         if (match.checkedRoute().isPresent() && !match.checkedRoute().get().roles().contains(principal.role())) {
             exchange.respondError(403, "UnauthorizedException", "a " + principal.role() + " caller may not call "

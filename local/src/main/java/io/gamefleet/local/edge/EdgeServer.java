@@ -65,7 +65,7 @@ public final class EdgeServer implements AutoCloseable {
     private final Handler.Sequence endpoints = new Handler.Sequence();
     private final ExecutorService workers;
     private final ExecutorService health;
-    private final List<Principal> principals;
+    private final PrincipalRegistry principals;
     private final Clock clock;
     private final ErrorLog errors = ErrorLog.SHARED;
     private volatile List<EdgeService> services = List.of(STARTING);
@@ -81,7 +81,7 @@ public final class EdgeServer implements AutoCloseable {
     EdgeServer(Settings settings, List<Principal> principals, Clock clock, HttpEdge.Limits limits)
             throws IOException {
         this.settings = settings;
-        this.principals = List.copyOf(principals);
+        this.principals = new PrincipalRegistry(principals);
         this.clock = clock;
         this.workers = Executors.newFixedThreadPool(WORKERS, daemon("edge"));
         this.health = Executors.newSingleThreadExecutor(daemon("edge-health"));
@@ -119,8 +119,23 @@ public final class EdgeServer implements AutoCloseable {
         };
     }
 
+    /** Its callers, which the profile adds to and takes from while it runs (each instance's agent). */
+    public PrincipalRegistry principals() {
+        return principals;
+    }
+
     public URI endpoint() {
         return URI.create("http://127.0.0.1:" + http.port());
+    }
+
+    /** The instance's metadata service (IMDSv2), as its agent is given it. */
+    public URI metadataEndpoint(String instanceId) {
+        return endpoint().resolve(InstanceMetadataService.PREFIX + instanceId);
+    }
+
+    /** The push channel's WebSocket, as the agents are given it. */
+    public URI pushEndpoint() {
+        return URI.create("ws://127.0.0.1:" + http.port() + io.gamefleet.catalog.PushChannel.LOCAL_PATH);
     }
 
     /**

@@ -34,11 +34,23 @@ public final class Principals {
      * caller of the Gamefleet API. The role is only a placeholder: no route admits them.
      */
     public static Principal functions() {
+        return minted("local-functions-", Role.ADMIN, Optional.empty());
+    }
+
+    /**
+     * A simulated instance's own credentials, new for each instance (its instance profile, in AWS):
+     * a GAME_SERVER session bound to that instance, for its agent.
+     */
+    public static Principal instance(String instanceId) {
+        return minted("local-instance-", Role.GAME_SERVER, Optional.of(instanceId));
+    }
+
+    private static Principal minted(String keyPrefix, Role role, Optional<String> instanceId) {
         java.security.SecureRandom random = new java.security.SecureRandom();
         byte[] secret = new byte[24];
         random.nextBytes(secret);
-        return new Principal("local-functions-" + Long.toHexString(random.nextLong() & Long.MAX_VALUE),
-                java.util.HexFormat.of().formatHex(secret), Role.ADMIN, Optional.empty());
+        return new Principal(keyPrefix + Long.toHexString(random.nextLong() & Long.MAX_VALUE),
+                java.util.HexFormat.of().formatHex(secret), role, instanceId);
     }
 
     /** {@code [{"AccessKeyId", "SecretAccessKey", "Role", "InstanceId"?}]}; a bad file is a clear error. */
