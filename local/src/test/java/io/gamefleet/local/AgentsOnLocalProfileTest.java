@@ -59,7 +59,7 @@ class AgentsOnLocalProfileTest {
         LOCAL.admin().createActive(GamefleetClient.groupBody(GROUP, 1, 1));
         instance = LOCAL.profile().fleet().instancesOf(GROUP).get(0).instanceId();
         agents = LOCAL.profile().runAgents(AgentTemplate.gameServer(
-                "exec python3 -u " + script + " " + matches.resolve("over-{gameServerId}"), 1));
+                "exec python3 -u " + script + " " + matches.resolve("over-{instanceId}-{gameServerId}"), 1));
     }
 
     private static boolean python3() throws InterruptedException {
@@ -86,7 +86,7 @@ class AgentsOnLocalProfileTest {
         await("UTILIZED", () -> "UTILIZED".equals(admin.describeServer(GROUP, id).ok().server()
                 .path("UtilizationStatus").asText()) ? id : null);
 
-        Files.writeString(matches.resolve("over-" + id), "");
+        Files.writeString(matches.resolve("over-" + instance + "-" + id), "");
         await("deregistered", () -> admin.describeServer(GROUP, id).status() == 404 ? id : null);
         JsonNode next = await("a new server in its place", () -> available().filter(s -> !s.get("GameServerId").asText()
                 .equals(id)).orElse(null));
@@ -118,6 +118,36 @@ class AgentsOnLocalProfileTest {
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(interrupted.statusCode()).isEqualTo(200);
         await("MAINTENANCE in the process's output", () -> console(id).contains("MAINTENANCE ") ? id : null);
+    }
+
+    @Test
+    @Order(4)
+    void anInstanceThatEndsStopsItsAgentsProcessesAndItsReplacementsAgentRegisters() {
+        String ended = instance;
+        await("a server AVAILABLE", () -> available().orElse(null));
+        assertThat(gameServerProcesses()).isNotEmpty();
+        String scalingGroup = LOCAL.profile().services().groups().describe(GROUP).autoScalingGroupName();
+        LOCAL.profile().fleet().terminateInstance(scalingGroup, ended, false);
+        instance = await("a new instance", () -> LOCAL.profile().fleet().instancesOf(GROUP).stream()
+                .map(i -> i.instanceId()).filter(i -> !i.equals(ended)).findFirst().orElse(null));
+        await("the ended instance's processes gone", () -> gameServerProcesses().stream()
+                .noneMatch(p -> p.info().commandLine().orElse("").contains(ended)) ? ended : null);
+        await("a server AVAILABLE on the new instance", () -> available().orElse(null));
+        assertThat(agents.instances()).containsExactly(instance);
+    }
+
+    @Test
+    @Order(5)
+    void noGameServerProcessOutlivesTheAgents() {
+        assertThat(gameServerProcesses()).isNotEmpty();
+        agents.close(); // what the profile's close does; its own end closes the same pipe, however it ends
+        assertThat(gameServerProcesses()).isEmpty();
+    }
+
+    /** This class's game server processes: their command lines name its temporary folder. */
+    private static List<ProcessHandle> gameServerProcesses() {
+        return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+                .filter(p -> p.info().commandLine().orElse("").contains(matches.toString())).toList();
     }
 
     private Optional<JsonNode> available() {
