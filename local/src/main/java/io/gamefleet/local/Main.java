@@ -40,10 +40,7 @@ public final class Main {
             profile = LocalProfile.start(options);
             launch.spotInterruptionsPerHour().forEach(profile.fleet()::setInterruptionRate);
         } catch (RuntimeException e) {
-            System.err.println("local/run: could not start: " + (isBindFailure(e)
-                    ? "port " + options.port() + " is in use (" + e.getMessage() + "); stop what uses it, or pick"
-                            + " another with --port N (--port 0: any free port)"
-                    : e.getMessage()));
+            System.err.println("local/run: could not start: " + whyNotStarted(options.port(), e));
             System.exit(1);
             return;
         }
@@ -103,14 +100,15 @@ public final class Main {
                              [--allow-unsigned-payload] [--keep-temp] [--quiet]
                              [--localstack]   (local/run only: LocalStack's DynamoDB in Docker)""";
 
-    /** Whether starting failed because the port is taken (the cause, wrapped or not, is a BindException). */
-    private static boolean isBindFailure(Throwable e) {
+    /** What a failed start says: a port in use (a BindException, wrapped or not) names the port and --port. */
+    static String whyNotStarted(int port, Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof java.net.BindException) {
-                return true;
+                return "port " + port + " is in use (" + e.getMessage() + "); stop what uses it, or pick another"
+                        + " with --port N (--port 0: any free port)";
             }
         }
-        return false;
+        return e.getMessage();
     }
 
     /**

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Routes;
 import java.util.Map;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -14,7 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * What a web page in the developer's browser, or a plain curl, can no longer do to the profile:
  * call an API function through Lambda's unsigned Invoke path with a caller of its own making,
  * reach the unsigned paths that change state without this run's token, or reach the edge at all
- * under another Host (DNS rebinding) or from another Origin.
+ * under another Host (DNS rebinding) or from another Origin, or put EventBridge events unsigned.
  */
 class LocalGuardTest {
     @RegisterExtension
@@ -94,5 +98,58 @@ class LocalGuardTest {
                 Map.of("Origin", "http://" + host)).status()).isEqualTo(200);
         assertThat(post("/_local/events", "Origin: http://" + host + "\r\nX-Gamefleet-Local-Token: " + token + "\r\n",
                 "[]").status()).isEqualTo(200);
+    }
+
+    @Test
+    void aHandlerAddedToTheEdgeAnswersItsOwnPathsBehindTheSameChecks() {
+        LOCAL.profile().edge().addHandler(new Handler.Abstract.NonBlocking() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                if (!request.getHttpURI().getPath().equals("/_test/hello")) {
+                    return false;
+                }
+                response.write(true, java.nio.ByteBuffer.wrap("hello".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                        callback);
+                return true;
+            }
+        });
+        RawHttp.Answer hello = raw.exchange("GET /_test/hello HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+        assertThat(hello.status()).isEqualTo(200);
+        assertThat(hello.body()).isEqualTo("hello");
+        raw.exchange("GET /_test/hello HTTP/1.1\r\nHost: rebind.example\r\nConnection: close\r\n\r\n")
+                .refusal(403, "UnauthorizedException");
+        // The emulated services still answer the rest.
+        assertThat(raw.signed(ADMIN, LOCAL.clock(), "GET", "/game-server-groups", null).status()).isEqualTo(200);
+    }
+
+    /** PutEvents as an AWS SDK's EventBridge client sends it: signed for {@code events}. */
+    private static RawHttp.Answer putEvents(io.gamefleet.local.edge.Principal caller, String service) {
+        String body = "{\"Entries\":[{\"Source\":\"aws.s3\",\"DetailType\":\"Object Created\",\"Detail\":\"{}\"}]}";
+        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        var request = software.amazon.awssdk.http.SdkHttpRequest.builder().protocol("http").host("127.0.0.1")
+                .port(LOCAL.profile().endpoint().getPort()).method(software.amazon.awssdk.http.SdkHttpMethod.POST)
+                .encodedPath("/").putHeader("X-Amz-Target", "AWSEvents.PutEvents")
+                .putHeader("Content-Type", "application/x-amz-json-1.1").build();
+        var signed = software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner.create().sign(r -> r
+                .identity(software.amazon.awssdk.identity.spi.AwsCredentialsIdentity.create(caller.accessKeyId(),
+                        caller.secretAccessKey()))
+                .request(request).payload(software.amazon.awssdk.http.ContentStreamProvider.fromByteArray(bytes))
+                .putProperty(software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner.REGION_NAME, "us-east-1")
+                .putProperty(software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner.SERVICE_SIGNING_NAME, service)
+                .putProperty(software.amazon.awssdk.http.auth.spi.signer.HttpSigner.SIGNING_CLOCK, LOCAL.clock()))
+                .request();
+        StringBuilder head = new StringBuilder("POST / HTTP/1.1\r\n");
+        signed.headers().forEach((name, values) -> values.forEach(v -> head.append(name).append(": ").append(v)
+                .append("\r\n")));
+        return raw.exchange(head + "Content-Length: " + bytes.length + "\r\nConnection: close\r\n\r\n" + body);
+    }
+
+    @Test
+    void putEventsNeedsAnAdminsSignature() {
+        assertThat(putEvents(ADMIN, "events").status()).isEqualTo(200);
+        putEvents(ADMIN, "execute-api").refusal(403, "UnauthorizedException");
+        assertThat(putEvents(LocalProfileExtension.MATCHMAKER, "events").refusal(403, "UnauthorizedException"))
+                .contains("may not put events");
+        post("/", "X-Amz-Target: AWSEvents.PutEvents\r\n", "{\"Entries\":[]}").refusal(403, "UnauthorizedException");
     }
 }

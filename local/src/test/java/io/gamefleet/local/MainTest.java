@@ -45,6 +45,20 @@ class MainTest {
     }
 
     @Test
+    void aPortInUseNamesThePortAndTheFlag() throws IOException {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+            IOException failure = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () ->
+                    new io.gamefleet.local.edge.EdgeServer(new io.gamefleet.local.edge.EdgeServer.Settings(port, "t",
+                            false, Optional.empty()), List.of(), java.time.Clock.systemUTC()));
+            assertThat(Main.whyNotStarted(port, new IllegalStateException(failure.getMessage(), failure)))
+                    .contains("port " + port + " is in use").contains("--port");
+            assertThat(Main.whyNotStarted(port, new IllegalStateException("dynoxide did not start")))
+                    .isEqualTo("dynoxide did not start");
+        }
+    }
+
+    @Test
     void badValuesSayWhatIsExpected() {
         assertThatThrownBy(() -> Main.parse(List.of("--spot-interruption-rate", "c4.large")))
                 .hasMessageContaining("TYPE=PER_HOUR");

@@ -74,8 +74,7 @@ final class ApiGatewayService implements EdgeService {
         Result result = verifier.verify(exchange.method(), exchange.path(), exchange.query(), exchange.headers(),
                 exchange.body());
         if (result instanceof Result.Rejected rejected) {
-            exchange.respondError(403, "UnauthorizedException", "request signature rejected: " + rejected.reason()
-                    + (rejected.serverSigned().isEmpty() ? "" : ". " + rejected.serverSigned()));
+            exchange.respondError(403, "UnauthorizedException", rejected.message());
             return;
         }
         Optional<Principal> signer = principals.find(((Result.Accepted) result).accessKeyId());

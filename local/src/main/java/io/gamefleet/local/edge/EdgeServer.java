@@ -70,10 +70,7 @@ public final class EdgeServer implements AutoCloseable {
     private final ErrorLog errors = ErrorLog.SHARED;
     private volatile List<EdgeService> services = List.of(STARTING);
 
-    /**
-     * Listens at once: the sidecar, started before the functions exist, needs this endpoint.
-     * {@code localToken} opens the unsigned paths that change state ({@link LocalGuard}).
-     */
+    /** Listens at once: the sidecar, started before the functions exist, needs this endpoint. */
     public EdgeServer(Settings settings, List<Principal> principals, Clock clock) throws IOException {
         this(settings, principals, clock, HttpEdge.Limits.defaults());
     }
@@ -89,8 +86,14 @@ public final class EdgeServer implements AutoCloseable {
             ExecutorService executor = exchange.path().equals(ControlService.HEALTH) ? health : workers;
             executor.execute(() -> handle(exchange));
         }));
-        this.http = new HttpEdge(settings.port(), limits, settings.accessLog().map(out -> new AccessLog(clock, out))
-                .orElse(null), new LocalGuard(settings.localToken(), endpoints));
+        try {
+            this.http = new HttpEdge(settings.port(), limits, settings.accessLog().map(out -> new AccessLog(clock, out))
+                    .orElse(null), new LocalGuard(settings.localToken(), endpoints));
+        } catch (IOException e) { // a port in use, say: nothing of this edge may stay behind
+            workers.shutdownNow();
+            health.shutdownNow();
+            throw e;
+        }
     }
 
     /**
@@ -155,7 +158,8 @@ public final class EdgeServer implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("the push channel's WebSocket endpoint did not start: " + e.getMessage(), e);
         }
-        services = List.of(new ControlService(scheduler, dependencies), new EventBridgeService(events),
+        services = List.of(new ControlService(scheduler, dependencies), new EventBridgeService(events, principals, clock,
+                settings.allowUnsignedPayload()),
                 new InstanceMetadataService(new InstanceMetadata(instances.fleet(), clock)),
                 new InstancesService(instances.fleet()), new ConnectionsService(push, instances.functions(), clock),
                 new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock,

@@ -4,23 +4,33 @@ import static io.gamefleet.catalog.LocalAccount.ACCOUNT_ID;
 import static io.gamefleet.catalog.LocalAccount.REGION;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.catalog.Role;
 import io.gamefleet.local.fleet.EventRouter;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
- * EventBridge: PutEvents ({@code POST /}, AWS JSON 1.1), and {@code POST /_local/events}, which
- * takes events as the rules' targets receive them. Both deliver to the catalog's rules.
+ * EventBridge: PutEvents ({@code POST /}, AWS JSON 1.1, SigV4-signed for {@code events} by an
+ * ADMIN principal, as only the account's administrators may put events in AWS), and
+ * {@code POST /_local/events}, which takes events as the rules' targets receive them (behind the
+ * local token, {@link LocalGuard}). Both deliver to the catalog's rules.
  */
 final class EventBridgeService implements EdgeService {
     private static final String LOCAL_EVENTS = "/_local/events";
 
     private final EventRouter events;
+    private final PrincipalRegistry principals;
+    private final SigV4Verifier verifier;
 
-    EventBridgeService(EventRouter events) {
+    EventBridgeService(EventRouter events, PrincipalRegistry principals, Clock clock,
+            boolean allowUnsignedPayload) {
         this.events = events;
+        this.principals = principals;
+        this.verifier = new SigV4Verifier(REGION, Set.of("events"), principals::secretOf, clock, allowUnsignedPayload);
     }
 
     @Override
@@ -52,6 +62,22 @@ final class EventBridgeService implements EdgeService {
     /** Detail is a JSON string, as the SDKs send it. */
     @SuppressWarnings("unchecked")
     private void putEvents(Exchange exchange) throws IOException {
+        SigV4Verifier.Result result = verifier.verify(exchange.method(), exchange.path(), exchange.query(),
+                exchange.headers(), exchange.body());
+        if (result instanceof SigV4Verifier.Result.Rejected rejected) {
+            exchange.respondError(403, "UnauthorizedException", rejected.message());
+            return;
+        }
+        Principal principal = principals.find(((SigV4Verifier.Result.Accepted) result).accessKeyId()).orElse(null);
+        if (principal == null) { // taken back since the check
+            exchange.respondError(403, "UnauthorizedException", "the signing credentials are no longer valid");
+            return;
+        }
+        exchange.note(AccessLog.CALLER, principal.callerArn());
+        if (principal.role() != Role.ADMIN) {
+            exchange.respondError(403, "UnauthorizedException", "a " + principal.role() + " caller may not put events");
+            return;
+        }
         JsonNode entries = Exchange.JSON.readTree(exchange.body()).path("Entries");
         var results = Exchange.JSON.createArrayNode();
         for (JsonNode entry : entries) {

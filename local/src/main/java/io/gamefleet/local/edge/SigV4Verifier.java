@@ -46,6 +46,11 @@ public final class SigV4Verifier {
             public Rejected(String reason) {
                 this(reason, "");
             }
+
+            /** What the caller is told: the reason, and what the server signed when that helps. */
+            public String message() {
+                return "request signature rejected: " + reason + (serverSigned.isEmpty() ? "" : ". " + serverSigned);
+            }
         }
     }
 
