@@ -24,6 +24,12 @@ public final class Catalog {
     public static final List<String> INTERRUPTION_COUNTS = List.of(GAME_SERVER_INTERRUPTIONS, INSTANCE_INTERRUPTIONS);
     /** Tag put on every Auto Scaling group and instance Gamefleet manages; IAM conditions key on it. */
     public static final String MANAGED_TAG_KEY = "gamefleet:game-server-group";
+    /**
+     * Tag put beside it with the stage ({@link Settings#STAGE}): IAM conditions every Auto Scaling
+     * statement on it, and the compute adapter changes only groups carrying its own stage, so one
+     * stage never reaches another's groups, whatever their names.
+     */
+    public static final String STAGE_TAG_KEY = "gamefleet:stage";
 
     private Catalog() {}
 }

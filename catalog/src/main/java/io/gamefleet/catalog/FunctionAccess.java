@@ -41,6 +41,8 @@ public final class FunctionAccess {
     public enum Scaling {
         /** DescribeAutoScalingGroups. */
         DESCRIBE,
+        /** DescribeLaunchTemplateVersions: a new group's template's instance profile, checked before it is stored. */
+        READ_LAUNCH_TEMPLATES,
         /** CreateAutoScalingGroup with the managed tag, its scaling policy, launching from a template. */
         CREATE,
         /** Lifting scale-in protection, shrinking a managed Auto Scaling group to zero and deleting it. */
@@ -78,8 +80,10 @@ public final class FunctionAccess {
 
     static {
         // ---- API operations (io.gamefleet.api -> GroupService / GameServerService) ----
-        // create: transactional Put of the group and its gate; if the workflow cannot start, a transition to ERROR.
-        api(Operation.CREATE_GAME_SERVER_GROUP, items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
+        // create: the launch template's version (its instance profile); transactional Put of the group and its
+        // gate; if the workflow cannot start, a transition to ERROR.
+        apiWithScaling(Operation.CREATE_GAME_SERVER_GROUP, Set.of(Scaling.READ_LAUNCH_TEMPLATES),
+                items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
         // list: one page of the groups' creation-time index.
         api(Operation.LIST_GAME_SERVER_GROUPS, index(GAME_SERVER_GROUPS, Tables.GROUPS_BY_CREATION_INDEX));
         api(Operation.DESCRIBE_GAME_SERVER_GROUP, items(GAME_SERVER_GROUPS, GET));

@@ -10,6 +10,15 @@ public final class LocalAccount {
 
     private LocalAccount() {}
 
+    /**
+     * The unique id IAM would give that role (AROA and 17 letters or digits): what API Gateway's
+     * caller {@code userId} starts with for its sessions, {@code <id>:<session>}.
+     */
+    public static String roleId(Role role) {
+        String name = "AROAGAMEFLEET" + role.name().replace("_", "");
+        return (name + "00000000000000000000").substring(0, 21);
+    }
+
     /** The IAM role the local profile's callers of a role act as (their sessions are of this role). */
     public static String roleArn(Role role) {
         return "arn:aws:iam::" + ACCOUNT_ID + ":role/gamefleet-" + role.name().toLowerCase().replace('_', '-');

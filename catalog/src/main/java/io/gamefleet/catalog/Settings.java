@@ -19,6 +19,14 @@ public final class Settings {
             new Setting("GAMEFLEET_ACTIVATION_TIMEOUT_SECONDS", "900", "how long activation waits for the first instance");
     public static final Setting PAGE_TOKEN_KEY =
             new Setting("GAMEFLEET_PAGE_TOKEN_KEY", "gamefleet-page-token", "HMAC key that signs pagination tokens");
+    /**
+     * Where a deployment keeps that key: the functions read the secret once, as they start (before
+     * a SnapStart snapshot), so the key is in no function's configuration. Empty (the local
+     * profile): {@link #PAGE_TOKEN_KEY} is the key.
+     */
+    public static final Setting PAGE_TOKEN_SECRET_ARN =
+            new Setting("GAMEFLEET_PAGE_TOKEN_SECRET_ARN", "",
+                    "the Secrets Manager secret whose value is the pagination tokens' HMAC key");
     public static final Setting ACCOUNT_ID =
             new Setting("GAMEFLEET_ACCOUNT_ID", LocalAccount.ACCOUNT_ID, "account id used in the ARNs Gamefleet builds");
     public static final Setting BALANCER_RATE_SECONDS =
@@ -31,6 +39,16 @@ public final class Settings {
     public static final Setting SCALING_GROUP_PREFIX =
             new Setting("GAMEFLEET_SCALING_GROUP_PREFIX", "gamefleet-",
                     "prefix of the Auto Scaling groups' names, which IAM scopes a deployment's permissions by");
+    public static final Setting STAGE =
+            new Setting("GAMEFLEET_STAGE", "local",
+                    "the stage, which the Auto Scaling groups carry in their gamefleet:stage tag");
+    /**
+     * The CDK app sets it: the stack's GameServerInstanceProfile and the deployer's context key
+     * instanceProfileArns. Empty: no template that names an instance profile is accepted.
+     */
+    public static final Setting INSTANCE_PROFILE_ARNS =
+            new Setting("GAMEFLEET_INSTANCE_PROFILE_ARNS", "",
+                    "comma-separated ARNs of the instance profiles a group's launch template may name");
     public static final Setting ACTIVATION_STATE_MACHINE_ARN =
             new Setting("GAMEFLEET_ACTIVATION_STATE_MACHINE_ARN", "", "the activation workflow");
     public static final Setting DELETION_STATE_MACHINE_ARN =
@@ -59,6 +77,25 @@ public final class Settings {
     public static final Setting GAME_SERVER_ROLE_ARN =
             new Setting("GAMEFLEET_GAME_SERVER_ROLE_ARN", "", "the GAME_SERVER callers' IAM role");
 
+    /**
+     * The caller roles' unique ids (RoleId): a role deleted and created again under the same name
+     * is another principal, with another id, which the functions do not take for the first.
+     */
+    public static final Setting ADMIN_ROLE_ID =
+            new Setting("GAMEFLEET_ADMIN_ROLE_ID", "", "the unique id of the ADMIN callers' IAM role");
+    public static final Setting MATCHMAKER_ROLE_ID =
+            new Setting("GAMEFLEET_MATCHMAKER_ROLE_ID", "", "the unique id of the MATCHMAKER callers' IAM role");
+    public static final Setting GAME_SERVER_ROLE_ID =
+            new Setting("GAMEFLEET_GAME_SERVER_ROLE_ID", "", "the unique id of the GAME_SERVER callers' IAM role");
+
+    public static Setting roleId(Role role) {
+        return switch (role) {
+            case ADMIN -> ADMIN_ROLE_ID;
+            case MATCHMAKER -> MATCHMAKER_ROLE_ID;
+            case GAME_SERVER -> GAME_SERVER_ROLE_ID;
+        };
+    }
+
     public static Setting roleArn(Role role) {
         return switch (role) {
             case ADMIN -> ADMIN_ROLE_ARN;
@@ -69,9 +106,9 @@ public final class Settings {
 
     public static final List<Setting> ALL = List.of(CLAIM_TTL_SECONDS, HEALTH_TIMEOUT_SECONDS,
             DELETED_RETENTION_SECONDS, ACTIVATION_TIMEOUT_SECONDS, BALANCER_RATE_SECONDS, VIABILITY_WINDOW_SECONDS,
-            VIABILITY_THRESHOLD, PAGE_TOKEN_KEY, ACCOUNT_ID, SCALING_GROUP_PREFIX,
+            VIABILITY_THRESHOLD, PAGE_TOKEN_KEY, PAGE_TOKEN_SECRET_ARN, ACCOUNT_ID, SCALING_GROUP_PREFIX, STAGE, INSTANCE_PROFILE_ARNS,
             ACTIVATION_STATE_MACHINE_ARN, DELETION_STATE_MACHINE_ARN, ADMIN_ROLE_ARN, MATCHMAKER_ROLE_ARN,
-            GAME_SERVER_ROLE_ARN);
+            GAME_SERVER_ROLE_ARN, ADMIN_ROLE_ID, MATCHMAKER_ROLE_ID, GAME_SERVER_ROLE_ID);
 
     private Settings() {}
 }

@@ -72,13 +72,28 @@ public final class Tables {
      * low bits alone follow the ids' last characters, and ids made from counters would bunch up.
      */
     public static int shardOf(String gameServerId) {
+        return shardOf(gameServerId, GAME_SERVER_SHARDS);
+    }
+
+    /**
+     * The shards a group of at most {@code maxSize} instances spreads its game servers over: one
+     * per instance, up to {@link #GAME_SERVER_SHARDS}. A shard's partition takes about 250 games a
+     * second (four claim-index writes each), far more than one instance starts; and the fewer a
+     * group's shards, the fewer a claimer finds empty.
+     */
+    public static int shardsFor(int maxSize) {
+        return Math.max(1, Math.min(GAME_SERVER_SHARDS, maxSize));
+    }
+
+    /** The shard of a game server among {@code shards} (see {@link #shardOf(String)}). */
+    public static int shardOf(String gameServerId, int shards) {
         int h = gameServerId.hashCode();
         h ^= h >>> 16;
         h *= 0x85ebca6b;
         h ^= h >>> 13;
         h *= 0xc2b2ae35;
         h ^= h >>> 16;
-        return Math.floorMod(h, GAME_SERVER_SHARDS);
+        return Math.floorMod(h, shards);
     }
 
     /** The partition key of a group's shard in the indexes keyed by group. */

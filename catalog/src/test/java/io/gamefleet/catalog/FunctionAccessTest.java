@@ -91,7 +91,7 @@ class FunctionAccessTest {
                 assertThat(doors.queriedIndexes()).containsAll(t.queriedIndexes());
             }
         }
-        assertThat(door.scaling()).isEqualTo(scaling).containsExactly(Scaling.DESCRIBE);
+        assertThat(door.scaling()).isEqualTo(scaling).containsExactlyInAnyOrder(Scaling.DESCRIBE, Scaling.READ_LAUNCH_TEMPLATES);
         assertThat(tables(Routes.JSON_DOOR.functionName())).isEqualTo(Map.of(
                 "GameServerGroups", Set.of(GET, PUT),
                 "GameServers", Set.of(GET, BATCH_GET, PUT, UPDATE, DELETE, CONDITION_CHECK),

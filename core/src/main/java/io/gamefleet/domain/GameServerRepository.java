@@ -11,6 +11,14 @@ public interface GameServerRepository {
     /** Stores a new game server; ConflictException when the id exists in any group. */
     void register(GameServer server);
 
+    /**
+     * {@link #register(GameServer)} in a group of at most {@code groupMaxSize} instances, which a
+     * store may spread over fewer parts the smaller the group is (so that a claim reads fewer).
+     */
+    default void register(GameServer server, int groupMaxSize) {
+        register(server);
+    }
+
     /** A strongly consistent read. */
     Optional<GameServer> find(String gameServerId);
 
@@ -23,6 +31,17 @@ public interface GameServerRepository {
      */
     ClaimCandidates claimCandidates(String group, InstanceStatus instanceStatus, Instant now, Instant healthCutoff,
             int limit);
+
+    /**
+     * Like {@link #claimCandidates}, from the part of the index a claim needs: one read where
+     * the store keeps the index in parts and knows which hold candidates, best first within
+     * that part, so the order across the group holds only as the parts share it. Empty only
+     * when {@link #claimCandidates} would be. This is the claim path's read.
+     */
+    default ClaimCandidates someClaimCandidates(String group, InstanceStatus instanceStatus, Instant now,
+            Instant healthCutoff, int limit) {
+        return claimCandidates(group, instanceStatus, now, healthCutoff, limit);
+    }
 
     record ClaimCandidates(Optional<GameServerGroupStatus> groupStatus, List<GameServer> servers) {}
 

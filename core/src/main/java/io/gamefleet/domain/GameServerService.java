@@ -1,38 +1,22 @@
 package io.gamefleet.domain;
 
 import io.gamefleet.domain.Compute.ComputeInstance;
-import io.gamefleet.domain.GameServerRepository.ClaimCandidates;
 import io.gamefleet.domain.GameServerRepository.ClaimCondition;
 import io.gamefleet.domain.GameServerRepository.ServerUpdate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /** The game server operations of the API: registration, health, utilization, claims. */
 public final class GameServerService {
-    /** Candidates read per claim-index query. */
-    static final int CANDIDATES_PER_QUERY = 200;
-    /**
-     * How long a container claims from the candidates it read before it reads the index again
-     * (it reads sooner when they run out). A candidate taken meanwhile by another container costs
-     * one refused conditional write, never a wrong claim. The group's gate comes with the
-     * candidates, so this is also how long a claim may still succeed after the group stopped
-     * being ACTIVE, on top of the index's own propagation.
-     */
-    static final Duration CANDIDATES_MAX_AGE = Duration.ofMillis(500);
     /**
      * How long updates and registrations rely on the group status this container read: within
      * this time after a group stops being ACTIVE, heartbeats and updates of its servers may still
@@ -46,10 +30,11 @@ public final class GameServerService {
     /** Conditional writes a claimer tries before it gives up on a contended group. */
     static final int MAX_CLAIM_WRITES = 8;
     /**
-     * Claim-index queries per instance status: when every candidate read was taken by other
-     * claimers, the head of the index is read again, fresh (taken servers have left it).
+     * How long a claim may take, the SDK's call timeout (the functions' AwsServices.CALL_TIMEOUT):
+     * a claim past it fails with InternalServiceException ("safe to retry") before its next
+     * DynamoDB call, so every claim answers within the budget of one call with its retries.
      */
-    static final int MAX_QUERIES_PER_STATUS = 3;
+    static final Duration CLAIM_BUDGET = Duration.ofSeconds(8);
     /** Instances remembered as asked of Auto Scaling; bounded, so a stream of made-up ids cannot fill memory. */
     static final int ASKED_INSTANCES = 10_000;
 
@@ -63,17 +48,8 @@ public final class GameServerService {
     private final Groups groups;
     private final InstanceNotices notices;
     private final AskedInstances askedOfCompute = new AskedInstances(ASKED_INSTANCES);
-    private final Map<String, CandidatePage> candidatePages = new ConcurrentHashMap<>();
-    private final Map<String, Object> refreshLocks = new ConcurrentHashMap<>();
     private final Map<String, ReadGroup> readGroups = new ConcurrentHashMap<>();
-    /** Candidates this container is trying right now: a fresh read must not hand them out again. */
-    private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
-    /** Servers this container claimed lately, which the index may still show for a moment. */
-    private final Map<String, Instant> claimedLately = new ConcurrentHashMap<>();
-    /** The same claims in the order they were made, so that forgetting the old ones reads only those. */
-    private final Queue<ClaimedAt> claimedInOrder = new ConcurrentLinkedQueue<>();
-
-    private record ClaimedAt(String gameServerId, Instant at) {}
+    private final ClaimCandidateCache candidates;
 
     public GameServerService(GroupRepository groupRepository, GameServerRepository servers,
             InstanceRepository instances, Supplier<Compute> compute, ClaimPolicy claimPolicy, PageTokens tokens,
@@ -94,6 +70,7 @@ public final class GameServerService {
         this.settings = settings;
         this.clock = clock;
         this.groups = new Groups(groupRepository);
+        this.candidates = new ClaimCandidateCache(servers, groups, claimPolicy);
     }
 
     public record Registration(String groupNameOrArn, String gameServerId, String instanceId,
@@ -127,7 +104,7 @@ public final class GameServerService {
                 .pushConnectionId(instance.pushConnectionId())
                 .build();
         try {
-            servers.register(server);
+            servers.register(server, group.maxSize());
         } catch (GamefleetException e) {
             if (e.kind() == ErrorKind.CONFLICT) {
                 // Refused by the gate, perhaps: the group as it is now says exactly why.
@@ -328,146 +305,43 @@ public final class GameServerService {
 
     /**
      * The uncontended path: one conditional write, on a candidate this container read from the
-     * claim index within {@link #CANDIDATES_MAX_AGE} (one query when it has none left; a claimer
-     * that finds few left tops them up, while the others go on claiming).
+     * claim index within {@link ClaimCandidateCache#CANDIDATES_MAX_AGE} (one read when it has
+     * none left).
      */
     private Optional<GameServer> claimAny(String group, InstanceStatus status, ClaimCondition condition,
             Instant expiresAt, Optional<String> data, int[] writesLeft) {
-        String key = group + "/" + status;
-        int queries = 0;
+        ClaimCandidateCache.Reads reads = new ClaimCandidateCache.Reads();
         while (writesLeft[0] > 0) {
-            CandidatePage page = candidatePages.get(key);
-            if (!usable(page, condition.now())) {
-                if (queries++ == MAX_QUERIES_PER_STATUS) {
-                    return Optional.empty();
-                }
-                page = refresh(key, page, group, status, condition);
-                if (page == null) {
-                    return Optional.empty(); // no candidate
-                }
-            } else if (page.servers().size() < CANDIDATES_PER_QUERY / 3 && page.toppingUp().compareAndSet(false, true)) {
-                boolean more = false;
-                try {
-                    more = topUp(key, page, group, status, condition);
-                } finally {
-                    page.toppingUp().set(!more); // the index had no more: the page runs out, then is read anew
-                }
+            withinBudget(condition);
+            Optional<GameServer> next = candidates.next(group, status, condition, reads);
+            if (next.isEmpty()) {
+                return Optional.empty();
             }
-            for (GameServer candidate = page.servers().poll(); candidate != null && writesLeft[0] > 0;
-                    candidate = page.servers().poll()) {
+            GameServer candidate = next.get();
+            boolean claimed = false;
+            try {
                 if (refusal(candidate, condition).isPresent()) {
                     continue;
                 }
                 writesLeft[0]--;
-                Optional<GameServer> claimed;
-                inFlight.add(candidate.gameServerId());
-                try {
-                    claimed = servers.tryClaim(candidate, condition, expiresAt, data);
-                } finally {
-                    inFlight.remove(candidate.gameServerId());
+                withinBudget(condition);
+                Optional<GameServer> server = servers.tryClaim(candidate, condition, expiresAt, data);
+                claimed = server.isPresent();
+                if (claimed) {
+                    return server;
                 }
-                if (claimed.isPresent()) {
-                    claimedLately.put(candidate.gameServerId(), condition.now());
-                    claimedInOrder.add(new ClaimedAt(candidate.gameServerId(), condition.now()));
-                    return claimed;
-                }
+            } finally {
+                candidates.tried(candidate, claimed, condition.now());
             }
         }
         return Optional.empty();
     }
 
-    /**
-     * Candidates, in the order this container tries them, each handed out once, and when they
-     * (and the gate) were last read.
-     */
-    private record CandidatePage(AtomicReference<Instant> readAt, Queue<GameServer> servers, AtomicBoolean toppingUp) {
-        /** A read of half a page or less held all the index had: it is not topped up, only read anew. */
-        CandidatePage(Instant readAt, List<GameServer> servers) {
-            this(new AtomicReference<>(readAt), new ConcurrentLinkedQueue<>(servers),
-                    new AtomicBoolean(servers.size() <= CANDIDATES_PER_QUERY / 2));
-        }
-    }
-
-    private static boolean usable(CandidatePage page, Instant now) {
-        return page != null && !page.servers().isEmpty() && !now.isBefore(page.readAt().get())
-                && now.isBefore(page.readAt().get().plus(CANDIDATES_MAX_AGE));
-    }
-
-    /**
-     * Reads the candidates again, unless another thread did while this one waited: null when
-     * there are none. On a read, the gate decides whether the group table must be asked.
-     */
-    private CandidatePage refresh(String key, CandidatePage seen, String group, InstanceStatus status,
-            ClaimCondition condition) {
-        synchronized (refreshLocks.computeIfAbsent(key, k -> new Object())) {
-            CandidatePage current = candidatePages.get(key);
-            if (current != seen && usable(current, condition.now())) {
-                return current;
-            }
-            Optional<List<GameServer>> read = read(key, group, status, condition, Set.of());
-            if (read.isEmpty()) {
-                return null;
-            }
-            if (candidatePages.size() >= CACHED_GROUPS) {
-                candidatePages.clear();
-                refreshLocks.clear();
-            }
-            CandidatePage page = new CandidatePage(condition.now(), claimPolicy.tryOrder(read.get()));
-            if (!page.servers().isEmpty()) {
-                candidatePages.put(key, page);
-            } // else all being tried or just claimed here: the caller reads again (within MAX_QUERIES_PER_STATUS)
-            return page;
-        }
-    }
-
-    /**
-     * Adds the candidates read now that the page does not hold yet, and renews its gate reading;
-     * false if the index had none to add.
-     */
-    private boolean topUp(String key, CandidatePage page, String group, InstanceStatus status, ClaimCondition condition) {
-        Set<String> held = new HashSet<>();
-        page.servers().forEach(s -> held.add(s.gameServerId()));
-        List<GameServer> more = read(key, group, status, condition, held).orElse(List.of());
-        page.servers().addAll(claimPolicy.tryOrder(more));
-        page.readAt().set(condition.now());
-        return !more.isEmpty();
-    }
-
-    /**
-     * One read of the claim index: the candidates this container is not trying, did not just
-     * claim and does not hold, or empty when the index has none. The gate decides whether the
-     * group table must be asked (which throws when the group is not ACTIVE).
-     */
-    private Optional<List<GameServer>> read(String key, String group, InstanceStatus status, ClaimCondition condition,
-            Set<String> held) {
-        ClaimCandidates candidates = servers.claimCandidates(group, status, condition.now(),
-                condition.healthCutoff(), CANDIDATES_PER_QUERY);
-        if (status == InstanceStatus.ACTIVE && candidates.groupStatus().orElse(null) != GameServerGroupStatus.ACTIVE) {
-            // The index's copy of the status is a hint; the group table decides.
-            candidatePages.remove(key);
-            groups.requireActive(group, condition.now(), "ClaimGameServer");
-        }
-        if (candidates.servers().isEmpty()) {
-            candidatePages.remove(key);
-            return Optional.empty();
-        }
-        forgetClaimsBefore(condition.now().minus(CANDIDATES_MAX_AGE.multipliedBy(2)));
-        return Optional.of(candidates.servers().stream()
-                .filter(c -> !inFlight.contains(c.gameServerId()) && !claimedLately.containsKey(c.gameServerId())
-                        && !held.contains(c.gameServerId()))
-                .toList());
-    }
-
-    /**
-     * Forgets the claims made before {@code lately}, oldest first (a clock that went back leaves
-     * later ones in the queue a while longer, never forgotten too early).
-     */
-    private void forgetClaimsBefore(Instant lately) {
-        for (ClaimedAt oldest = claimedInOrder.peek(); oldest != null && oldest.at().isBefore(lately);
-                oldest = claimedInOrder.peek()) {
-            if (claimedInOrder.remove(oldest)) {
-                claimedLately.remove(oldest.gameServerId(), oldest.at());
-            }
+    /** Refuses to go on with a claim that began more than {@link #CLAIM_BUDGET} ago. */
+    private void withinBudget(ClaimCondition condition) {
+        if (clock.instant().isAfter(condition.now().plus(CLAIM_BUDGET))) {
+            throw GamefleetException.internal("the claim took longer than " + CLAIM_BUDGET.toSeconds()
+                    + " seconds; it is safe to retry");
         }
     }
 

@@ -24,9 +24,11 @@ public final class GroupService {
     private final ServiceSettings settings;
     private final Clock clock;
     private final Groups groups;
+    private final LaunchGuard launches;
 
     public GroupService(GroupRepository repository, InstanceRepository instances, WorkflowStarter workflows,
-            PageTokens tokens, ServiceSettings settings, Clock clock) {
+            PageTokens tokens, ServiceSettings settings, Clock clock, LaunchGuard launches) {
+        this.launches = launches;
         this.repository = repository;
         this.instances = instances;
         this.workflows = workflows;
@@ -36,9 +38,21 @@ public final class GroupService {
         this.groups = new Groups(repository);
     }
 
-    /** Stores the group as NEW and starts its activation workflow. */
+    /**
+     * Tag keys the caller may not set: Gamefleet's and FleetIQ's own, which IAM conditions key on,
+     * and AWS's. Compared without case, as IAM compares tag keys.
+     */
+    static final List<String> RESERVED_TAG_PREFIXES = List.of("gamefleet:", "aws:");
+    static final String FLEETIQ_TAG_KEY = "GameLift";
+
+    /**
+     * Stores the group as NEW and starts its activation workflow. The launch template is checked
+     * (its instance profile must be one the deployment allows) and pinned to the version checked
+     * before anything is stored.
+     */
     public GameServerGroup create(GameServerGroup draft) {
         requireDistinctTypes(draft.instanceDefinitions());
+        requireUnreservedTags(draft.tags());
         if (draft.minSize() > draft.maxSize()) {
             throw GamefleetException.invalidRequest("MinSize (" + draft.minSize()
                     + ") must not be greater than MaxSize (" + draft.maxSize() + ")");
@@ -48,8 +62,10 @@ public final class GroupService {
             throw GamefleetException.invalidRequest(
                     "LaunchTemplate must name exactly one of LaunchTemplateId and LaunchTemplateName");
         }
+        LaunchTemplate pinned = launches.pin(template);
         Instant now = clock.instant();
         GameServerGroup group = draft.toBuilder()
+                .launchTemplate(pinned)
                 .arn(settings.groupArn(draft.name()))
                 .autoScalingGroupName(settings.autoScalingGroupName(draft.name()))
                 .status(GameServerGroupStatus.NEW)
@@ -193,6 +209,18 @@ public final class GroupService {
         if (BEING_DELETED.contains(g.status())) {
             throw GamefleetException.conflict(operation + " is not possible while game server group "
                     + g.name() + " is " + g.status());
+        }
+    }
+
+    private static void requireUnreservedTags(List<Tag> tags) {
+        for (Tag t : tags) {
+            String key = t.key().toLowerCase(java.util.Locale.ROOT);
+            if (key.equals(FLEETIQ_TAG_KEY.toLowerCase(java.util.Locale.ROOT))
+                    || RESERVED_TAG_PREFIXES.stream().anyMatch(key::startsWith)) {
+                throw GamefleetException.invalidRequest("Tags: the key " + t.key() + " is reserved (" + FLEETIQ_TAG_KEY
+                        + " and keys starting with " + String.join(" or ", RESERVED_TAG_PREFIXES)
+                        + " are Gamefleet's, FleetIQ's or AWS's)");
+            }
         }
     }
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What one container keeps between requests: the claim candidates it read (for
- * {@link GameServerService#CANDIDATES_MAX_AGE}) and, for heartbeats, the group's status (for
+ * {@link ClaimCandidateCache#CANDIDATES_MAX_AGE}) and, for heartbeats, the group's status (for
  * {@link GameServerService#GROUP_STATUS_MAX_AGE}); and the bounds that keeping puts on a group
  * that stops being ACTIVE.
  */
@@ -52,23 +52,23 @@ class ClaimCandidatesKeptTest {
     void aContainerClaimsFromTheCandidatesItReadOneWriteEach() {
         assertThat(List.of(claim(), claim(), claim())).extracting(GameServer::gameServerId)
                 .containsExactly("gs-0", "gs-1", "gs-2");
-        assertThat(calls).containsExactly("claimCandidates", "tryClaim", "tryClaim", "tryClaim");
+        assertThat(calls).containsExactly("someClaimCandidates", "tryClaim", "tryClaim", "tryClaim");
     }
 
     @Test
     void theCandidatesAreReadAgainOnceTheyAreOlderThanTheirMaximumAge() {
         claim();
-        fleet.clock.advance(GameServerService.CANDIDATES_MAX_AGE);
+        fleet.clock.advance(ClaimCandidateCache.CANDIDATES_MAX_AGE);
         fleet.register("gs-new", "i-1"); // registered later: no better than the others, but read now
         claim();
-        assertThat(calls).containsExactly("claimCandidates", "tryClaim", "claimCandidates", "tryClaim");
+        assertThat(calls).containsExactly("someClaimCandidates", "tryClaim", "someClaimCandidates", "tryClaim");
     }
 
     @Test
     void aGroupThatStopsBeingActiveRefusesClaimsOnceTheCandidatesReadBeforeHaveAgedOut() {
         claim();
         stopBeingActive();
-        fleet.clock.advance(GameServerService.CANDIDATES_MAX_AGE.minusMillis(1));
+        fleet.clock.advance(ClaimCandidateCache.CANDIDATES_MAX_AGE.minusMillis(1));
         assertThat(claim().gameServerId()).as("still within the age of what it read").isEqualTo("gs-1");
 
         fleet.clock.advance(Duration.ofMillis(1));
@@ -80,7 +80,7 @@ class ClaimCandidatesKeptTest {
         claim();
         fleet.claim(GROUP); // another container, with the same head of the index: takes gs-1
         assertThat(claim().gameServerId()).isEqualTo("gs-2");
-        assertThat(calls).containsExactly("claimCandidates", "tryClaim", "tryClaim", "tryClaim");
+        assertThat(calls).containsExactly("someClaimCandidates", "tryClaim", "tryClaim", "tryClaim");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.gamefleet.domain;
 import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.domain.Compute.ScalingGroupState;
 import io.gamefleet.domain.fakes.FakeCompute;
+import io.gamefleet.domain.fakes.FakeLaunchTemplates;
 import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
 import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
@@ -54,6 +56,8 @@ final class Fleet {
     final RecordingInstanceNotifier notifier = new RecordingInstanceNotifier();
     final List<String> log = new ArrayList<>();
     final PageTokens tokens = new PageTokens("fleet-test-key");
+    final FakeLaunchTemplates templates = new FakeLaunchTemplates();
+    static final String ALLOWED_PROFILE = "arn:aws:iam::123456789012:instance-profile/gamefleet/GameServerInstanceProfile";
 
     // ---- the services --------------------------------------------------------------------
 
@@ -62,7 +66,12 @@ final class Fleet {
     }
 
     GroupService groupService(GroupRepository repository) {
-        return new GroupService(repository, instances, workflows, tokens, SETTINGS, clock);
+        return new GroupService(repository, instances, workflows, tokens, SETTINGS, clock, launchGuard());
+    }
+
+    /** The deployment allows its own instance profile, {@link #ALLOWED_PROFILE}, and no other. */
+    LaunchGuard launchGuard() {
+        return new LaunchGuard(templates, Set.of(ALLOWED_PROFILE));
     }
 
     /** Claims try candidates strictly best first (a spread of one), so their order is the index's. */

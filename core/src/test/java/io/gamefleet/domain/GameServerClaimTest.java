@@ -217,7 +217,7 @@ class GameServerClaimTest {
                 tally.writes().incrementAndGet();
                 return Optional.empty();
             }
-            if (method.equals("claimCandidates")) {
+            if (method.equals("someClaimCandidates")) {
                 tally.queries().add((InstanceStatus) args[1]);
             }
             return proceed.call();
@@ -253,7 +253,7 @@ class GameServerClaimTest {
         fails(() -> losingEveryRace(tally).claim(new Claim(GROUP, Optional.empty(), Optional.empty(), Optional.empty())),
                 ErrorKind.OUT_OF_CAPACITY, "no game server of game server group arena can be claimed now");
 
-        assertThat(GameServerService.MAX_QUERIES_PER_STATUS).isEqualTo(3);
+        assertThat(ClaimCandidateCache.MAX_QUERIES_PER_STATUS).isEqualTo(3);
         assertThat(tally.queries()).containsExactly(InstanceStatus.ACTIVE, InstanceStatus.ACTIVE, InstanceStatus.ACTIVE,
                 InstanceStatus.DRAINING);
         assertThat(tally.writes()).as("both candidates, once per query").hasValue(2 * 3);

@@ -41,12 +41,68 @@ class GroupServiceTest {
         assertThat(fleet.workflows.started()).containsExactly(new Started(Workflow.ACTIVATION, created));
     }
 
+    // ---- What instances may launch with ----
+
+    private static void invalid(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String fragment) {
+        GamefleetException e = org.assertj.core.api.Assertions.catchThrowableOfType(call, GamefleetException.class);
+        assertThat(e).as("a GamefleetException").isNotNull();
+        assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_REQUEST);
+        assertThat(e).hasMessageContaining(fragment);
+    }
+
+    @Test
+    void aLaunchTemplateWithAnInstanceProfileTheDeploymentDoesNotAllowIsRefusedAndNothingIsStored() {
+        fleet.templates.profiles.put("game-server", "arn:aws:iam::123456789012:instance-profile/Administrator");
+        fleet.templates.pins.put("game-server", new LaunchTemplate("lt-game-server", null, "1"));
+
+        invalid(() -> service.create(Fleet.draft(GROUP).build()),
+                "LaunchTemplate lt-game-server version 1 runs instances with instance profile "
+                        + "arn:aws:iam::123456789012:instance-profile/Administrator, which this deployment does not allow");
+
+        assertThat(fleet.groups.find(GROUP)).isEmpty();
+        assertThat(fleet.workflows.started()).isEmpty();
+    }
+
+    @Test
+    void theAllowedInstanceProfileOrNoneIsAcceptedAndTheTemplateIsPinnedToTheVersionChecked() {
+        // The template names the allowed profile by name (EC2 takes either form).
+        fleet.templates.profiles.put("game-server", "GameServerInstanceProfile");
+        fleet.templates.pins.put("game-server", new LaunchTemplate("lt-game-server", null, "1"));
+        GameServerGroup created = service.create(Fleet.draft(GROUP).build());
+        assertThat(created.launchTemplate()).isEqualTo(new LaunchTemplate("lt-game-server", null, "1"));
+        assertThat(fleet.group(GROUP).launchTemplate()).isEqualTo(created.launchTemplate());
+
+        fleet.templates.pins.put("bare", new LaunchTemplate("lt-bare", null, "7"));
+        GameServerGroup noProfile = service.create(Fleet.draft("other").launchTemplate(
+                new LaunchTemplate(null, "bare", "7")).build());
+        assertThat(noProfile.launchTemplate()).isEqualTo(new LaunchTemplate("lt-bare", null, "7"));
+    }
+
+    @Test
+    void aMissingLaunchTemplateIsRefused() {
+        fleet.templates.missing.add("game-server");
+        invalid(() -> service.create(Fleet.draft(GROUP).build()), "does not exist");
+        assertThat(fleet.groups.find(GROUP)).isEmpty();
+    }
+
+    @Test
+    void reservedTagKeysAreRefused() {
+        for (String key : List.of("gamefleet:game-server-group", "Gamefleet:Stage", "aws:cloudformation:stack-name",
+                "GameLift", "gamelift")) {
+            invalid(() -> service.create(Fleet.draft(GROUP).tags(List.of(new Tag(key, "x"))).build()),
+                    "the key " + key + " is reserved");
+        }
+        assertThat(fleet.groups.find(GROUP)).isEmpty();
+        assertThat(service.create(Fleet.draft(GROUP).tags(List.of(new Tag("team", "blue"))).build()).tags())
+                .containsExactly(new Tag("team", "blue"));
+    }
+
     @Test
     void aGroupsAutoScalingGroupCarriesTheDeploymentsPrefixForGood() {
         ServiceSettings staging = new ServiceSettings("us-east-1", "123456789012", Duration.ofMinutes(1),
                 Duration.ofMinutes(3), Duration.ofDays(1), Duration.ofMinutes(15), "gamefleet-staging-");
         GroupService stagingService = new GroupService(fleet.groups, fleet.instances, fleet.workflows,
-                new PageTokens("k"), staging, fleet.clock);
+                new PageTokens("k"), staging, fleet.clock, fleet.launchGuard());
 
         GameServerGroup created = stagingService.create(Fleet.draft(GROUP).build());
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gamefleet.domain.fakes.FakeCompute;
+import io.gamefleet.domain.fakes.FakeLaunchTemplates;
 import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
 import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +33,7 @@ class WorkflowReconcilerTest {
     private final ServiceSettings settings = new ServiceSettings("us-east-1", "000000000000", Duration.ofSeconds(60),
             Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15), "gamefleet-");
     private final GroupService service = new GroupService(groups, instances, workflows, new PageTokens("k"), settings,
-            clock);
+            clock, new LaunchGuard(new FakeLaunchTemplates(), Set.of()));
     private final FakeCompute compute = new FakeCompute();
     private final GroupLifecycle lifecycle = new GroupLifecycle(service, groups, servers, instances, compute, settings,
             clock);

@@ -7,8 +7,10 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.catalog.Operation;
+import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
+import io.gamefleet.domain.Caller;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.logging.ErrorLog;
 import io.gamefleet.logging.JsonLog;
@@ -51,10 +53,11 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
         JsonLog.with("operation", route.operation().fleetIqName());
         JsonLog.with("callerRole", caller.roleName().orElse(null));
         try {
+            Caller domainCaller = caller.domainCaller(caller.roleIn(services.callerRoles()));
             ObjectNode input = protocol.input(event, route);
             JsonLog.with("group", input.path("GameServerGroupName").textValue());
-            ApiRequest request = ApiRequest.validate(route.operation(), input,
-                    caller.domainCaller(caller.roleIn(services.callerRoleArns())), MODEL);
+            ApiRequest request = ApiRequest.validate(route.operation(), input, domainCaller, MODEL);
+            requireBoundOnGameServerOperations(domainCaller);
             return protocol.output(route.operation(), handle(request));
         } catch (GamefleetException e) {
             return protocol.error(e);
@@ -63,6 +66,21 @@ public abstract class ApiHandler implements RequestHandler<APIGatewayV2HTTPEvent
             // that is down fails every request alike), never shown to the caller.
             ErrorLog.SHARED.report(route.operation() + " failed unexpectedly", e);
             return protocol.error(GamefleetException.internal("the request could not be completed; it is safe to retry"));
+        }
+    }
+
+    /**
+     * The operations of a game server process (those GAME_SERVER has and MATCHMAKER has not:
+     * register, update, deregister) admit only the process on its own instance, a session of the
+     * deployment's GameServer instance role, or an ADMIN session. A caller given the GameServer
+     * policy on a role of its own would be bound to no instance, free to act on every one.
+     */
+    private void requireBoundOnGameServerOperations(Caller caller) {
+        if (route.roles().contains(Role.GAME_SERVER) && !route.roles().contains(Role.MATCHMAKER)
+                && !caller.administrator() && !caller.instanceVerified()) {
+            throw GamefleetException.unauthorized(route.operation().fleetIqName() + " is for the game server process"
+                    + " on its own instance (a session of this deployment's GameServer instance role) or an ADMIN;"
+                    + " this caller is bound to no instance");
         }
     }
 

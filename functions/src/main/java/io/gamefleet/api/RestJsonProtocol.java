@@ -29,6 +29,13 @@ public final class RestJsonProtocol implements WireProtocol {
     @Override
     public ObjectNode input(APIGatewayV2HTTPEvent event, Route route) {
         String operation = route.operation().fleetIqName();
+        String path = event.getRawPath();
+        if (path != null && path.length() > 1 && path.endsWith("/")) {
+            // GET .../game-servers/ is no game server: a route with an empty last segment would
+            // pass an IAM pattern for one, and may reach another operation.
+            throw GamefleetException.invalidRequest("the path " + path + " ends in '/'; no route of " + operation
+                    + " does");
+        }
         ObjectNode input = Json.readObject(Bodies.text(event));
         merge(input, event.getPathParameters(), "path", operation);
         Map<String, String> query = event.getQueryStringParameters();

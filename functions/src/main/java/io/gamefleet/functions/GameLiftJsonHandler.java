@@ -1,5 +1,6 @@
 package io.gamefleet.functions;
 
+import io.gamefleet.wiring.CallerRole;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
@@ -29,7 +30,7 @@ public final class GameLiftJsonHandler implements RequestHandler<APIGatewayV2HTT
     private static final String TARGET_HEADER = "x-amz-target";
 
     private final Map<Operation, ApiHandler> handlers = new EnumMap<>(Operation.class);
-    private final Map<Role, String> roleArns;
+    private final Map<Role, CallerRole> roles;
 
     public GameLiftJsonHandler() {
         this(Services.shared());
@@ -40,7 +41,7 @@ public final class GameLiftJsonHandler implements RequestHandler<APIGatewayV2HTT
         for (Operation operation : Operation.values()) {
             handlers.put(operation, registry.api(operation));
         }
-        this.roleArns = services.callerRoleArns();
+        this.roles = services.callerRoles();
     }
 
     @Override
@@ -60,7 +61,7 @@ public final class GameLiftJsonHandler implements RequestHandler<APIGatewayV2HTT
                     "X-Amz-Target " + (target.isEmpty() ? "is missing" : "\"" + target + "\" names no GameLift operation"
                             + " that Gamefleet serves")));
         }
-        Optional<Role> role = IamCaller.of(event).roleIn(roleArns);
+        Optional<Role> role = IamCaller.of(event).roleIn(roles);
         if (role.isEmpty()) {
             return AwsJsonProtocol.INSTANCE.error(GamefleetException.unauthorized(
                     "the caller is not a session of one of this deployment's ADMIN, MATCHMAKER or GAME_SERVER roles"));

@@ -28,7 +28,7 @@ public final class ConnectHandler extends WebSocketHandler {
         String instanceId = required(query, PushChannel.INSTANCE_ID_PARAMETER);
         String group = services.settings().groupName(required(query, PushChannel.GROUP_NAME_PARAMETER));
         IamCaller caller = IamCaller.of(event);
-        services.pushConnections().connect(caller.domainCaller(caller.roleIn(services.callerRoleArns())), group,
+        services.pushConnections().connect(caller.domainCaller(caller.roleIn(services.callerRoles())), group,
                 instanceId, connectionId(event));
         return null;
     }

@@ -2,9 +2,9 @@ package io.gamefleet.push;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.json.Json;
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.domain.GamefleetException;
-import io.gamefleet.json.Json;
 import io.gamefleet.wiring.Services;
 
 /**

@@ -6,6 +6,7 @@ import io.gamefleet.adapters.dynamodb.DynamoGroupRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInstanceRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInterruptionRepository;
 import io.gamefleet.adapters.dynamodb.TableNames;
+import io.gamefleet.adapters.ec2.Ec2LaunchTemplates;
 import io.gamefleet.adapters.metrics.EmfMetrics;
 import io.gamefleet.adapters.push.ApiGatewayInstanceNotifier;
 import io.gamefleet.adapters.stepfunctions.StepFunctionsWorkflowStarter;
@@ -15,6 +16,7 @@ import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.InstanceNotifier;
+import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.logging.JsonLog;
@@ -25,10 +27,13 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -47,6 +52,9 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
 import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.secretsmanager.model.GetSecretValueRequest;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -78,6 +86,7 @@ public final class AwsServices {
     private AwsCredentialsProvider credentials;
     private final List<ExecutionInterceptor> interceptors = new ArrayList<>();
     private Compute compute;
+    private LaunchTemplates launchTemplates;
     private Metrics metrics;
 
     private AwsServices(Map<String, String> environment) {
@@ -106,6 +115,12 @@ public final class AwsServices {
     /** Another compute port than Auto Scaling (the local profile's simulated fleet). */
     public AwsServices compute(Compute compute) {
         this.compute = compute;
+        return this;
+    }
+
+    /** Another launch templates port than EC2 (the local profile's simulated fleet has no templates). */
+    public AwsServices launchTemplates(LaunchTemplates launchTemplates) {
+        this.launchTemplates = launchTemplates;
         return this;
     }
 
@@ -139,7 +154,10 @@ public final class AwsServices {
         // Built on first use: most API functions never need Auto Scaling.
         Supplier<Compute> computePort = compute != null ? () -> compute : Lazy.of(() -> new AwsAutoScalingCompute(
                 configure(AutoScalingClient.builder(), endpoint("AUTO_SCALING"), region, creds,
-                        traced).build(), clock));
+                        traced).build(), clock, setting(Settings.STAGE), setting(Settings.SCALING_GROUP_PREFIX)));
+        Supplier<LaunchTemplates> templatesPort = launchTemplates != null ? () -> launchTemplates
+                : Lazy.of(() -> new Ec2LaunchTemplates(configure(Ec2Client.builder(), endpoint("EC2"), region, creds,
+                        traced).build()));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
                 : Lazy.of(() -> new EmfMetrics(clock, System.out::println));
         Services.Ports ports = new Services.Ports(
@@ -150,7 +168,7 @@ public final class AwsServices {
                 computePort, metricsPort,
                 new StepFunctionsWorkflowStarter(sfn, setting(Settings.ACTIVATION_STATE_MACHINE_ARN),
                         setting(Settings.DELETION_STATE_MACHINE_ARN)),
-                notifier(region, creds));
+                templatesPort, notifier(region, creds));
         return new Services(ports, config(region), clock, JsonLog::info);
     }
 
@@ -175,12 +193,12 @@ public final class AwsServices {
                 seconds(Settings.CLAIM_TTL_SECONDS), seconds(Settings.HEALTH_TIMEOUT_SECONDS),
                 seconds(Settings.DELETED_RETENTION_SECONDS), seconds(Settings.ACTIVATION_TIMEOUT_SECONDS),
                 setting(Settings.SCALING_GROUP_PREFIX));
-        Map<Role, String> roleArns = new EnumMap<>(Role.class);
+        Map<Role, CallerRole> roles = new EnumMap<>(Role.class);
         for (Role role : Role.values()) {
-            roleArns.put(role, setting(Settings.roleArn(role)));
+            roles.put(role, new CallerRole(setting(Settings.roleArn(role)), setting(Settings.roleId(role))));
         }
-        return new Services.Config(settings, setting(Settings.PAGE_TOKEN_KEY), seconds(Settings.VIABILITY_WINDOW_SECONDS),
-                number(Settings.VIABILITY_THRESHOLD), roleArns);
+        return new Services.Config(settings, pageTokenKey(region), seconds(Settings.VIABILITY_WINDOW_SECONDS),
+                number(Settings.VIABILITY_THRESHOLD), roles, list(Settings.INSTANCE_PROFILE_ARNS));
     }
 
     /**
@@ -264,6 +282,33 @@ public final class AwsServices {
     private String setting(Setting s) {
         String value = environment.get(s.environmentVariable());
         return value == null || value.isBlank() ? s.defaultValue() : value;
+    }
+
+    /**
+     * The pagination key: the secret's value, read once here, as the function starts (before a
+     * SnapStart snapshot is taken, which then holds it; the client is closed, so no connection
+     * outlives the snapshot), or the plain setting where no secret is named (the local profile).
+     * A secret that cannot be read fails the start, saying which.
+     */
+    private String pageTokenKey(Region region) {
+        String secret = setting(Settings.PAGE_TOKEN_SECRET_ARN);
+        if (secret.isEmpty()) {
+            return setting(Settings.PAGE_TOKEN_KEY);
+        }
+        AwsCredentialsProvider creds = credentials != null ? credentials : credentials(environment);
+        try (SecretsManagerClient secrets = configure(SecretsManagerClient.builder(), endpoint("SECRETS_MANAGER"), region, creds,
+                traced(interceptors))
+                .build()) {
+            return secrets.getSecretValue(GetSecretValueRequest.builder().secretId(secret).build()).secretString();
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("cannot read the pagination key from secret " + secret + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private Set<String> list(Setting s) {
+        return Arrays.stream(setting(s).split(",")).map(String::trim).filter(v -> !v.isEmpty())
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     private Duration seconds(Setting s) {

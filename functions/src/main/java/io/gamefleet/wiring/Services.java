@@ -13,6 +13,8 @@ import io.gamefleet.domain.InstanceNotices;
 import io.gamefleet.domain.InstanceNotifier;
 import io.gamefleet.domain.InstanceRepository;
 import io.gamefleet.domain.InterruptionRepository;
+import io.gamefleet.domain.LaunchGuard;
+import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.PageTokens;
 import io.gamefleet.domain.PushConnections;
@@ -24,6 +26,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -38,20 +41,17 @@ public final class Services {
     /** What the domain services run on: the AWS adapters, or fakes. {@code notifier} null: no push channel. */
     public record Ports(GroupRepository groups, GameServerRepository servers, InstanceRepository instances,
             InterruptionRepository interruptions, Supplier<Compute> compute, Supplier<Metrics> metrics,
-            WorkflowStarter workflows, Supplier<InstanceNotifier> notifier) {
-        /** A deployment without a push channel: no notices are sent. */
-        public Ports(GroupRepository groups, GameServerRepository servers, InstanceRepository instances,
-                InterruptionRepository interruptions, Supplier<Compute> compute, Supplier<Metrics> metrics,
-                WorkflowStarter workflows) {
-            this(groups, servers, instances, interruptions, compute, metrics, workflows, null);
-        }
-    }
+            WorkflowStarter workflows, Supplier<LaunchTemplates> launchTemplates, Supplier<InstanceNotifier> notifier) {}
 
-    /** The deployment's settings, as the functions read them from their environment. */
+    /**
+     * The deployment's settings, as the functions read them from their environment.
+     * {@code instanceProfileArns}: those a group's launch template may name.
+     */
     public record Config(ServiceSettings settings, String pageTokenKey, Duration viabilityWindow,
-            double viabilityThreshold, Map<Role, String> callerRoleArns) {
+            double viabilityThreshold, Map<Role, CallerRole> callerRoles, Set<String> instanceProfileArns) {
         public Config {
-            callerRoleArns = Map.copyOf(callerRoleArns);
+            callerRoles = Map.copyOf(callerRoles);
+            instanceProfileArns = Set.copyOf(instanceProfileArns);
         }
     }
 
@@ -70,7 +70,11 @@ public final class Services {
         this.config = config;
         ServiceSettings settings = config.settings();
         PageTokens tokens = new PageTokens(config.pageTokenKey());
-        this.groupService = new GroupService(ports.groups(), ports.instances(), ports.workflows(), tokens, settings, clock);
+        // The templates' port is built on first use: only CreateGameServerGroup asks it.
+        LaunchGuard launches = new LaunchGuard(template -> ports.launchTemplates().get().resolve(template),
+                config.instanceProfileArns());
+        this.groupService = new GroupService(ports.groups(), ports.instances(), ports.workflows(), tokens, settings, clock,
+                launches);
         // SecureRandom: thread-safe (the local profile serves requests concurrently), and reseeded
         // after a SnapStart restore, so environments restored from one snapshot spread differently.
         InstanceNotices notices = ports.notifier() == null ? InstanceNotices.none()
@@ -137,9 +141,9 @@ public final class Services {
         return config.settings();
     }
 
-    /** The role ARN each caller role's sessions come from (empty where none is configured). */
-    public Map<Role, String> callerRoleArns() {
-        return config.callerRoleArns();
+    /** The IAM role each caller role's sessions come from (ARN and id empty where none is configured). */
+    public Map<Role, CallerRole> callerRoles() {
+        return config.callerRoles();
     }
 
     public Clock clock() {

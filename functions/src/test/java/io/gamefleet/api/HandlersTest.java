@@ -40,13 +40,16 @@ class HandlersTest {
     private static final String I0 = "i-0123456789abcdef0";
     private static final String I1 = "i-0123456789abcdef1";
     private static final Map<String, String> ARENA_PATH = Map.of("GameServerGroupName", "arena");
+    /** A session of the local account's ADMIN role: the caller of every request here. */
+    static final String ADMIN = "arn:aws:sts::" + io.gamefleet.catalog.LocalAccount.ACCOUNT_ID + ":assumed-role/"
+            + io.gamefleet.catalog.LocalAccount.roleArn(io.gamefleet.catalog.Role.ADMIN).replaceAll(".*/", "") + "/ops";
 
     private final TestServices t = new TestServices();
     private final FunctionRegistry functions = new FunctionRegistry(t.services);
 
     private APIGatewayV2HTTPResponse call(Operation operation, String method, String path, Map<String, String> pathParameters,
             Map<String, String> query, String body) {
-        return functions.api(operation).handleRequest(event(method, path, pathParameters, query, body), null);
+        return functions.api(operation).handleRequest(event(method, path, pathParameters, query, body, ADMIN), null);
     }
 
     private JsonNode create(String name, String body) {

@@ -105,6 +105,12 @@ class HostileInputTest {
                 .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()
                         .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod(method).withPath(path)
                                 .build())
+                        // An ADMIN session, which every operation admits.
+                        .withAuthorizer(APIGatewayV2HTTPEvent.RequestContext.Authorizer.builder()
+                                .withIam(APIGatewayV2HTTPEvent.RequestContext.IAM.builder().withUserArn(HandlersTest.ADMIN)
+                                        .withUserId(RestEvents.userId(HandlersTest.ADMIN))
+                                        .withAccountId(io.gamefleet.catalog.LocalAccount.ACCOUNT_ID).build())
+                                .build())
                         .build())
                 .build();
     }

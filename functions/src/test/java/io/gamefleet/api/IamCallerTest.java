@@ -1,11 +1,13 @@
 package io.gamefleet.api;
 
+import io.gamefleet.wiring.CallerRole;
 import static io.gamefleet.api.RestEvents.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.domain.Caller;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +20,8 @@ class IamCallerTest {
     @Test
     void anAssumedRoleSessionGivesAccountRoleAndSession() {
         IamCaller caller = of("arn:aws:sts::123456789012:assumed-role/gamefleet-matchmaker/mm-1");
-        assertThat(caller).isEqualTo(new IamCaller("123456789012", Optional.of("gamefleet-matchmaker"), Optional.of("mm-1")));
+        assertThat(caller).isEqualTo(new IamCaller("aws", "123456789012", Optional.of("gamefleet-matchmaker"),
+                Optional.of(io.gamefleet.catalog.LocalAccount.roleId(Role.MATCHMAKER)), Optional.of("mm-1")));
         assertThat(caller.domainCaller(Optional.of(Role.MATCHMAKER))).isEqualTo(Caller.UNBOUND);
         assertThat(of("arn:aws-cn:sts::123456789012:assumed-role/r/s").roleName()).contains("r");
     }
@@ -39,12 +42,40 @@ class IamCallerTest {
     @Test
     void otherIdentitiesKeepOnlyTheirAccount() {
         assertThat(of("arn:aws:iam::000000000000:user/alice"))
-                .isEqualTo(new IamCaller("000000000000", Optional.empty(), Optional.empty()));
+                .isEqualTo(new IamCaller("", "000000000000", Optional.empty(), Optional.empty(), Optional.empty()));
         assertThat(of("arn:aws:sts::123456789012:assumed-role/r/s/extra").roleName()).isEmpty();
         APIGatewayV2HTTPEvent noArn = event("GET", "/", null, null, null, "x");
         noArn.getRequestContext().getAuthorizer().getIam().setUserArn(null);
         noArn.getRequestContext().getAuthorizer().getIam().setAccountId(null);
-        assertThat(IamCaller.of(noArn)).isEqualTo(new IamCaller("", Optional.empty(), Optional.empty()));
+        assertThat(IamCaller.of(noArn)).isEqualTo(new IamCaller("", "", Optional.empty(), Optional.empty(), Optional.empty()));
+    }
+
+    private static IamCaller session(String userArn, String userId) {
+        APIGatewayV2HTTPEvent event = event("GET", "/", null, null, null, userArn);
+        event.getRequestContext().getAuthorizer().getIam().setUserId(userId);
+        return IamCaller.of(event);
+    }
+
+    /** A caller role is recognised by partition, account, name and unique id, all four. */
+    @Test
+    void aSessionIsOfACallerRoleOnlyWithItsPartitionAccountNameAndUniqueId() {
+        Map<Role, CallerRole> roles = Map.of(Role.ADMIN,
+                new CallerRole("arn:aws:iam::123456789012:role/ops/gamefleet-admin", "AROAADMINROLEID000001"));
+        String session = "arn:aws:sts::123456789012:assumed-role/gamefleet-admin/alice";
+        assertThat(session(session, "AROAADMINROLEID000001:alice").roleIn(roles)).contains(Role.ADMIN);
+        assertThat(session(session, "AROAADMINROLEID000001:alice").roleUniqueId()).contains("AROAADMINROLEID000001");
+        // The role deleted and created again under its name: another id, another principal.
+        assertThat(session(session, "AROARECREATEDROLE0002:alice").roleIn(roles)).isEmpty();
+        assertThat(session(session, null).roleIn(roles)).isEmpty();
+        assertThat(session(session, "AROAADMINROLEID000001:bob").roleIn(roles)).isEmpty();
+        // Same account number and name in another partition.
+        assertThat(session("arn:aws-cn:sts::123456789012:assumed-role/gamefleet-admin/alice",
+                "AROAADMINROLEID000001:alice").roleIn(roles)).isEmpty();
+        assertThat(session("arn:aws:sts::210987654321:assumed-role/gamefleet-admin/alice",
+                "AROAADMINROLEID000001:alice").roleIn(roles)).isEmpty();
+        // A deployment that does not know the id admits nobody through it.
+        assertThat(session(session, "AROAADMINROLEID000001:alice").roleIn(Map.of(Role.ADMIN,
+                new CallerRole("arn:aws:iam::123456789012:role/ops/gamefleet-admin", "")))).isEmpty();
     }
 
     @Test

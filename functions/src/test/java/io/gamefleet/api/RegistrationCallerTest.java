@@ -1,5 +1,6 @@
 package io.gamefleet.api;
 
+import io.gamefleet.wiring.CallerRole;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
@@ -45,15 +46,17 @@ class RegistrationCallerTest {
     }
 
     @Test
-    void callersWithoutStandingAreRefusedWithoutAskingAutoScaling() {
+    void callersBoundToNoInstanceAreRefusedWithoutAskingAutoScaling() {
+        // A role of one's own with the GameServer policy, even with sessions named after an instance, is no instance's.
         for (String caller : List.of(session(Role.MATCHMAKER, "mm-1"), session(Role.MATCHMAKER, LAUNCHED),
                 "arn:aws:iam::" + ACCOUNT + ":user/alice", "arn:aws:sts::" + ACCOUNT + ":assumed-role/other/" + LAUNCHED,
                 "arn:aws:sts::999999999999:assumed-role/gamefleet-game-server/" + LAUNCHED)) {
             APIGatewayV2HTTPResponse response = register(caller, LAUNCHED);
-            assertThat(response.getStatusCode()).as(caller).isEqualTo(400);
-            assertThat(response.getBody()).contains("InvalidRequestException").contains("is not yet known to game server group arena");
+            assertThat(response.getStatusCode()).as(caller).isEqualTo(403);
+            assertThat(response.getBody()).contains("UnauthorizedException").contains("this caller is bound to no instance");
         }
         assertThat(describes()).isZero();
+        assertThat(test.servers.find("gs-0")).isEmpty();
     }
 
     @Test
@@ -81,7 +84,7 @@ class RegistrationCallerTest {
 
     @Test
     void theEdgeTellsTheDomainWhoCalls() {
-        Map<Role, String> arns = test.services.callerRoleArns();
+        Map<Role, CallerRole> arns = test.services.callerRoles();
         IamCaller admin = iam(session(Role.ADMIN, LAUNCHED));
         assertThat(admin.domainCaller(admin.roleIn(arns))).isEqualTo(new Caller(Optional.of(LAUNCHED), false, true));
         IamCaller process = iam(session(Role.GAME_SERVER, LAUNCHED));
@@ -111,7 +114,8 @@ class RegistrationCallerTest {
 
     private static APIGatewayV2HTTPEvent event(String callerArn, String body) {
         String path = "/game-server-groups/arena/game-servers";
-        var iam = APIGatewayV2HTTPEvent.RequestContext.IAM.builder().withUserArn(callerArn).withAccountId(ACCOUNT).build();
+        var iam = APIGatewayV2HTTPEvent.RequestContext.IAM.builder().withUserArn(callerArn)
+                .withUserId(RestEvents.userId(callerArn)).withAccountId(ACCOUNT).build();
         return APIGatewayV2HTTPEvent.builder().withVersion("2.0").withRawPath(path)
                 .withPathParameters(Map.of("GameServerGroupName", "arena")).withBody(body).withIsBase64Encoded(false)
                 .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()

@@ -3,11 +3,13 @@ package io.gamefleet.api;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.catalog.Role;
 import io.gamefleet.json.Json;
 import java.util.Map;
 
 /** API Gateway (payload 2.0) events of the REST routes, as the functions' tests send them. */
-final class RestEvents {
+public final class RestEvents {
     private RestEvents() {}
 
     static APIGatewayV2HTTPEvent event(String method, String path, Map<String, String> pathParameters,
@@ -23,13 +25,29 @@ final class RestEvents {
         if (callerArn != null) {
             context.withAuthorizer(APIGatewayV2HTTPEvent.RequestContext.Authorizer.builder()
                     .withIam(APIGatewayV2HTTPEvent.RequestContext.IAM.builder().withUserArn(callerArn)
-                            .withAccountId("000000000000").build())
+                            .withUserId(userId(callerArn)).withAccountId("000000000000").build())
                     .build());
         }
         return APIGatewayV2HTTPEvent.builder().withVersion("2.0").withRawPath(path)
                 .withPathParameters(pathParameters == null || pathParameters.isEmpty() ? null : pathParameters)
                 .withQueryStringParameters(query).withBody(body).withIsBase64Encoded(false)
                 .withRequestContext(context.build()).build();
+    }
+
+    /**
+     * What API Gateway reports as the userId of a session of one of the local account's caller
+     * roles ({@code <role id>:<session>}); null for anyone else.
+     */
+    public static String userId(String callerArn) {
+        String[] parts = callerArn.split("/");
+        for (Role role : Role.values()) {
+            String roleArn = LocalAccount.roleArn(role);
+            if (parts.length == 3 && parts[0].endsWith(":assumed-role")
+                    && parts[1].equals(roleArn.substring(roleArn.lastIndexOf('/') + 1))) {
+                return LocalAccount.roleId(role) + ":" + parts[2];
+            }
+        }
+        return null;
     }
 
     /** The body of a 200 response; fails with the body otherwise. */

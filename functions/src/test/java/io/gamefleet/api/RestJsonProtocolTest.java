@@ -70,6 +70,17 @@ class RestJsonProtocolTest {
     }
 
     @Test
+    void aPathEndingInASlashIsRefused() {
+        assertThatThrownBy(() -> rest.input(event("GET", "/game-server-groups/arena/game-servers/",
+                Map.of("GameServerGroupName", "arena"), null, null), Routes.of(Operation.LIST_GAME_SERVERS)))
+                .isInstanceOf(GamefleetException.class)
+                .hasMessage("the path /game-server-groups/arena/game-servers/ ends in '/'; no route of ListGameServers does");
+        assertThat(rest.input(event("GET", "/game-server-groups/arena/game-servers",
+                Map.of("GameServerGroupName", "arena"), null, null), Routes.of(Operation.LIST_GAME_SERVERS)))
+                .hasToString("{\"GameServerGroupName\":\"arena\"}");
+    }
+
+    @Test
     void noPathAndNoQueryLeaveTheBody() {
         assertThat(input(Operation.LIST_GAME_SERVER_GROUPS, null, null, "{\"Limit\": 3}")).hasToString("{\"Limit\":3}");
     }

@@ -57,7 +57,8 @@ class GameLiftJsonHandlerTest {
     private APIGatewayV2HTTPResponse call(String target, String callerArn) {
         Map<String, String> headers = target == null ? Map.of("content-type", "application/x-amz-json-1.1")
                 : Map.of("x-amz-target", target, "content-type", "application/x-amz-json-1.1");
-        var iam = APIGatewayV2HTTPEvent.RequestContext.IAM.builder().withUserArn(callerArn).withAccountId(ACCOUNT).build();
+        var iam = APIGatewayV2HTTPEvent.RequestContext.IAM.builder().withUserArn(callerArn)
+                .withUserId(io.gamefleet.api.RestEvents.userId(callerArn)).withAccountId(ACCOUNT).build();
         APIGatewayV2HTTPEvent event = APIGatewayV2HTTPEvent.builder().withVersion("2.0").withRouteKey("POST /")
                 .withHeaders(headers).withBody("{}").withIsBase64Encoded(false)
                 .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder().withRequestId(REQUEST_ID)

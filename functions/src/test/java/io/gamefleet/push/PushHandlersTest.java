@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
+import io.gamefleet.api.RestEvents;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Role;
@@ -48,6 +49,7 @@ class PushHandlersTest {
         APIGatewayV2WebSocketEvent.RequestIdentity identity = new APIGatewayV2WebSocketEvent.RequestIdentity();
         identity.setUserArn(userArn);
         identity.setAccountId(LocalAccount.ACCOUNT_ID);
+        identity.setUser(userArn == null ? null : RestEvents.userId(userArn));
         APIGatewayV2WebSocketEvent.RequestContext context = new APIGatewayV2WebSocketEvent.RequestContext();
         context.setRouteKey(routeKey);
         context.setConnectionId(connectionId);

@@ -102,20 +102,38 @@ class AwsServicesTest {
         assertThat(dynamoDb(build(Map.of("AWS_ENDPOINT_URL", " "))).getHost()).isEqualTo("dynamodb.eu-west-1.amazonaws.com");
     }
 
+    /** The pagination key is read from its secret as the services are built, not taken from the environment. */
+    @Test
+    void thePaginationKeyIsReadFromItsSecretAtStartAndAnUnreadableOneFailsTheStart() {
+        String secret = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:PageTokenKey-AbCdEf";
+        assertThatThrownBy(() -> build(Map.of("GAMEFLEET_PAGE_TOKEN_SECRET_ARN", secret,
+                "GAMEFLEET_PAGE_TOKEN_KEY", "must-not-be-used")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("cannot read the pagination key from secret " + secret);
+        assertThat(sent).singleElement().satisfies(uri -> assertThat(uri.getHost())
+                .isEqualTo("secretsmanager.eu-west-1.amazonaws.com"));
+        // Without a secret (the local profile) the setting is the key, and nothing is asked.
+        sent.clear();
+        build(Map.of());
+        assertThat(sent).isEmpty();
+    }
+
     @Test
     void settingsComeFromTheEnvironmentOrTheirDefaults() {
         Services defaults = build(Map.of());
         assertThat(defaults.settings().claimTtl()).isEqualTo(Duration.ofSeconds(60));
         assertThat(defaults.settings().region()).isEqualTo("eu-west-1");
-        assertThat(defaults.callerRoleArns().get(Role.ADMIN)).isEmpty();
+        assertThat(defaults.callerRoles().get(Role.ADMIN).arn()).isEmpty();
 
         Services set = build(Map.of("GAMEFLEET_CLAIM_TTL_SECONDS", "90", "GAMEFLEET_HEALTH_TIMEOUT_SECONDS", " ",
-                "GAMEFLEET_ACCOUNT_ID", "123456789012", "GAMEFLEET_ADMIN_ROLE_ARN", "arn:aws:iam::123456789012:role/admin"));
+                "GAMEFLEET_ACCOUNT_ID", "123456789012", "GAMEFLEET_ADMIN_ROLE_ARN", "arn:aws:iam::123456789012:role/admin",
+                "GAMEFLEET_ADMIN_ROLE_ID", "AROAADMIN"));
         assertThat(set.settings().claimTtl()).isEqualTo(Duration.ofSeconds(90));
         assertThat(set.settings().healthTimeout()).isEqualTo(Duration.ofSeconds(180));
         assertThat(set.settings().groupArn("arena"))
                 .isEqualTo("arn:aws:gamelift:eu-west-1:123456789012:gameservergroup/arena");
-        assertThat(set.callerRoleArns()).containsEntry(Role.ADMIN, "arn:aws:iam::123456789012:role/admin");
+        assertThat(set.callerRoles()).containsEntry(Role.ADMIN,
+                new CallerRole("arn:aws:iam::123456789012:role/admin", "AROAADMIN"));
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.fakes.FakeCompute;
+import io.gamefleet.domain.fakes.FakeLaunchTemplates;
 import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
 import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
@@ -20,6 +21,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
@@ -35,20 +37,24 @@ public final class TestServices {
     public final RecordingMetrics metrics = new RecordingMetrics();
     public final RecordingWorkflowStarter workflows = new RecordingWorkflowStarter();
     public final RecordingInstanceNotifier notifier = new RecordingInstanceNotifier();
+    public final FakeLaunchTemplates templates = new FakeLaunchTemplates();
+    /** The one instance profile the test deployment allows. */
+    public static final String ALLOWED_PROFILE = "arn:aws:iam::000000000000:instance-profile/GameServerInstanceProfile";
     public final List<String> log = new ArrayList<>();
     public final Services services;
 
     /** Services on fakes, with the local profile's account and the default settings. */
     public TestServices() {
-        Map<Role, String> roleArns = new EnumMap<>(Role.class);
+        Map<Role, CallerRole> roles = new EnumMap<>(Role.class);
         for (Role role : Role.values()) {
-            roleArns.put(role, LocalAccount.roleArn(role));
+            roles.put(role, new CallerRole(LocalAccount.roleArn(role), LocalAccount.roleId(role)));
         }
         ServiceSettings settings = new ServiceSettings(LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
                 Duration.ofSeconds(60), Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15),
                 Settings.SCALING_GROUP_PREFIX.defaultValue());
         services = new Services(new Services.Ports(groups, servers, instances, interruptions, () -> compute,
-                () -> metrics, workflows, () -> notifier), new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, roleArns),
+                () -> metrics, workflows, () -> templates, () -> notifier),
+                new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, roles, Set.of(ALLOWED_PROFILE)),
                 clock, log::add);
     }
 
@@ -60,6 +66,12 @@ public final class TestServices {
         Map<String, String> env = new HashMap<>(environment);
         env.put("AWS_REGION", LocalAccount.REGION);
         env.put("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1");
+        env.put("AWS_ENDPOINT_URL", "http://127.0.0.1:1");
+        // The local account's caller roles, unless the test names its own.
+        for (Role role : Role.values()) {
+            env.putIfAbsent(Settings.roleArn(role).environmentVariable(), LocalAccount.roleArn(role));
+            env.putIfAbsent(Settings.roleId(role).environmentVariable(), LocalAccount.roleId(role));
+        }
         return AwsServices.fromEnvironment(env)
                 .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b"))).build();
     }

@@ -1,5 +1,6 @@
 package io.gamefleet.workflow;
 
+import io.gamefleet.wiring.CallerRole;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -88,11 +89,11 @@ class StepHandlerTest {
                 (proxy, method, args) -> {
                     throw failure;
                 });
-        Map<Role, String> roles = new EnumMap<>(Role.class);
+        Map<Role, CallerRole> roles = new EnumMap<>(Role.class);
         ServiceSettings settings = t.services.settings();
         Services services = new Services(new Services.Ports(t.groups, t.servers, t.instances, t.interruptions,
-                () -> failing, () -> t.metrics, t.workflows),
-                new Services.Config(settings, "k", Duration.ofHours(1), 0.2, roles), t.clock, t.log::add);
+                () -> failing, () -> t.metrics, t.workflows, () -> t.templates, () -> t.notifier),
+                new Services.Config(settings, "k", Duration.ofHours(1), 0.2, roles, java.util.Set.of()), t.clock, t.log::add);
         if (t.groups.find("arena").isEmpty()) {
             newGroup("arena");
             run(Workflows.START_ACTIVATION, Map.of("GameServerGroupName", "arena"));

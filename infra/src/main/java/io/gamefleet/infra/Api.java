@@ -6,12 +6,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.aws_apigatewayv2_authorizers.HttpIamAuthorizer;
 import software.amazon.awscdk.aws_apigatewayv2_integrations.HttpLambdaIntegration;
 import software.amazon.awscdk.services.apigateway.AccessLogFormat;
 import software.amazon.awscdk.services.apigatewayv2.AddRoutesOptions;
 import software.amazon.awscdk.services.apigatewayv2.CfnStage;
+import software.amazon.awscdk.services.apigatewayv2.CorsHttpMethod;
+import software.amazon.awscdk.services.apigatewayv2.CorsPreflightOptions;
 import software.amazon.awscdk.services.apigatewayv2.HttpApi;
 import software.amazon.awscdk.services.apigatewayv2.HttpMethod;
 import software.amazon.awscdk.services.apigatewayv2.HttpStage;
@@ -45,6 +48,7 @@ final class Api extends Construct {
                 .description("Gamefleet: FleetIQ-style game server management (SigV4, service execute-api)")
                 .defaultAuthorizer(new HttpIamAuthorizer())
                 .createDefaultStage(false)
+                .corsPreflight(cors(context.consoleOrigins()))
                 .build();
         HttpStage stage = api.addStage("DefaultStage", HttpStageOptions.builder()
                 .stageName(STAGE)
@@ -97,12 +101,14 @@ final class Api extends Construct {
     }
 
     /**
-     * The execute-api ARN of a route, as IAM matches it: path parameters become {@code *}
-     * ({@code POST /game-server-groups/{GameServerGroupName}/claim} becomes
-     * {@code .../$default/POST/game-server-groups/* /claim}).
+     * The execute-api ARN of a route, as IAM matches it: path parameters become {@code ?*}, at
+     * least one character ({@code POST /game-server-groups/{GameServerGroupName}/claim} becomes
+     * {@code .../$default/POST/game-server-groups/?* /claim}). A bare {@code *} would also match
+     * the empty string, so {@code GET .../game-servers/} would pass as DescribeGameServer, and
+     * HTTP APIs may route it as ListGameServers.
      */
     String arnOf(Route route) {
-        return api.arnForExecuteApi(route.method(), route.path().replaceAll("\\{[^/}]+}", "*"), STAGE);
+        return api.arnForExecuteApi(route.method(), route.path().replaceAll("\\{[^/}]+}", "?*"), STAGE);
     }
 
     /** The execute-api ARN of an operation's CBOR path. */
@@ -113,6 +119,26 @@ final class Api extends Construct {
     /** The execute-api ARN of the JSON door. */
     String jsonDoorArn() {
         return api.arnForExecuteApi(Routes.JSON_DOOR.method(), Routes.JSON_DOOR.path(), STAGE);
+    }
+
+    /**
+     * CORS for the given origins (none: no CORS, as before): API Gateway answers their preflights
+     * itself, unauthenticated, and adds the headers to every response. The headers are those the
+     * AWS SDK for JavaScript signs and sends from a browser.
+     */
+    private static CorsPreflightOptions cors(List<String> origins) {
+        if (origins.isEmpty()) {
+            return null;
+        }
+        return CorsPreflightOptions.builder()
+                .allowOrigins(origins)
+                .allowMethods(List.of(CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PATCH, CorsHttpMethod.DELETE))
+                .allowHeaders(List.of("authorization", "content-type", "x-amz-date", "x-amz-security-token",
+                        "x-amz-target", "x-amz-user-agent", "x-amz-content-sha256", "amz-sdk-invocation-id",
+                        "amz-sdk-request", "smithy-protocol"))
+                .exposeHeaders(List.of("x-amzn-requestid", "x-amzn-errortype"))
+                .maxAge(Duration.hours(1))
+                .build();
     }
 
     /** Each route's own limits ({@link ApiThrottling}), on the stage as API Gateway keys them: by route key. */

@@ -19,6 +19,7 @@ import software.constructs.Construct;
  */
 final class CallerRoles extends Construct {
     private final Map<Role, software.amazon.awscdk.services.iam.Role> roles = new EnumMap<>(Role.class);
+    private final CfnInstanceProfile gameServerProfile;
 
     CallerRoles(Construct scope, String id) {
         super(scope, id);
@@ -36,7 +37,7 @@ final class CallerRoles extends Construct {
                             + "GameServerInstanceProfile)" : "Assume it to call Gamefleet as " + role)
                     .build();
         }
-        CfnInstanceProfile.Builder.create(this, "GameServerInstanceProfile")
+        gameServerProfile = CfnInstanceProfile.Builder.create(this, "GameServerInstanceProfile")
                 .roles(java.util.List.of(roles.get(Role.GAME_SERVER).getRoleName()))
                 .build();
     }
@@ -45,10 +46,10 @@ final class CallerRoles extends Construct {
         return roles.get(role);
     }
 
-    /** The role ARNs the JSON door admits, by caller role. */
-    Map<Role, String> arns() {
-        Map<Role, String> arns = new EnumMap<>(Role.class);
-        roles.forEach((role, iamRole) -> arns.put(role, iamRole.getRoleArn()));
-        return arns;
+    /** The stack's own instance profile and role for game server hosts: always allowed to launch with. */
+    LaunchAllowance ownLaunches() {
+        return new LaunchAllowance(java.util.List.of(gameServerProfile.getAttrArn()),
+                java.util.List.of(roles.get(Role.GAME_SERVER).getRoleArn()));
     }
+
 }

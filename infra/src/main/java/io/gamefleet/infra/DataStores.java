@@ -37,7 +37,7 @@ final class DataStores extends Construct {
 
         // Signs pagination tokens (docs/api.md: a token the service did not issue is a 400). Generated
         // by Secrets Manager at deployment, so no two deployments share it and it is in no file;
-        // the functions receive it through a dynamic reference that CloudFormation resolves.
+        // the API functions read it as they start (GetSecretValue), so it is in no function's configuration.
         pageTokenKey = Secret.Builder.create(this, "PageTokenKey")
                 .description("HMAC key that signs Gamefleet pagination tokens")
                 .generateSecretString(SecretStringGenerator.builder().passwordLength(64).excludePunctuation(true)

@@ -36,6 +36,17 @@ public final class DeploymentContext {
     public static final String STAGE = "stage";
     public static final String SNAP_START = "snapStart";
     public static final String TRACING = "tracing";
+    /** Comma-separated origins (scheme://host[:port]) whose pages may call the API: the console's. */
+    public static final String CONSOLE_ORIGINS = "consoleOrigins";
+    /** Instance profiles, besides the stack's own, that a group's launch template may name (ARNs, comma-separated). */
+    public static final String INSTANCE_PROFILE_ARNS = "instanceProfileArns";
+    /** The roles of those profiles, which the scaling functions may pass (iam:PassRole; ARNs, comma-separated). */
+    public static final String INSTANCE_ROLE_ARNS = "instanceRoleArns";
+
+    private static final java.util.regex.Pattern PROFILE_ARN =
+            java.util.regex.Pattern.compile("^arn:aws[a-z-]*:iam::\\d{12}:instance-profile/[\\w+=,.@/-]+$");
+    private static final java.util.regex.Pattern ROLE_ARN =
+            java.util.regex.Pattern.compile("^arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]+$");
 
     static final String DEFAULT_STAGE = "prod";
 
@@ -90,6 +101,33 @@ public final class DeploymentContext {
             throw new IllegalArgumentException("context " + TRACING + " must be true or false, not " + value);
         }
         return Boolean.parseBoolean(value);
+    }
+
+    /** The deployer's instance profiles and their roles, beside the stack's own (see {@link LaunchAllowance}). */
+    LaunchAllowance launchAllowance() {
+        return new LaunchAllowance(arns(INSTANCE_PROFILE_ARNS, PROFILE_ARN, "instance profile"),
+                arns(INSTANCE_ROLE_ARNS, ROLE_ARN, "role"));
+    }
+
+    /** A list of ARNs: a JSON array in cdk.json, or a comma-separated string (-c key=a,b). */
+    private List<String> arns(String key, java.util.regex.Pattern shape, String what) {
+        Object value = node.tryGetContext(key);
+        List<String> arns = new java.util.ArrayList<>();
+        if (value instanceof List<?> list) {
+            list.forEach(v -> arns.add(String.valueOf(v).trim()));
+        } else if (value != null) {
+            for (String v : String.valueOf(value).split(",")) {
+                if (!v.isBlank()) {
+                    arns.add(v.trim());
+                }
+            }
+        }
+        for (String arn : arns) {
+            if (!shape.matcher(arn).matches()) {
+                throw new IllegalArgumentException("context " + key + " must list IAM " + what + " ARNs, not " + arn);
+            }
+        }
+        return List.copyOf(arns);
     }
 
     /** The stage every physical name carries (see {@link StageNames}). */
@@ -190,6 +228,22 @@ public final class DeploymentContext {
         return Optional.of(email);
     }
 
+    /**
+     * The origins allowed to call the API from a browser (CORS), such as the console's; none by
+     * default. Each is scheme://host[:port], without a path: no wildcard.
+     */
+    List<String> consoleOrigins() {
+        String value = string(CONSOLE_ORIGINS, "");
+        List<String> origins = java.util.Arrays.stream(value.split(",")).map(String::trim).filter(o -> !o.isEmpty()).toList();
+        for (String origin : origins) {
+            if (!origin.matches("https?://[A-Za-z0-9.-]+(:\\d{1,5})?")) {
+                throw new IllegalArgumentException("context " + CONSOLE_ORIGINS + " must list origins such as "
+                        + "https://console.example.com or http://localhost:5173, comma-separated, not " + origin);
+            }
+        }
+        return origins;
+    }
+
     /** The shaded functions jar: context {@code lambdaJar}, or the one {@code mvn install} builds. */
     Path lambdaJar() {
         return LambdaJar.resolve(string(LAMBDA_JAR, LambdaJar.defaultPath()), LAMBDA_JAR);
@@ -229,9 +283,13 @@ public final class DeploymentContext {
         Set<Setting> derived = Workflows.ALL.stream().map(w -> w.arnSetting()).collect(Collectors.toSet());
         derived.add(Settings.ACCOUNT_ID);
         derived.add(Settings.PAGE_TOKEN_KEY);
+        derived.add(Settings.PAGE_TOKEN_SECRET_ARN);
         derived.add(Settings.SCALING_GROUP_PREFIX);
+        derived.add(Settings.STAGE);
+        derived.add(Settings.INSTANCE_PROFILE_ARNS);
         for (io.gamefleet.catalog.Role role : io.gamefleet.catalog.Role.values()) {
             derived.add(Settings.roleArn(role));
+            derived.add(Settings.roleId(role));
         }
         return Set.copyOf(derived);
     }

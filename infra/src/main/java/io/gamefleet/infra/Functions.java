@@ -60,14 +60,16 @@ final class Functions extends Construct {
     private final DeploymentContext context;
     private final DataStores data;
     private final Code code;
+    private final LaunchAllowance launches;
     private final Map<String, Function> functions = new LinkedHashMap<>();
     private final Map<String, Alias> aliases = new LinkedHashMap<>();
     private CfnMapping snapStartByRegion;
 
     Functions(Construct scope, String id, DeploymentContext context, DataStores data,
-            Map<io.gamefleet.catalog.Role, String> callerRoleArns) {
+            CallerRoles callerRoles, LaunchAllowance launches) {
         super(scope, id);
         this.context = context;
+        this.launches = launches;
         this.data = data;
         code = Code.fromAsset(context.lambdaJar().toString());
         Map<String, String> environment = commonEnvironment();
@@ -83,17 +85,22 @@ final class Functions extends Construct {
             function(rule.name(), rule.functionName(), rule.handlerMethod(), Kind.EVENT, TIMEOUT, environment);
         }
         Map<String, String> apiEnvironment = new LinkedHashMap<>(environment);
-        apiEnvironment.put(Settings.PAGE_TOKEN_KEY.environmentVariable(),
-                data.pageTokenKey().getSecretValue().unsafeUnwrap());
+        // The secret's ARN, not its value: the function reads it as it starts (GetSecretValue, below).
+        apiEnvironment.put(Settings.PAGE_TOKEN_SECRET_ARN.environmentVariable(), data.pageTokenKey().getSecretArn());
+        apiEnvironment.put(Settings.INSTANCE_PROFILE_ARNS.environmentVariable(),
+                software.amazon.awscdk.Fn.join(",", launches.instanceProfileArns()));
+        // Every API function tells the caller roles' sessions by partition, account, name and unique id:
+        // the JSON door to authorize them, every door to know an ADMIN or an instance's own process.
+        for (io.gamefleet.catalog.Role role : io.gamefleet.catalog.Role.values()) {
+            apiEnvironment.put(Settings.roleArn(role).environmentVariable(), callerRoles.role(role).getRoleArn());
+            apiEnvironment.put(Settings.roleId(role).environmentVariable(), callerRoles.role(role).getRoleId());
+        }
         for (Route route : Routes.ALL) {
             function(route.operation().fleetIqName(), route.functionName(), route.handlerMethod(), Kind.API, API_TIMEOUT,
                     apiEnvironment);
         }
-        // The JSON door authorizes callers itself, by the sessions of the caller roles.
-        Map<String, String> doorEnvironment = new LinkedHashMap<>(apiEnvironment);
-        callerRoleArns.forEach((role, arn) -> doorEnvironment.put(Settings.roleArn(role).environmentVariable(), arn));
         function(Routes.JSON_DOOR.name(), Routes.JSON_DOOR.functionName(), Routes.JSON_DOOR.handlerMethod(), Kind.API,
-                API_TIMEOUT, doorEnvironment);
+                API_TIMEOUT, apiEnvironment);
     }
 
     /** Every function by name: steps, schedules, event rules, then routes. */
@@ -149,8 +156,12 @@ final class Functions extends Construct {
                 .build();
         snapStart(fn);
         grantTables(role, access);
+        if (kind == Kind.API) {
+            data.pageTokenKey().grantRead(role);
+        }
         String scalingGroups = context.names().prefix();
-        ScalingPermissions.statements(Stack.of(this), access.scaling(), scalingGroups).forEach(role::addToPrincipalPolicy);
+        ScalingPermissions.statements(Stack.of(this), access.scaling(), scalingGroups, context.names().stage(), launches)
+                .forEach(role::addToPrincipalPolicy);
         NagRules.function(fn, access.scaling(), scalingGroups, context.tracing());
 
         Alias.Builder alias = Alias.Builder.create(this, id + "Live")
@@ -222,6 +233,7 @@ final class Functions extends Construct {
         if (context.tracing()) {
             env.put(Settings.TRACING.environmentVariable(), "true");
         }
+        env.put(Settings.STAGE.environmentVariable(), context.names().stage());
         return env;
     }
 }

@@ -32,7 +32,8 @@ public final class GamefleetStack extends Stack {
         // function version's id is fixed by CDK as the version is created.
         DataStores data = LogicalIds.leaveOut(new DataStores(this, "DataStores", context.removalPolicy()));
         CallerRoles callerRoles = LogicalIds.leaveOut(new CallerRoles(this, "CallerRoles"));
-        Functions functions = new Functions(this, "Default", context, data, callerRoles.arns());
+        Functions functions = new Functions(this, "Default", context, data, callerRoles,
+                callerRoles.ownLaunches().plus(context.launchAllowance()));
         StateMachines workflows = LogicalIds.leaveOut(
                 new StateMachines(this, "Workflows", functions, context));
         EventTriggers triggers = LogicalIds.leaveOut(new EventTriggers(this, "Triggers", functions, context));

@@ -30,7 +30,7 @@ class CallerPoliciesStackTest extends SynthesizedStack {
             Set<String> expected = new HashSet<>();
             for (Route r : Routes.ALL) {
                 if (r.roles().contains(role)) {
-                    expected.add(prefix + r.method() + r.path().replaceAll("\\{[^}]+}", "*"));
+                    expected.add(prefix + r.method() + r.path().replaceAll("\\{[^}]+}", "?*"));
                     expected.add(prefix + "POST/service/GameLift/operation/" + r.operation().fleetIqName());
                 }
             }
@@ -59,6 +59,19 @@ class CallerPoliciesStackTest extends SynthesizedStack {
                     String cbor = prefix + "/$default/POST" + route.operation().cborPath();
                     assertThat(patterns.stream().anyMatch(p -> p.matcher(cbor).matches()))
                             .as(role + " -> CBOR " + route.operation()).isEqualTo(route.roles().contains(role));
+                }
+                // An empty last path parameter (GET .../game-servers/, which HTTP APIs may route as
+                // ListGameServers) reaches only a role that has the route it may be routed to.
+                if (route.path().endsWith("}")) {
+                    String parent = route.path().substring(0, route.path().lastIndexOf('/'));
+                    String arn = prefix + "/$default/" + route.method()
+                            + (parent + "/").replaceAll("\\{[^}]+}", "arena");
+                    List<Route> parents = Routes.ALL.stream().filter(r -> r.method().equals(route.method())
+                            && r.path().equals(parent)).toList();
+                    if (parents.stream().anyMatch(r -> !r.roles().contains(role))) {
+                        assertThat(patterns.stream().noneMatch(p -> p.matcher(arn).matches())).as(role + " -> " + arn)
+                                .isTrue();
+                    }
                 }
             }
         }

@@ -15,7 +15,9 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -79,11 +81,19 @@ class DeploymentContextStackTest extends SynthesizedStack {
             String trust = iamRole.get("AssumeRolePolicyDocument").toString();
             assertThat(trust).as(role.name()).contains(role == Role.GAME_SERVER ? "ec2.amazonaws.com" : ":root");
         }
+        for (Role role : Role.values()) {
+            String roleId = getAttId(variables.get(Settings.roleArn(role).environmentVariable()));
+            // The unique id too: a role recreated under the same name is another principal.
+            assertThat(variables.get(Settings.roleId(role).environmentVariable()))
+                    .isEqualTo(Map.of("Fn::GetAtt", List.of(roleId, "RoleId")));
+        }
+        // Every API function knows them (an ADMIN, an instance's own process); the others do not.
+        Set<String> api = new HashSet<>();
+        Routes.ALL.forEach(r -> api.add(r.functionName()));
+        api.add(Routes.JSON_DOOR.functionName());
         for (String name : functionNames()) {
-            if (!name.equals(Routes.JSON_DOOR.functionName())) {
-                assertThat(variables(resources.get(functionId(name)))).as(name)
-                        .doesNotContainKey(Settings.ADMIN_ROLE_ARN.environmentVariable());
-            }
+            assertThat(variables(resources.get(functionId(name))).containsKey(Settings.ADMIN_ROLE_ID.environmentVariable()))
+                    .as(name).isEqualTo(api.contains(name));
         }
         template.resourceCountIs("AWS::IAM::InstanceProfile", 1);
     }
@@ -108,10 +118,12 @@ class DeploymentContextStackTest extends SynthesizedStack {
                 .doesNotContain(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID, Settings.ACTIVATION_STATE_MACHINE_ARN,
                         Settings.DELETION_STATE_MACHINE_ARN);
         assertThat(DeploymentContext.SCHEDULE_RATES).containsExactly(Settings.BALANCER_RATE_SECONDS);
-        assertThat(DeploymentContext.DERIVED).containsExactlyInAnyOrder(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID,
-                Settings.SCALING_GROUP_PREFIX,
+        assertThat(DeploymentContext.DERIVED).containsExactlyInAnyOrder(Settings.PAGE_TOKEN_KEY,
+                Settings.PAGE_TOKEN_SECRET_ARN, Settings.ACCOUNT_ID,
+                Settings.SCALING_GROUP_PREFIX, Settings.STAGE, Settings.INSTANCE_PROFILE_ARNS,
                 Settings.ACTIVATION_STATE_MACHINE_ARN, Settings.DELETION_STATE_MACHINE_ARN, Settings.ADMIN_ROLE_ARN,
-                Settings.MATCHMAKER_ROLE_ARN, Settings.GAME_SERVER_ROLE_ARN);
+                Settings.MATCHMAKER_ROLE_ARN, Settings.GAME_SERVER_ROLE_ARN, Settings.ADMIN_ROLE_ID,
+                Settings.MATCHMAKER_ROLE_ID, Settings.GAME_SERVER_ROLE_ID);
         assertThat(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS)).isEqualTo("claimTtlSeconds");
         assertThat(DeploymentContext.contextKey(Settings.VIABILITY_THRESHOLD)).isEqualTo("viabilityThreshold");
     }

@@ -10,6 +10,7 @@ import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
+import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowDefinition;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import software.amazon.awscdk.assertions.Template;
 import org.junit.jupiter.api.Test;
 
 /** Least privilege (Functions, ScalingPermissions): each function's role reaches exactly what the catalog declares for it. */
@@ -95,8 +97,13 @@ class FunctionAccessStackTest extends SynthesizedStack {
             assertThat(statements.stream().flatMap(s -> actions(s).stream())).as(route.operation().fleetIqName())
                     .allMatch(a -> a.startsWith("dynamodb:") || a.startsWith("logs:")
                             || a.startsWith("xray:")
+                            // the pagination key's secret, read at start
+                            || a.equals("secretsmanager:GetSecretValue") || a.equals("secretsmanager:DescribeSecret")
                             || (started != null && a.equals("states:StartExecution"))
-                            || (describes && a.equals("autoscaling:DescribeAutoScalingGroups")));
+                            || (describes && a.equals("autoscaling:DescribeAutoScalingGroups"))
+                            // CreateGameServerGroup reads the launch template's instance profile.
+                            || (route.operation() == Operation.CREATE_GAME_SERVER_GROUP
+                                    && a.equals("ec2:DescribeLaunchTemplateVersions")));
         }
         // The JSON door runs both starters, so it starts both workflows.
         String door = Routes.JSON_DOOR.functionName();
@@ -183,7 +190,11 @@ class FunctionAccessStackTest extends SynthesizedStack {
         assertThat(compute.keySet()).containsExactlyInAnyOrder(Workflows.CREATE_SCALING_GROUP.functionName(),
                 Workflows.CHECK_ACTIVATION.functionName(), Workflows.DELETE_SCALING_GROUP.functionName(),
                 Triggers.BALANCER.functionName(), Triggers.INSTANCE_EVENTS.functionName(),
-                Operation.REGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName());
+                Operation.REGISTER_GAME_SERVER.functionName(), Operation.CREATE_GAME_SERVER_GROUP.functionName(),
+                Routes.JSON_DOOR.functionName());
+        // A new group's launch template is read (its instance profile), nothing more.
+        assertThat(compute.get(Operation.CREATE_GAME_SERVER_GROUP.functionName()))
+                .containsExactly("ec2:DescribeLaunchTemplateVersions");
         assertThat(compute.get(Workflows.CHECK_ACTIVATION.functionName()))
                 .containsExactly("autoscaling:DescribeAutoScalingGroups");
         assertThat(compute.get(Operation.REGISTER_GAME_SERVER.functionName()))
@@ -206,16 +217,22 @@ class FunctionAccessStackTest extends SynthesizedStack {
     }
 
     @Test
-    void scalingActionsReachOnlyGroupsThatCarryTheManagedTag() {
+    void scalingActionsReachOnlyGroupsThatCarryTheManagedTagAndTheStageTag() {
         String resourceTag = "aws:ResourceTag/" + Catalog.MANAGED_TAG_KEY;
         String requestTag = "aws:RequestTag/" + Catalog.MANAGED_TAG_KEY;
+        int scalingStatements = 0;
         for (String name : functionNames()) {
             for (Map<String, Object> s : statementsOf(name)) {
                 List<String> actions = actions(s);
                 Map<String, Object> condition = s.containsKey("Condition") ? map(s.get("Condition")) : Map.of();
                 if (actions.stream().anyMatch(a -> a.startsWith("autoscaling:") && !a.startsWith("autoscaling:Describe"))) {
-                    String tag = actions.contains("autoscaling:CreateAutoScalingGroup") ? requestTag : resourceTag;
-                    assertThat(condition).as(name + " " + actions).isEqualTo(Map.of("Null", Map.of(tag, "false")));
+                    boolean create = actions.contains("autoscaling:CreateAutoScalingGroup");
+                    String tag = create ? requestTag : resourceTag;
+                    // The stage's own tag, so that the name prefix gamefleet-prod- never reaches stage prod-eu's groups.
+                    String stageTag = (create ? "aws:RequestTag/" : "aws:ResourceTag/") + Catalog.STAGE_TAG_KEY;
+                    assertThat(condition).as(name + " " + actions).isEqualTo(Map.of("Null", Map.of(tag, "false"),
+                            "StringEquals", Map.of(stageTag, "prod")));
+                    scalingStatements++;
                     assertThat(resourcesOf(s)).hasSize(1);
                     assertThat(render(resourcesOf(s).get(0))).as(name)
                             .endsWith(":autoScalingGroup:*:autoScalingGroupName/gamefleet-prod-*");
@@ -229,5 +246,84 @@ class FunctionAccessStackTest extends SynthesizedStack {
                 }
             }
         }
+        assertThat(scalingStatements).isGreaterThanOrEqualTo(5);
+    }
+
+    /** The stack's GameServer role and instance profile (one of each). */
+    private String gameServerRoleId() {
+        String profile = onlyResourceOf("AWS::IAM::InstanceProfile");
+        return (String) map(listOf(props(resources.get(profile)).get("Roles")).get(0)).get("Ref");
+    }
+
+    /** The scaling functions pass only the allowed roles, and launch only with the allowed instance profiles. */
+    private void assertLaunchesOnlyWith(Map<String, Map<String, Object>> resources, List<String> roles, List<String> profiles) {
+        this.resources = resources;
+        int passRoles = 0;
+        int denies = 0;
+        for (String name : functionNames()) {
+            for (Map<String, Object> s : statementsOf(name)) {
+                List<String> actions = actions(s);
+                if (actions.contains("iam:PassRole")) {
+                    passRoles++;
+                    assertThat(s).containsEntry("Effect", "Allow");
+                    assertThat(resourcesOf(s).stream().map(SynthesizedStack::render).toList()).as(name)
+                            .containsExactlyInAnyOrderElementsOf(roles);
+                }
+                if (actions.contains("ec2:RunInstances") && "Deny".equals(s.get("Effect"))) {
+                    denies++;
+                    assertThat(render(s.get("Resource"))).endsWith(":instance/*");
+                    Map<String, Object> condition = map(s.get("Condition"));
+                    assertThat(render(map(condition.get("ArnNotEquals")).get("ec2:InstanceProfile"))).as(name)
+                            .isEqualTo(String.join(",", profiles));
+                    assertThat(condition.get("Null")).isEqualTo(Map.of("ec2:InstanceProfile", "false"));
+                }
+                // Every other launch permission is an Allow that names no role.
+                if (actions.contains("ec2:RunInstances") && "Allow".equals(s.get("Effect"))) {
+                    assertThat(actions).doesNotContain("iam:PassRole");
+                }
+            }
+        }
+        // CreateScalingGroup and the balancer (a mixed instances policy's change is checked as a launch).
+        assertThat(passRoles).isEqualTo(2);
+        assertThat(denies).isEqualTo(2);
+    }
+
+    @Test
+    void onlyTheStacksGameServerRoleAndProfileAreAllowedToLaunchWithByDefault() {
+        String profile = "<" + onlyResourceOf("AWS::IAM::InstanceProfile") + ".Arn>";
+        assertLaunchesOnlyWith(resources, List.of("<" + gameServerRoleId() + ".Arn>"), List.of(profile));
+        // The functions check a new group's template against the same list.
+        for (String name : List.of(Operation.CREATE_GAME_SERVER_GROUP.functionName(), Routes.JSON_DOOR.functionName())) {
+            assertThat(render(variables(resources.get(functionId(name)))
+                    .get(Settings.INSTANCE_PROFILE_ARNS.environmentVariable()))).as(name).isEqualTo(profile);
+        }
+    }
+
+    @Test
+    void theDeployersInstanceProfilesAndRolesAreAddedFromContext() {
+        String extraProfile = "arn:aws:iam::123456789012:instance-profile/game/Arena";
+        String extraRole = "arn:aws:iam::123456789012:role/game/ArenaHost";
+        Map<String, Map<String, Object>> own = resources;
+        String profile = "<" + onlyResourceOf("AWS::IAM::InstanceProfile") + ".Arn>";
+        String role = "<" + gameServerRoleId() + ".Arn>";
+        Map<String, Map<String, Object>> withContext = cast(Template.fromStack(stack(Map.of(
+                DeploymentContext.INSTANCE_PROFILE_ARNS, extraProfile,
+                DeploymentContext.INSTANCE_ROLE_ARNS, List.of(extraRole)))).toJSON().get("Resources"));
+        try {
+            assertLaunchesOnlyWith(withContext, List.of(role, extraRole), List.of(profile, extraProfile));
+            assertThat(render(variables(resources.get(functionId(Operation.CREATE_GAME_SERVER_GROUP.functionName())))
+                    .get(Settings.INSTANCE_PROFILE_ARNS.environmentVariable()))).isEqualTo(profile + "," + extraProfile);
+        } finally {
+            resources = own;
+        }
+    }
+
+    @Test
+    void aContextInstanceProfileOrRoleThatIsNoArnFailsSynthesis() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> stack(Map.of(DeploymentContext.INSTANCE_ROLE_ARNS, "*")))
+                .hasMessageContaining("context instanceRoleArns must list IAM role ARNs, not *");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> stack(Map.of(DeploymentContext.INSTANCE_PROFILE_ARNS,
+                "arn:aws:iam::123456789012:role/NotAProfile")))
+                .hasMessageContaining("context instanceProfileArns must list IAM instance profile ARNs");
     }
 }

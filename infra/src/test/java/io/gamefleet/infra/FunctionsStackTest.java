@@ -76,6 +76,7 @@ class FunctionsStackTest extends SynthesizedStack {
                         .isEqualTo(ref(tableId(table)));
             }
             assertThat(variables.get(Settings.ACCOUNT_ID.environmentVariable())).isEqualTo(ref("AWS::AccountId"));
+            assertThat(variables.get(Settings.STAGE.environmentVariable())).as(name).isEqualTo("prod");
             for (Setting setting : DeploymentContext.CONTEXT_SETTINGS) {
                 if (DeploymentContext.SCHEDULE_RATES.contains(setting)) {
                     // A schedule's period is the schedule's: no function reads it.
@@ -92,15 +93,22 @@ class FunctionsStackTest extends SynthesizedStack {
     void onlyApiFunctionsGetThePageTokenKeyAndOnlyFromTheGeneratedSecret() {
         Set<String> apiFunctions = Routes.ALL.stream().map(Route::functionName).collect(Collectors.toSet());
         apiFunctions.add(Routes.JSON_DOOR.functionName());
-        String variable = Settings.PAGE_TOKEN_KEY.environmentVariable();
+        String variable = Settings.PAGE_TOKEN_SECRET_ARN.environmentVariable();
         String secret = onlyResourceOf("AWS::SecretsManager::Secret");
         for (String name : functionNames()) {
             Map<String, Object> variables = variables(resources.get(functionId(name)));
+            // No function's configuration holds the key itself (lambda:GetFunctionConfiguration would show it).
+            assertThat(variables).as(name).doesNotContainKey(Settings.PAGE_TOKEN_KEY.environmentVariable());
+            assertThat(variables.values().stream().map(SynthesizedStack::render)).as(name)
+                    .noneMatch(v -> v.contains("resolve:secretsmanager"));
+            boolean reads = statementsOf(name).stream().anyMatch(s -> actions(s).contains("secretsmanager:GetSecretValue")
+                    && resourcesOf(s).contains(ref(secret)));
             if (apiFunctions.contains(name)) {
-                assertThat(render(variables.get(variable))).as(name)
-                        .isEqualTo("{{resolve:secretsmanager:<" + secret + ">:SecretString:::}}");
+                assertThat(variables.get(variable)).as(name).isEqualTo(ref(secret));
+                assertThat(reads).as(name + " reads the secret").isTrue();
             } else {
                 assertThat(variables).as(name).doesNotContainKey(variable);
+                assertThat(reads).as(name + " reads the secret").isFalse();
             }
         }
         assertThat(props(resources.get(secret)).get("GenerateSecretString")).isNotNull();

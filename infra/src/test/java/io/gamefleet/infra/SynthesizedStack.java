@@ -198,14 +198,23 @@ abstract class SynthesizedStack {
         return String.valueOf(value);
     }
 
-    /** An IAM resource pattern: '*' matches any characters, '/' included. */
+    /** An IAM resource pattern: '*' matches any characters, '/' included, '?' exactly one. */
     static Pattern iamGlob(String pattern) {
         StringBuilder regex = new StringBuilder();
-        for (String part : pattern.split("\\*", -1)) {
-            if (regex.length() > 0) {
-                regex.append(".*");
+        StringBuilder literal = new StringBuilder();
+        for (char c : pattern.toCharArray()) {
+            if (c == '*' || c == '?') {
+                if (literal.length() > 0) {
+                    regex.append(Pattern.quote(literal.toString()));
+                    literal.setLength(0);
+                }
+                regex.append(c == '*' ? ".*" : ".");
+            } else {
+                literal.append(c);
             }
-            regex.append(Pattern.quote(part));
+        }
+        if (literal.length() > 0) {
+            regex.append(Pattern.quote(literal.toString()));
         }
         return Pattern.compile(regex.toString());
     }

@@ -11,6 +11,7 @@ import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.Workflows;
+import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.local.agents.AgentTemplate;
@@ -23,6 +24,7 @@ import io.gamefleet.local.fleet.EventRouter;
 import io.gamefleet.local.fleet.FleetMetrics;
 import io.gamefleet.local.fleet.Scheduler;
 import io.gamefleet.local.fleet.SimulatedFleet;
+import io.gamefleet.local.fleet.Timeline;
 import io.gamefleet.local.process.ChildProcess;
 import io.gamefleet.local.process.Emulators;
 import io.gamefleet.local.process.Supervisor;
@@ -137,15 +139,18 @@ public final class LocalProfile implements AutoCloseable {
         Principal functionsPrincipal = Principals.functions();
         createTables(dynamoDb);
         environment.putAll(deployStateMachines(stepFunctions));
+        Timeline timeline = new Timeline(o.clock());
+        // The simulated fleet has no launch templates: a group's is taken as given, with no instance profile.
         services = AwsServices.fromEnvironment(environment).clock(o.clock()).compute(fleet)
-                .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet))
+                .launchTemplates(template -> new LaunchTemplates.Resolved(template, Optional.empty()))
+                .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet, timeline))
                 .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create(functionsPrincipal.accessKeyId(),
                         functionsPrincipal.secretAccessKey())))
                 .interceptors(o.interceptors()).build();
         Functions functions = Functions.of(new FunctionRegistry(services));
-        EventRouter events = new EventRouter(functions.eventRules());
+        EventRouter events = new EventRouter(functions.eventRules(), timeline);
         fleet.sendEventsTo(events::deliver);
-        scheduler = closing(new Scheduler(functions.schedulesByName(), fleet));
+        scheduler = closing(new Scheduler(functions.schedulesByName(), fleet, timeline));
 
         List<Supervisor.Watched> watched = new ArrayList<>();
         // dynoxide keeps its tables in --data-dir, if given: then it can start again without loss.
@@ -163,8 +168,9 @@ public final class LocalProfile implements AutoCloseable {
         o.stepFunctionsEndpoint().ifPresent(e -> external.put("stepfunctions", e.toString()));
         supervisor = closing(new Supervisor(watched, external, line -> System.err.println(line)));
         children = List.copyOf(watched.stream().map(Supervisor.Watched::child).toList());
-        edge.serve(functions, events, scheduler, new EdgeServer.Instances(fleet, functionsPrincipal), supervisor::states);
-        // Jetty endpoints of their own (the console; the push channel is the edge's) register here, with
+        edge.serve(functions, events, scheduler, timeline, new EdgeServer.Instances(fleet, functionsPrincipal),
+                supervisor::states, consoleDir(o.home()));
+        // Jetty endpoints of their own (the push channel is the edge's) register here, with
         // edge.addHandler(...), given what they need of this profile (services, the local token).
         // Groups kept in --data-dir (or in a given DynamoDB) whose workflow did not finish: a sidecar
         // of this run's own has no execution yet, so every one of them is started again now.
@@ -188,6 +194,7 @@ public final class LocalProfile implements AutoCloseable {
         environment.put(Settings.ACCOUNT_ID.environmentVariable(), ACCOUNT_ID);
         for (Role role : Role.values()) {
             environment.put(Settings.roleArn(role).environmentVariable(), LocalAccount.roleArn(role));
+            environment.put(Settings.roleId(role).environmentVariable(), LocalAccount.roleId(role));
         }
         environment.put(Settings.CLAIM_TTL_SECONDS.environmentVariable(), Long.toString(o.claimTtl().toSeconds()));
         environment.put(Settings.HEALTH_TIMEOUT_SECONDS.environmentVariable(), Long.toString(o.healthTimeout().toSeconds()));
@@ -222,6 +229,16 @@ public final class LocalProfile implements AutoCloseable {
             }
         }
         return environment;
+    }
+
+    /** The console's built files: {@code console/dist} beside {@code local/}. */
+    static Path consoleDir(Path home) {
+        return home.toAbsolutePath().normalize().resolveSibling("console").resolve("dist");
+    }
+
+    /** The console's address. */
+    public URI consoleEndpoint() {
+        return endpoint().resolve("/console/");
     }
 
     /** Closed with the profile, in the reverse order of starting. */

@@ -72,6 +72,7 @@ public final class Main {
         }));
         System.out.println("Gamefleet local profile ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
         System.out.println("  API:         " + profile.endpoint());
+        System.out.println("  console:     " + profile.consoleEndpoint());
         System.out.println("  credentials: " + admin.accessKeyId() + " / " + admin.secretAccessKey()
                 + " (region " + LocalAccount.REGION + ", SigV4 service execute-api)");
         System.out.println("  try:         curl --aws-sigv4 \"aws:amz:" + LocalAccount.REGION + ":execute-api\" --user "

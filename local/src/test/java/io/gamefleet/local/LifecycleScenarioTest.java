@@ -42,7 +42,9 @@ class LifecycleScenarioTest {
     void scenario() {
         GamefleetClient admin = LOCAL.admin();
         GamefleetClient matchmaker = LOCAL.matchmaker();
-        GamefleetClient gameServer = LOCAL.client(LocalProfileExtension.UNBOUND_GAME_SERVER);
+        // The game servers' calls, for instances of random ids: an ADMIN, since a GAME_SERVER caller
+        // bound to no instance may not register, update or deregister.
+        GamefleetClient gameServer = LOCAL.admin();
         MutableClock clock = LOCAL.clock();
         String g = "arena-eu";
         String arn = "arn:aws:gamelift:us-east-1:000000000000:gameservergroup/" + g;

@@ -57,11 +57,19 @@ public final class AwsAutoScalingCompute implements Compute {
 
     private final AutoScalingClient autoScaling;
     private final Clock clock;
+    private final String stage;
+    private final String scalingGroupPrefix;
 
-    /** {@code clock}: the time it reports as an instance's launch time (see {@link #toInstance}). */
-    public AwsAutoScalingCompute(AutoScalingClient autoScaling, Clock clock) {
+    /**
+     * {@code clock}: the time it reports as an instance's launch time (see {@link #toInstance}).
+     * {@code stage} and {@code scalingGroupPrefix}: the deployment's; it changes only the scaling
+     * groups tagged with this stage and with the game server group their name is for.
+     */
+    public AwsAutoScalingCompute(AutoScalingClient autoScaling, Clock clock, String stage, String scalingGroupPrefix) {
         this.autoScaling = autoScaling;
         this.clock = clock;
+        this.stage = stage;
+        this.scalingGroupPrefix = scalingGroupPrefix;
     }
 
     @Override
@@ -82,10 +90,10 @@ public final class AwsAutoScalingCompute implements Compute {
         AutoScalingGroup created = find(name).orElseThrow(() -> new ComputeException(
                 "Auto Scaling created " + name + " but does not list it yet", true, null));
         // Adopting a same-named group someone else made would let Gamefleet scale and delete it.
-        if (existed && !managedBy(created, group.name())) {
+        if (existed && !owned(created)) {
             throw new ComputeException("An Auto Scaling group named " + name
-                    + " already exists and was not created by Gamefleet for game server group " + group.name(),
-                    false, null);
+                    + " already exists and was not created by Gamefleet for game server group " + group.name()
+                    + " of stage " + stage, false, null);
         }
         scalingPolicyRequest(group).ifPresent(
                 request -> call("put the scaling policy on", name, () -> autoScaling.putScalingPolicy(request)));
@@ -94,7 +102,8 @@ public final class AwsAutoScalingCompute implements Compute {
 
     @Override
     public Optional<ScalingGroupState> describeScalingGroup(String scalingGroupName) {
-        return find(scalingGroupName).map(g -> new ScalingGroupState(g.desiredCapacity(), g.minSize(), g.maxSize(),
+        // Another stage's or another group's is not this group's scaling group: it is left alone.
+        return find(scalingGroupName).filter(this::owned).map(g -> new ScalingGroupState(g.desiredCapacity(), g.minSize(), g.maxSize(),
                 g.mixedInstancesPolicy() == null ? List.of() : g.mixedInstancesPolicy().launchTemplate().overrides()
                         .stream().map(o -> new InstanceDefinition(o.instanceType(), o.weightedCapacity())).toList(),
                 g.mixedInstancesPolicy() != null && g.mixedInstancesPolicy().instancesDistribution() != null
@@ -106,12 +115,14 @@ public final class AwsAutoScalingCompute implements Compute {
     /**
      * FORCE deletes the group with its instances at once. SAFE first shrinks the group to zero
      * and deletes it only once it has no instances left: scale-in skips protected instances, so
-     * those with gameplay stay until their protection is lifted.
+     * those with gameplay stay until their protection is lifted. A same-named group that is not
+     * this game server group's (of another stage, or found when its creation was refused) is
+     * none of its own: it is left as it is, and the deletion is done.
      */
     @Override
     public boolean deleteScalingGroup(String scalingGroupName, boolean force) {
         Optional<AutoScalingGroup> found = find(scalingGroupName);
-        if (found.isEmpty()) {
+        if (found.isEmpty() || !owned(found.get())) {
             return true;
         }
         AutoScalingGroup group = found.get();
@@ -139,30 +150,38 @@ public final class AwsAutoScalingCompute implements Compute {
 
     @Override
     public void setInstanceTypes(String scalingGroupName, List<InstanceDefinition> definitions, BalancingStrategy strategy) {
+        requireOwned(scalingGroupName);
         call("change the instance types of", scalingGroupName,
                 () -> autoScaling.updateAutoScalingGroup(instanceTypesRequest(scalingGroupName, definitions, strategy)));
     }
 
     @Override
     public void setDesiredCapacity(String scalingGroupName, int desiredCapacity) {
+        requireOwned(scalingGroupName);
         call("set the desired capacity of", scalingGroupName,
                 () -> autoScaling.setDesiredCapacity(desiredCapacityRequest(scalingGroupName, desiredCapacity)));
     }
 
     @Override
     public void setInstanceProtection(String scalingGroupName, String instanceId, boolean protectedFromScaleIn) {
+        requireOwned(scalingGroupName);
         call("change the scale-in protection of " + instanceId + " in", scalingGroupName,
                 () -> autoScaling.setInstanceProtection(protectionRequest(scalingGroupName, instanceId, protectedFromScaleIn)));
     }
 
     @Override
     public void terminateInstance(String scalingGroupName, String instanceId, boolean decrementDesiredCapacity) {
+        // The request names the instance only: it must be one of this group's own.
+        if (requireOwned(scalingGroupName).instances().stream().noneMatch(i -> instanceId.equals(i.instanceId()))) {
+            throw new ComputeException("Instance " + instanceId + " is not in Auto Scaling group " + scalingGroupName
+                    + "; it was not terminated", false, null);
+        }
         call("terminate " + instanceId + " in", scalingGroupName,
                 () -> autoScaling.terminateInstanceInAutoScalingGroup(
                         terminateRequest(instanceId, decrementDesiredCapacity)));
     }
 
-    static CreateAutoScalingGroupRequest createRequest(GameServerGroup g) {
+    CreateAutoScalingGroupRequest createRequest(GameServerGroup g) {
         String name = g.autoScalingGroupName();
         MixedInstancesPolicy policy = MixedInstancesPolicy.builder()
                 .launchTemplate(software.amazon.awssdk.services.autoscaling.model.LaunchTemplate.builder()
@@ -296,21 +315,27 @@ public final class AwsAutoScalingCompute implements Compute {
     }
 
     /**
-     * The two reserved tags come first and win: FleetIQ's managed policy keys on GameLift, and
-     * Gamefleet's IAM conditions on its own key, so a caller's tag must not replace either.
+     * The reserved tags come first and win: FleetIQ's managed policy keys on GameLift, and
+     * Gamefleet's IAM conditions on its own keys, so a caller's tag must not replace any of them
+     * (CreateGameServerGroup refuses those keys; this is the second line). Only they reach the
+     * instances: a caller's tags stay on the Auto Scaling group, as FleetIQ keeps them on the game
+     * server group, so that no caller can put tags that attribute-based access control trusts on
+     * an instance.
      */
-    private static List<Tag> tags(GameServerGroup g) {
+    private List<Tag> tags(GameServerGroup g) {
         List<Tag> tags = new ArrayList<>();
-        tags.add(tag(FLEETIQ_TAG_KEY, FLEETIQ_TAG_VALUE));
-        tags.add(tag(Catalog.MANAGED_TAG_KEY, g.name()));
+        tags.add(tag(FLEETIQ_TAG_KEY, FLEETIQ_TAG_VALUE, true));
+        tags.add(tag(Catalog.MANAGED_TAG_KEY, g.name(), true));
+        tags.add(tag(Catalog.STAGE_TAG_KEY, stage, true));
         g.tags().stream()
-                .filter(t -> !t.key().equals(FLEETIQ_TAG_KEY) && !t.key().equals(Catalog.MANAGED_TAG_KEY))
-                .forEach(t -> tags.add(tag(t.key(), t.value())));
+                .filter(t -> !t.key().equals(FLEETIQ_TAG_KEY) && !t.key().equals(Catalog.MANAGED_TAG_KEY)
+                        && !t.key().equals(Catalog.STAGE_TAG_KEY))
+                .forEach(t -> tags.add(tag(t.key(), t.value(), false)));
         return tags;
     }
 
-    private static Tag tag(String key, String value) {
-        return Tag.builder().key(key).value(value).propagateAtLaunch(true).build();
+    private static Tag tag(String key, String value, boolean propagateAtLaunch) {
+        return Tag.builder().key(key).value(value).propagateAtLaunch(propagateAtLaunch).build();
     }
 
     /**
@@ -330,8 +355,31 @@ public final class AwsAutoScalingCompute implements Compute {
         return g.minSize() == 0 && g.maxSize() == 0 && g.desiredCapacity() == 0;
     }
 
-    private static boolean managedBy(AutoScalingGroup g, String groupName) {
-        return g.tags().stream().anyMatch(t -> Catalog.MANAGED_TAG_KEY.equals(t.key()) && groupName.equals(t.value()));
+    /**
+     * Whether the scaling group is this stage's, for the game server group its name is for: its
+     * stage tag is this stage and its group tag that group (the name alone may be another stage's,
+     * when one stage's prefix is the start of another's).
+     */
+    private boolean owned(AutoScalingGroup g) {
+        String name = g.autoScalingGroupName();
+        return name.startsWith(scalingGroupPrefix) && tagged(g, Catalog.STAGE_TAG_KEY, stage)
+                && tagged(g, Catalog.MANAGED_TAG_KEY, name.substring(scalingGroupPrefix.length()));
+    }
+
+    private static boolean tagged(AutoScalingGroup g, String key, String value) {
+        return g.tags().stream().anyMatch(t -> key.equals(t.key()) && value.equals(t.value()));
+    }
+
+    /** The scaling group, before any change to it: refused unless it is this stage's and this group's. */
+    private AutoScalingGroup requireOwned(String name) {
+        AutoScalingGroup g = find(name).orElseThrow(() -> new ComputeException(
+                "Auto Scaling group " + name + " does not exist; it was not changed", false, null));
+        if (!owned(g)) {
+            throw new ComputeException("Auto Scaling group " + name + " is not Gamefleet's for stage " + stage
+                    + " (its " + Catalog.STAGE_TAG_KEY + " and " + Catalog.MANAGED_TAG_KEY
+                    + " tags say otherwise); it was not changed", false, null);
+        }
+        return g;
     }
 
     private Optional<AutoScalingGroup> find(String name) {

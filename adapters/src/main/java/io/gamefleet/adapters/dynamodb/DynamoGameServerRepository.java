@@ -12,7 +12,6 @@ import io.gamefleet.domain.SortOrder;
 import io.gamefleet.domain.UtilizationStatus;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,14 +23,9 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
-import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
-import software.amazon.awssdk.services.dynamodb.model.Select;
 
 /**
  * Game servers in the GameServers table (see {@link GameServerSchema} for the keys, indexes and
@@ -42,11 +36,17 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
 public final class DynamoGameServerRepository implements GameServerRepository {
     private final DynamoDbClient dynamoDb;
     private final String tableName;
+    private final ClaimIndex claimIndex;
+    private final InstanceStatusMoves moves;
+    private final ServerListings listings;
 
     /** Game server items are mapped by hand ({@link GameServerSchema}): no Enhanced Client. */
     public DynamoGameServerRepository(DynamoDbClient dynamoDb, TableNames names) {
         this.dynamoDb = dynamoDb;
         this.tableName = names.of(Tables.GAME_SERVERS);
+        this.claimIndex = new ClaimIndex(dynamoDb, tableName);
+        this.moves = new InstanceStatusMoves(dynamoDb, tableName, this::find);
+        this.listings = new ServerListings(dynamoDb, tableName);
     }
 
     /**
@@ -56,13 +56,20 @@ public final class DynamoGameServerRepository implements GameServerRepository {
      */
     @Override
     public void register(GameServer server) {
+        register(server, Tables.GAME_SERVER_SHARDS);
+    }
+
+    /** In a shard of {@link Tables#shardsFor}{@code (groupMaxSize)}, which every later write keeps. */
+    @Override
+    public void register(GameServer server, int groupMaxSize) {
+        int shard = Tables.shardOf(server.gameServerId(), Tables.shardsFor(groupMaxSize));
         ConditionCheck groupActive = ConditionCheck.builder().tableName(tableName)
-                .key(keyMap(GameServerSchema.gateId(server.gameServerGroupName(), Tables.shardOf(server.gameServerId()))))
+                .key(GameServerSchema.key(GameServerSchema.gateId(server.gameServerGroupName(), shard)))
                 .conditionExpression("GroupStatus = :active")
                 .expressionAttributeValues(Map.of(":active", AttributeValue.fromS(GameServerGroupStatus.ACTIVE.name())))
                 .build();
         Put put = Put.builder().tableName(tableName)
-                .item(GameServerSchema.toItem(server))
+                .item(GameServerSchema.toItem(server, shard))
                 .conditionExpression("attribute_not_exists(GameServerId)")
                 .build();
         try {
@@ -86,163 +93,33 @@ public final class DynamoGameServerRepository implements GameServerRepository {
 
     @Override
     public Optional<GameServer> find(String gameServerId) {
-        var response = dynamoDb.getItem(r -> r.tableName(tableName).key(keyMap(gameServerId)).consistentRead(true));
+        var response = dynamoDb.getItem(r -> r.tableName(tableName).key(GameServerSchema.key(gameServerId)).consistentRead(true));
         return response.hasItem() && !response.item().isEmpty() ? Optional.of(GameServerSchema.fromItem(response.item()))
                 : Optional.empty();
     }
 
-    /**
-     * One page of the group's servers in registration order: each shard's next entries after the
-     * cursor (the sort key of the last server of the page before), merged, then read by key.
-     */
+    /** One page of the group's servers in registration order ({@link ServerListings#page}). */
     @Override
     public Page<GameServer> listByGroup(String group, SortOrder order, int limit, Optional<String> cursor) {
-        if (limit < 1) {
-            throw new IllegalArgumentException("limit must be at least 1, not " + limit);
-        }
-        boolean ascending = order == SortOrder.ASCENDING;
-        Optional<String> after = Cursors.decode(cursor) == null ? Optional.empty()
-                : Optional.ofNullable(Cursors.decode(cursor).get(REGISTRATION_SORT_KEY)).map(AttributeValue::s);
-        List<Map<String, AttributeValue>> entries = new ArrayList<>();
-        boolean more = false;
-        for (int shard = 0; shard < Tables.GAME_SERVER_SHARDS; shard++) {
-            Map<String, AttributeValue> values = new HashMap<>();
-            values.put(":p", AttributeValue.fromS(Tables.groupShard(group, shard)));
-            String condition = "RegistrationPartition = :p";
-            if (after.isPresent()) {
-                values.put(":after", AttributeValue.fromS(after.get()));
-                condition += " AND RegistrationSortKey " + (ascending ? ">" : "<") + " :after";
-            }
-            String keyCondition = condition;
-            QueryResponse response = dynamoDb.query(q -> q.tableName(tableName)
-                    .indexName(Tables.SERVERS_BY_GROUP_INDEX)
-                    .keyConditionExpression(keyCondition)
-                    .expressionAttributeValues(values)
-                    .scanIndexForward(ascending)
-                    .limit(limit));
-            entries.addAll(response.items());
-            more |= response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty();
-        }
-        Comparator<Map<String, AttributeValue>> bySortKey = Comparator.comparing(e -> e.get(REGISTRATION_SORT_KEY).s());
-        entries.sort(ascending ? bySortKey : bySortKey.reversed());
-        more |= entries.size() > limit;
-        List<Map<String, AttributeValue>> page = entries.subList(0, Math.min(limit, entries.size()));
-        // A full page carries a cursor, as DynamoDB's own pages do, even when nothing follows.
-        Optional<String> next = (more || page.size() == limit) && !page.isEmpty()
-                ? Cursors.encode(Map.of(REGISTRATION_SORT_KEY, page.get(page.size() - 1).get(REGISTRATION_SORT_KEY)))
-                : Optional.empty();
-        return new Page<>(getAll(ids(page), true), next);
+        return listings.page(group, order, limit, cursor);
     }
 
-    private static final String REGISTRATION_SORT_KEY = "RegistrationSortKey";
-
-    /** Up to this many candidates are read from each shard per {@code limit} asked for. */
-    private static final int SHARD_READ_FACTOR = 2;
-
     /**
-     * The group's best candidates: each shard's claimable range read from its head, merged. Only
-     * the merged entries up to the least last key of the shards that hold more are surely the
-     * group's best, so the answer stops there (at {@code limit}). The index does not hold health
-     * (heartbeats would write it): {@link #tryClaim} checks it, and takes servers that stopped
-     * reporting health out of the index.
+     * The group's best candidates, every shard's head merged ({@link ClaimIndex#best}). The index
+     * does not hold health (heartbeats would write it): {@link #tryClaim} checks it, and takes
+     * servers that stopped reporting health out of the index.
      */
     @Override
     public ClaimCandidates claimCandidates(String group, InstanceStatus instanceStatus, Instant now, Instant healthCutoff,
             int limit) {
-        if (limit < 1) {
-            throw new IllegalArgumentException("limit must be at least 1, not " + limit);
-        }
-        boolean withGate = instanceStatus == InstanceStatus.ACTIVE;
-        String bucket = GameServerSchema.bucket(instanceStatus);
-        if (bucket == null) {
-            return new ClaimCandidates(Optional.empty(), List.of());
-        }
-        String from = withGate ? GameServerSchema.GATE_SORT_KEY : bucket + "#";
-        String to = GameServerSchema.claimableUpTo(instanceStatus, now);
-        int perShard = Math.max(2, (SHARD_READ_FACTOR * limit + Tables.GAME_SERVER_SHARDS - 1) / Tables.GAME_SERVER_SHARDS);
-        List<QueryResponse> responses = Shards.queryAll(shard -> claimableRange(group, shard, from, to,
-                withGate ? perShard + 1 : perShard, null));
-        List<List<String>> keys = new ArrayList<>(); // per shard, the sort keys read, in order
-        List<Map<String, AttributeValue>> more = new ArrayList<>(); // per shard, where its next page starts (or null)
-        int gates = 0;
-        GameServerGroupStatus notActive = null;
-        for (QueryResponse response : responses) {
-            List<String> shardKeys = new ArrayList<>();
-            for (Map<String, AttributeValue> item : response.items()) {
-                AttributeValue gateStatus = item.get("GroupStatus");
-                if (gateStatus != null) {
-                    gates++;
-                    GameServerGroupStatus status = GameServerGroupStatus.valueOf(gateStatus.s());
-                    if (status != GameServerGroupStatus.ACTIVE) {
-                        notActive = status;
-                    }
-                } else {
-                    shardKeys.add(item.get("ClaimSortKey").s());
-                }
-            }
-            keys.add(shardKeys);
-            more.add(response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
-                    ? response.lastEvaluatedKey() : null);
-        }
-        // Only the keys up to the least last key of the shards that hold more are surely the
-        // group's best: while fewer than the limit are, that shard's next page is read.
-        List<String> best = merged(keys, more);
-        for (int extra = 0; best.size() < limit && extra < MAX_EXTRA_SHARD_PAGES; extra++) {
-            int shard = boundaryShard(keys, more);
-            if (shard < 0) {
-                break;
-            }
-            QueryResponse next = claimableRange(group, shard, from, to, perShard, more.get(shard));
-            next.items().stream().filter(i -> !i.containsKey("GroupStatus"))
-                    .forEach(i -> keys.get(shard).add(i.get("ClaimSortKey").s()));
-            more.set(shard, next.hasLastEvaluatedKey() && !next.lastEvaluatedKey().isEmpty() ? next.lastEvaluatedKey() : null);
-            best = merged(keys, more);
-        }
-        // All shards' gates are written in one transaction; one that lags still says so.
-        Optional<GameServerGroupStatus> status = notActive != null ? Optional.of(notActive)
-                : gates == 0 ? Optional.empty()
-                : gates < Tables.GAME_SERVER_SHARDS ? Optional.empty() // some not seen yet: ask the group
-                : Optional.of(GameServerGroupStatus.ACTIVE);
-        return new ClaimCandidates(status, best.stream().limit(limit).map(k -> GameServerSchema.candidate(group, k)).toList());
+        return claimIndex.best(group, instanceStatus, now, limit);
     }
 
-    /** Pages past the first that one candidate read may add, one shard at a time. */
-    private static final int MAX_EXTRA_SHARD_PAGES = 8;
-
-    private QueryResponse claimableRange(String group, int shard, String from, String to, int limit,
-            Map<String, AttributeValue> start) {
-        return dynamoDb.query(q -> q.tableName(tableName)
-                .indexName(Tables.CLAIMABLE_INDEX)
-                .keyConditionExpression("ClaimPartition = :p AND ClaimSortKey BETWEEN :from AND :to")
-                .expressionAttributeValues(Map.of(
-                        ":p", AttributeValue.fromS(Tables.groupShard(group, shard)),
-                        ":from", AttributeValue.fromS(from),
-                        ":to", AttributeValue.fromS(to)))
-                .exclusiveStartKey(start)
-                .limit(limit));
-    }
-
-    /** The shard with more whose last key read is the least, or -1 when none has more. */
-    private static int boundaryShard(List<List<String>> keys, List<Map<String, AttributeValue>> more) {
-        int shard = -1;
-        for (int s = 0; s < keys.size(); s++) {
-            if (more.get(s) != null && !keys.get(s).isEmpty() && (shard < 0
-                    || last(keys.get(s)).compareTo(last(keys.get(shard))) < 0)) {
-                shard = s;
-            }
-        }
-        return shard;
-    }
-
-    /** The keys read that are surely the group's best, in order. */
-    private static List<String> merged(List<List<String>> keys, List<Map<String, AttributeValue>> more) {
-        int boundary = boundaryShard(keys, more);
-        String upTo = boundary < 0 ? null : last(keys.get(boundary));
-        return keys.stream().flatMap(List::stream).filter(k -> upTo == null || k.compareTo(upTo) <= 0).sorted().toList();
-    }
-
-    private static String last(List<String> keys) {
-        return keys.get(keys.size() - 1);
+    /** Candidates from one shard in one Query, once this container read the group ({@link ClaimIndex#some}). */
+    @Override
+    public ClaimCandidates someClaimCandidates(String group, InstanceStatus instanceStatus, Instant now,
+            Instant healthCutoff, int limit) {
+        return claimIndex.some(group, instanceStatus, now, limit);
     }
 
     @Override
@@ -258,10 +135,10 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":group", AttributeValue.fromS(candidate.gameServerGroupName()));
         values.put(":available", AttributeValue.fromS(UtilizationStatus.AVAILABLE.name()));
-        values.put(":now", millis(condition.now()));
-        values.put(":cutoff", millis(condition.healthCutoff()));
+        values.put(":now", GameServerSchema.number(condition.now()));
+        values.put(":cutoff", GameServerSchema.number(condition.healthCutoff()));
         values.put(":instanceStatus", AttributeValue.fromS(candidate.instanceStatus().name()));
-        values.put(":expires", millis(claimExpiresAt));
+        values.put(":expires", GameServerSchema.number(claimExpiresAt));
         values.put(":sortKey", AttributeValue.fromS(sortKey));
         String setClause = "SET ClaimExpiresAt = :expires, LastClaimTime = :now, ClaimSortKey = :sortKey";
         if (gameServerData.isPresent()) {
@@ -271,7 +148,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         String expression = setClause;
         try {
             var response = dynamoDb.updateItem(u -> u.tableName(tableName)
-                    .key(keyMap(candidate.gameServerId()))
+                    .key(GameServerSchema.key(candidate.gameServerId()))
                     .updateExpression(expression)
                     .conditionExpression("GameServerGroupName = :group AND UtilizationStatus = :available"
                             + " AND (attribute_not_exists(ClaimExpiresAt) OR ClaimExpiresAt <= :now)"
@@ -279,8 +156,10 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                     .expressionAttributeValues(values)
                     .returnValues(ReturnValue.ALL_NEW)
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+            claimIndex.tried(candidate.gameServerGroupName(), candidate);
             return Optional.of(GameServerSchema.fromItem(response.attributes()));
         } catch (ConditionalCheckFailedException e) {
+            claimIndex.tried(candidate.gameServerGroupName(), candidate); // taken by another, or no longer claimable
             if (e.hasItem()) {
                 takeOutIfSilent(e.item(), condition);
             }
@@ -304,7 +183,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
             dynamoDb.updateItem(u -> u.tableName(tableName).key(Map.of("GameServerId", item.get("GameServerId")))
                     .updateExpression("REMOVE ClaimPartition, ClaimSortKey")
                     .conditionExpression("ClaimSortKey = :key AND LastHealthCheckTime < :cutoff")
-                    .expressionAttributeValues(Map.of(":key", sortKey, ":cutoff", millis(condition.healthCutoff()))));
+                    .expressionAttributeValues(Map.of(":key", sortKey, ":cutoff", GameServerSchema.number(condition.healthCutoff()))));
         } catch (ConditionalCheckFailedException changedMeanwhile) {
             // a heartbeat, claim or other change came first: the server stays as that left it
         }
@@ -317,20 +196,19 @@ public final class DynamoGameServerRepository implements GameServerRepository {
             return;
         }
         Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":p", AttributeValue.fromS(GameServerSchema.partition(server.gameServerGroupName(), server.gameServerId())));
         values.put(":key", AttributeValue.fromS(sortKey));
         values.put(":available", AttributeValue.fromS(UtilizationStatus.AVAILABLE.name()));
         values.put(":status", AttributeValue.fromS(server.instanceStatus().name()));
         String claim = "attribute_not_exists(ClaimExpiresAt)";
         if (server.claimExpiresAt() != null) {
-            values.put(":expires", millis(server.claimExpiresAt()));
+            values.put(":expires", GameServerSchema.number(server.claimExpiresAt()));
             claim = "ClaimExpiresAt = :expires";
         }
         String condition = "attribute_not_exists(ClaimPartition) AND UtilizationStatus = :available"
                 + " AND InstanceStatus = :status AND " + claim;
         try {
-            dynamoDb.updateItem(u -> u.tableName(tableName).key(keyMap(server.gameServerId()))
-                    .updateExpression("SET ClaimPartition = :p, ClaimSortKey = :key")
+            dynamoDb.updateItem(u -> u.tableName(tableName).key(GameServerSchema.key(server.gameServerId()))
+                    .updateExpression("SET ClaimPartition = RegistrationPartition, ClaimSortKey = :key")
                     .conditionExpression(condition)
                     .expressionAttributeValues(values));
         } catch (ConditionalCheckFailedException changedMeanwhile) {
@@ -359,7 +237,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
             sets.add("GameServerData = :data");
         }
         if (update.healthCheckTime().isPresent()) {
-            values.put(":health", millis(update.healthCheckTime().get()));
+            values.put(":health", GameServerSchema.number(update.healthCheckTime().get()));
             sets.add("LastHealthCheckTime = :health");
         }
         if (update.utilizationStatus().isPresent()) {
@@ -380,7 +258,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         String conditionExpression = condition;
         try {
             var response = dynamoDb.updateItem(u -> u.tableName(tableName)
-                    .key(keyMap(gameServerId))
+                    .key(GameServerSchema.key(gameServerId))
                     .updateExpression(expression)
                     .conditionExpression(conditionExpression)
                     .expressionAttributeValues(values)
@@ -406,7 +284,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         }
         String conditionExpression = condition;
         try {
-            var deleted = dynamoDb.deleteItem(d -> d.tableName(tableName).key(keyMap(gameServerId))
+            var deleted = dynamoDb.deleteItem(d -> d.tableName(tableName).key(GameServerSchema.key(gameServerId))
                     .conditionExpression(conditionExpression).expressionAttributeValues(values)
                     .returnValues(ReturnValue.ALL_OLD));
             return Optional.of(GameServerSchema.fromItem(deleted.attributes()));
@@ -418,9 +296,9 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     /** The instance's servers from its index (keys only), then one conditional UpdateItem each. */
     @Override
     public void setPushConnection(String instanceId, String connectionId) {
-        for (String id : ids(entries(Tables.SERVERS_BY_INSTANCE_INDEX, "InstanceId", instanceId, Integer.MAX_VALUE))) {
+        for (String id : listings.idsOnInstance(instanceId)) {
             try {
-                dynamoDb.updateItem(u -> u.tableName(tableName).key(keyMap(id))
+                dynamoDb.updateItem(u -> u.tableName(tableName).key(GameServerSchema.key(id))
                         .updateExpression("SET #connection = :connection")
                         .conditionExpression("attribute_exists(GameServerId)")
                         .expressionAttributeNames(Map.of("#connection", PushChannel.CONNECTION_ATTRIBUTE))
@@ -434,205 +312,32 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     /** Every server of the group, in registration order: the group index's shards merged, then the items. */
     @Override
     public List<GameServer> listAll(String group) {
-        return getAll(ids(registered(group, Integer.MAX_VALUE)), false);
-    }
-
-    /** The group's first {@code max} entries of the group index (of each shard, merged), in registration order. */
-    private List<Map<String, AttributeValue>> registered(String group, int max) {
-        List<Map<String, AttributeValue>> entries = new ArrayList<>();
-        Shards.queryAll(shard -> entries(Tables.SERVERS_BY_GROUP_INDEX, "RegistrationPartition",
-                Tables.groupShard(group, shard), max)).forEach(entries::addAll);
-        entries.sort(Comparator.comparing(e -> e.get(REGISTRATION_SORT_KEY).s()));
-        return entries.subList(0, Math.min(max, entries.size()));
+        return listings.all(group);
     }
 
     @Override
     public List<GameServer> onInstance(String instanceId) {
-        return getAll(ids(entries(Tables.SERVERS_BY_INSTANCE_INDEX, "InstanceId", instanceId, Integer.MAX_VALUE)), false);
+        return listings.onInstance(instanceId);
     }
 
-    /** Up to {@code max} entries of an index partition, in index order. */
-    private List<Map<String, AttributeValue>> entries(String index, String partitionKey, String partition, int max) {
-        List<Map<String, AttributeValue>> ids = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        do {
-            Map<String, AttributeValue> from = start;
-            QueryResponse page = dynamoDb.query(q -> q.tableName(tableName).indexName(index)
-                    .keyConditionExpression(partitionKey + " = :p")
-                    .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(partition)))
-                    .limit(Math.min(max - ids.size(), 1000))
-                    .exclusiveStartKey(from));
-            ids.addAll(page.items());
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null && ids.size() < max);
-        return ids;
-    }
-
-    private static List<String> ids(List<Map<String, AttributeValue>> entries) {
-        return entries.stream().map(e -> e.get("GameServerId").s()).toList();
-    }
-
-    /** BatchGetItem takes at most 100 keys. */
-    private static final int BATCH_GET_LIMIT = 100;
-
-    /** The servers of {@code ids} that still exist, in the order of {@code ids}. */
-    private List<GameServer> getAll(List<String> ids, boolean consistent) {
-        Map<String, GameServer> found = new HashMap<>();
-        for (int from = 0; from < ids.size(); from += BATCH_GET_LIMIT) {
-            List<Map<String, AttributeValue>> keys = ids.subList(from, Math.min(ids.size(), from + BATCH_GET_LIMIT))
-                    .stream().map(DynamoGameServerRepository::keyMap).toList();
-            Map<String, KeysAndAttributes> request = Map.of(tableName,
-                    KeysAndAttributes.builder().keys(keys).consistentRead(consistent).build());
-            for (int attempt = 0; !request.isEmpty(); attempt++) {
-                if (attempt > 0) {
-                    backOff(attempt);
-                }
-                Map<String, KeysAndAttributes> asked = request;
-                BatchGetItemResponse response = dynamoDb.batchGetItem(b -> b.requestItems(asked));
-                response.responses().getOrDefault(tableName, List.of()).forEach(item -> {
-                    GameServer server = GameServerSchema.fromItem(item);
-                    found.put(server.gameServerId(), server);
-                });
-                request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
-            }
-        }
-        return ids.stream().map(found::get).filter(java.util.Objects::nonNull).toList();
-    }
-
-    private static void backOff(int attempt) {
-        try {
-            Thread.sleep(Math.min(1000, 20L << Math.min(attempt, 6)));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while reading game servers", e);
-        }
-    }
-
-    /** TransactWriteItems takes at most 100 actions. */
-    private static final int TRANSACTION_LIMIT = 100;
-
-    /**
-     * One transaction per 100 servers, each update conditioned on the claim and utilization the
-     * server was read with; when a concurrent claim or update cancels it, the servers are moved
-     * one by one from a fresh read.
-     */
+    /** One transaction per 100 servers as read ({@link InstanceStatusMoves#setInstanceStatus}). */
     @Override
     public void setInstanceStatus(List<GameServer> servers, InstanceStatus status) {
-        for (int from = 0; from < servers.size(); from += TRANSACTION_LIMIT) {
-            List<GameServer> chunk = servers.subList(from, Math.min(servers.size(), from + TRANSACTION_LIMIT));
-            if (!moveAsRead(chunk, status)) {
-                chunk.forEach(s -> moveOneByOne(s.gameServerId(), status));
-            }
-        }
+        moves.setInstanceStatus(servers, status);
     }
 
-    /**
-     * One transaction per 100 servers. A refused one undoes those before it, server by server:
-     * left SPOT_TERMINATING, their servers would stay out of claims on an instance that keeps running.
-     */
+    /** One transaction per 100 servers, undone server by server if one is refused ({@link InstanceStatusMoves#retire}). */
     @Override
     public boolean retire(List<GameServer> servers) {
-        for (int from = 0; from < servers.size(); from += TRANSACTION_LIMIT) {
-            if (!moveAsRead(servers.subList(from, Math.min(servers.size(), from + TRANSACTION_LIMIT)),
-                    InstanceStatus.SPOT_TERMINATING)) {
-                servers.subList(0, from).forEach(this::unretire);
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Puts a server retire took out of claims back to the status it was read with, while it is still retired. */
-    private void unretire(GameServer read) {
-        GameServer expected = read.toBuilder().instanceStatus(InstanceStatus.SPOT_TERMINATING).build(); // as retired
-        for (int attempt = 0; attempt < 5; attempt++) {
-            try {
-                write(statusUpdate(expected, read.instanceStatus(), true));
-                return;
-            } catch (ConditionalCheckFailedException changedMeanwhile) {
-                Optional<GameServer> current = find(read.gameServerId());
-                if (current.isEmpty() || current.get().instanceStatus() != InstanceStatus.SPOT_TERMINATING) {
-                    return; // gone, or moved on by another writer
-                }
-                expected = current.get(); // updated while retired: put back as it is now
-            }
-        }
-        throw GamefleetException.conflict("game server " + read.gameServerId() + " kept changing while it was put back into claims");
-    }
-
-    /** One transaction (at most 100 servers); false, and nothing written, if any server changed since it was read. */
-    private boolean moveAsRead(List<GameServer> servers, InstanceStatus status) {
-        List<TransactWriteItem> updates = servers.stream()
-                .map(s -> TransactWriteItem.builder().update(statusUpdate(s, status, false)).build()).toList();
-        try {
-            dynamoDb.transactWriteItems(t -> t.transactItems(updates));
-            return true;
-        } catch (TransactionCanceledException changedMeanwhile) {
-            return false;
-        }
-    }
-
-    private void moveOneByOne(String gameServerId, InstanceStatus status) {
-        for (int attempt = 0; attempt < 5; attempt++) {
-            Optional<GameServer> current = find(gameServerId);
-            if (current.isEmpty() || current.get().instanceStatus() == InstanceStatus.SPOT_TERMINATING) {
-                return; // gone, or its instance is being interrupted: that status stays
-            }
-            try {
-                write(statusUpdate(current.get(), status, false));
-                return;
-            } catch (ConditionalCheckFailedException changedMeanwhile) {
-                // read it again and redo
-            }
-        }
-        throw GamefleetException.conflict("game server " + gameServerId + " kept changing while its instance status was set");
-    }
-
-    /** One conditional update on its own (ConditionalCheckFailedException when its condition fails). */
-    private void write(Update u) {
-        dynamoDb.updateItem(r -> r.tableName(u.tableName()).key(u.key()).updateExpression(u.updateExpression())
-                .conditionExpression(u.conditionExpression()).expressionAttributeValues(u.expressionAttributeValues()));
-    }
-
-    /**
-     * The server's instance status and claim-index entry, rewritten together, if the server is
-     * as it was read. A server on an interrupted instance never leaves SPOT_TERMINATING, unless
-     * {@code fromRetired}: then only a SPOT_TERMINATING one moves (retire's undo).
-     */
-    private Update statusUpdate(GameServer current, InstanceStatus status, boolean fromRetired) {
-        GameServer moved = current.toBuilder().instanceStatus(status).build();
-        String sortKey = GameServerSchema.claimSortKey(moved, moved.claimExpiresAt());
-        Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":status", AttributeValue.fromS(status.name()));
-        values.put(":utilization", AttributeValue.fromS(current.utilizationStatus().name()));
-        values.put(":terminating", AttributeValue.fromS(InstanceStatus.SPOT_TERMINATING.name()));
-        String condition = "UtilizationStatus = :utilization AND InstanceStatus " + (fromRetired ? "=" : "<>")
-                + " :terminating AND ";
-        if (current.claimExpiresAt() == null) {
-            condition += "attribute_not_exists(ClaimExpiresAt)";
-        } else {
-            values.put(":expires", millis(current.claimExpiresAt()));
-            condition += "ClaimExpiresAt = :expires";
-        }
-        String update;
-        if (sortKey == null) {
-            update = "SET InstanceStatus = :status REMOVE ClaimPartition, ClaimSortKey";
-        } else {
-            values.put(":sortKey", AttributeValue.fromS(sortKey));
-            values.put(":partition", AttributeValue.fromS(
-                    GameServerSchema.partition(current.gameServerGroupName(), current.gameServerId())));
-            update = "SET InstanceStatus = :status, ClaimSortKey = :sortKey, ClaimPartition = :partition";
-        }
-        return Update.builder().tableName(tableName).key(keyMap(current.gameServerId()))
-                .updateExpression(update).conditionExpression(condition).expressionAttributeValues(values).build();
+        return moves.retire(servers);
     }
 
     @Override
     public boolean deleteIfUnhealthy(String gameServerId, Instant cutoff) {
         try {
-            dynamoDb.deleteItem(d -> d.tableName(tableName).key(keyMap(gameServerId))
+            dynamoDb.deleteItem(d -> d.tableName(tableName).key(GameServerSchema.key(gameServerId))
                     .conditionExpression("LastHealthCheckTime < :cutoff")
-                    .expressionAttributeValues(Map.of(":cutoff", millis(cutoff))));
+                    .expressionAttributeValues(Map.of(":cutoff", GameServerSchema.number(cutoff))));
             return true;
         } catch (ConditionalCheckFailedException e) {
             return false;
@@ -641,32 +346,12 @@ public final class DynamoGameServerRepository implements GameServerRepository {
 
     @Override
     public void delete(String gameServerId) {
-        dynamoDb.deleteItem(d -> d.tableName(tableName).key(keyMap(gameServerId)));
+        dynamoDb.deleteItem(d -> d.tableName(tableName).key(GameServerSchema.key(gameServerId)));
     }
 
     @Override
     public long countUtilized(String group) {
-        return Shards.queryAll(shard -> countUtilizedIn(Tables.groupShard(group, shard))).stream()
-                .mapToLong(Long::longValue).sum();
-    }
-
-    private long countUtilizedIn(String shardPartition) {
-        long count = 0;
-        Map<String, AttributeValue> start = null;
-        do {
-            Map<String, AttributeValue> from = start;
-            QueryResponse page = dynamoDb.query(q -> q.tableName(tableName)
-                    .indexName(Tables.SERVERS_BY_GROUP_INDEX)
-                    .keyConditionExpression("RegistrationPartition = :p")
-                    .filterExpression("UtilizationStatus = :utilized")
-                    .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(shardPartition),
-                            ":utilized", AttributeValue.fromS(UtilizationStatus.UTILIZED.name())))
-                    .select(Select.COUNT)
-                    .exclusiveStartKey(from));
-            count += page.count();
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
-        return count;
+        return listings.countUtilized(group);
     }
 
     @Override
@@ -674,16 +359,8 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         if (max < 1) {
             throw new IllegalArgumentException("max must be at least 1, not " + max);
         }
-        List<String> batch = ids(registered(group, max));
+        List<String> batch = listings.firstRegistered(group, max);
         batch.forEach(this::delete);
         return batch.size();
-    }
-
-    private static Map<String, AttributeValue> keyMap(String gameServerId) {
-        return Map.of("GameServerId", AttributeValue.fromS(gameServerId));
-    }
-
-    private static AttributeValue millis(Instant instant) {
-        return AttributeValue.fromN(Long.toString(instant.toEpochMilli()));
     }
 }

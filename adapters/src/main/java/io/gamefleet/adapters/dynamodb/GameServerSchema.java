@@ -76,10 +76,6 @@ final class GameServerSchema {
         return GATE_ID_PREFIX + group + "#" + shard;
     }
 
-    /** The claim-index (and registration-index) partition of a server of the group. */
-    static String partition(String group, String gameServerId) {
-        return Tables.groupShard(group, Tables.shardOf(gameServerId));
-    }
 
     /**
      * A claim candidate as its claim-index entry shows it: the group, and
@@ -105,13 +101,32 @@ final class GameServerSchema {
         return bucket(status) + "#" + sortable(now) + "#~";
     }
 
+    /** The key of a GameServers item (a game server or a gate). */
+    static Map<String, AttributeValue> key(String gameServerId) {
+        return Map.of("GameServerId", AttributeValue.fromS(gameServerId));
+    }
+
+    /** An instant as the table holds it: epoch milliseconds. */
+    static AttributeValue number(Instant instant) {
+        return AttributeValue.fromN(Long.toString(instant.toEpochMilli()));
+    }
+
     /** The item as stored: the server's attributes that are set, and the index keys derived from them. */
     static Map<String, AttributeValue> toItem(GameServer g) {
+        return toItem(g, Tables.shardOf(g.gameServerId()));
+    }
+
+    /**
+     * The item as stored in the given shard of its group. Its registration partition is kept for
+     * good: a write that puts the server back into the claim index copies it
+     * ({@code SET ClaimPartition = RegistrationPartition}).
+     */
+    static Map<String, AttributeValue> toItem(GameServer g, int shard) {
         Map<String, AttributeValue> item = new HashMap<>();
         string(item, "GameServerId", g.gameServerId());
         string(item, "GameServerGroupName", g.gameServerGroupName());
         if (g.gameServerGroupName() != null) {
-            string(item, "RegistrationPartition", partition(g.gameServerGroupName(), g.gameServerId()));
+            string(item, "RegistrationPartition", Tables.groupShard(g.gameServerGroupName(), shard));
         }
         millis(item, "RegistrationTime", g.registrationTime());
         if (g.registrationTime() != null) {
@@ -129,7 +144,7 @@ final class GameServerSchema {
         string(item, PushChannel.CONNECTION_ATTRIBUTE, g.pushConnectionId());
         String claimSortKey = claimSortKey(g, g.claimExpiresAt());
         if (claimSortKey != null) {
-            string(item, "ClaimPartition", partition(g.gameServerGroupName(), g.gameServerId()));
+            string(item, "ClaimPartition", Tables.groupShard(g.gameServerGroupName(), shard));
             string(item, "ClaimSortKey", claimSortKey);
         }
         return item;

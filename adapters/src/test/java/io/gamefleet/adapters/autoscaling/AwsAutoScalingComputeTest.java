@@ -69,6 +69,10 @@ import software.amazon.awssdk.services.autoscaling.model.ResourceInUseException;
 import software.amazon.awssdk.services.autoscaling.model.ScalingActivityInProgressException;
 import software.amazon.awssdk.services.autoscaling.model.SetDesiredCapacityRequest;
 import software.amazon.awssdk.services.autoscaling.model.SetDesiredCapacityResponse;
+import software.amazon.awssdk.services.autoscaling.model.SetInstanceProtectionRequest;
+import software.amazon.awssdk.services.autoscaling.model.SetInstanceProtectionResponse;
+import software.amazon.awssdk.services.autoscaling.model.TerminateInstanceInAutoScalingGroupRequest;
+import software.amazon.awssdk.services.autoscaling.model.TerminateInstanceInAutoScalingGroupResponse;
 import software.amazon.awssdk.services.autoscaling.model.Tag;
 import software.amazon.awssdk.services.autoscaling.model.TagDescription;
 import software.amazon.awssdk.services.autoscaling.model.UpdateAutoScalingGroupRequest;
@@ -78,6 +82,7 @@ class AwsAutoScalingComputeTest {
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00.123Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
     private static final String ASG = "gamefleet-arena";
+    private static final String STAGE = "prod";
     private static final String ASG_ARN =
             "arn:aws:autoscaling:us-east-1:123456789012:autoScalingGroup:uuid:autoScalingGroupName/gamefleet-arena";
 
@@ -96,7 +101,7 @@ class AwsAutoScalingComputeTest {
 
     @Test
     void createRequestNamesTheGroupAndCarriesTheLaunchTemplateWithOneOverridePerDefinition() {
-        CreateAutoScalingGroupRequest r = AwsAutoScalingCompute.createRequest(group().build());
+        CreateAutoScalingGroupRequest r = compute(null).createRequest(group().build());
 
         assertThat(r.autoScalingGroupName()).isEqualTo(ASG);
         var template = r.mixedInstancesPolicy().launchTemplate();
@@ -113,7 +118,7 @@ class AwsAutoScalingComputeTest {
 
     @Test
     void createRequestUsesTheTemplateNameAndVersionWhenGiven() {
-        CreateAutoScalingGroupRequest r = AwsAutoScalingCompute.createRequest(
+        CreateAutoScalingGroupRequest r = compute(null).createRequest(
                 group().launchTemplate(new LaunchTemplate(null, "game-template", "7")).build());
 
         var spec = r.mixedInstancesPolicy().launchTemplate().launchTemplateSpecification();
@@ -125,7 +130,7 @@ class AwsAutoScalingComputeTest {
     @Test
     void spotStrategiesAreAllSpotWithPriceCapacityOptimizedAllocation() {
         for (BalancingStrategy s : List.of(BalancingStrategy.SPOT_ONLY, BalancingStrategy.SPOT_PREFERRED)) {
-            InstancesDistribution d = AwsAutoScalingCompute.createRequest(group().balancingStrategy(s).build())
+            InstancesDistribution d = compute(null).createRequest(group().balancingStrategy(s).build())
                     .mixedInstancesPolicy().instancesDistribution();
             assertThat(d.onDemandBaseCapacity()).as(s.name()).isZero();
             assertThat(d.onDemandPercentageAboveBaseCapacity()).as(s.name()).isZero();
@@ -136,7 +141,7 @@ class AwsAutoScalingComputeTest {
 
     @Test
     void onDemandOnlyIsAllOnDemandInOverridePriorityOrder() {
-        InstancesDistribution d = AwsAutoScalingCompute.createRequest(
+        InstancesDistribution d = compute(null).createRequest(
                 group().balancingStrategy(BalancingStrategy.ON_DEMAND_ONLY).build())
                 .mixedInstancesPolicy().instancesDistribution();
 
@@ -148,47 +153,50 @@ class AwsAutoScalingComputeTest {
 
     @Test
     void sizesAndDesiredCapacityStartAtLeastOneButNeverAboveMax() {
-        CreateAutoScalingGroupRequest fromZero = AwsAutoScalingCompute.createRequest(group().minSize(0).maxSize(10).build());
+        CreateAutoScalingGroupRequest fromZero = compute(null).createRequest(group().minSize(0).maxSize(10).build());
         assertThat(fromZero.minSize()).isZero();
         assertThat(fromZero.maxSize()).isEqualTo(10);
         assertThat(fromZero.desiredCapacity()).isEqualTo(1);
 
-        assertThat(AwsAutoScalingCompute.createRequest(group().minSize(3).maxSize(10).build()).desiredCapacity()).isEqualTo(3);
-        assertThat(AwsAutoScalingCompute.createRequest(group().minSize(0).maxSize(0).build()).desiredCapacity()).isZero();
+        assertThat(compute(null).createRequest(group().minSize(3).maxSize(10).build()).desiredCapacity()).isEqualTo(3);
+        assertThat(compute(null).createRequest(group().minSize(0).maxSize(0).build()).desiredCapacity()).isZero();
         assertThat(AwsAutoScalingCompute.initialDesiredCapacity(5, 5)).isEqualTo(5);
     }
 
     @Test
     void subnetsAreJoinedWithCommasAndOmittedWhenNone() {
-        assertThat(AwsAutoScalingCompute.createRequest(group().vpcSubnets(List.of("subnet-a", "subnet-b", "subnet-c")).build())
+        assertThat(compute(null).createRequest(group().vpcSubnets(List.of("subnet-a", "subnet-b", "subnet-c")).build())
                 .vpcZoneIdentifier()).isEqualTo("subnet-a,subnet-b,subnet-c");
-        assertThat(AwsAutoScalingCompute.createRequest(group().build()).vpcZoneIdentifier()).isNull();
+        assertThat(compute(null).createRequest(group().build()).vpcZoneIdentifier()).isNull();
     }
 
     @Test
-    void tagsMarkTheGroupForFleetIqAndGamefleetAndPropagateToInstances() {
-        CreateAutoScalingGroupRequest r = AwsAutoScalingCompute.createRequest(group()
+    void tagsMarkTheGroupForFleetIqAndGamefleetAndOnlyTheReservedOnesPropagateToInstances() {
+        CreateAutoScalingGroupRequest r = compute(null).createRequest(group()
                 .tags(List.of(new io.gamefleet.domain.Tag("team", "blue"), new io.gamefleet.domain.Tag("stage", "prod")))
                 .build());
 
         assertThat(r.tags()).extracting(Tag::key, Tag::value).containsExactly(
                 tuple("GameLift", "GameServerGroups"),
                 tuple(Catalog.MANAGED_TAG_KEY, "arena"),
+                tuple(Catalog.STAGE_TAG_KEY, STAGE),
                 tuple("team", "blue"),
                 tuple("stage", "prod"));
-        assertThat(r.tags()).allSatisfy(t -> assertThat(t.propagateAtLaunch()).isTrue());
+        assertThat(r.tags()).extracting(Tag::propagateAtLaunch).containsExactly(true, true, true, false, false);
     }
 
     @Test
     void callerTagsCannotReplaceTheReservedTags() {
-        CreateAutoScalingGroupRequest r = AwsAutoScalingCompute.createRequest(group()
+        CreateAutoScalingGroupRequest r = compute(null).createRequest(group()
                 .tags(List.of(new io.gamefleet.domain.Tag("GameLift", "mine"),
-                        new io.gamefleet.domain.Tag(Catalog.MANAGED_TAG_KEY, "other-group")))
+                        new io.gamefleet.domain.Tag(Catalog.MANAGED_TAG_KEY, "other-group"),
+                        new io.gamefleet.domain.Tag(Catalog.STAGE_TAG_KEY, "other-stage")))
                 .build());
 
         assertThat(r.tags()).extracting(Tag::key, Tag::value).containsExactly(
                 tuple("GameLift", "GameServerGroups"),
-                tuple(Catalog.MANAGED_TAG_KEY, "arena"));
+                tuple(Catalog.MANAGED_TAG_KEY, "arena"),
+                tuple(Catalog.STAGE_TAG_KEY, STAGE));
     }
 
     // --- PutScalingPolicy -------------------------------------------------------------------
@@ -289,7 +297,7 @@ class AwsAutoScalingComputeTest {
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena")));
 
-        String arn = new AwsAutoScalingCompute(fake, CLOCK)
+        String arn = compute(fake)
                 .createScalingGroup(group().autoScalingPolicy(new AutoScalingPolicy(null, 70)).build());
 
         assertThat(arn).isEqualTo(ASG_ARN);
@@ -302,7 +310,7 @@ class AwsAutoScalingComputeTest {
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena")));
 
-        new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build());
+        compute(fake).createScalingGroup(group().build());
 
         assertThat(fake.calls).noneMatch(PutScalingPolicyRequest.class::isInstance);
     }
@@ -314,7 +322,7 @@ class AwsAutoScalingComputeTest {
                 .awsErrorDetails(error("AlreadyExists", "AutoScalingGroup by this name already exists")).build();
         fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena")));
 
-        assertThat(new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build())).isEqualTo(ASG_ARN);
+        assertThat(compute(fake).createScalingGroup(group().build())).isEqualTo(ASG_ARN);
     }
 
     @Test
@@ -325,7 +333,7 @@ class AwsAutoScalingComputeTest {
         fake.describes.add(List.of(asg(0, 10, 1, List.of(), null)));
 
         ComputeException e = catchThrowableOfType(ComputeException.class,
-                () -> new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build()));
+                () -> compute(fake).createScalingGroup(group().build()));
 
         assertThat(e).hasMessageContaining(ASG);
         assertThat(e.retryable()).isFalse();
@@ -338,7 +346,7 @@ class AwsAutoScalingComputeTest {
                 .awsErrorDetails(error("ValidationError", "Max bound, 0, must be greater than or equal to min bound, 1"))
                 .statusCode(400).build();
         ComputeException refused = catchThrowableOfType(ComputeException.class,
-                () -> new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build()));
+                () -> compute(fake).createScalingGroup(group().build()));
         assertThat(refused).hasMessage("Auto Scaling refused to create gamefleet-arena: "
                 + "Max bound, 0, must be greater than or equal to min bound, 1");
         assertThat(refused.retryable()).isFalse();
@@ -347,7 +355,7 @@ class AwsAutoScalingComputeTest {
         fake.createFailure = AwsServiceException.builder()
                 .awsErrorDetails(error("ResourceContention", "busy")).statusCode(500).build();
         assertThat(catchThrowableOfType(ComputeException.class,
-                () -> new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build())).retryable()).isTrue();
+                () -> compute(fake).createScalingGroup(group().build())).retryable()).isTrue();
     }
 
     @Test
@@ -371,7 +379,7 @@ class AwsAutoScalingComputeTest {
                 Instance.builder().instanceId("i-2").instanceType("c5.xlarge").availabilityZone("us-east-1b")
                         .lifecycleState(LifecycleState.PENDING).protectedFromScaleIn(false).build()), "arena")));
         fake.describes.add(List.of());
-        AwsAutoScalingCompute compute = new AwsAutoScalingCompute(fake, CLOCK);
+        AwsAutoScalingCompute compute = compute(fake);
 
         assertThat(compute.describeInstances(ASG)).containsExactly(
                 new ComputeInstance("i-1", "c5.large", "us-east-1a", NOW, true, true),
@@ -392,7 +400,7 @@ class AwsAutoScalingComputeTest {
                 .build();
         fake.describes.add(List.of(asg(1, 10, 3, List.of(), "arena").toBuilder().mixedInstancesPolicy(policy).build()));
 
-        ScalingGroupState state = new AwsAutoScalingCompute(fake, CLOCK).describeScalingGroup(ASG).orElseThrow();
+        ScalingGroupState state = compute(fake).describeScalingGroup(ASG).orElseThrow();
 
         assertThat(state.instanceTypes()).containsExactly(new InstanceDefinition("c5.large", "2"),
                 new InstanceDefinition("m5.large", null));
@@ -405,7 +413,7 @@ class AwsAutoScalingComputeTest {
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of());
 
-        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, false)).isTrue();
+        assertThat(compute(fake).deleteScalingGroup(ASG, false)).isTrue();
         assertThat(fake.calls).singleElement().isInstanceOf(DescribeAutoScalingGroupsRequest.class);
     }
 
@@ -415,7 +423,7 @@ class AwsAutoScalingComputeTest {
         fake.describes.add(List.of(asg(1, 10, 2, List.of(inService("i-1")), "arena")));
         fake.describes.add(List.of());
 
-        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true)).isTrue();
+        assertThat(compute(fake).deleteScalingGroup(ASG, true)).isTrue();
         assertThat(fake.calls).filteredOn(DeleteAutoScalingGroupRequest.class::isInstance).singleElement()
                 .isEqualTo(AwsAutoScalingCompute.deleteRequest(ASG));
     }
@@ -427,7 +435,7 @@ class AwsAutoScalingComputeTest {
         fake.describes.add(List.of(asg(1, 10, 2, List.of(inService("i-1")), "arena").toBuilder()
                 .status("Delete in progress").build()));
 
-        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true)).isFalse();
+        assertThat(compute(fake).deleteScalingGroup(ASG, true)).isFalse();
     }
 
     @Test
@@ -436,7 +444,7 @@ class AwsAutoScalingComputeTest {
         fake.describes.add(List.of(asg(0, 0, 0, List.of(inService("i-1")), "arena").toBuilder()
                 .status("Delete in progress").build()));
 
-        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true)).isFalse();
+        assertThat(compute(fake).deleteScalingGroup(ASG, true)).isFalse();
         assertThat(fake.calls).singleElement().isInstanceOf(DescribeAutoScalingGroupsRequest.class);
     }
 
@@ -445,7 +453,7 @@ class AwsAutoScalingComputeTest {
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of(asg(1, 10, 3, List.of(inService("i-1")), "arena")));
         fake.describes.add(List.of(asg(0, 0, 0, List.of(inService("i-1")), "arena")));
-        AwsAutoScalingCompute compute = new AwsAutoScalingCompute(fake, CLOCK);
+        AwsAutoScalingCompute compute = compute(fake);
 
         assertThat(compute.deleteScalingGroup(ASG, false)).isFalse();
         assertThat(compute.deleteScalingGroup(ASG, false)).isFalse();
@@ -459,13 +467,13 @@ class AwsAutoScalingComputeTest {
     void safeDeleteSendsTheDrainOnlyToAGroupNotDrainedYet() {
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of(asg(0, 0, 1, List.of(inService("i-1")), "arena")));
-        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, false)).isFalse();
+        assertThat(compute(fake).deleteScalingGroup(ASG, false)).isFalse();
         assertThat(fake.calls).filteredOn(UpdateAutoScalingGroupRequest.class::isInstance).singleElement()
                 .isEqualTo(AwsAutoScalingCompute.drainRequest(ASG));
 
         FakeAutoScaling drained = new FakeAutoScaling();
         drained.describes.add(List.of(asg(0, 0, 0, List.of(inService("i-1")), "arena")));
-        assertThat(new AwsAutoScalingCompute(drained, CLOCK).deleteScalingGroup(ASG, false)).isFalse();
+        assertThat(compute(drained).deleteScalingGroup(ASG, false)).isFalse();
         assertThat(drained.calls).singleElement().isInstanceOf(DescribeAutoScalingGroupsRequest.class);
     }
 
@@ -474,20 +482,23 @@ class AwsAutoScalingComputeTest {
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena").toBuilder().autoScalingGroupName("gamefleet-arena2")
                 .build()));
-        assertThat(new AwsAutoScalingCompute(fake, CLOCK).describeScalingGroup(ASG)).isEmpty();
+        assertThat(compute(fake).describeScalingGroup(ASG)).isEmpty();
     }
 
     @Test
     void onlyTheManagedTagOfThisGroupMakesAnExistingGroupGamefleets() {
         for (List<TagDescription> tags : List.of(
                 List.of(TagDescription.builder().key("team").value("arena").build()),
-                List.of(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value("other").build()))) {
+                List.of(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value("other").build()),
+                List.of(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value("arena").build()),
+                List.of(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value("arena").build(),
+                        TagDescription.builder().key(Catalog.STAGE_TAG_KEY).value("prod-eu").build()))) {
             FakeAutoScaling fake = new FakeAutoScaling();
             fake.createFailure = AlreadyExistsException.builder()
                     .awsErrorDetails(error("AlreadyExists", "AutoScalingGroup by this name already exists")).build();
             fake.describes.add(List.of(asg(0, 10, 1, List.of(), null).toBuilder().tags(tags).build()));
             assertThat(catchThrowableOfType(ComputeException.class,
-                    () -> new AwsAutoScalingCompute(fake, CLOCK).createScalingGroup(group().build())))
+                    () -> compute(fake).createScalingGroup(group().build())))
                     .as("%s", tags).hasMessageContaining("was not created by Gamefleet");
         }
     }
@@ -498,7 +509,7 @@ class AwsAutoScalingComputeTest {
         fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));
         fake.describes.add(List.of());
 
-        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, false)).isTrue();
+        assertThat(compute(fake).deleteScalingGroup(ASG, false)).isTrue();
         assertThat(fake.calls).filteredOn(DeleteAutoScalingGroupRequest.class::isInstance).singleElement()
                 .isEqualTo(AwsAutoScalingCompute.deleteRequest(ASG));
     }
@@ -509,12 +520,12 @@ class AwsAutoScalingComputeTest {
         fake.deleteFailure = ScalingActivityInProgressException.builder()
                 .awsErrorDetails(error("ScalingActivityInProgress", "activity in progress")).statusCode(400).build();
         fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));
-        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, false)).isFalse();
+        assertThat(compute(fake).deleteScalingGroup(ASG, false)).isFalse();
 
         fake.deleteFailure = ResourceInUseException.builder()
                 .awsErrorDetails(error("ResourceInUse", "in use")).statusCode(400).build();
         fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));
-        assertThat(new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true)).isFalse();
+        assertThat(compute(fake).deleteScalingGroup(ASG, true)).isFalse();
     }
 
     @Test
@@ -524,7 +535,7 @@ class AwsAutoScalingComputeTest {
                 .awsErrorDetails(error("AccessDenied", "not allowed")).statusCode(403).build();
         fake.describes.add(List.of(asg(0, 0, 0, List.of(), "arena")));
 
-        assertThatThrownBy(() -> new AwsAutoScalingCompute(fake, CLOCK).deleteScalingGroup(ASG, true))
+        assertThatThrownBy(() -> compute(fake).deleteScalingGroup(ASG, true))
                 .isInstanceOf(ComputeException.class)
                 .hasMessage("Auto Scaling refused to delete gamefleet-arena: not allowed");
     }
@@ -532,8 +543,107 @@ class AwsAutoScalingComputeTest {
     @Test
     void setDesiredCapacitySendsTheBuiltRequest() {
         FakeAutoScaling fake = new FakeAutoScaling();
-        new AwsAutoScalingCompute(fake, CLOCK).setDesiredCapacity(ASG, 7);
-        assertThat(fake.calls).containsExactly(AwsAutoScalingCompute.desiredCapacityRequest(ASG, 7));
+        fake.describes.add(List.of(asg(0, 10, 1, List.of(), "arena")));
+        compute(fake).setDesiredCapacity(ASG, 7);
+        assertThat(fake.calls).containsExactly(AwsAutoScalingCompute.describeRequest(ASG),
+                AwsAutoScalingCompute.desiredCapacityRequest(ASG, 7));
+    }
+
+    // --- Ownership: only this stage's scaling group of this game server group is changed --------
+
+    /** Same name, other owner: another stage's (prod-eu's arena is gamefleet-prod-eu-arena too), another group's, or nobody's. */
+    private static List<AutoScalingGroup> foreignGroups() {
+        AutoScalingGroup ours = asg(1, 10, 2, List.of(inService("i-1")), "arena");
+        return List.of(
+                ours.toBuilder().tags(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value("arena").build(),
+                        TagDescription.builder().key(Catalog.STAGE_TAG_KEY).value("prod-eu").build()).build(),
+                ours.toBuilder().tags(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value("other").build(),
+                        TagDescription.builder().key(Catalog.STAGE_TAG_KEY).value(STAGE).build()).build(),
+                ours.toBuilder().tags(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value("arena").build()).build(),
+                ours.toBuilder().tags(List.of()).build());
+    }
+
+    @Test
+    void everyChangeRefusesAScalingGroupOfAnotherStageOrGroupAndSendsNothing() {
+        List<java.util.function.Consumer<AwsAutoScalingCompute>> changes = List.of(
+                c -> c.setDesiredCapacity(ASG, 3),
+                c -> c.setInstanceProtection(ASG, "i-1", false),
+                c -> c.terminateInstance(ASG, "i-1", true),
+                c -> c.setInstanceTypes(ASG, List.of(new InstanceDefinition("c5.large", "1"),
+                        new InstanceDefinition("m5.large", "1")), BalancingStrategy.SPOT_ONLY));
+        for (AutoScalingGroup foreign : foreignGroups()) {
+            for (var change : changes) {
+                FakeAutoScaling fake = new FakeAutoScaling();
+                fake.describes.add(List.of(foreign));
+                assertThatThrownBy(() -> change.accept(compute(fake))).as("%s", foreign.tags())
+                        .isInstanceOf(ComputeException.class).hasMessageContaining("it was not changed")
+                        .satisfies(e -> assertThat(((ComputeException) e).retryable()).isFalse());
+                assertThat(fake.calls).singleElement().isInstanceOf(DescribeAutoScalingGroupsRequest.class);
+            }
+        }
+    }
+
+    @Test
+    void deletionLeavesAScalingGroupOfAnotherStageOrGroupAloneAndIsDone() {
+        for (AutoScalingGroup foreign : foreignGroups()) {
+            for (boolean force : List.of(true, false)) {
+                FakeAutoScaling fake = new FakeAutoScaling();
+                fake.describes.add(List.of(foreign));
+                assertThat(compute(fake).deleteScalingGroup(ASG, force)).as("%s", foreign.tags()).isTrue();
+                assertThat(fake.calls).singleElement().isInstanceOf(DescribeAutoScalingGroupsRequest.class);
+            }
+            FakeAutoScaling fake = new FakeAutoScaling();
+            fake.describes.add(List.of(foreign));
+            assertThat(compute(fake).describeScalingGroup(ASG)).as("%s", foreign.tags()).isEmpty();
+        }
+    }
+
+    /**
+     * Stage prod's group eu-arena and stage prod-eu's arena share the name gamefleet-prod-eu-arena:
+     * prod's creation is refused (the group goes to ERROR), and its FORCE_DELETE then deletes nothing.
+     */
+    @Test
+    void forceDeleteAfterARefusedCreationLeavesTheOtherStagesGroupAlone() {
+        String shared = "gamefleet-prod-eu-arena";
+        AutoScalingGroup prodEuArena = asg(1, 10, 2, List.of(inService("i-1")), null).toBuilder()
+                .autoScalingGroupName(shared).tags(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value("arena").build(),
+                        TagDescription.builder().key(Catalog.STAGE_TAG_KEY).value("prod-eu").build()).build();
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.createFailure = AlreadyExistsException.builder()
+                .awsErrorDetails(error("AlreadyExists", "AutoScalingGroup by this name already exists")).build();
+        fake.describes.add(List.of(prodEuArena));
+        fake.describes.add(List.of(prodEuArena));
+        AwsAutoScalingCompute prod = new AwsAutoScalingCompute(fake, CLOCK, "prod", "gamefleet-prod-");
+        GameServerGroup euArena = group().name("eu-arena").autoScalingGroupName(shared).build();
+
+        assertThatThrownBy(() -> prod.createScalingGroup(euArena)).isInstanceOf(ComputeException.class)
+                .hasMessageContaining("was not created by Gamefleet for game server group eu-arena of stage prod");
+        assertThat(prod.deleteScalingGroup(shared, true)).isTrue();
+
+        assertThat(fake.calls).noneMatch(DeleteAutoScalingGroupRequest.class::isInstance)
+                .noneMatch(UpdateAutoScalingGroupRequest.class::isInstance);
+    }
+
+    @Test
+    void terminationRefusesAnInstanceOutsideTheGroup() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(asg(1, 10, 2, List.of(inService("i-1")), "arena")));
+        assertThatThrownBy(() -> compute(fake).terminateInstance(ASG, "i-9", true))
+                .isInstanceOf(ComputeException.class).hasMessageContaining("i-9 is not in Auto Scaling group");
+        assertThat(fake.calls).singleElement().isInstanceOf(DescribeAutoScalingGroupsRequest.class);
+    }
+
+    @Test
+    void aChangeToOwnGroupIsSent() {
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(asg(1, 10, 2, List.of(inService("i-1")), "arena")));
+        fake.describes.add(List.of(asg(1, 10, 2, List.of(inService("i-1")), "arena")));
+        AwsAutoScalingCompute compute = compute(fake);
+        compute.setInstanceProtection(ASG, "i-1", false);
+        compute.terminateInstance(ASG, "i-1", true);
+        assertThat(fake.calls).containsExactly(AwsAutoScalingCompute.describeRequest(ASG),
+                AwsAutoScalingCompute.protectionRequest(ASG, "i-1", false), AwsAutoScalingCompute.describeRequest(ASG),
+                AwsAutoScalingCompute.terminateRequest("i-1", true));
     }
 
     // --- Through the real SDK, stopped before the network -----------------------------------
@@ -563,7 +673,7 @@ class AwsAutoScalingComputeTest {
                 .build()) {
 
             ComputeException e = catchThrowableOfType(ComputeException.class,
-                    () -> new AwsAutoScalingCompute(client, CLOCK).createScalingGroup(group().vpcSubnets(List.of("subnet-a")).build()));
+                    () -> compute(client).createScalingGroup(group().vpcSubnets(List.of("subnet-a")).build()));
 
             assertThat(e).hasMessageStartingWith("Could not reach Auto Scaling to create gamefleet-arena");
             // The SDK rebuilds the exception to add its attempt count, so match by message.
@@ -610,9 +720,15 @@ class AwsAutoScalingComputeTest {
                 .lifecycleState(LifecycleState.IN_SERVICE).protectedFromScaleIn(true).build();
     }
 
+    private static AwsAutoScalingCompute compute(AutoScalingClient client) {
+        return new AwsAutoScalingCompute(client, CLOCK, STAGE, "gamefleet-");
+    }
+
+    /** {@code managedFor}: the game server group its tags name, with this stage; null: no tags. */
     private static AutoScalingGroup asg(int min, int max, int desired, List<Instance> instances, String managedFor) {
         List<TagDescription> tags = managedFor == null ? List.of()
-                : List.of(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value(managedFor).build());
+                : List.of(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value(managedFor).build(),
+                        TagDescription.builder().key(Catalog.STAGE_TAG_KEY).value(STAGE).build());
         return AutoScalingGroup.builder().autoScalingGroupName(ASG).autoScalingGroupARN(ASG_ARN)
                 .minSize(min).maxSize(max).desiredCapacity(desired).instances(instances).tags(tags).build();
     }
@@ -664,6 +780,17 @@ class AwsAutoScalingComputeTest {
         @Override
         public SetDesiredCapacityResponse setDesiredCapacity(SetDesiredCapacityRequest request) {
             return record(request, null, r -> SetDesiredCapacityResponse.builder().build());
+        }
+
+        @Override
+        public SetInstanceProtectionResponse setInstanceProtection(SetInstanceProtectionRequest request) {
+            return record(request, null, r -> SetInstanceProtectionResponse.builder().build());
+        }
+
+        @Override
+        public TerminateInstanceInAutoScalingGroupResponse terminateInstanceInAutoScalingGroup(
+                TerminateInstanceInAutoScalingGroupRequest request) {
+            return record(request, null, r -> TerminateInstanceInAutoScalingGroupResponse.builder().build());
         }
 
         @Override

@@ -39,8 +39,11 @@ class CapacityModelTest {
     static final int CLAIMING_CONTAINERS = 100;
     /** Warm containers of all API functions, each reading a group's status once a second at most. */
     static final int CONTAINERS = 300;
-    /** A container reads every shard's head at least this often while it claims (GameServerService.CANDIDATES_MAX_AGE). */
+    /** A container reads one shard's head at least this often while it claims (ClaimCandidateCache.CANDIDATES_MAX_AGE). */
     static final double CANDIDATE_READS_PER_CONTAINER_SECOND = 2;
+
+    /** A claim-index entry as read: its keys (partition, sort key, the table's key) with their names, rounded up. */
+    static final int CLAIM_INDEX_ENTRY_BYTES = 120;
 
     static final double WRITE_LIMIT = 1_000;
     static final double READ_LIMIT = 3_000;
@@ -135,11 +138,14 @@ class CapacityModelTest {
             write("GameServers/" + GameServerSchema.gateId(GROUP, Tables.shardOf(fresh.gameServerId())), 2); // its ConditionCheck
             read("GameServerInstances/" + GROUP, 0.5); // the instance, eventually consistent (the table's key is the group)
         }
-        // Claim candidates: each claiming container reads every shard's head, a page of a few hundred bytes.
-        double queriesPerShard = Math.max(CLAIMING_CONTAINERS * CANDIDATE_READS_PER_CONTAINER_SECOND,
+        // Claim candidates: each claiming container reads one shard's head per refresh (ClaimIndex#some),
+        // a page of up to 200 index entries, eventually consistent, the shards chosen at random.
+        double refreshes = Math.max(CLAIMING_CONTAINERS * CANDIDATE_READS_PER_CONTAINER_SECOND,
                 CLAIMS_PER_SECOND / (2.0 * 200 / 3)); // or one top-up per two thirds of a 200-candidate page
+        double unitsPerRead = 0.5 * Math.ceil(200.0 * CLAIM_INDEX_ENTRY_BYTES / 4096);
         for (int shard = 0; shard < Tables.GAME_SERVER_SHARDS; shard++) {
-            read("GameServers." + Tables.CLAIMABLE_INDEX + "/" + Tables.groupShard(GROUP, shard), 0.5 * queriesPerShard);
+            read("GameServers." + Tables.CLAIMABLE_INDEX + "/" + Tables.groupShard(GROUP, shard),
+                    unitsPerRead * refreshes / Tables.GAME_SERVER_SHARDS);
         }
         // The group's status: once a second at most per container (strongly consistent, under 4 KB).
         read("GameServerGroups/" + GROUP, CONTAINERS);
@@ -147,6 +153,11 @@ class CapacityModelTest {
 
     @Test
     void noPartitionOfAGroupOf50000ServersWith3000ClaimsASecondPassesDynamoDbsLimits() {
+        Map<String, AttributeValue> item = GameServerSchema.toItem(available("gs-" + (SERVERS - 1)));
+        assertThat(size(Map.of("ClaimPartition", item.get("ClaimPartition"), "ClaimSortKey", item.get("ClaimSortKey"),
+                "GameServerId", item.get("GameServerId")))).as("a claim-index entry").isLessThanOrEqualTo(CLAIM_INDEX_ENTRY_BYTES);
+        assertThat(Tables.shardsFor(SERVERS / SERVERS_PER_INSTANCE)).as("the group's shards, by its instances")
+                .isEqualTo(Tables.GAME_SERVER_SHARDS);
         oneSecond();
 
         List<Map.Entry<String, double[]>> hottest = new ArrayList<>(load.entrySet());

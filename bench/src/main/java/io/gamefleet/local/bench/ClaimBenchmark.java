@@ -70,17 +70,35 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  *     upkeep makes every write on such an item dearer, even one that changes no index key: a line
  *     after the table shows the same write on the same items in GameServers and copied into a
  *     table with no index.</li>
+ * <li><b>sparse</b> {@code [interval ms] [claims] [servers,...]} (1000, 10, 10,40,3000): one claim every
+ *     {@code interval} ms, on a schedule, for each group size in turn: what a container whose
+ *     candidates have aged out pays per claim (as most containers do in AWS, where a matchmaker's
+ *     claims spread over many), and the claims' latencies. Each group's maximum size is one instance
+ *     per 50 servers (its shards: one per instance, up to 16); its servers are all on one.</li>
  * <li><b>steady</b> {@code [claims/s] [seconds] [servers] [game ms] [heartbeat s]} (200, 20, 1000,
  *     2000, 10): claims arrive at a fixed rate while every claimed server plays (UTILIZED), ends
  *     its game (deregisters) and comes back as a new server (registers), and all servers
  *     heartbeat. Latency is from each claim's scheduled arrival.</li>
  * </ul>
+ *
+ * The functions reach the emulator through {@link CountingProxy}, which counts DynamoDB's calls
+ * at the endpoint (the "endpoint calls" columns; the client's own count beside them), unless
+ * {@code -Dbench.proxy=false}: then they connect directly, and the floor does either way. The drain's
+ * and steady's groups have a maximum size of one instance (so one shard) unless {@code -Dbench.maxSize=N}.
  */
 public final class ClaimBenchmark {
     private static final int[] CLAIMERS = {1, 8, 32, 64};
     private static final int FLOOR_ITEMS = 10000;
 
+    /** The proxy that counts the functions' DynamoDB calls at the endpoint, or null when they connect directly. */
+    private static CountingProxy endpoint;
+
     private ClaimBenchmark() {}
+
+    /** DynamoDB calls counted at the endpoint so far (0 without the proxy). */
+    private static long endpointCalls() {
+        return endpoint == null ? 0 : endpoint.requests();
+    }
 
     public static void main(String[] args) throws Exception {
         // Threads beyond five share HttpURLConnection's keep-alive cache of five connections per
@@ -89,12 +107,17 @@ public final class ClaimBenchmark {
         String mode = args.length > 0 ? args[0] : "drain";
         Benchmarks.DynamoDbCalls calls = new Benchmarks.DynamoDbCalls();
         File logs = Files.createTempDirectory("gamefleet-bench-").toFile();
+        boolean proxied = Boolean.parseBoolean(System.getProperty("bench.proxy", "true"));
         try (ChildProcess dynamo = Emulators.dynamoDb(Emulators.home(), Optional.empty(), logs);
-                LocalProfile profile = Benchmarks.start(calls, Optional.of(dynamo.endpoint()));
+                CountingProxy proxy = new CountingProxy(dynamo.endpoint());
+                LocalProfile profile = Benchmarks.start(calls, Optional.of(proxied ? proxy.endpoint() : dynamo.endpoint()));
                 DynamoDbClient floorClient = sameClientAs(dynamo.endpoint(), calls)) {
+            endpoint = proxied ? proxy : null;
             Floor floor = new Floor(floorClient);
             if (mode.equals("steady")) {
                 steady(profile, calls, args);
+            } else if (mode.equals("sparse")) {
+                sparse(profile, calls, args);
             } else {
                 drain(profile, calls, floor, args);
             }
@@ -172,17 +195,19 @@ public final class ClaimBenchmark {
     }
 
     private static void printHeader() {
-        System.out.printf("%-9s %9s %9s %7s %12s %9s %11s %10s %8s %8s%n", "claimers", "floor/s", "claims/s", "ratio",
-                "item floor/s", "ratio", "calls/claim", "WU/claim", "p50 ms", "p99 ms");
+        System.out.printf("%-9s %9s %9s %7s %12s %9s %11s %14s %10s %8s %8s%n", "claimers", "floor/s", "claims/s", "ratio",
+                "item floor/s", "ratio", "calls/claim", "endpoint calls", "WU/claim", "p50 ms", "p99 ms");
     }
 
     private static void printRow(int claimers, double floorRate, double itemFloorRate, Result r) {
-        System.out.printf("%-9d %9.0f %9.0f %6.2fx %12.0f %8.2fx %11.2f %10.2f %8.1f %8.1f%n", claimers, floorRate,
+        System.out.printf("%-9d %9.0f %9.0f %6.2fx %12.0f %8.2fx %11.2f %14s %10.2f %8.1f %8.1f%n", claimers, floorRate,
                 r.rate(), r.rate() / floorRate, itemFloorRate, r.rate() / itemFloorRate, r.callsPerClaim(),
-                r.writeUnitsPerClaim(), r.p50(), r.p99());
+                endpoint == null ? "-" : String.format("%.2f", r.endpointCallsPerClaim()), r.writeUnitsPerClaim(), r.p50(),
+                r.p99());
     }
 
-    private record Result(double rate, double callsPerClaim, double writeUnitsPerClaim, double p50, double p99) {}
+    private record Result(double rate, double callsPerClaim, double endpointCallsPerClaim, double writeUnitsPerClaim,
+            double p50, double p99) {}
 
     private static Result claimDirect(LocalProfile profile, Benchmarks.DynamoDbCalls calls, String group, int claimers)
             throws Exception {
@@ -265,6 +290,7 @@ public final class ClaimBenchmark {
     private static Result measure(Benchmarks.DynamoDbCalls calls, int claimers, Attempt attempt) throws Exception {
         Benchmarks.Latencies latencies = new Benchmarks.Latencies();
         calls.reset();
+        long endpointAtStart = endpointCalls();
         Object lock = new Object();
         long[][] snapshot = {null};
         long start = System.nanoTime();
@@ -275,7 +301,7 @@ public final class ClaimBenchmark {
                     synchronized (lock) {
                         if (snapshot[0] == null) {
                             snapshot[0] = new long[] {calls.get(), (long) (calls.writeUnits() * 1000), latencies.count(),
-                                    System.nanoTime()};
+                                    System.nanoTime(), endpointCalls() - endpointAtStart};
                         }
                     }
                     return null;
@@ -285,13 +311,19 @@ public final class ClaimBenchmark {
         });
         long[] s = snapshot[0];
         double seconds = (s[3] - start) / 1e9;
-        return new Result(s[2] / seconds, (double) s[0] / s[2], s[1] / 1000.0 / s[2],
+        return new Result(s[2] / seconds, (double) s[0] / s[2], (double) s[4] / s[2], s[1] / 1000.0 / s[2],
                 latencies.percentile(0.50), latencies.percentile(0.99));
     }
 
     /** An ACTIVE group whose instance holds {@code servers} AVAILABLE game servers. */
     private static GameServerInstance prepare(LocalProfile profile, String group, int servers) throws InterruptedException {
-        Benchmarks.createActive(profile, group, 1, 1, List.of("c5.large", "m5.large"));
+        return prepare(profile, group, servers, Integer.getInteger("bench.maxSize", 1));
+    }
+
+    /** The same in a group of at most {@code maxSize} instances (its servers spread over that many shards, up to 16). */
+    private static GameServerInstance prepare(LocalProfile profile, String group, int servers, int maxSize)
+            throws InterruptedException {
+        Benchmarks.createActive(profile, group, 1, maxSize, List.of("c5.large", "m5.large"));
         GameServerInstance instance = profile.services().groups()
                 .describeInstances(group, Optional.empty(), 1, Optional.empty()).items().get(0);
         AtomicInteger next = new AtomicInteger();
@@ -463,6 +495,7 @@ public final class ClaimBenchmark {
         System.out.printf("steady: %d claims/s for %d s; %d servers; games of %d ms (UTILIZED, then deregister and"
                 + " register anew); heartbeats every %d s%n", rate, seconds, servers, gameMillis, heartbeatSeconds);
         calls.reset();
+        long endpointAtStart = endpointCalls();
         long start = System.nanoTime();
         long periodNanos = 1_000_000_000L / rate;
         AtomicLong arrivals = new AtomicLong();
@@ -525,6 +558,61 @@ public final class ClaimBenchmark {
                 (double) calls.calls("heartbeat") / heartbeats.get(), calls.writeUnits("heartbeat") / heartbeats.get());
         System.out.printf("per game (UTILIZED, deregister, register): %.2f calls, %.2f write units%n",
                 (double) calls.calls("game") / claims, calls.writeUnits("game") / claims);
+        if (endpoint != null) {
+            System.out.printf("at the endpoint: %.2f DynamoDB calls per claim, all operations together (the client counted"
+                    + " %.2f)%n", (double) (endpointCalls() - endpointAtStart) / claims, (double) calls.get() / claims);
+        }
+    }
+
+    // ---- sparse --------------------------------------------------------------------------
+
+    /**
+     * One claim every {@code interval} ms per group size, each at its scheduled time or when the
+     * one before answered, whichever is later: the calls of each claim (at the client and at the
+     * endpoint) and the latencies. Between claims, uncounted, the claimed server's game ends at
+     * once (it deregisters and a new server registers on the instance), so the group keeps its
+     * size. A first, unprinted claim reads the group once, as a warm container's first claim of
+     * a group does.
+     */
+    private static void sparse(LocalProfile profile, Benchmarks.DynamoDbCalls calls, String[] args) throws Exception {
+        long interval = args.length > 1 ? Long.parseLong(args[1]) : 1000;
+        int claims = args.length > 2 ? Integer.parseInt(args[2]) : 10;
+        int[] sizes = args.length > 3 ? java.util.Arrays.stream(args[3].split(",")).mapToInt(Integer::parseInt).toArray()
+                : new int[] {10, 40, 3000};
+        GameServerService service = profile.services().gameServers();
+        System.out.printf("sparse: one claim every %d ms, %d claims per group, one container%n", interval, claims);
+        System.out.printf("%-9s %11s %14s %8s %8s %8s%n", "servers", "calls/claim", "endpoint calls", "p50 ms", "p99 ms",
+                "max ms");
+        for (int servers : sizes) {
+            String group = "bench-sparse-" + servers;
+            // A group sized for 50 servers an instance: a small one has one shard, 800 servers or more all 16.
+            String instanceId = prepare(profile, group, servers, Math.max(1, servers / 50)).instanceId();
+            Claim claim = new Claim(group, Optional.empty(), Optional.empty(), Optional.empty());
+            AtomicLong nextId = new AtomicLong(servers);
+            List<String> live = new java.util.ArrayList<>();
+            endGame(profile, group, service.claim(claim).gameServerId(), instanceId, live, nextId);
+            long clientCalls = 0;
+            long endpointCalls = 0;
+            Benchmarks.Latencies latencies = new Benchmarks.Latencies();
+            long start = System.nanoTime() + interval * 1_000_000;
+            for (int n = 0; n < claims; n++) {
+                long wait = start + n * interval * 1_000_000 - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                }
+                long client0 = calls.get();
+                long endpoint0 = endpointCalls();
+                long t0 = System.nanoTime();
+                GameServer claimed = service.claim(claim);
+                latencies.add(System.nanoTime() - t0);
+                clientCalls += calls.get() - client0;
+                endpointCalls += endpointCalls() - endpoint0;
+                endGame(profile, group, claimed.gameServerId(), instanceId, live, nextId);
+            }
+            System.out.printf("%-9d %11.2f %14s %8.1f %8.1f %8.1f%n", servers, (double) clientCalls / claims,
+                    endpoint == null ? "-" : String.format("%.2f", (double) endpointCalls / claims),
+                    latencies.percentile(0.5), latencies.percentile(0.99), latencies.percentile(1.0));
+        }
     }
 
     /** The game ended: the server deregisters and a new one registers on the instance. */

@@ -170,7 +170,12 @@ public final class ColdStartBenchmark {
         if (!extra.isBlank()) {
             command.addAll(List.of(extra.trim().split("\\s+")));
         }
-        command.addAll(List.of("-cp", classPath, FirstRequest.class.getName(), handler, path, body, caller));
+        // The caller's userId: its role's unique id and its session, as API Gateway reports it.
+        String session = caller.substring(caller.lastIndexOf('/') + 1);
+        String roleId = Stream.of(Role.values()).filter(r -> caller.contains("/" + roleName(r) + "/"))
+                .map(LocalAccount::roleId).findFirst().orElse("");
+        command.addAll(List.of("-cp", classPath, FirstRequest.class.getName(), handler, path, body, caller,
+                roleId + ":" + session));
         return command;
     }
 
@@ -186,6 +191,7 @@ public final class ColdStartBenchmark {
         env.put(Settings.ACCOUNT_ID.environmentVariable(), LocalAccount.ACCOUNT_ID);
         for (Role role : Role.values()) {
             env.put(Settings.roleArn(role).environmentVariable(), LocalAccount.roleArn(role));
+            env.put(Settings.roleId(role).environmentVariable(), LocalAccount.roleId(role));
         }
         for (TableDefinition t : Tables.ALL) {
             env.put(t.environmentVariable(), t.logicalName());

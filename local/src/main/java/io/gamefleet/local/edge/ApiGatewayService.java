@@ -170,6 +170,7 @@ final class ApiGatewayService implements EdgeService {
                 .withAccessKey(principal.accessKeyId())
                 .withAccountId(ACCOUNT_ID)
                 .withUserArn(principal.callerArn())
+                .withUserId(principal.userId())
                 .build();
         var context = APIGatewayV2HTTPEvent.RequestContext.builder()
                 .withRequestId(UUID.randomUUID().toString())

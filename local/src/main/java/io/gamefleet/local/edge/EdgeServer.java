@@ -3,9 +3,11 @@ package io.gamefleet.local.edge;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.gamefleet.local.fleet.EventRouter;
 import io.gamefleet.local.fleet.Scheduler;
+import io.gamefleet.local.fleet.Timeline;
 import io.gamefleet.logging.ErrorLog;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,6 +68,8 @@ public final class EdgeServer implements AutoCloseable {
     private final ExecutorService workers;
     private final ExecutorService health;
     private final PrincipalRegistry principals;
+    /** The first principal given (the built-in admin, or a --principals file's): the console signs as it. */
+    private final Principal admin;
     private final Clock clock;
     private final ErrorLog errors = ErrorLog.SHARED;
     private volatile List<EdgeService> services = List.of(STARTING);
@@ -79,6 +83,7 @@ public final class EdgeServer implements AutoCloseable {
             throws IOException {
         this.settings = settings;
         this.principals = new PrincipalRegistry(principals);
+        this.admin = principals.get(0);
         this.clock = clock;
         this.workers = Executors.newFixedThreadPool(WORKERS, daemon("edge"));
         this.health = Executors.newSingleThreadExecutor(daemon("edge-health"));
@@ -143,10 +148,11 @@ public final class EdgeServer implements AutoCloseable {
 
     /**
      * From now on serves the functions, through every emulated service; {@code dependencies}
-     * reports the state of each process the profile needs, for {@code /_local/health}.
+     * reports the state of each process the profile needs, for {@code /_local/health}; the console's
+     * built files are in {@code console}.
      */
-    public void serve(Functions functions, EventRouter events, Scheduler scheduler, Instances instances,
-            Supplier<Map<String, Map<String, Object>>> dependencies) {
+    public void serve(Functions functions, EventRouter events, Scheduler scheduler, Timeline timeline, Instances instances,
+            Supplier<Map<String, Map<String, Object>>> dependencies, Path console) {
         PushSockets push = new PushSockets(functions.pushRoutes(), principals, clock);
         WebSocketUpgradeHandler webSockets = WebSocketUpgradeHandler.from(jetty(), push::configure);
         addHandler(webSockets);
@@ -158,8 +164,9 @@ public final class EdgeServer implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("the push channel's WebSocket endpoint did not start: " + e.getMessage(), e);
         }
-        services = List.of(new ControlService(scheduler, dependencies), new EventBridgeService(events, principals, clock,
-                settings.allowUnsignedPayload()),
+        services = List.of(new ControlService(scheduler, dependencies, timeline),
+                new ConsoleService(console, admin, settings.localToken()),
+                new EventBridgeService(events, principals, clock, settings.allowUnsignedPayload()),
                 new InstanceMetadataService(new InstanceMetadata(instances.fleet(), clock)),
                 new InstancesService(instances.fleet()), new ConnectionsService(push, instances.functions(), clock),
                 new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock,

@@ -15,7 +15,15 @@ public record Principal(String accessKeyId, String secretAccessKey, Role role, O
     String callerArn() {
         String roleArn = LocalAccount.roleArn(role);
         String roleName = roleArn.substring(roleArn.lastIndexOf('/') + 1);
-        return "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/" + roleName + "/"
-                + instanceId.orElse(accessKeyId);
+        return "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/" + roleName + "/" + sessionName();
+    }
+
+    /** The caller's userId as API Gateway reports it: the role's unique id and the session's name. */
+    String userId() {
+        return LocalAccount.roleId(role) + ":" + sessionName();
+    }
+
+    private String sessionName() {
+        return instanceId.orElse(accessKeyId);
     }
 }

@@ -193,6 +193,7 @@ public final class PushSockets {
             identity.setAccountId(ACCOUNT_ID);
             identity.setAccessKey(principal.accessKeyId());
             identity.setUserArn(principal.callerArn());
+            identity.setUser(principal.userId());
         }
         APIGatewayV2WebSocketEvent.RequestContext context = new APIGatewayV2WebSocketEvent.RequestContext();
         context.setRouteKey(route.routeKey());

@@ -21,10 +21,13 @@ public final class EventRouter {
     private record Target(JsonNode pattern, RequestHandler<Map<String, Object>, Map<String, Object>> handler) {}
 
     private final List<Target> targets;
+    private final Timeline timeline;
 
-    /** The catalog's rules, each with the function it targets. */
-    public EventRouter(Map<EventRule, RequestHandler<Map<String, Object>, Map<String, Object>>> rules) {
+    /** The catalog's rules, each with the function it targets; every event delivered goes on the timeline. */
+    public EventRouter(Map<EventRule, RequestHandler<Map<String, Object>, Map<String, Object>>> rules,
+            Timeline timeline) {
         this.targets = rules.entrySet().stream().map(r -> new Target(pattern(r.getKey()), r.getValue())).toList();
+        this.timeline = timeline;
     }
 
     private static JsonNode pattern(EventRule rule) {
@@ -38,6 +41,7 @@ public final class EventRouter {
     /** Returns how many rules matched. */
     public int deliver(Map<String, Object> event) {
         JsonNode tree = JSON.valueToTree(event);
+        timeline.event(event);
         int matched = 0;
         for (Target t : targets) {
             if (matches(t.pattern(), tree)) {

@@ -10,14 +10,15 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 
 /**
- * The local CloudWatch: FleetIQ metrics as EMF lines in a log file, and the utilization fed to the
- * simulated fleet's target tracking.
+ * The local CloudWatch: FleetIQ metrics as EMF lines in a log file, the utilization fed to the
+ * simulated fleet's target tracking, and the counts on the timeline (for the console's charts).
  */
 public final class FleetMetrics implements Metrics {
     private final EmfMetrics emf;
     private final SimulatedFleet fleet;
+    private final Timeline timeline;
 
-    public FleetMetrics(Path log, Clock clock, SimulatedFleet fleet) {
+    public FleetMetrics(Path log, Clock clock, SimulatedFleet fleet, Timeline timeline) {
         this.emf = new EmfMetrics(clock, line -> {
             try {
                 Files.writeString(log, line + System.lineSeparator(), StandardCharsets.UTF_8,
@@ -27,12 +28,14 @@ public final class FleetMetrics implements Metrics {
             }
         });
         this.fleet = fleet;
+        this.timeline = timeline;
     }
 
     @Override
     public void gameServers(String group, GameServerCounts counts) {
         emf.gameServers(group, counts);
         fleet.observe(group, counts.percentUtilized());
+        timeline.gameServers(group, counts);
     }
 
     @Override

@@ -15,13 +15,15 @@ import java.util.concurrent.TimeUnit;
 public final class Scheduler implements AutoCloseable {
     private final Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedules;
     private final SimulatedFleet fleet;
+    private final Timeline timeline;
     private ScheduledExecutorService executor;
 
-    /** {@code schedules}: each schedule's function, by the schedule's name. */
+    /** {@code schedules}: each schedule's function, by the schedule's name; each run goes on the timeline. */
     public Scheduler(Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedules,
-            SimulatedFleet fleet) {
+            SimulatedFleet fleet, Timeline timeline) {
         this.schedules = Map.copyOf(schedules);
         this.fleet = fleet;
+        this.timeline = timeline;
     }
 
     public Set<String> names() {
@@ -34,7 +36,10 @@ public final class Scheduler implements AutoCloseable {
         if (handler == null) {
             throw new IllegalArgumentException("no schedule named " + name + "; there are " + schedules.keySet());
         }
-        return handler.handleRequest(Map.of("source", "aws.scheduler", "detail-type", "Scheduled Event"), null);
+        Map<String, Object> result = handler.handleRequest(Map.of("source", "aws.scheduler", "detail-type",
+                "Scheduled Event"), null);
+        timeline.scheduleRun(name, result);
+        return result;
     }
 
     /** Every schedule every {@code rate}; a zero rate leaves both to the caller (tests move a clock and call {@link #run}). */

@@ -11,7 +11,7 @@ import java.util.Map;
  * (payload 2.0) event, then prints {@code answered <status>}. Run on a class path of the Lambda
  * jar (or the textbook's jars) and this package's classes alone; it uses nothing else.
  * Arguments: handler class, the route's path parameters as {@code name=value,...}, the body,
- * and the caller's ARN.
+ * the caller's ARN and its userId.
  */
 public final class FirstRequest {
     private FirstRequest() {}
@@ -35,7 +35,8 @@ public final class FirstRequest {
                 .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()
                         .withAuthorizer(APIGatewayV2HTTPEvent.RequestContext.Authorizer.builder()
                                 .withIam(APIGatewayV2HTTPEvent.RequestContext.IAM.builder()
-                                        .withUserArn(args[3]).withAccountId(args[3].split(":")[4]).build())
+                                        .withUserArn(args[3]).withUserId(args[4])
+                                        .withAccountId(args[3].split(":")[4]).build())
                                 .build())
                         .build())
                 .build();

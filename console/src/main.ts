@@ -1,0 +1,100 @@
+// The console: finds out where and as whom to call (the local profile's /console/config.json, else
+// what the user entered in this tab), then shows the view the address names, live.
+import "./style.css";
+import { Gamefleet, type Connection } from "./api";
+import { el } from "./dom";
+import { Live } from "./live";
+import { LocalProfile } from "./local";
+import { GroupView } from "./views/group";
+import { GroupsView } from "./views/groups";
+
+const STORED = "gamefleet.connection";
+
+interface LocalConfig {
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  local: boolean;
+  localToken?: string;
+}
+
+async function localConfig(): Promise<LocalConfig | null> {
+  try {
+    const response = await fetch("./config.json", { cache: "no-store" });
+    return response.ok ? ((await response.json()) as LocalConfig) : null;
+  } catch {
+    return null;
+  }
+}
+
+function storedConnection(): Connection | null {
+  const text = sessionStorage.getItem(STORED);
+  return text ? (JSON.parse(text) as Connection) : null;
+}
+
+/** Against a deployment: the API URL and keys, kept in this tab's session storage only. */
+function connectForm(main: HTMLElement): void {
+  const field = (label: string, input: HTMLInputElement) => el("label", {}, el("span", {}, label), input);
+  const endpoint = el("input", { name: "endpoint", required: true, placeholder: "https://abc123.execute-api.eu-west-1.amazonaws.com" });
+  const region = el("input", { name: "region", required: true, placeholder: "eu-west-1" });
+  const key = el("input", { name: "key", required: true, autocomplete: "off" });
+  const secret = el("input", { name: "secret", type: "password", required: true, autocomplete: "off" });
+  const token = el("input", { name: "token", type: "password", autocomplete: "off" });
+  const form = el("form", { class: "form view", id: "connect" },
+    el("h1", {}, "Connect to a Gamefleet deployment"),
+    el("p", { class: "muted" }, "The keys stay in this tab's session storage. The stack must allow this page's origin (CDK context consoleOrigins)."),
+    el("div", { class: "fields" }, field("API URL", endpoint), field("Region", region), field("Access key id", key),
+      field("Secret access key", secret), field("Session token", token)),
+    el("button", { type: "submit" }, "Connect"));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const connection: Connection = {
+      endpoint: endpoint.value.trim().replace(/\/$/, ""),
+      region: region.value.trim(),
+      accessKeyId: key.value.trim(),
+      secretAccessKey: secret.value.trim(),
+      sessionToken: token.value.trim() || undefined,
+      signingName: "execute-api",
+      local: false,
+    };
+    sessionStorage.setItem(STORED, JSON.stringify(connection));
+    location.reload();
+  });
+  main.replaceChildren(form);
+}
+
+async function start(): Promise<void> {
+  const main = document.getElementById("main")!;
+  const crumbs = document.getElementById("crumbs")!;
+  const config = await localConfig();
+  const connection: Connection | null = config
+    ? { endpoint: location.origin, region: config.region, accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, local: true }
+    : storedConnection();
+  if (!connection) {
+    connectForm(main);
+    return;
+  }
+  const api = new Gamefleet(connection);
+  const local = connection.local ? new LocalProfile(location.origin, config?.localToken) : null;
+  const live = new Live(document.getElementById("connection")!);
+
+  const route = () => {
+    const match = /^#\/groups\/(.+)$/.exec(location.hash);
+    const view = match ? new GroupView(api, decodeURIComponent(match[1]), live, local) : new GroupsView(api, live);
+    crumbs.replaceChildren(
+      el("a", { href: "#/" }, "Groups"),
+      ...(match ? [" / ", el("span", { "aria-current": "page" }, decodeURIComponent(match[1]))] : []),
+      connection.local ? el("span", { class: "badge" }, "local profile") : el("span", { class: "badge" }, connection.endpoint),
+    );
+    main.replaceChildren(view.element);
+    live.showView(view);
+  };
+  // A new view takes the focus, so the keyboard goes on from its top.
+  window.addEventListener("hashchange", () => {
+    route();
+    main.focus();
+  });
+  route();
+}
+
+void start();
