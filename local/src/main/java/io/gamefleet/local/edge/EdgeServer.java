@@ -68,7 +68,7 @@ public final class EdgeServer implements AutoCloseable {
     private final ExecutorService workers;
     private final ExecutorService health;
     private final PrincipalRegistry principals;
-    /** The first principal given (the built-in admin, or a --principals file's): the console signs as it. */
+    /** The first principal given (the built-in admin, or a --principals file's): the console signs as it. Null if none. */
     private final Principal admin;
     private final Clock clock;
     private final ErrorLog errors = ErrorLog.SHARED;
@@ -83,7 +83,7 @@ public final class EdgeServer implements AutoCloseable {
             throws IOException {
         this.settings = settings;
         this.principals = new PrincipalRegistry(principals);
-        this.admin = principals.get(0);
+        this.admin = principals.isEmpty() ? null : principals.get(0);
         this.clock = clock;
         this.workers = Executors.newFixedThreadPool(WORKERS, daemon("edge"));
         this.health = Executors.newSingleThreadExecutor(daemon("edge-health"));
