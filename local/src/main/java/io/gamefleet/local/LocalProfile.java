@@ -14,6 +14,8 @@ import io.gamefleet.catalog.Workflows;
 import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.functions.FunctionRegistry;
+import io.gamefleet.local.agents.AgentTemplate;
+import io.gamefleet.local.agents.InstanceAgents;
 import io.gamefleet.local.edge.EdgeServer;
 import io.gamefleet.local.edge.Functions;
 import io.gamefleet.local.edge.Principal;
@@ -243,6 +245,18 @@ public final class LocalProfile implements AutoCloseable {
     private <T extends AutoCloseable> T closing(T resource) {
         resources.add(resource);
         return resource;
+    }
+
+    /**
+     * Runs the agent on every simulated instance of every group from now on, with real game server
+     * processes ({@link InstanceAgents}); stopped with the profile, before what the agents call.
+     * Their folders and the archive of ended game servers' logs are in {@link #logsDirectory}'s {@code agents/}.
+     */
+    public InstanceAgents runAgents(AgentTemplate template) {
+        Path jar = Optional.ofNullable(System.getenv("GAMEFLEET_AGENT_JAR")).map(Path::of)
+                .orElse(options.home().resolve("../agent/target/gamefleet-agent.jar").normalize());
+        return closing(InstanceAgents.start(template, fleet, edge, logs.resolve("agents"), jar,
+                line -> System.err.println(line)));
     }
 
     /** Runs a catalog schedule's function now (what the scheduler does at each period). */

@@ -1,6 +1,7 @@
 package io.gamefleet.local;
 
 import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.demo.DemoGame;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.Principals;
@@ -43,6 +44,14 @@ public final class Main {
             System.exit(1);
             return;
         }
+        try {
+            launch.agents().ifPresent(profile::runAgents);
+        } catch (RuntimeException e) {
+            System.err.println("local/run: could not start the agents: " + e.getMessage());
+            profile.close();
+            System.exit(1);
+            return;
+        }
         Optional<DemoGame> demo = Optional.empty();
         if (launch.demo()) {
             demo = Optional.of(DemoGame.calling(profile.endpoint(), admin, profile.fleet(), options.clock(),
@@ -75,6 +84,9 @@ public final class Main {
         System.out.println("  metrics:     " + profile.logsDirectory().resolve("metrics.log")
                 + " (CloudWatch embedded metric format)");
         System.out.println("  requests:    one line each on standard error; the functions' logs too");
+        launch.agents().ifPresent(a -> System.out.println("  agents:      on every instance of every group, " + a.processes()
+                + " game server(s) each; their lines on standard error (\"agent: \"), ended servers' logs in "
+                + profile.logsDirectory().resolve("agents/archive")));
         System.out.println("  Ctrl-C stops it.");
         demo.ifPresent(DemoGame::runEverySecond);
         stopped.await();
@@ -85,6 +97,7 @@ public final class Main {
                              [--balancer-rate-seconds S] [--instance-launch-seconds S] [--data-dir DIR]
                              [--dynamodb-endpoint URL] [--stepfunctions-endpoint URL] [--principals FILE]
                              [--spot-interruption-rate TYPE=PER_HOUR]... [--demo] [--local-token TOKEN]
+                             [--game-server 'COMMAND ARGS' [--servers-per-instance N] | --agent-config FILE]
                              [--allow-unsigned-payload] [--keep-temp] [--quiet]
                              [--localstack]   (local/run only: LocalStack's DynamoDB in Docker)""";
 
@@ -103,7 +116,8 @@ public final class Main {
      * What the command line asks for: the profile's options, the simulated Spot interruption rates,
      * and whether to run the demo game ({@link DemoGame}).
      */
-    record Launch(LocalProfile.Options options, Map<String, Double> spotInterruptionsPerHour, boolean demo) {}
+    record Launch(LocalProfile.Options options, Map<String, Double> spotInterruptionsPerHour, boolean demo,
+            Optional<AgentTemplate> agents) {}
 
     static Launch parse(List<String> args) {
         Map<String, Double> interruptions = new LinkedHashMap<>();
@@ -122,6 +136,9 @@ public final class Main {
         boolean allowUnsignedPayload = false;
         boolean keepTemp = false;
         boolean accessLog = true;
+        Optional<String> gameServer = Optional.empty();
+        Optional<Integer> serversPerInstance = Optional.empty();
+        Optional<Path> agentConfig = Optional.empty();
         Iterator<String> it = args.iterator();
         while (it.hasNext()) {
             String flag = it.next();
@@ -172,6 +189,9 @@ public final class Main {
                 case "--dynamodb-endpoint" -> dynamo = Optional.of(url(flag, value));
                 case "--stepfunctions-endpoint" -> sfn = Optional.of(url(flag, value));
                 case "--principals" -> principals.addAll(Principals.read(Path.of(value)));
+                case "--game-server" -> gameServer = Optional.of(value);
+                case "--servers-per-instance" -> serversPerInstance = Optional.of(integer(flag, value, 1, 1000));
+                case "--agent-config" -> agentConfig = Optional.of(Path.of(value));
                 case "--local-token" -> {
                     if (value.length() < 16 || !value.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
                         throw new IllegalArgumentException("--local-token must be at least 16 printable ASCII"
@@ -196,9 +216,20 @@ public final class Main {
                 default -> throw new IllegalArgumentException("unknown flag " + flag);
             }
         }
+        if (gameServer.isPresent() && agentConfig.isPresent()) {
+            throw new IllegalArgumentException("--game-server and --agent-config exclude each other: the agent"
+                    + " configuration's command and args say what to run");
+        }
+        if (serversPerInstance.isPresent() && gameServer.isEmpty()) {
+            throw new IllegalArgumentException("--servers-per-instance goes with --game-server (with --agent-config,"
+                    + " set \"processes\" in the file)");
+        }
+        Optional<AgentTemplate> agents = gameServer.isPresent()
+                ? Optional.of(AgentTemplate.gameServer(gameServer.get(), serversPerInstance.orElse(1)))
+                : agentConfig.map(AgentTemplate::read);
         return new Launch(new LocalProfile.Options(port, claimTtl, health, balancer, launch, dataDir, dynamo, sfn,
                 List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors(), localToken,
-                allowUnsignedPayload, keepTemp, accessLog), interruptions, demo);
+                allowUnsignedPayload, keepTemp, accessLog), interruptions, demo, agents);
     }
 
     private static int integer(String flag, String value, int min, int max) {

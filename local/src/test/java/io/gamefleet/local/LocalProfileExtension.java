@@ -75,11 +75,21 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
     private String localOnly;
     private Instant classStarted;
     private MutableClock clock;
+    private boolean realTime;
     private LocalProfile profile;
     private Duration startup;
 
     LocalProfileExtension withInterceptor(ExecutionInterceptor interceptor) {
         interceptors.add(interceptor);
+        return this;
+    }
+
+    /**
+     * The profile runs on the real clock (no {@link #clock()} to move): for classes with real agents,
+     * which sign, expire claims and poll the metadata in real time.
+     */
+    LocalProfileExtension inRealTime() {
+        realTime = true;
         return this;
     }
 
@@ -114,7 +124,8 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
         // No background schedules: tests run the balancer themselves, after moving the clock.
         LocalProfile.Options options = new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), Duration.ZERO,
                 Duration.ZERO, d.dataDir(), dynamoDb, backend().stepFunctions(),
-                List.of(ADMIN, MATCHMAKER, BOUND_GAME_SERVER, UNBOUND_GAME_SERVER), clock, Duration.ofMillis(50),
+                List.of(ADMIN, MATCHMAKER, BOUND_GAME_SERVER, UNBOUND_GAME_SERVER), realTime ? Clock.systemUTC() : clock,
+                Duration.ofMillis(50),
                 d.home(), List.copyOf(interceptors));
         long started = System.nanoTime();
         profile = LocalProfile.start(options);
@@ -213,12 +224,15 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
     /** The profile's clock, for tests that move it; such a test is skipped against a deployed API. */
     MutableClock clock() {
         requireLocalProfile("a clock the test moves");
+        if (realTime) {
+            throw new IllegalStateException("this class's profile runs in real time (inRealTime): no clock to move");
+        }
         return clock;
     }
 
     /** The clock requests are signed by: the profile's, or the real one for a deployed API. */
     Clock signingClock() {
-        return deployed.isPresent() ? Clock.systemUTC() : clock;
+        return deployed.isPresent() || realTime ? Clock.systemUTC() : clock;
     }
 
     /**
@@ -226,7 +240,7 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
      * clock; a deployed API's clock moves by itself between requests.
      */
     void passTime(Duration duration) {
-        if (deployed.isEmpty()) {
+        if (deployed.isEmpty() && !realTime) {
             clock.advance(duration);
         }
     }

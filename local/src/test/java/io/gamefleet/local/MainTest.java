@@ -70,6 +70,28 @@ class MainTest {
     }
 
     @Test
+    void theAgentsFlags(@TempDir Path dir) throws IOException {
+        assertThat(Main.parse(List.of()).agents()).isEmpty();
+        assertThat(Main.parse(List.of("--game-server", "./server {port:game}")).agents().orElseThrow().processes()).isEqualTo(1);
+        assertThat(Main.parse(List.of("--game-server", "./server", "--servers-per-instance", "4")).agents().orElseThrow()
+                .processes()).isEqualTo(4);
+        Path config = Files.writeString(dir.resolve("agent.json"), "{\"command\": \"./server\", \"processes\": 3,"
+                + " \"ports\": {\"game\": {\"from\": 7777, \"to\": 7779}}}");
+        assertThat(Main.parse(List.of("--agent-config", config.toString())).agents().orElseThrow().processes()).isEqualTo(3);
+
+        assertThatThrownBy(() -> Main.parse(List.of("--game-server", "./server", "--agent-config", config.toString())))
+                .hasMessageContaining("exclude each other");
+        assertThatThrownBy(() -> Main.parse(List.of("--servers-per-instance", "2"))).hasMessageContaining("--game-server");
+        assertThatThrownBy(() -> Main.parse(List.of("--game-server", "./server", "--servers-per-instance", "0")))
+                .hasMessageContaining("--servers-per-instance");
+        assertThatThrownBy(() -> Main.parse(List.of("--game-server", " "))).hasMessageContaining("needs a command");
+        Path noPorts = Files.writeString(dir.resolve("no-ports.json"), "{\"command\": \"./server\"}");
+        assertThatThrownBy(() -> Main.parse(List.of("--agent-config", noPorts.toString()))).hasMessageContaining("\"ports\"");
+        assertThatThrownBy(() -> Main.parse(List.of("--agent-config", dir.resolve("missing.json").toString())))
+                .hasMessageContaining("cannot be read");
+    }
+
+    @Test
     void aPrincipalsFileWithAMalformedInstanceIdIsRefused(@TempDir Path dir) throws IOException {
         Path good = Files.writeString(dir.resolve("good.json"), "[{\"AccessKeyId\":\"gs\",\"SecretAccessKey\":\"s\","
                 + "\"Role\":\"GAME_SERVER\",\"InstanceId\":\"i-0123456789abcdef0\"}]");

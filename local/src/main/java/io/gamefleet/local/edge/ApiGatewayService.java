@@ -46,18 +46,16 @@ final class ApiGatewayService implements EdgeService {
 
     private final List<ApiRoute> routes;
     private final GameLiftJsonHandler jsonDoor;
-    private final Map<String, Principal> principals;
+    private final PrincipalRegistry principals;
     private final SigV4Verifier verifier;
 
-    ApiGatewayService(Map<Route, ApiHandler> routes, GameLiftJsonHandler jsonDoor, Map<String, Principal> principals,
+    ApiGatewayService(Map<Route, ApiHandler> routes, GameLiftJsonHandler jsonDoor, PrincipalRegistry principals,
             Clock clock, boolean allowUnsignedPayload) {
         this.routes = routes.entrySet().stream()
                 .map(r -> new ApiRoute(r.getKey(), r.getKey().path().split("/", -1), r.getValue())).toList();
         this.jsonDoor = jsonDoor;
         this.principals = principals;
-        this.verifier = new SigV4Verifier(REGION, SIGNING_NAMES,
-                key -> Optional.ofNullable(this.principals.get(key)).map(Principal::secretAccessKey), clock,
-                allowUnsignedPayload);
+        this.verifier = new SigV4Verifier(REGION, SIGNING_NAMES, principals::secretOf, clock, allowUnsignedPayload);
     }
 
     @Override
@@ -79,7 +77,12 @@ final class ApiGatewayService implements EdgeService {
             exchange.respondError(403, "UnauthorizedException", rejected.message());
             return;
         }
-        Principal principal = principals.get(((Result.Accepted) result).accessKeyId());
+        Optional<Principal> signer = principals.find(((Result.Accepted) result).accessKeyId());
+        if (signer.isEmpty()) { // taken back since the check: an instance that ended a moment ago
+            exchange.respondError(403, "UnauthorizedException", "the signing credentials are no longer valid");
+            return;
+        }
+        Principal principal = signer.get();
         exchange.note(AccessLog.CALLER, principal.callerArn());
         if (match.checkedRoute().isPresent() && !match.checkedRoute().get().roles().contains(principal.role())) {
             exchange.respondError(403, "UnauthorizedException", "a " + principal.role() + " caller may not call "

@@ -67,7 +67,9 @@ public final class EdgeServer implements AutoCloseable {
     private final Handler.Sequence endpoints = new Handler.Sequence();
     private final ExecutorService workers;
     private final ExecutorService health;
-    private final List<Principal> principals;
+    private final PrincipalRegistry principals;
+    /** The first principal given (the built-in admin, or a --principals file's): the console signs as it. Null if none. */
+    private final Principal admin;
     private final Clock clock;
     private final ErrorLog errors = ErrorLog.SHARED;
     private volatile List<EdgeService> services = List.of(STARTING);
@@ -80,7 +82,8 @@ public final class EdgeServer implements AutoCloseable {
     EdgeServer(Settings settings, List<Principal> principals, Clock clock, HttpEdge.Limits limits)
             throws IOException {
         this.settings = settings;
-        this.principals = List.copyOf(principals);
+        this.principals = new PrincipalRegistry(principals);
+        this.admin = principals.isEmpty() ? null : principals.get(0);
         this.clock = clock;
         this.workers = Executors.newFixedThreadPool(WORKERS, daemon("edge"));
         this.health = Executors.newSingleThreadExecutor(daemon("edge-health"));
@@ -124,8 +127,23 @@ public final class EdgeServer implements AutoCloseable {
         };
     }
 
+    /** Its callers, which the profile adds to and takes from while it runs (each instance's agent). */
+    public PrincipalRegistry principals() {
+        return principals;
+    }
+
     public URI endpoint() {
         return URI.create("http://127.0.0.1:" + http.port());
+    }
+
+    /** The instance's metadata service (IMDSv2), as its agent is given it. */
+    public URI metadataEndpoint(String instanceId) {
+        return endpoint().resolve(InstanceMetadataService.PREFIX + instanceId);
+    }
+
+    /** The push channel's WebSocket, as the agents are given it. */
+    public URI pushEndpoint() {
+        return URI.create("ws://127.0.0.1:" + http.port() + io.gamefleet.catalog.PushChannel.LOCAL_PATH);
     }
 
     /**
@@ -135,7 +153,6 @@ public final class EdgeServer implements AutoCloseable {
      */
     public void serve(Functions functions, EventRouter events, Scheduler scheduler, Timeline timeline, Instances instances,
             Supplier<Map<String, Map<String, Object>>> dependencies, Path console) {
-        Map<String, Principal> byAccessKey = Principals.byAccessKey(principals);
         PushSockets push = new PushSockets(functions.pushRoutes(), principals, clock);
         WebSocketUpgradeHandler webSockets = WebSocketUpgradeHandler.from(jetty(), push::configure);
         addHandler(webSockets);
@@ -148,11 +165,11 @@ public final class EdgeServer implements AutoCloseable {
             throw new IllegalStateException("the push channel's WebSocket endpoint did not start: " + e.getMessage(), e);
         }
         services = List.of(new ControlService(scheduler, dependencies, timeline),
-                new ConsoleService(console, principals.get(0), settings.localToken()),
-                new EventBridgeService(events, byAccessKey, clock, settings.allowUnsignedPayload()),
+                new ConsoleService(console, admin, settings.localToken()),
+                new EventBridgeService(events, principals, clock, settings.allowUnsignedPayload()),
                 new InstanceMetadataService(new InstanceMetadata(instances.fleet(), clock)),
                 new InstancesService(instances.fleet()), new ConnectionsService(push, instances.functions(), clock),
-                new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), byAccessKey, clock,
+                new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock,
                         settings.allowUnsignedPayload()));
     }
 

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -24,16 +23,14 @@ final class EventBridgeService implements EdgeService {
     private static final String LOCAL_EVENTS = "/_local/events";
 
     private final EventRouter events;
-    private final Map<String, Principal> principals;
+    private final PrincipalRegistry principals;
     private final SigV4Verifier verifier;
 
-    EventBridgeService(EventRouter events, Map<String, Principal> principals, Clock clock,
+    EventBridgeService(EventRouter events, PrincipalRegistry principals, Clock clock,
             boolean allowUnsignedPayload) {
         this.events = events;
         this.principals = principals;
-        this.verifier = new SigV4Verifier(REGION, Set.of("events"),
-                key -> Optional.ofNullable(principals.get(key)).map(Principal::secretAccessKey), clock,
-                allowUnsignedPayload);
+        this.verifier = new SigV4Verifier(REGION, Set.of("events"), principals::secretOf, clock, allowUnsignedPayload);
     }
 
     @Override
@@ -71,7 +68,11 @@ final class EventBridgeService implements EdgeService {
             exchange.respondError(403, "UnauthorizedException", rejected.message());
             return;
         }
-        Principal principal = principals.get(((SigV4Verifier.Result.Accepted) result).accessKeyId());
+        Principal principal = principals.find(((SigV4Verifier.Result.Accepted) result).accessKeyId()).orElse(null);
+        if (principal == null) { // taken back since the check
+            exchange.respondError(403, "UnauthorizedException", "the signing credentials are no longer valid");
+            return;
+        }
         exchange.note(AccessLog.CALLER, principal.callerArn());
         if (principal.role() != Role.ADMIN) {
             exchange.respondError(403, "UnauthorizedException", "a " + principal.role() + " caller may not put events");

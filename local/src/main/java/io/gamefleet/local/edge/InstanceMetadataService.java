@@ -4,6 +4,7 @@ import io.gamefleet.local.fleet.InstanceMetadata;
 import io.gamefleet.local.fleet.InstanceMetadata.Answer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -34,7 +35,8 @@ final class InstanceMetadataService implements EdgeService {
         Answer answer = metadata.serve(PercentEncoding.segment(rest.substring(0, slash)), exchange.method(),
                 rest.substring(slash), exchange.headers().getFirst(InstanceMetadata.TOKEN_TTL_HEADER),
                 exchange.headers().getFirst(InstanceMetadata.TOKEN_HEADER));
-        exchange.respond(answer.status(), Map.of("Content-Type", answer.contentType()),
-                answer.body().getBytes(StandardCharsets.UTF_8));
+        Map<String, String> headers = new LinkedHashMap<>(Map.of("Content-Type", answer.contentType()));
+        answer.tokenTtlSeconds().ifPresent(ttl -> headers.put(InstanceMetadata.TOKEN_TTL_HEADER, Long.toString(ttl)));
+        exchange.respond(answer.status(), headers, answer.body().getBytes(StandardCharsets.UTF_8));
     }
 }

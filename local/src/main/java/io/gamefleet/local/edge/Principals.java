@@ -6,9 +6,7 @@ import io.gamefleet.catalog.Role;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -36,21 +34,26 @@ public final class Principals {
      * caller of the Gamefleet API. The role is only a placeholder: no route admits them.
      */
     public static Principal functions() {
+        return minted("local-functions-", Role.ADMIN, Optional.empty());
+    }
+
+    /**
+     * A simulated instance's own credentials, new for each instance (its instance profile, in AWS):
+     * a GAME_SERVER session bound to that instance, for its agent.
+     */
+    public static Principal instance(String instanceId) {
+        return minted("local-instance-", Role.GAME_SERVER, Optional.of(instanceId));
+    }
+
+    private static Principal minted(String keyPrefix, Role role, Optional<String> instanceId) {
         java.security.SecureRandom random = new java.security.SecureRandom();
         byte[] secret = new byte[24];
         random.nextBytes(secret);
-        return new Principal("local-functions-" + Long.toHexString(random.nextLong() & Long.MAX_VALUE),
-                java.util.HexFormat.of().formatHex(secret), Role.ADMIN, Optional.empty());
+        return new Principal(keyPrefix + Long.toHexString(random.nextLong() & Long.MAX_VALUE),
+                java.util.HexFormat.of().formatHex(secret), role, instanceId);
     }
 
     /** {@code [{"AccessKeyId", "SecretAccessKey", "Role", "InstanceId"?}]}; a bad file is a clear error. */
-    /** By access key; a later principal of the same key wins (a --principals file may replace the built-in admin). */
-    static Map<String, Principal> byAccessKey(List<Principal> principals) {
-        Map<String, Principal> byKey = new LinkedHashMap<>();
-        principals.forEach(p -> byKey.put(p.accessKeyId(), p));
-        return Map.copyOf(byKey);
-    }
-
     public static List<Principal> read(Path file) {
         List<Principal> principals = new ArrayList<>();
         try {

@@ -22,7 +22,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.util.Callback;
@@ -49,19 +48,17 @@ public final class PushSockets {
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
 
     private final Map<String, RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse>> routes;
-    private final Map<String, Principal> principals;
+    private final PrincipalRegistry principals;
     private final SigV4Verifier verifier;
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Connection> open = new ConcurrentHashMap<>();
 
     PushSockets(Map<String, RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse>> routes,
-            List<Principal> principals, Clock clock) {
+            PrincipalRegistry principals, Clock clock) {
         this.routes = Map.copyOf(routes);
-        this.principals = principals.stream().collect(Collectors.toMap(Principal::accessKeyId, Function.identity(),
-                (a, b) -> b));
-        this.verifier = new SigV4Verifier(REGION, Set.of(PushChannel.SIGNING_SERVICE),
-                key -> Optional.ofNullable(this.principals.get(key)).map(Principal::secretAccessKey), clock);
+        this.principals = principals;
+        this.verifier = new SigV4Verifier(REGION, Set.of(PushChannel.SIGNING_SERVICE), principals::secretOf, clock);
         this.clock = clock;
     }
 
@@ -88,7 +85,10 @@ public final class PushSockets {
             return refuse(response, callback, 403, "{\"message\":\"Forbidden: request signature rejected: "
                     + rejected.reason().replace("\"", "'") + "\"}");
         }
-        Principal principal = principals.get(((Result.Accepted) result).accessKeyId());
+        Principal principal = principals.find(((Result.Accepted) result).accessKeyId()).orElse(null);
+        if (principal == null) { // taken back since the check: an instance that ended a moment ago
+            return refuse(response, callback, 403, "{\"message\":\"Forbidden: the signing credentials are no longer valid\"}");
+        }
         String connectionId = newConnectionId();
         Connection connection = new Connection(connectionId);
         open.put(connectionId, connection); // notices posted before the open wait for it, as they do in AWS

@@ -31,18 +31,21 @@ public final class InstanceMetadata {
     private static final long MAX_TTL_SECONDS = 21_600;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What the service answers: a status, a content type and a body. */
-    public record Answer(int status, String contentType, String body) {
+    /**
+     * What the service answers: a status, a content type, a body, and the token's TTL header, which
+     * EC2 sends with a token (the SDK's Ec2MetadataClient refuses a token without it).
+     */
+    public record Answer(int status, String contentType, String body, Optional<Long> tokenTtlSeconds) {
         static Answer text(String body) {
-            return new Answer(200, "text/plain", body);
+            return new Answer(200, "text/plain", body, Optional.empty());
         }
 
         static Answer json(String body) {
-            return new Answer(200, "application/json", body);
+            return new Answer(200, "application/json", body, Optional.empty());
         }
 
         static Answer error(int status, String message) {
-            return new Answer(status, "text/plain", message);
+            return new Answer(status, "text/plain", message, Optional.empty());
         }
     }
 
@@ -93,7 +96,7 @@ public final class InstanceMetadata {
         random.nextBytes(bytes);
         String token = HexFormat.of().formatHex(bytes);
         tokens.put(token, new Token(instanceId, clock.instant().plusSeconds(ttl)));
-        return Answer.text(token);
+        return new Answer(200, "text/plain", token, Optional.of(ttl));
     }
 
     private Answer item(InstanceFacts instance, String item) {

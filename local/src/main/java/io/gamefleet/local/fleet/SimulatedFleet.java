@@ -217,6 +217,25 @@ public final class SimulatedFleet implements Compute {
         return scalingGroupOf(gameServerGroup).map(g -> describeInstances(g.name)).orElse(List.of());
     }
 
+    /** An instance in service, and the game server group whose scaling group has it. */
+    public record RunningInstance(String gameServerGroupName, String instanceId) {}
+
+    /** Every instance in service now (launched, its launch delay passed on the clock), of every group. */
+    public List<RunningInstance> inService() {
+        Instant now = clock.instant();
+        List<RunningInstance> out = new ArrayList<>();
+        for (ScalingGroup g : groups.values()) {
+            synchronized (g) {
+                for (SimulatedInstance i : g.instances.values()) {
+                    if (!now.isBefore(i.launchTime().plus(launchDelay))) {
+                        out.add(new RunningInstance(g.group.name(), i.id()));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     /** Whether the game server group has an Auto Scaling group in this fleet. */
     public boolean hasScalingGroup(String gameServerGroup) {
         return scalingGroupOf(gameServerGroup).isPresent();

@@ -10,6 +10,7 @@ import io.gamefleet.local.fleet.InstanceMetadata.Answer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,7 @@ class InstanceMetadataTest {
     private String token(String instanceId, String ttl) {
         Answer a = imds.serve(instanceId, "PUT", InstanceMetadata.TOKEN_PATH, ttl, null);
         assertThat(a.status()).isEqualTo(200);
+        assertThat(a.tokenTtlSeconds()).as("EC2's TTL header, which the SDK's client requires").contains(Long.parseLong(ttl));
         return a.body();
     }
 
@@ -44,7 +46,7 @@ class InstanceMetadataTest {
         assertThat(get(instance, "instance-id", null).status()).as("IMDSv1 is off").isEqualTo(401);
         assertThat(get(instance, "instance-id", "made-up").status()).isEqualTo(401);
         String token = token(instance, "60");
-        assertThat(get(instance, "instance-id", token)).isEqualTo(new Answer(200, "text/plain", instance));
+        assertThat(get(instance, "instance-id", token)).isEqualTo(new Answer(200, "text/plain", instance, Optional.empty()));
         assertThat(get(other, "instance-id", token).status()).as("another instance's token").isEqualTo(401);
 
         clock.advance(Duration.ofSeconds(60));
@@ -73,7 +75,7 @@ class InstanceMetadataTest {
         fleet.interrupt(instance);
         Instant end = clock.instant().plus(Duration.ofMinutes(2));
         assertThat(get(instance, "spot/instance-action", token))
-                .isEqualTo(new Answer(200, "application/json", "{\"action\":\"terminate\",\"time\":\"" + end + "\"}"));
+                .isEqualTo(new Answer(200, "application/json", "{\"action\":\"terminate\",\"time\":\"" + end + "\"}", Optional.empty()));
         assertThat(get(instance, "events/recommendations/rebalance", token).body())
                 .isEqualTo("{\"noticeTime\":\"" + clock.instant() + "\"}");
         assertThat(get(other, "spot/instance-action", token(other, "60")).status()).isEqualTo(404);

@@ -1,0 +1,97 @@
+package io.gamefleet.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+
+/**
+ * {@code java -cp gamefleet-agent.jar io.gamefleet.agent.AgentHostMain}: many instances' agents in one
+ * JVM (the local profile's simulated instances), started and stopped by JSON lines on stdin:
+ * <pre>
+ * {"start":"i-...","config":"/path/agent.json","accessKeyId":"...","secretAccessKey":"..."}
+ * {"stop":"i-..."}
+ * </pre>
+ * A stop, and the end of stdin (whoever started this JVM is gone, however it died), stop the agents'
+ * processes: TERM, the grace, KILL of each process group. The credentials come on stdin, not on a
+ * command line another user could read.
+ */
+public final class AgentHostMain {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Map<String, Agent> AGENTS = new ConcurrentHashMap<>();
+
+    private AgentHostMain() {}
+
+    public static void main(String[] args) throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            if (!line.isBlank()) {
+                handle(line);
+            }
+        }
+        System.err.println("agent host: stdin closed: stopping every agent and its processes");
+        List<Thread> stopping = AGENTS.keySet().stream().map(AgentHostMain::stopInBackground).toList();
+        for (Thread t : stopping) {
+            t.join();
+        }
+        System.exit(0);
+    }
+
+    private static void handle(String line) {
+        JsonNode command;
+        try {
+            command = JSON.readTree(line);
+        } catch (Exception e) {
+            System.err.println("agent host: not a JSON command, ignored: " + e.getMessage());
+            return;
+        }
+        if (command.hasNonNull("start")) {
+            start(command);
+        } else if (command.hasNonNull("stop")) {
+            stopInBackground(command.get("stop").asText());
+        } else {
+            System.err.println("agent host: neither start nor stop, ignored: " + line);
+        }
+    }
+
+    private static void start(JsonNode command) {
+        String instanceId = command.get("start").asText();
+        if (AGENTS.containsKey(instanceId)) {
+            return;
+        }
+        try {
+            AgentConfig config = AgentConfigReader.read(Path.of(command.path("config").asText()));
+            var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                    command.path("accessKeyId").asText(), command.path("secretAccessKey").asText()));
+            AGENTS.put(instanceId, Agent.start(config, credentials));
+        } catch (AgentConfigReader.ConfigException | Agent.StartFailure e) {
+            System.err.println("agent host: the agent of " + instanceId + " cannot start: " + e.getMessage());
+        } catch (Exception e) {
+            System.err.println("agent host: the agent of " + instanceId + " failed to start: " + e);
+        }
+    }
+
+    /** Stops the instance's agent on a thread of its own: its processes' grace does not hold up the others. */
+    private static Thread stopInBackground(String instanceId) {
+        Agent agent = AGENTS.remove(instanceId);
+        Thread t = new Thread(() -> {
+            if (agent == null) {
+                return;
+            }
+            try {
+                agent.shutdown();
+            } catch (Exception e) {
+                System.err.println("agent host: stopping the agent of " + instanceId + " failed: " + e);
+            }
+        }, "stop-" + instanceId);
+        t.start();
+        return t;
+    }
+}

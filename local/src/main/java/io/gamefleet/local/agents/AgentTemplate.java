@@ -1,0 +1,97 @@
+package io.gamefleet.local.agents;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.catalog.LocalAccount;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What every simulated instance's agent runs (docs/agent.md's configuration), from
+ * {@code --game-server 'COMMAND ARGS'} and {@code --servers-per-instance N}, or a whole
+ * {@code --agent-config FILE}; {@link #forInstance} adds what differs per instance (the group, the
+ * instance, its ports, its folders and the edge's endpoints), replacing those keys of the file.
+ */
+public final class AgentTemplate {
+    static final String GAME_PORT = "game";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ObjectNode template;
+
+    private AgentTemplate(ObjectNode template) {
+        this.template = template;
+    }
+
+    /** The command line runs through {@code sh -c}, so it is written as in a shell; one port, {@code game}. */
+    public static AgentTemplate gameServer(String commandLine, int serversPerInstance) {
+        if (commandLine.isBlank()) {
+            throw new IllegalArgumentException("--game-server needs a command, such as --game-server './server -port {port:game}'");
+        }
+        ObjectNode t = JSON.createObjectNode();
+        t.put("command", "sh");
+        t.putArray("args").add("-c").add(commandLine);
+        t.put("processes", serversPerInstance);
+        t.putObject("ports").putObject(GAME_PORT);
+        t.put("connectionPort", GAME_PORT);
+        return new AgentTemplate(t);
+    }
+
+    /** A whole agent configuration; the agent itself checks it when it starts (and names what to fix). */
+    public static AgentTemplate read(Path file) {
+        JsonNode config;
+        try {
+            config = JSON.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--agent-config " + file + " cannot be read: " + e.getMessage());
+        }
+        if (!(config instanceof ObjectNode object)) {
+            throw new IllegalArgumentException("--agent-config " + file + " must hold a JSON object (docs/agent.md)");
+        }
+        if (!object.path("ports").isObject() || object.path("ports").isEmpty()) {
+            throw new IllegalArgumentException("--agent-config " + file + " needs \"ports\" with at least one name"
+                    + " (the profile gives each instance its own port numbers)");
+        }
+        return new AgentTemplate(object);
+    }
+
+    public int processes() {
+        return template.path("processes").asInt(1);
+    }
+
+    /** The names of the game ports: each instance gets {@link #processes} consecutive port numbers of each. */
+    List<String> portNames() {
+        List<String> names = new ArrayList<>();
+        template.path("ports").fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    /** The instance's agent configuration; {@code portsFrom} holds the first port of each of {@link #portNames}. */
+    ObjectNode forInstance(String group, String instanceId, List<Integer> portsFrom, URI api, URI push, URI metadata,
+            Path workDirectory, Path archiveDirectory) {
+        ObjectNode c = template.deepCopy();
+        c.put("gameServerGroupName", group);
+        c.put("instanceId", instanceId);
+        ObjectNode ports = c.putObject("ports");
+        List<String> names = portNames();
+        for (int i = 0; i < names.size(); i++) {
+            ports.putObject(names.get(i)).put("from", portsFrom.get(i)).put("to", portsFrom.get(i) + processes() - 1);
+        }
+        c.put("gsdkPort", 0);
+        c.put("connectionAddress", "127.0.0.1");
+        c.put("region", LocalAccount.REGION);
+        c.put("apiEndpoint", api.toString());
+        c.put("pushEndpoint", push.toString());
+        c.put("metadataEndpoint", metadata.toString());
+        c.put("workDirectory", workDirectory.toString());
+        c.put("archiveDirectory", archiveDirectory.toString());
+        return c;
+    }
+
+    static ObjectMapper json() {
+        return JSON;
+    }
+}

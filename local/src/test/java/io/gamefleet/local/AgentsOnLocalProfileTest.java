@@ -1,0 +1,191 @@
+package io.gamefleet.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.local.agents.AgentTemplate;
+import io.gamefleet.local.agents.InstanceAgents;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code local/run --game-server}, end to end with real processes: the agent jar in its own JVM on
+ * the group's simulated instance, running the agent's scripted GSDK game server (python3, PascalCase
+ * keys as the C++ and C# GSDKs send them), registered with the instance's own principal, claimed
+ * through the API, told Active over the push channel and the GSDK heartbeat, then ended and replaced;
+ * an operator's shutdown; a Spot warning that reaches the process as maintenance.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AgentsOnLocalProfileTest {
+    @RegisterExtension
+    static final LocalProfileExtension LOCAL = new LocalProfileExtension().inRealTime()
+            .localOnly("the simulated instances' agents");
+
+    private static final String GROUP = "agents";
+    /** Real processes and a real JVM on a loaded machine: how long a step may take before it failed. */
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    @TempDir
+    static Path matches;
+    private static String instance;
+    private static InstanceAgents agents;
+
+    private final GamefleetClient admin = LOCAL.admin();
+    private final GamefleetClient matchmaker = LOCAL.matchmaker();
+
+    @BeforeAll
+    static void aGroupOfOneInstanceWithItsAgent() throws IOException, InterruptedException {
+        Assumptions.assumeTrue(python3(), "python3 runs the scripted GSDK game server and is not on PATH");
+        Path script = Path.of(System.getProperty("gamefleet.agent.test-resources"), "scripted_gsdk_server.py");
+        LOCAL.admin().createActive(GamefleetClient.groupBody(GROUP, 1, 1));
+        instance = LOCAL.profile().fleet().instancesOf(GROUP).get(0).instanceId();
+        agents = LOCAL.profile().runAgents(AgentTemplate.gameServer(
+                "exec python3 -u " + script + " " + matches.resolve("over-{instanceId}-{gameServerId}"), 1));
+    }
+
+    private static boolean python3() throws InterruptedException {
+        try {
+            return new ProcessBuilder("python3", "--version").redirectErrorStream(true).start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aGameServerGoesFromStandingByToActiveByAClaimToItsEndAndIsReplaced() throws Exception {
+        JsonNode server = await("a server registered AVAILABLE on " + instance, () -> available().orElse(null));
+        String id = server.get("GameServerId").asText();
+        assertThat(server.get("InstanceId").asText()).isEqualTo(instance);
+        assertThat(server.get("ConnectionInfo").asText()).startsWith("127.0.0.1:");
+        await("the agent's push connection", () -> pushConnection().orElse(null));
+
+        Instant claimed = Instant.now();
+        matchmaker.claim(GROUP, GamefleetClient.obj().put("GameServerId", id).put("GameServerData", "map=dust")).ok();
+        await("ACTIVE with the claim's data in the process's output", () -> console(id).contains("ACTIVE cookie=map=dust") ? id : null);
+        System.out.println("claim to Active in the process: " + Duration.between(claimed, Instant.now()).toMillis() + " ms");
+        await("UTILIZED", () -> "UTILIZED".equals(admin.describeServer(GROUP, id).ok().server()
+                .path("UtilizationStatus").asText()) ? id : null);
+
+        Files.writeString(matches.resolve("over-" + instance + "-" + id), "");
+        await("deregistered", () -> admin.describeServer(GROUP, id).status() == 404 ? id : null);
+        JsonNode next = await("a new server in its place", () -> available().filter(s -> !s.get("GameServerId").asText()
+                .equals(id)).orElse(null));
+        assertThat(next.get("InstanceId").asText()).isEqualTo(instance);
+        Path archived = agents.archive().resolve(GROUP).resolve(instance).resolve(id);
+        assertThat(Files.readString(archived.resolve("PF_ConsoleLogs.txt"))).contains("MATCH OVER").doesNotContain("REFUSED");
+    }
+
+    @Test
+    @Order(2)
+    void anOperatorsShutdownTerminatesTheProcessAndANewOneStarts() throws Exception {
+        String id = await("a server AVAILABLE", () -> available().orElse(null)).get("GameServerId").asText();
+        await("the agent's push connection", () -> pushConnection().orElse(null));
+        admin.deregister(GROUP, id).ok();
+        await("a new server in its place", () -> available().filter(s -> !s.get("GameServerId").asText().equals(id))
+                .orElse(null));
+        Path archived = agents.archive().resolve(GROUP).resolve(instance).resolve(id).resolve("PF_ConsoleLogs.txt");
+        await("its log archived", () -> Files.exists(archived) ? archived : null);
+        assertThat(Files.readString(archived)).as("told Terminate through its heartbeat").contains("TERMINATE");
+    }
+
+    @Test
+    @Order(3)
+    void aSpotWarningReachesTheProcessAsMaintenance() throws Exception {
+        String id = await("a server AVAILABLE", () -> available().orElse(null)).get("GameServerId").asText();
+        HttpResponse<String> interrupted = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                LOCAL.profile().endpoint() + "/_local/instances/" + instance + "/interrupt"))
+                .header("X-Gamefleet-Local-Token", LOCAL.profile().localToken())
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(interrupted.statusCode()).isEqualTo(200);
+        await("MAINTENANCE in the process's output", () -> console(id).contains("MAINTENANCE ") ? id : null);
+    }
+
+    @Test
+    @Order(4)
+    void anInstanceThatEndsStopsItsAgentsProcessesAndItsReplacementsAgentRegisters() {
+        String ended = instance;
+        await("a server AVAILABLE", () -> available().orElse(null));
+        assertThat(gameServerProcesses()).isNotEmpty();
+        String scalingGroup = LOCAL.profile().services().groups().describe(GROUP).autoScalingGroupName();
+        LOCAL.profile().fleet().terminateInstance(scalingGroup, ended, false);
+        instance = await("a new instance", () -> LOCAL.profile().fleet().instancesOf(GROUP).stream()
+                .map(i -> i.instanceId()).filter(i -> !i.equals(ended)).findFirst().orElse(null));
+        await("the ended instance's processes gone", () -> gameServerProcesses().stream()
+                .noneMatch(p -> p.info().commandLine().orElse("").contains(ended)) ? ended : null);
+        await("a server AVAILABLE on the new instance", () -> available().orElse(null));
+        assertThat(agents.instances()).containsExactly(instance);
+    }
+
+    @Test
+    @Order(5)
+    void noGameServerProcessOutlivesTheAgents() {
+        assertThat(gameServerProcesses()).isNotEmpty();
+        agents.close(); // what the profile's close does; its own end closes the same pipe, however it ends
+        assertThat(gameServerProcesses()).isEmpty();
+    }
+
+    /** This class's game server processes: their command lines name its temporary folder. */
+    private static List<ProcessHandle> gameServerProcesses() {
+        return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+                .filter(p -> p.info().commandLine().orElse("").contains(matches.toString())).toList();
+    }
+
+    private Optional<JsonNode> available() {
+        for (JsonNode s : admin.listServers(GROUP, "").ok().body().path("GameServers")) {
+            if (s.path("InstanceId").asText().equals(instance) && !"CLAIMED".equals(s.path("ClaimStatus").asText())
+                    && "AVAILABLE".equals(s.path("UtilizationStatus").asText())) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> pushConnection() {
+        return LOCAL.profile().services().groups().describeInstances(GROUP, Optional.of(List.of(instance)), 10,
+                Optional.empty()).items().stream().findFirst().map(i -> i.pushConnectionId());
+    }
+
+    /** The running process's output (its console log, in its folder under the agent's work directory). */
+    private static String console(String gameServerId) {
+        Path logs = LOCAL.profile().logsDirectory().resolve("agents/instances").resolve(instance).resolve("servers")
+                .resolve(gameServerId);
+        try (Stream<Path> files = Files.walk(logs)) {
+            Path log = files.filter(p -> p.getFileName().toString().equals("PF_ConsoleLogs.txt")).findFirst().orElse(null);
+            return log == null ? "" : Files.readString(log);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static <T> T await(String what, Supplier<T> found) {
+        Instant deadline = Instant.now().plus(PATIENCE);
+        while (Instant.now().isBefore(deadline)) {
+            T t = found.get();
+            if (t != null) {
+                return t;
+            }
+            GamefleetClient.pause(50);
+        }
+        throw new AssertionError(what + " did not happen within " + PATIENCE.toSeconds() + " s");
+    }
+}
