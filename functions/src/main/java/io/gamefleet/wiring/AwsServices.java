@@ -137,8 +137,9 @@ public final class AwsServices {
             throw new IllegalStateException("AWS_REGION is not set");
         }
         Region region = Region.of(regionName);
-        // A claim reads a group's 16 shards at once: keep that many connections alive (the JDK
-        // keeps 5 per host unless told), or each read opens (and TLS-handshakes) new ones.
+        // A container's first claim of a group, and listings, read its 16 shards at once: keep that
+        // many connections alive (the JDK keeps 5 per host unless told), or each read opens (and
+        // TLS-handshakes) new ones.
         if (System.getProperty("http.maxConnections") == null) {
             System.setProperty("http.maxConnections", Integer.toString(Math.max(16, Tables.GAME_SERVER_SHARDS)));
         }
