@@ -44,16 +44,18 @@ public final class Agent implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final ExecutorService apiThread;
     private final FileChannel lockFile;
+    private final LogArchive archive;
     private final int gsdkPort;
     private final Duration stopGrace;
 
     private Agent(Supervisor supervisor, GsdkEndpoint endpoint, ScheduledExecutorService scheduler, ExecutorService apiThread,
-            FileChannel lockFile, int gsdkPort, Duration stopGrace) {
+            FileChannel lockFile, LogArchive archive, int gsdkPort, Duration stopGrace) {
         this.supervisor = supervisor;
         this.endpoint = endpoint;
         this.scheduler = scheduler;
         this.apiThread = apiThread;
         this.lockFile = lockFile;
+        this.archive = archive;
         this.gsdkPort = gsdkPort;
         this.stopGrace = stopGrace;
     }
@@ -118,7 +120,11 @@ public final class Agent implements AutoCloseable {
         int port = config.gsdkPort() != 0 ? config.gsdkPort() : saved.map(StateFile.Saved::gsdkPort).orElse(0);
         GameServerLaunch launch = new GameServerLaunch(config, instanceId, address);
         ProcessLauncher launcher = new SetsidProcessLauncher();
-        LogArchive archive = new LogArchive(config.archiveDirectory(), config.gameServerGroupName(), instanceId, log);
+        LogArchive archive = config.archiveBucket() == null
+                ? new FolderLogArchive(config.archiveDirectory(), config.gameServerGroupName(), instanceId, log)
+                : new S3LogArchive(S3LogArchive.client(region, credentials), config.archiveBucket(),
+                        config.workDirectory().resolve(S3LogArchive.OUTBOX), config.gameServerGroupName(), instanceId, log)
+                        .retryingEvery(S3LogArchive.RETRY_PERIOD);
         AgentMain.PortHolder gsdkPort = new AgentMain.PortHolder();
         Supervisor supervisor = new Supervisor(config, instanceId, clock, launcher, launch, api, apiThread,
                 new OutputReadiness(config.wrapper(), launch), archive, log, gsdkPort);
@@ -127,6 +133,7 @@ public final class Agent implements AutoCloseable {
         try {
             gsdkPort.port = endpoint.start();
         } catch (java.io.IOException e) {
+            archive.close();
             lockFile.close();
             throw new StartFailure("cannot listen on 127.0.0.1:" + port + " for the GSDK (" + e.getMessage()
                     + "); free that port or set gsdkPort");
@@ -155,7 +162,7 @@ public final class Agent implements AutoCloseable {
         } else {
             log.warn("no pushEndpoint: claims and operator shutdowns will not reach this agent");
         }
-        return new Agent(supervisor, endpoint, scheduler, apiThread, lockFile, gsdkPort.port, config.timings().stopGrace());
+        return new Agent(supervisor, endpoint, scheduler, apiThread, lockFile, archive, gsdkPort.port, config.timings().stopGrace());
     }
 
     public int gsdkPort() {
@@ -169,6 +176,7 @@ public final class Agent implements AutoCloseable {
         apiThread.shutdownNow();
         scheduler.awaitTermination(5, TimeUnit.SECONDS);
         endpoint.stop();
+        archive.close();
         lockFile.close();
     }
 

@@ -30,6 +30,7 @@ public record AgentConfig(
         Integer gsdkPort,
         Path workDirectory,
         Path archiveDirectory,
+        String archiveBucket,
         String titleId,
         String buildId,
         Map<String, String> buildMetadata,
@@ -48,7 +49,8 @@ public record AgentConfig(
         // 0: any free port (tests); the agent records the one it got in its state file.
         gsdkPort = gsdkPort == null ? DEFAULT_GSDK_PORT : gsdkPort;
         workDirectory = workDirectory == null ? Path.of("/var/lib/gamefleet-agent") : workDirectory;
-        archiveDirectory = archiveDirectory == null ? workDirectory.resolve("archive") : archiveDirectory;
+        // One archive: the folder by default, none when the logs go to a bucket (both given is refused).
+        archiveDirectory = archiveDirectory == null && archiveBucket == null ? workDirectory.resolve("archive") : archiveDirectory;
         titleId = titleId == null ? "" : titleId;
         buildId = buildId == null ? "" : buildId;
         buildMetadata = buildMetadata == null ? Map.of() : Map.copyOf(buildMetadata);

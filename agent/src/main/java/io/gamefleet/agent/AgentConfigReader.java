@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 public final class AgentConfigReader {
     /** {@code {gameServerId}}, {@code {logFolder}}, {@code {instanceId}}, {@code {port:NAME}}. */
     static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z]+)(?::([A-Za-z0-9_.-]+))?}");
+    private static final Pattern S3_BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
     static final List<String> PLACEHOLDERS = List.of("gameServerId", "logFolder", "instanceId", "serverInstanceNumber", "port");
 
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -101,6 +102,13 @@ public final class AgentConfigReader {
         }
         if (c.connectionPort() != null && !c.ports().containsKey(c.connectionPort())) {
             problems.add("connectionPort \"" + c.connectionPort() + "\" is not one of ports " + c.ports().keySet());
+        }
+        if (c.archiveBucket() != null && c.archiveDirectory() != null) {
+            problems.add("archiveBucket and archiveDirectory are both set: the logs go to one archive; keep archiveBucket "
+                    + "(S3, in AWS) or archiveDirectory (a folder, locally), not both");
+        } else if (c.archiveBucket() != null && !S3_BUCKET.matcher(c.archiveBucket()).matches()) {
+            problems.add("archiveBucket \"" + c.archiveBucket() + "\" is not an S3 bucket name (the stack output "
+                    + "AgentArchiveBucketName: 3 to 63 lowercase letters, digits, dots and hyphens)");
         }
         if (c.gsdkPort() < 0 || c.gsdkPort() > 65535) {
             problems.add("gsdkPort " + c.gsdkPort() + " is not a port (0 takes any free one)");

@@ -32,6 +32,21 @@ class AgentConfigReaderTest {
     }
 
     @Test
+    void theLogsGoToABucketOrAFolderNeverBoth() {
+        AgentConfig toS3 = AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"archiveBucket\": \"gamefleet-agentarchive-1a2b\""));
+        assertThat(toS3.archiveBucket()).isEqualTo("gamefleet-agentarchive-1a2b");
+        assertThat(toS3.archiveDirectory()).isNull();
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"archiveBucket\": \"logs\", \"archiveDirectory\": \"/var/logs\"")))
+                .hasMessageContaining("archiveBucket and archiveDirectory are both set")
+                .hasMessageContaining("keep archiveBucket (S3, in AWS) or archiveDirectory (a folder, locally), not both");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"archiveBucket\": \"s3://logs/\"")))
+                .hasMessageContaining("archiveBucket \"s3://logs/\" is not an S3 bucket name");
+    }
+
+    @Test
     void aMissingCommandIsNamed() {
         assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"command\": \"/game\",", "")))
                 .hasMessageContaining("command is missing");

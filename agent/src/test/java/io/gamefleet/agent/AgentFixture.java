@@ -39,7 +39,7 @@ final class AgentFixture {
         AgentLog agentLog = new AgentLog(clock, log::add);
         GameServerLaunch launch = new GameServerLaunch(config, "i-1", "10.0.0.5");
         supervisor = new Supervisor(config, "i-1", clock, processes, launch, api, Runnable::run,
-                s -> ready.contains(s.gameServerId), new LogArchive(config.archiveDirectory(), "g", "i-1", agentLog),
+                s -> ready.contains(s.gameServerId), new FolderLogArchive(config.archiveDirectory(), "g", "i-1", agentLog),
                 agentLog, () -> 56001);
     }
 

@@ -1,0 +1,191 @@
+package io.gamefleet.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The S3 archive against a real HTTP endpoint over a socket: a Jetty handler that records the SDK's
+ * PutObject requests (path-style, through an endpoint override), and can answer 500 or stall.
+ */
+class S3LogArchiveTest {
+    static final String BUCKET = "gamefleet-agent-archive";
+
+    /**
+     * One PutObject as it arrived: its path, its body (aws-chunked: the object's bytes in signed chunks
+     * with a CRC32 trailer, which S3 checks) and the object's length.
+     */
+    record Put(String path, String body, String decodedLength) {}
+
+    @TempDir
+    Path work;
+    private final List<Put> puts = new CopyOnWriteArrayList<>();
+    private final List<String> attempts = new CopyOnWriteArrayList<>();
+    private final List<String> logLines = new CopyOnWriteArrayList<>();
+    private final AtomicInteger failuresLeft = new AtomicInteger();
+    private volatile boolean stall;
+    private final CountDownLatch stalled = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final Server server = new Server();
+    private URI endpoint;
+
+    @BeforeEach
+    void aRecordingS3() throws Exception {
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                String path = Request.getPathInContext(request);
+                attempts.add(request.getMethod() + " " + path);
+                if (stall) {
+                    stalled.countDown();
+                    release.await(60, TimeUnit.SECONDS);
+                }
+                String body = Content.Source.asString(request, StandardCharsets.UTF_8);
+                if (failuresLeft.getAndDecrement() > 0) {
+                    response.setStatus(500);
+                    response.write(true, ByteBuffer.wrap(("<Error><Code>InternalError</Code><Message>We encountered an "
+                            + "internal error. Please try again.</Message></Error>").getBytes(StandardCharsets.UTF_8)), callback);
+                    return true;
+                }
+                puts.add(new Put(path, body, request.getHeaders().get("x-amz-decoded-content-length")));
+                response.setStatus(200);
+                response.getHeaders().put("ETag", "\"0\"");
+                callback.succeeded();
+                return true;
+            }
+        });
+        server.start();
+        endpoint = URI.create("http://127.0.0.1:" + connector.getLocalPort());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        release.countDown();
+        server.stop();
+    }
+
+    private S3LogArchive archive(Duration attemptTimeout) {
+        S3Client s3 = S3LogArchive.builder(attemptTimeout).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
+                .endpointOverride(endpoint).forcePathStyle(true).build();
+        return new S3LogArchive(s3, BUCKET, work.resolve(S3LogArchive.OUTBOX), "arena", "i-1",
+                new AgentLog(Clock.systemUTC(), logLines::add));
+    }
+
+    /** An ended process with a console log and a file in a subfolder of its log folder. */
+    private ServerRecord ended(String gameServerId) throws Exception {
+        ServerRecord s = new ServerRecord(0, gameServerId, "secret", work.resolve("servers").resolve(gameServerId),
+                Instant.parse("2026-12-01T10:00:00Z"));
+        Files.createDirectories(s.logFolder().resolve("dumps"));
+        Files.writeString(s.logFolder().resolve("PF_ConsoleLogs.txt"), "MATCH OVER\n");
+        Files.writeString(s.logFolder().resolve("dumps").resolve("core.txt"), "no core\n");
+        s.state = GameState.Active;
+        s.endedAt = Instant.parse("2026-12-01T10:30:00Z");
+        s.exitCode = 0;
+        return s;
+    }
+
+    private Path outboxOf(String gameServerId) {
+        return work.resolve(S3LogArchive.OUTBOX).resolve("arena").resolve("i-1").resolve(gameServerId);
+    }
+
+    @Test
+    void theLogsAndTheReportGoToTheBucketUnderTheContractsKeysTheReportLast() throws Exception {
+        try (S3LogArchive archive = archive(Duration.ofSeconds(10))) {
+            ServerRecord s = ended("gs-1");
+            archive.archive(s);
+            assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
+
+            String prefix = "/" + BUCKET + "/arena/i-1/gs-1/";
+            assertThat(puts).extracting(Put::path).containsExactly(prefix + "PF_ConsoleLogs.txt",
+                    prefix + "dumps/core.txt", prefix + LogArchive.REPORT);
+            assertThat(puts.get(0).body()).contains("MATCH OVER\n", "x-amz-checksum-crc32:");
+            assertThat(puts.get(0).decodedLength()).isEqualTo("11");
+            assertThat(puts.get(2).body()).contains("\"gameServerId\" : \"gs-1\"", "\"lastState\" : \"Active\"", "\"exitCode\" : 0");
+            assertThat(s.folder).doesNotExist();
+            assertThat(outboxOf("gs-1")).doesNotExist();
+            assertThat(logLines).anyMatch(l -> l.contains("gs-1: logs archived to s3://" + BUCKET + "/arena/i-1/gs-1/ (3 files)"));
+        }
+    }
+
+    @Test
+    void aFiveHundredIsRetriedAndTheUploadGoesThrough() throws Exception {
+        failuresLeft.set(2);
+        try (S3LogArchive archive = archive(Duration.ofSeconds(10))) {
+            archive.archive(ended("gs-1"));
+            assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
+        }
+        String first = "PUT /" + BUCKET + "/arena/i-1/gs-1/PF_ConsoleLogs.txt";
+        assertThat(attempts.stream().filter(first::equals)).hasSize(3);
+        assertThat(puts).hasSize(3);
+        assertThat(outboxOf("gs-1")).doesNotExist();
+    }
+
+    @Test
+    void anS3ThatKeepsFailingLeavesTheFolderWhichTheNextStartUploads() throws Exception {
+        failuresLeft.set(Integer.MAX_VALUE);
+        try (S3LogArchive archive = archive(Duration.ofSeconds(10))) {
+            ServerRecord s = ended("gs-1");
+            archive.archive(s);
+            assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isFalse();
+            assertThat(s.folder).as("the process's folder is cleared: the slot starts afresh").doesNotExist();
+            assertThat(outboxOf("gs-1").resolve("PF_ConsoleLogs.txt")).hasContent("MATCH OVER\n");
+            assertThat(outboxOf("gs-1").resolve(LogArchive.REPORT)).exists();
+            assertThat(puts).isEmpty();
+            assertThat(logLines).anyMatch(l -> l.contains("WARN gs-1: cannot upload the logs to s3://" + BUCKET
+                    + "/arena/i-1/gs-1/") && l.contains("kept in " + outboxOf("gs-1")));
+        }
+
+        failuresLeft.set(0);
+        try (S3LogArchive restarted = archive(Duration.ofSeconds(10))) {
+            assertThat(restarted.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(puts).extracting(Put::path).endsWith("/" + BUCKET + "/arena/i-1/gs-1/" + LogArchive.REPORT).hasSize(3);
+        assertThat(outboxOf("gs-1")).doesNotExist();
+    }
+
+    @Test
+    void aStalledS3IsGivenUpOnInBoundedTimeAndNeverHoldsTheSupervisor() throws Exception {
+        stall = true;
+        try (S3LogArchive archive = archive(Duration.ofMillis(300))) {
+            ServerRecord s = ended("gs-1");
+            archive.archive(s); // returns with the upload still to do: the supervisor replaces the process meanwhile
+            assertThat(stalled.await(30, TimeUnit.SECONDS)).as("the upload reached the stalled S3").isTrue();
+
+            assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isFalse();
+            assertThat(release.getCount()).as("the S3 was still stalled: the bound is the agent's").isEqualTo(1);
+            assertThat(outboxOf("gs-1").resolve(LogArchive.REPORT)).exists();
+            assertThat(puts).isEmpty();
+        }
+    }
+}
