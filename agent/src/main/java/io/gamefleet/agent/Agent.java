@@ -213,7 +213,7 @@ public final class Agent implements AutoCloseable {
         if (config.metadataEndpoint() != null) {
             builder.endpoint(config.metadataEndpoint());
         }
-        return Optional.of(InstanceMetadata.of(builder.build()));
+        return Optional.of(InstanceMetadata.of(builder::build));
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {
