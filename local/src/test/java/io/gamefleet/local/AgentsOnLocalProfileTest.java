@@ -178,14 +178,6 @@ class AgentsOnLocalProfileTest {
     }
 
     private static <T> T await(String what, Supplier<T> found) {
-        Instant deadline = Instant.now().plus(PATIENCE);
-        while (Instant.now().isBefore(deadline)) {
-            T t = found.get();
-            if (t != null) {
-                return t;
-            }
-            GamefleetClient.pause(50);
-        }
-        throw new AssertionError(what + " did not happen within " + PATIENCE.toSeconds() + " s");
+        return GamefleetClient.await(what, PATIENCE, found);
     }
 }

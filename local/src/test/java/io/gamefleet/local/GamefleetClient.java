@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /**
@@ -458,5 +459,18 @@ final class GamefleetClient {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** What {@code found} finds (not null), asked every 50 ms for real processes' sake, or an AssertionError naming it. */
+    static <T> T await(String what, Duration patience, Supplier<T> found) {
+        Instant deadline = Instant.now().plus(patience);
+        while (Instant.now().isBefore(deadline)) {
+            T t = found.get();
+            if (t != null) {
+                return t;
+            }
+            pause(50);
+        }
+        throw new AssertionError(what + " did not happen within " + patience.toSeconds() + " s");
     }
 }

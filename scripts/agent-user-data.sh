@@ -1,0 +1,184 @@
+#!/bin/bash
+# The Gamefleet agent's install on an EC2 instance: the user data of the group's launch template
+# (docs/agent.md, "Install in AWS"). It reads the instance id and region from IMDSv2, copies the agent
+# jar (the stack output AgentJarS3Uri), writes /etc/gamefleet/agent.json, installs the systemd unit
+# gamefleet-agent.service and starts it; where systemd does not run, it starts the agent under a
+# restart loop instead. Fill in the inputs below (each may also come from the environment).
+set -euo pipefail
+
+# ---- Inputs: the outputs of `cdk deploy` and the studio's game server ----------------------------
+: "${AGENT_JAR_S3_URI:=REPLACE-ME}"        # output AgentJarS3Uri: s3://bucket/key (or file:///path, or a path)
+: "${API_ENDPOINT:=REPLACE-ME}"            # output ApiUrl: https://<id>.execute-api.<region>.amazonaws.com/
+: "${PUSH_ENDPOINT:=REPLACE-ME}"           # output PushEndpoint: wss://<id>.execute-api.<region>.amazonaws.com/<stage>
+: "${ARCHIVE_BUCKET=REPLACE-ME}"           # output AgentArchiveBucketName; empty: the logs stay on the instance
+: "${GAME_SERVER_GROUP_NAME:=REPLACE-ME}"  # the game server group this instance's servers register in
+# The game server: keys of agent.json (docs/agent.md, "Configuration"), written into it as they are.
+if [ -z "${GAME_SERVER_CONFIG:-}" ]; then
+GAME_SERVER_CONFIG=$(cat <<'JSON'
+  "command": "/opt/game/server",
+  "args": ["-port", "{port:game}", "-logs", "{logFolder}"],
+  "processes": 4,
+  "ports": {"game": {"from": 7777, "to": 7780}}
+JSON
+)
+fi
+
+# ---- How it installs (defaults for EC2; the tests and an AMI bake change them) --------------------
+: "${GAMEFLEET_STEPS:=install configure start}"  # any of: install configure start; `unit` prints the unit
+: "${GAMEFLEET_ROOT:=}"                          # a prefix of every path below (a test's folder)
+: "${GAMEFLEET_INIT:=auto}"                      # systemd, loop, or auto (systemd when it runs)
+: "${IMDS_ENDPOINT:=http://169.254.169.254}"
+: "${AGENT_USER:=gamefleet}"
+: "${JAVA:=/usr/bin/java}"
+
+ETC_DIR="$GAMEFLEET_ROOT/etc/gamefleet"
+OPT_DIR="$GAMEFLEET_ROOT/opt/gamefleet"
+STATE_DIR="$GAMEFLEET_ROOT/var/lib/gamefleet-agent"
+UNIT_FILE="$GAMEFLEET_ROOT/etc/systemd/system/gamefleet-agent.service"
+LOOP_LOG="$GAMEFLEET_ROOT/var/log/gamefleet-agent.log"
+LOOP_PID="$GAMEFLEET_ROOT/run/gamefleet-agent.pid"
+JAR="$OPT_DIR/gamefleet-agent.jar"
+CONFIG="$ETC_DIR/agent.json"
+
+say() { echo "gamefleet-agent install: $*" >&2; }
+fail() { say "$*"; exit 1; }
+
+# The systemd unit (the same as scripts/gamefleet-agent.service, which a test keeps equal).
+unit() {
+  cat <<UNIT
+[Unit]
+Description=Gamefleet agent: this instance's game server processes (docs/agent.md)
+Wants=network-online.target
+After=network-online.target
+
+[Service]
+User=$AGENT_USER
+WorkingDirectory=$STATE_DIR
+ExecStart=$JAVA -jar $JAR $CONFIG
+Restart=on-failure
+# Short: the GSDKs give up on an agent that stays away (the Java GSDK after about 8 s).
+RestartSec=1
+# Exit code 2 is a configuration or start error whose message says what to fix: not retried.
+RestartPreventExitStatus=2
+# Stop the agent only: a restarted agent adopts the running matches from its state file.
+KillMode=process
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+}
+
+# IMDSv2 only (the launch template sets HttpTokens=required): a session token, then the items.
+imds_token=""
+imds_session() {
+  imds_token=$(curl -sfS --max-time 5 --retry 5 --retry-connrefused -X PUT "$IMDS_ENDPOINT/latest/api/token" \
+    -H "X-aws-ec2-metadata-token-ttl-seconds: 300") || fail "no IMDSv2 token from $IMDS_ENDPOINT"
+}
+imds() {
+  curl -sfS --max-time 5 --retry 3 -H "X-aws-ec2-metadata-token: $imds_token" "$IMDS_ENDPOINT/latest/meta-data/$1"
+}
+
+# placement/region; from the zone where the metadata has no such item (the local profile's).
+region() {
+  imds placement/region 2>/dev/null || { local zone; zone=$(imds placement/availability-zone) && echo "${zone%[a-z]}"; }
+}
+
+# A value written into the JSON file as it is: no quote, backslash or control character.
+plain() {
+  case "$2" in
+    "") [ "$1" = ARCHIVE_BUCKET ] || fail "$1 is empty";;
+    REPLACE-ME) fail "$1 is not set: fill it in at the top of this script (the stack output it names)";;
+    *[!A-Za-z0-9._:/@%+=,~-]*) fail "$1 ($2) has a character that cannot go in agent.json";;
+  esac
+}
+
+install_agent() {
+  plain AGENT_JAR_S3_URI "$AGENT_JAR_S3_URI"
+  if [ ! -x "$JAVA" ]; then
+    if command -v dnf >/dev/null; then dnf install -y -q java-17-amazon-corretto-headless
+    elif command -v apt-get >/dev/null; then apt-get install -y -q openjdk-17-jre-headless
+    else fail "no Java 17 at $JAVA: install one or set JAVA"; fi
+  fi
+  if ! id -u "$AGENT_USER" >/dev/null 2>&1; then
+    useradd --system --home-dir "$STATE_DIR" --shell /sbin/nologin "$AGENT_USER"
+  fi
+  mkdir -p "$ETC_DIR" "$OPT_DIR" "$STATE_DIR"
+  chown "$AGENT_USER": "$STATE_DIR"
+  case "$AGENT_JAR_S3_URI" in
+    s3://*) imds_session; aws s3 cp --only-show-errors --region "$(region)" "$AGENT_JAR_S3_URI" "$JAR.tmp";;
+    file://*) cp "${AGENT_JAR_S3_URI#file://}" "$JAR.tmp";;
+    *) cp "$AGENT_JAR_S3_URI" "$JAR.tmp";;
+  esac
+  mv "$JAR.tmp" "$JAR"
+  mkdir -p "$(dirname "$UNIT_FILE")"
+  unit > "$UNIT_FILE"
+  say "installed $JAR and $UNIT_FILE"
+}
+
+configure_instance() {
+  local instance_id region archive=""
+  plain API_ENDPOINT "$API_ENDPOINT"
+  plain PUSH_ENDPOINT "$PUSH_ENDPOINT"
+  plain GAME_SERVER_GROUP_NAME "$GAME_SERVER_GROUP_NAME"
+  plain ARCHIVE_BUCKET "$ARCHIVE_BUCKET"
+  imds_session
+  instance_id=$(imds instance-id) || fail "cannot read the instance id from $IMDS_ENDPOINT"
+  region=$(region) || fail "cannot read the region from $IMDS_ENDPOINT"
+  plain instance-id "$instance_id"
+  plain region "$region"
+  if [ -n "$ARCHIVE_BUCKET" ]; then archive="\"archiveBucket\": \"$ARCHIVE_BUCKET\","; fi
+  mkdir -p "$ETC_DIR"
+  cat > "$CONFIG.tmp" <<CONFIG
+{
+  "gameServerGroupName": "$GAME_SERVER_GROUP_NAME",
+  "instanceId": "$instance_id",
+  "region": "$region",
+  "apiEndpoint": "$API_ENDPOINT",
+  "pushEndpoint": "$PUSH_ENDPOINT",
+  "metadataEndpoint": "$IMDS_ENDPOINT",
+  "workDirectory": "$STATE_DIR",
+  $archive
+$GAME_SERVER_CONFIG
+}
+CONFIG
+  mv "$CONFIG.tmp" "$CONFIG"
+  say "wrote $CONFIG for $instance_id in $region"
+}
+
+start_agent() {
+  local init="$GAMEFLEET_INIT"
+  if [ "$init" = auto ]; then
+    if [ -d /run/systemd/system ] && [ -z "$GAMEFLEET_ROOT" ]; then init=systemd; else init=loop; fi
+  fi
+  if [ "$init" = systemd ]; then
+    systemctl daemon-reload
+    systemctl enable --now gamefleet-agent.service
+    say "started gamefleet-agent.service (journalctl -u gamefleet-agent)"
+    return
+  fi
+  # No systemd (a container, a test): the same restarts, by a loop in a session of its own.
+  local as_user=()
+  if [ "$(id -un)" != "$AGENT_USER" ]; then as_user=(runuser -u "$AGENT_USER" --); fi
+  mkdir -p "$(dirname "$LOOP_LOG")" "$(dirname "$LOOP_PID")"
+  cd "$STATE_DIR"
+  nohup setsid "${as_user[@]}" /bin/sh -c '
+    while :; do
+      "$0" -jar "$1" "$2"
+      code=$?
+      if [ "$code" -eq 2 ]; then echo "gamefleet-agent: exit 2 (configuration or start error): not restarted" >&2; exit 2; fi
+      echo "gamefleet-agent: exited $code; restarting in 1 s" >&2
+      sleep 1
+    done' "$JAVA" "$JAR" "$CONFIG" >> "$LOOP_LOG" 2>&1 < /dev/null &
+  echo $! > "$LOOP_PID"
+  say "started the agent under a restart loop, pid $(cat "$LOOP_PID"), log $LOOP_LOG"
+}
+
+for step in $GAMEFLEET_STEPS; do
+  case "$step" in
+    install) install_agent;;
+    configure) configure_instance;;
+    start) start_agent;;
+    unit) unit;;
+    *) fail "unknown step $step in GAMEFLEET_STEPS (install, configure, start, unit)";;
+  esac
+done
