@@ -122,7 +122,8 @@ public final class Agent implements AutoCloseable {
         ProcessLauncher launcher = new SetsidProcessLauncher();
         LogArchive archive = config.archiveBucket() == null
                 ? new FolderLogArchive(config.archiveDirectory(), config.gameServerGroupName(), instanceId, log)
-                : new S3LogArchive(S3LogArchive.client(region, credentials), config.archiveBucket(),
+                : new S3LogArchive(S3LogArchive.client(region, credentials),
+                        S3LogArchive.callerUserId(S3LogArchive.sts(region, credentials)), config.archiveBucket(),
                         config.workDirectory().resolve(S3LogArchive.OUTBOX), config.gameServerGroupName(), instanceId, log)
                         .retryingEvery(S3LogArchive.RETRY_PERIOD);
         AgentMain.PortHolder gsdkPort = new AgentMain.PortHolder();
@@ -158,7 +159,8 @@ public final class Agent implements AutoCloseable {
         });
         if (config.pushEndpoint() != null) {
             new PushChannel(config.pushEndpoint(), instanceId, config.gameServerGroupName(), region, credentials,
-                    supervisor, scheduler, config.timings().pushPing(), log).start();
+                    supervisor, scheduler, config.timings().pushPing(), log)
+                    .onOpen(new ClaimCatchUp(api, supervisor, apiThread, clock, log)).start();
         } else {
             log.warn("no pushEndpoint: claims and operator shutdowns will not reach this agent");
         }

@@ -13,6 +13,11 @@ public interface FleetApi {
 
     void deregister(String gameServerId);
 
+    /** DescribeGameServer: its GameServerData (null when it has none) and LastClaimTime while it is CLAIMED. */
+    java.util.Optional<Claim> claimOf(String gameServerId);
+
+    record Claim(String gameServerData, java.time.Instant lastClaimTime) {}
+
     final class Unreachable extends RuntimeException {
         public Unreachable(String message, Throwable cause) {
             super(message, cause);

@@ -1,8 +1,11 @@
 package io.gamefleet.agent;
 
+import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.gamelift.GameLiftClient;
 import software.amazon.awssdk.services.gamelift.model.ConflictException;
+import software.amazon.awssdk.services.gamelift.model.GameServer;
+import software.amazon.awssdk.services.gamelift.model.GameServerClaimStatus;
 import software.amazon.awssdk.services.gamelift.model.GameServerHealthCheck;
 import software.amazon.awssdk.services.gamelift.model.GameServerUtilizationStatus;
 import software.amazon.awssdk.services.gamelift.model.NotFoundException;
@@ -47,6 +50,20 @@ final class GameLiftFleetApi implements FleetApi {
     @Override
     public void deregister(String gameServerId) {
         call(() -> client.deregisterGameServer(r -> r.gameServerGroupName(groupName).gameServerId(gameServerId)));
+    }
+
+    @Override
+    public Optional<Claim> claimOf(String gameServerId) {
+        GameServer server;
+        try {
+            server = client.describeGameServer(r -> r.gameServerGroupName(groupName).gameServerId(gameServerId)).gameServer();
+        } catch (NotFoundException e) {
+            throw new NotFound(e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage());
+        } catch (SdkException e) {
+            throw new Unreachable(e.getMessage(), e);
+        }
+        return server != null && server.claimStatus() == GameServerClaimStatus.CLAIMED
+                ? Optional.of(new Claim(server.gameServerData(), server.lastClaimTime())) : Optional.empty();
     }
 
     private static void call(Runnable request) {

@@ -47,6 +47,7 @@ final class PushChannel implements WebSocket.Listener {
     private final Random jitter = new Random();
     private final StringBuilder partial = new StringBuilder();
     private volatile WebSocket socket;
+    private Runnable onOpen = () -> { };
     private final java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
 
     PushChannel(URI endpoint, String instanceId, String groupName, String region, AwsCredentialsProvider credentials,
@@ -60,6 +61,12 @@ final class PushChannel implements WebSocket.Listener {
         this.scheduler = scheduler;
         this.pingPeriod = pingPeriod;
         this.log = log;
+    }
+
+    /** What to do each time the channel opens: a notice sent while it was closed was lost. */
+    PushChannel onOpen(Runnable action) {
+        this.onOpen = action;
+        return this;
     }
 
     void start() {
@@ -88,6 +95,7 @@ final class PushChannel implements WebSocket.Listener {
                 socket = ws;
                 failures.set(0);
                 log.info("push channel open: " + endpoint);
+                onOpen.run();
             }
         });
     }

@@ -286,6 +286,15 @@ final class Supervisor {
         }
     }
 
+    /** The registered StandingBy servers that no claim has reached: those a lost claim notice could be for. */
+    List<String> unclaimed() {
+        synchronized (lock) {
+            return Stream.of(slots).map(slot -> slot.current).filter(s -> s != null && !s.stopping()
+                    && s.state == GameState.StandingBy && s.claim == null && !s.activeSent
+                    && s.registration == ServerRecord.Registration.AVAILABLE).map(s -> s.gameServerId).toList();
+        }
+    }
+
     /** An operator's shutdown: Terminate, then TERM, grace, KILL, and a replacement. */
     void terminate(Notices.Terminate notice) {
         synchronized (lock) {

@@ -39,6 +39,18 @@ final class FakeFleetApi implements FleetApi {
         }
     }
 
+    /** The servers a matchmaker has claimed, as DescribeGameServer tells them. */
+    final Map<String, Claim> claims = new LinkedHashMap<>();
+
+    @Override
+    public synchronized java.util.Optional<Claim> claimOf(String id) {
+        reach("describe " + id);
+        if (!registered.containsKey(id)) {
+            throw new NotFound(id);
+        }
+        return java.util.Optional.ofNullable(claims.get(id));
+    }
+
     /** An operator's deregistration, made outside the agent. */
     synchronized void operatorDeregisters(String id) {
         registered.remove(id);

@@ -53,15 +53,18 @@ class PushChannelTest {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
         try (FakeGamefleet gamefleet = new FakeGamefleet().start()) {
             java.util.concurrent.ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+            java.util.concurrent.atomic.AtomicInteger opens = new java.util.concurrent.atomic.AtomicInteger();
             try {
                 new PushChannel(java.net.URI.create("ws://127.0.0.1:" + gamefleet.port() + "/push"), "i-1", "g", "us-east-1",
                         software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
                                 software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("key-1", "secret")),
-                        a.supervisor, scheduler, Duration.ofMillis(200), new AgentLog(a.clock, a.log::add)).start();
+                        a.supervisor, scheduler, Duration.ofMillis(200), new AgentLog(a.clock, a.log::add))
+                        .onOpen(opens::incrementAndGet).start();
                 ChildJvm.await("open", gamefleet::pushOpen);
                 ChildJvm.await("a ping", () -> gamefleet.pushReceived.contains("{\"action\":\"ping\"}"));
                 gamefleet.closePushConnections();
                 ChildJvm.await("open again", () -> gamefleet.pushConnects.size() == 2 && gamefleet.pushOpen());
+                ChildJvm.await("the catch-up of each open", () -> opens.get() == 2);
                 assertThat(gamefleet.pushConnects.get(1).get("authorization"))
                         .startsWith("AWS4-HMAC-SHA256 Credential=key-1/").contains("/us-east-1/execute-api/aws4_request");
             } finally {

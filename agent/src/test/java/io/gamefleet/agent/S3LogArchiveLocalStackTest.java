@@ -64,17 +64,18 @@ class S3LogArchiveLocalStackTest {
         Files.writeString(s.logFolder().resolve("PF_ConsoleLogs.txt"), "MATCH OVER\n");
         s.endedAt = Instant.parse("2026-12-01T10:30:00Z");
         s.exitCode = 3;
-        S3LogArchive archive = new S3LogArchive(s3, S3LogArchiveTest.BUCKET, work.resolve(S3LogArchive.OUTBOX), "arena", "i-1",
+        S3LogArchive archive = new S3LogArchive(s3, () -> S3LogArchiveTest.USER_ID, S3LogArchiveTest.BUCKET,
+                work.resolve(S3LogArchive.OUTBOX), "arena", "i-1",
                 new AgentLog(Clock.systemUTC(), System.err::println));
         archive.archive(s);
         assertThat(archive.uploadPendingInBackground().get(60, TimeUnit.SECONDS)).isTrue();
 
-        assertThat(s3.listObjectsV2(b -> b.bucket(S3LogArchiveTest.BUCKET).prefix("arena/i-1/gs-1/")).contents())
-                .extracting(o -> o.key()).containsExactlyInAnyOrder("arena/i-1/gs-1/PF_ConsoleLogs.txt",
-                        "arena/i-1/gs-1/" + LogArchive.REPORT);
-        assertThat(s3.getObjectAsBytes(b -> b.bucket(S3LogArchiveTest.BUCKET).key("arena/i-1/gs-1/PF_ConsoleLogs.txt"))
+        assertThat(s3.listObjectsV2(b -> b.bucket(S3LogArchiveTest.BUCKET).prefix(S3LogArchiveTest.USER_ID + "/arena/gs-1/")).contents())
+                .extracting(o -> o.key()).containsExactlyInAnyOrder(S3LogArchiveTest.USER_ID + "/arena/gs-1/PF_ConsoleLogs.txt",
+                        S3LogArchiveTest.USER_ID + "/arena/gs-1/" + LogArchive.REPORT);
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(S3LogArchiveTest.BUCKET).key(S3LogArchiveTest.USER_ID + "/arena/gs-1/PF_ConsoleLogs.txt"))
                 .asUtf8String()).isEqualTo("MATCH OVER\n");
-        assertThat(s3.getObjectAsBytes(b -> b.bucket(S3LogArchiveTest.BUCKET).key("arena/i-1/gs-1/" + LogArchive.REPORT))
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(S3LogArchiveTest.BUCKET).key(S3LogArchiveTest.USER_ID + "/arena/gs-1/" + LogArchive.REPORT))
                 .asUtf8String()).contains("\"exitCode\" : 3");
     }
 }

@@ -29,7 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sts.StsClient;
 
 /**
  * The S3 archive against a real HTTP endpoint over a socket: a Jetty handler that records the SDK's
@@ -37,6 +39,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 class S3LogArchiveTest {
     static final String BUCKET = "gamefleet-agent-archive";
+    /** An instance profile session's aws:userid: the role's unique id, then the instance id. */
+    static final String USER_ID = "AROAEXAMPLEROLEID:i-1";
 
     /**
      * One PutObject as it arrived: its path, its body (aws-chunked: the object's bytes in signed chunks
@@ -51,6 +55,8 @@ class S3LogArchiveTest {
     private final List<String> logLines = new CopyOnWriteArrayList<>();
     private final AtomicInteger failuresLeft = new AtomicInteger();
     private volatile boolean stall;
+    private volatile boolean stsDown;
+    private final List<String> stsCalls = new CopyOnWriteArrayList<>();
     private final CountDownLatch stalled = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
     private final Server server = new Server();
@@ -65,6 +71,9 @@ class S3LogArchiveTest {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 String path = Request.getPathInContext(request);
+                if (path.equals("/") && request.getMethod().equals("POST")) {
+                    return callerIdentity(request, response, callback);
+                }
                 attempts.add(request.getMethod() + " " + path);
                 if (stall) {
                     stalled.countDown();
@@ -88,6 +97,22 @@ class S3LogArchiveTest {
         endpoint = URI.create("http://127.0.0.1:" + connector.getLocalPort());
     }
 
+    /** STS GetCallerIdentity (Query protocol), as for an instance profile session of instance i-1. */
+    private boolean callerIdentity(Request request, Response response, Callback callback) throws java.io.IOException {
+        String form = Content.Source.asString(request, StandardCharsets.UTF_8);
+        stsCalls.add(form);
+        boolean ok = form.contains("Action=GetCallerIdentity") && !stsDown;
+        response.setStatus(ok ? 200 : 503);
+        response.write(true, ByteBuffer.wrap((ok ? """
+                <GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><GetCallerIdentityResult>
+                <Arn>arn:aws:sts::123456789012:assumed-role/GameServer/i-1</Arn><UserId>%s</UserId>
+                <Account>123456789012</Account></GetCallerIdentityResult>
+                <ResponseMetadata><RequestId>r-1</RequestId></ResponseMetadata></GetCallerIdentityResponse>""".formatted(USER_ID)
+                : "<ErrorResponse><Error><Code>ServiceUnavailable</Code><Message>down</Message></Error></ErrorResponse>")
+                .getBytes(StandardCharsets.UTF_8)), callback);
+        return true;
+    }
+
     @AfterEach
     void stop() throws Exception {
         release.countDown();
@@ -95,10 +120,12 @@ class S3LogArchiveTest {
     }
 
     private S3LogArchive archive(Duration attemptTimeout) {
-        S3Client s3 = S3LogArchive.builder(attemptTimeout).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
+        var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret"));
+        S3Client s3 = S3LogArchive.builder(attemptTimeout).region(Region.US_EAST_1).credentialsProvider(credentials)
                 .endpointOverride(endpoint).forcePathStyle(true).build();
-        return new S3LogArchive(s3, BUCKET, work.resolve(S3LogArchive.OUTBOX), "arena", "i-1",
+        StsClient sts = StsClient.builder().region(Region.US_EAST_1).credentialsProvider(credentials).endpointOverride(endpoint)
+                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
+        return new S3LogArchive(s3, S3LogArchive.callerUserId(sts), BUCKET, work.resolve(S3LogArchive.OUTBOX), "arena", "i-1",
                 new AgentLog(Clock.systemUTC(), logLines::add));
     }
 
@@ -126,7 +153,7 @@ class S3LogArchiveTest {
             archive.archive(s);
             assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
 
-            String prefix = "/" + BUCKET + "/arena/i-1/gs-1/";
+            String prefix = "/" + BUCKET + "/" + USER_ID + "/arena/gs-1/";
             assertThat(puts).extracting(Put::path).containsExactly(prefix + "PF_ConsoleLogs.txt",
                     prefix + "dumps/core.txt", prefix + LogArchive.REPORT);
             assertThat(puts.get(0).body()).contains("MATCH OVER\n", "x-amz-checksum-crc32:");
@@ -134,7 +161,7 @@ class S3LogArchiveTest {
             assertThat(puts.get(2).body()).contains("\"gameServerId\" : \"gs-1\"", "\"lastState\" : \"Active\"", "\"exitCode\" : 0");
             assertThat(s.folder).doesNotExist();
             assertThat(outboxOf("gs-1")).doesNotExist();
-            assertThat(logLines).anyMatch(l -> l.contains("gs-1: logs archived to s3://" + BUCKET + "/arena/i-1/gs-1/ (3 files)"));
+            assertThat(logLines).anyMatch(l -> l.contains("gs-1: logs archived to s3://" + BUCKET + "/" + USER_ID + "/arena/gs-1/ (3 files)"));
         }
     }
 
@@ -145,7 +172,7 @@ class S3LogArchiveTest {
             archive.archive(ended("gs-1"));
             assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
         }
-        String first = "PUT /" + BUCKET + "/arena/i-1/gs-1/PF_ConsoleLogs.txt";
+        String first = "PUT /" + BUCKET + "/" + USER_ID + "/arena/gs-1/PF_ConsoleLogs.txt";
         assertThat(attempts.stream().filter(first::equals)).hasSize(3);
         assertThat(puts).hasSize(3);
         assertThat(outboxOf("gs-1")).doesNotExist();
@@ -162,16 +189,35 @@ class S3LogArchiveTest {
             assertThat(outboxOf("gs-1").resolve("PF_ConsoleLogs.txt")).hasContent("MATCH OVER\n");
             assertThat(outboxOf("gs-1").resolve(LogArchive.REPORT)).exists();
             assertThat(puts).isEmpty();
-            assertThat(logLines).anyMatch(l -> l.contains("WARN gs-1: cannot upload the logs to s3://" + BUCKET
-                    + "/arena/i-1/gs-1/") && l.contains("kept in " + outboxOf("gs-1")));
+            assertThat(logLines).anyMatch(l -> l.contains("WARN gs-1: cannot upload the logs to s3://" + BUCKET + " (")
+                    && l.contains("kept in " + outboxOf("gs-1")));
         }
 
         failuresLeft.set(0);
         try (S3LogArchive restarted = archive(Duration.ofSeconds(10))) {
             assertThat(restarted.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
         }
-        assertThat(puts).extracting(Put::path).endsWith("/" + BUCKET + "/arena/i-1/gs-1/" + LogArchive.REPORT).hasSize(3);
+        assertThat(puts).extracting(Put::path).endsWith("/" + BUCKET + "/" + USER_ID + "/arena/gs-1/" + LogArchive.REPORT).hasSize(3);
         assertThat(outboxOf("gs-1")).doesNotExist();
+    }
+
+    @Test
+    void theKeysBeginWithTheSessionsUserIdAskedOnceOfStsAndAnStsDownIsTriedAgainLikeS3() throws Exception {
+        stsDown = true;
+        try (S3LogArchive archive = archive(Duration.ofSeconds(10))) {
+            archive.archive(ended("gs-1"));
+            assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isFalse();
+            assertThat(outboxOf("gs-1").resolve(LogArchive.REPORT)).exists();
+            assertThat(logLines).anyMatch(l -> l.contains("WARN gs-1: cannot upload the logs"));
+            stsDown = false;
+            int failedCalls = stsCalls.size();
+            assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
+            archive.archive(ended("gs-2"));
+            assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(puts).extracting(Put::path).allMatch(p -> p.startsWith("/" + BUCKET + "/" + USER_ID + "/arena/gs-"))
+                    .hasSize(6);
+            assertThat(stsCalls).as("asked once, once it answers").hasSize(failedCalls + 1);
+        }
     }
 
     @Test
