@@ -118,6 +118,7 @@ install_agent() {
 configure_instance() {
   local instance_id region archive=""
   plain API_ENDPOINT "$API_ENDPOINT"
+  API_ENDPOINT="${API_ENDPOINT%/}"  # the SDK's endpoint: ApiUrl without its trailing / (docs/sdks.md)
   plain PUSH_ENDPOINT "$PUSH_ENDPOINT"
   plain GAME_SERVER_GROUP_NAME "$GAME_SERVER_GROUP_NAME"
   plain ARCHIVE_BUCKET "$ARCHIVE_BUCKET"

@@ -76,7 +76,7 @@ class AgentUserDataTest {
         ProcessBuilder script = new ProcessBuilder("bash", SCRIPT.toString()).redirectErrorStream(true);
         Map<String, String> env = script.environment();
         env.put("AGENT_JAR_S3_URI", "file://" + jar);
-        env.put("API_ENDPOINT", LOCAL.profile().endpoint().toString());
+        env.put("API_ENDPOINT", apiEndpoint() + "/"); // as the stack output ApiUrl ends
         env.put("PUSH_ENDPOINT", LOCAL.profile().edge().pushEndpoint().toString());
         env.put("ARCHIVE_BUCKET", "");
         env.put("GAME_SERVER_GROUP_NAME", GROUP);
@@ -111,7 +111,7 @@ class AgentUserDataTest {
         assertThat(config.path("region").asText()).as("from the zone, which is all the local metadata has")
                 .isEqualTo(LocalAccount.REGION);
         assertThat(config.path("gameServerGroupName").asText()).isEqualTo(GROUP);
-        assertThat(config.path("apiEndpoint").asText()).isEqualTo(LOCAL.profile().endpoint().toString());
+        assertThat(config.path("apiEndpoint").asText()).as("without ApiUrl's trailing /").isEqualTo(apiEndpoint());
         assertThat(config.path("pushEndpoint").asText()).isEqualTo(LOCAL.profile().edge().pushEndpoint().toString());
         assertThat(config.path("workDirectory").asText()).isEqualTo(root.resolve("var/lib/gamefleet-agent").toString());
         assertThat(config.has("archiveBucket")).as("no bucket: the logs stay on the instance").isFalse();
@@ -163,6 +163,11 @@ class AgentUserDataTest {
         assertThat(Files.readString(root.resolve("etc/systemd/system/gamefleet-agent.service")))
                 .contains("ExecStart=" + Path.of(System.getProperty("java.home"), "bin", "java") + " -jar "
                         + root.resolve("opt/gamefleet/gamefleet-agent.jar"), "Restart=on-failure", "KillMode=process");
+    }
+
+    private static String apiEndpoint() {
+        String endpoint = LOCAL.profile().endpoint().toString();
+        return endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
     }
 
     private Optional<JsonNode> registered() {
