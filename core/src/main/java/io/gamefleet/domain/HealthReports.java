@@ -61,7 +61,7 @@ public final class HealthReports {
     }
 
     /** The write a report needs, if any: only a change of health, a lease near its end, or a stale connection copy. */
-    static Optional<HealthLease> due(GameServer s, boolean healthy, String connectionId, Instant now) {
+    private static Optional<HealthLease> due(GameServer s, boolean healthy, String connectionId, Instant now) {
         Instant lease = s.healthLeaseExpiresAt();
         boolean live = lease != null && lease.isAfter(now);
         boolean staleCopy = !connectionId.equals(s.pushConnectionId());
