@@ -158,9 +158,10 @@ public final class Agent implements AutoCloseable {
             scheduler.scheduleWithFixedDelay(watcher::poll, 0, period, TimeUnit.MILLISECONDS);
         });
         if (config.pushEndpoint() != null) {
-            new PushChannel(config.pushEndpoint(), instanceId, config.gameServerGroupName(), region, credentials,
-                    supervisor, scheduler, config.timings().pushPing(), log)
-                    .onOpen(new ClaimCatchUp(api, supervisor, apiThread, clock, log)).start();
+            PushChannel push = new PushChannel(config.pushEndpoint(), instanceId, config.gameServerGroupName(), region,
+                    credentials, supervisor, scheduler, config.timings().pushPing(), log);
+            supervisor.healthChannel(push);
+            push.onOpen(new ClaimCatchUp(api, supervisor, apiThread, clock, log)).start();
         } else {
             log.warn("no pushEndpoint: claims and operator shutdowns will not reach this agent");
         }

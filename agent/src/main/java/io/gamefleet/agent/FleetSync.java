@@ -1,9 +1,13 @@
 package io.gamefleet.agent;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.agent.ServerRecord.Registration;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
@@ -11,8 +15,16 @@ import java.util.function.Function;
  * Brings FleetIQ in line with what each process is: registered when StandingBy, UTILIZED once told
  * Active, a health report every health period (never one per local heartbeat), deregistered when it
  * ends or stops. A call that fails is retried with backoff; the processes run on meanwhile.
+ *
+ * <p>While the push channel is open, the health of all the instance's servers goes in one message
+ * per period ({@link #reportHealth}); the servers' own UpdateGameServer HEALTHY calls are the
+ * fallback, made when the channel is down or refused the last report, so health never stops.
  */
 final class FleetSync {
+    /** The servers one health report may list (the route's limit); more go in several messages. */
+    static final int REPORT_LIMIT = 100;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private final FleetApi api;
     private final Executor executor;
     private final Object lock;
@@ -20,9 +32,17 @@ final class FleetSync {
     private final AgentConfig.Timings timings;
     private final Function<ServerRecord, String> connectionInfo;
     private final AgentLog log;
+    private final String groupName;
+    private HealthChannel channel = HealthChannel.NONE;
+    private Instant nextReportAt = Instant.MIN;
+    /** The last period's report went over the channel: the servers' health is held by its leases. */
+    private boolean reportingOverChannel;
+    /** The channel refused a report: the next period goes through the API (which also finds a server gone). */
+    private boolean refused;
 
     FleetSync(FleetApi api, Executor executor, Object lock, Clock clock, AgentConfig.Timings timings,
-            Function<ServerRecord, String> connectionInfo, AgentLog log) {
+            Function<ServerRecord, String> connectionInfo, AgentLog log, String groupName) {
+        this.groupName = groupName;
         this.api = api;
         this.executor = executor;
         this.lock = lock;
@@ -45,11 +65,65 @@ final class FleetSync {
         } else if (held != Registration.NONE && target == Registration.NONE) {
             submit(s, "DeregisterGameServer", () -> api.deregister(s.gameServerId), Registration.NONE);
         } else if (held == Registration.AVAILABLE && target == Registration.UTILIZED) {
-            boolean healthy = s.healthy;
+            // Over the channel the lease holds the health: a HealthCheck here would end lease mode.
+            boolean healthy = s.healthy && !reportingOverChannel;
             submit(s, "UpdateGameServer UTILIZED", () -> api.update(s.gameServerId, healthy, true), Registration.UTILIZED);
         } else if (held != Registration.NONE && s.healthy && !now.isBefore(s.nextHealthAt)) {
             submit(s, "UpdateGameServer HEALTHY", () -> api.update(s.gameServerId, true, false), held);
         }
+    }
+
+    void channel(HealthChannel channel) {
+        this.channel = channel;
+    }
+
+    /**
+     * Called under the lock before the servers' {@link #reconcile}: once a period, one report of
+     * every registered server's health over the channel, if it is open. The servers it listed owe
+     * no UpdateGameServer HEALTHY this period; while it is not open, they make theirs as they fall due.
+     */
+    void reportHealth(List<ServerRecord> servers, Instant now) {
+        if (now.isBefore(nextReportAt)) {
+            return;
+        }
+        List<ServerRecord> reported = servers.stream()
+                .filter(s -> s.registration != Registration.NONE && s.target() != Registration.NONE).toList();
+        if (reported.isEmpty()) {
+            return;
+        }
+        if (refused) {
+            refused = false;
+            reportingOverChannel = false;
+            nextReportAt = now.plus(timings.healthPeriod());
+            return;
+        }
+        boolean sent = false;
+        for (int from = 0; from < reported.size(); from += REPORT_LIMIT) {
+            List<ServerRecord> part = reported.subList(from, Math.min(reported.size(), from + REPORT_LIMIT));
+            if (!channel.send(report(part))) {
+                break;
+            }
+            sent = true;
+            part.forEach(s -> s.nextHealthAt = now.plus(timings.healthPeriod()));
+        }
+        reportingOverChannel = sent;
+        if (sent) {
+            nextReportAt = now.plus(timings.healthPeriod());
+        }
+    }
+
+    /** The channel answered a report with an error: the next period's health goes through the API. */
+    void refused(String why) {
+        refused = true;
+        log.warn("push channel refused a health report (" + why + "); the next health period goes through the API");
+    }
+
+    private String report(List<ServerRecord> servers) {
+        ObjectNode message = JSON.createObjectNode().put("action", "health").put("gameServerGroupName", groupName);
+        ArrayNode listed = message.putArray("gameServers");
+        servers.forEach(s -> listed.addObject().put("gameServerId", s.gameServerId)
+                .put("healthCheck", s.healthy ? "HEALTHY" : "UNHEALTHY"));
+        return message.toString();
     }
 
     private void submit(ServerRecord s, String call, Runnable request, Registration after) {

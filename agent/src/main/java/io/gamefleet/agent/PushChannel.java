@@ -24,10 +24,10 @@ import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
 /**
  * The instance's push channel (docs/agent.md, "Push channel"): a WebSocket whose upgrade is signed
  * with SigV4 for {@code execute-api} by the instance's credentials. It brings claim and terminate
- * notices, is pinged every 5 min (API Gateway drops an idle one after 10), and is opened again with
- * backoff and jitter whenever it closes.
+ * notices, carries the agent's health reports, is pinged when nothing else went out for 5 min (API
+ * Gateway drops an idle one after 10), and is opened again with backoff and jitter whenever it closes.
  */
-final class PushChannel implements WebSocket.Listener {
+final class PushChannel implements WebSocket.Listener, HealthChannel {
     static final String SIGNING_NAME = "execute-api";
     static final Duration RECONNECT_INITIAL = Duration.ofSeconds(1);
     static final Duration RECONNECT_MAX = Duration.ofSeconds(60);
@@ -48,6 +48,9 @@ final class PushChannel implements WebSocket.Listener {
     private final StringBuilder partial = new StringBuilder();
     private volatile WebSocket socket;
     private Runnable onOpen = () -> { };
+    /** The JDK's WebSocket takes one send at a time: each waits for the one before. */
+    private java.util.concurrent.CompletableFuture<?> sending = java.util.concurrent.CompletableFuture.completedFuture(null);
+    private volatile long lastSentNanos = System.nanoTime();
     private final java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
 
     PushChannel(URI endpoint, String instanceId, String groupName, String region, AwsCredentialsProvider credentials,
@@ -121,11 +124,27 @@ final class PushChannel implements WebSocket.Listener {
         scheduler.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
     }
 
+    /** Only when nothing went out for a ping period: the health reports keep the connection alive. */
     private void ping() {
-        WebSocket ws = socket;
-        if (ws != null) {
-            ws.sendText("{\"action\":\"ping\"}", true);
+        if (System.nanoTime() - lastSentNanos >= pingPeriod.toNanos() * 9 / 10) {
+            send("{\"action\":\"ping\"}");
         }
+    }
+
+    @Override
+    public synchronized boolean send(String text) {
+        WebSocket ws = socket;
+        if (ws == null) {
+            return false;
+        }
+        lastSentNanos = System.nanoTime();
+        sending = sending.handle((done, failed) -> null).thenCompose(x -> ws.sendText(text, true))
+                .whenComplete((done, failed) -> {
+                    if (failed != null) {
+                        log.warn("push channel: a send failed (" + failed.getMessage() + ")");
+                    }
+                });
+        return true;
     }
 
     @Override
@@ -144,7 +163,7 @@ final class PushChannel implements WebSocket.Listener {
         return null;
     }
 
-    /** Hands a notice to the supervisor; anything else (pong, unknown actions) is let go. */
+    /** Hands a notice or a refusal to the supervisor; anything else (pong, unknown actions) is let go. */
     void deliver(String text) {
         JsonNode n;
         try {
@@ -161,7 +180,14 @@ final class PushChannel implements WebSocket.Listener {
                     Instant.parse(n.path("claimedAt").asText()), Instant.parse(n.path("claimExpiresAt").asText())));
             case "terminate" -> supervisor.terminate(new Notices.Terminate(n.path("gameServerId").asText(),
                     n.path("reason").asText("operator")));
-            default -> { }
+            default -> {
+                // A refusal (Gamefleet's {"__type","Message"}, or API Gateway's {"message"} when the route
+                // failed) answers a health report: pings are never refused.
+                if (n.has("__type") || n.has("message")) {
+                    supervisor.healthReportRefused(n.path("__type").asText("") + " " + n.path("Message")
+                            .asText(n.path("message").asText("")));
+                }
+            }
         }
     }
 

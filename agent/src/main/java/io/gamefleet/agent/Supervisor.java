@@ -68,7 +68,8 @@ final class Supervisor {
         this.archive = archive;
         this.log = log;
         this.gsdkPort = gsdkPort;
-        this.fleet = new FleetSync(api, apiExecutor, lock, clock, config.timings(), s -> launch.connectionInfo(s.slot), log);
+        this.fleet = new FleetSync(api, apiExecutor, lock, clock, config.timings(), s -> launch.connectionInfo(s.slot), log,
+                config.gameServerGroupName());
         this.slots = new Slot[config.processes()];
         for (int i = 0; i < slots.length; i++) {
             slots[i] = new Slot(i);
@@ -103,6 +104,7 @@ final class Supervisor {
                     s.archived = true;
                 }
             }
+            fleet.reportHealth(servers().toList(), now);
             servers().forEach(s -> fleet.reconcile(s, now));
             if (retiring.removeIf(ServerRecord::finished)) {
                 changed = true;
@@ -304,6 +306,20 @@ final class Supervisor {
                 return;
             }
             stop(s, "terminate notice (" + notice.reason() + ")", false, true, clock.instant());
+        }
+    }
+
+    /** Where the servers' health goes once a period while it is open (the push channel). */
+    void healthChannel(HealthChannel channel) {
+        synchronized (lock) {
+            fleet.channel(channel);
+        }
+    }
+
+    /** The push channel answered a message with an error (a refused health report). */
+    void healthReportRefused(String why) {
+        synchronized (lock) {
+            fleet.refused(why);
         }
     }
 

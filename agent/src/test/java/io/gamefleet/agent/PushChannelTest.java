@@ -49,19 +49,46 @@ class PushChannelTest {
     }
 
     @Test
+    void aRefusalSendsTheNextHealthPeriodThroughTheApiAndAClosedChannelSendsNothing() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1, \"timings\": {\"healthPeriodSeconds\": 30}}");
+        PushChannel push = channel(a);
+        assertThat(push.send("{\"action\":\"health\"}")).as("not connected").isFalse();
+        HealthReportTest.Channel open = new HealthReportTest.Channel();
+        a.supervisor.healthChannel(open);
+        a.tick();
+        ServerRecord s = a.standingBy(0);
+        a.advance(1);
+        assertThat(open.sent).hasSize(1);
+        push.deliver("{\"__type\":\"UnauthorizedException\",\"Message\":\"game server gs-1 is not on this push"
+                + " connection's instance\"}");
+        a.beatFor(s, GameState.StandingBy, 30);
+        assertThat(open.sent).hasSize(1);
+        assertThat(a.api.count("update " + s.gameServerId + " HEALTHY")).isEqualTo(1);
+        assertThat(a.log).anyMatch(l -> l.contains("push channel refused a health report (UnauthorizedException"));
+        push.deliver("{\"message\": \"Internal server error\", \"connectionId\": \"c-1\"}"); // API Gateway's own
+        a.beatFor(s, GameState.StandingBy, 30);
+        assertThat(a.api.count("update " + s.gameServerId + " HEALTHY")).isEqualTo(2);
+    }
+
+    @Test
     void itSignsItsConnectPingsAndReconnectsWhenTheConnectionCloses() throws Exception {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
         try (FakeGamefleet gamefleet = new FakeGamefleet().start()) {
             java.util.concurrent.ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
             java.util.concurrent.atomic.AtomicInteger opens = new java.util.concurrent.atomic.AtomicInteger();
             try {
-                new PushChannel(java.net.URI.create("ws://127.0.0.1:" + gamefleet.port() + "/push"), "i-1", "g", "us-east-1",
-                        software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                PushChannel push = new PushChannel(java.net.URI.create("ws://127.0.0.1:" + gamefleet.port() + "/push"), "i-1",
+                        "g", "us-east-1", software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
                                 software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("key-1", "secret")),
-                        a.supervisor, scheduler, Duration.ofMillis(200), new AgentLog(a.clock, a.log::add))
-                        .onOpen(opens::incrementAndGet).start();
+                        a.supervisor, scheduler, Duration.ofMillis(200), new AgentLog(a.clock, a.log::add));
+                push.onOpen(opens::incrementAndGet).start();
                 ChildJvm.await("open", gamefleet::pushOpen);
                 ChildJvm.await("a ping", () -> gamefleet.pushReceived.contains("{\"action\":\"ping\"}"));
+                String report = "{\"action\":\"health\",\"gameServerGroupName\":\"g\",\"gameServers\":[]}";
+                for (int i = 0; i < 20; i++) {
+                    assertThat(push.send(report)).isTrue(); // one at a time on the socket, however many are given
+                }
+                ChildJvm.await("the reports", () -> gamefleet.pushReceived.stream().filter(report::equals).count() == 20);
                 gamefleet.closePushConnections();
                 ChildJvm.await("open again", () -> gamefleet.pushConnects.size() == 2 && gamefleet.pushOpen());
                 ChildJvm.await("the catch-up of each open", () -> opens.get() == 2);

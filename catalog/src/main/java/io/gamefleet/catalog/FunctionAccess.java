@@ -171,11 +171,16 @@ public final class FunctionAccess {
             // its game servers (their ids from the instance index, then a conditional UpdateItem each).
             PushChannel.CONNECT.functionName(), new Access(List.of(items(GAME_SERVER_INSTANCES, GET, UPDATE),
                     new TableAccess(GAME_SERVERS, Set.of(UPDATE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX))), Set.of()),
-            // the instance holding the connection (index), its connection cleared (conditional UpdateItem).
+            // the instance holding the connection (index), its connection cleared (conditional UpdateItem),
+            // then its servers' health leases ended (their ids from the instance index, the items, an UpdateItem each).
             PushChannel.DISCONNECT.functionName(), new Access(List.of(new TableAccess(GAME_SERVER_INSTANCES,
-                    Set.of(UPDATE), Set.of(Tables.INSTANCES_BY_PUSH_CONNECTION_INDEX))), Set.of()),
-            // a ping's pong: no table.
-            PushChannel.MESSAGE.functionName(), new Access(List.of(), Set.of()));
+                    Set.of(UPDATE), Set.of(Tables.INSTANCES_BY_PUSH_CONNECTION_INDEX)),
+                    new TableAccess(GAME_SERVERS, Set.of(BATCH_GET, UPDATE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX))),
+                    Set.of()),
+            // a ping's pong: no table. A health report: its servers (BatchGetItem, GetItem of one not seen
+            // yet), the instance when a server's connection copy lags (GetItem), the leases (UpdateItem).
+            PushChannel.MESSAGE.functionName(), new Access(List.of(items(GAME_SERVER_INSTANCES, GET),
+                    items(GAME_SERVERS, GET, BATCH_GET, UPDATE)), Set.of()));
 
     private FunctionAccess() {}
 

@@ -26,7 +26,7 @@ public final class PushChannel {
     /** Clears the connection from its instance, if it is still that instance's. */
     public static final WebSocketRoute DISCONNECT =
             new WebSocketRoute("$disconnect", "PushDisconnect", PACKAGE + "DisconnectHandler");
-    /** The agent's messages: a ping is answered with a pong (the route's response). */
+    /** The agent's messages: a ping is answered with a pong (the route's response); a health report with nothing. */
     public static final WebSocketRoute MESSAGE = new WebSocketRoute("$default", "PushMessage", PACKAGE + "MessageHandler");
 
     public static final List<WebSocketRoute> ROUTES = List.of(CONNECT, DISCONNECT, MESSAGE);
@@ -48,11 +48,26 @@ public final class PushChannel {
      */
     public static final String CONNECTION_ATTRIBUTE = "PushConnectionId";
 
+    /**
+     * On a game server item whose agent reports its health over the channel: the end of its health
+     * lease (epoch ms), until which it is healthy whatever its LastHealthCheckTime.
+     */
+    public static final String HEALTH_LEASE_ATTRIBUTE = "HealthLeaseExpiresAt";
+
     /** Notices, server to agent ({@code action}), and the agent's messages. */
     public static final String CLAIMED = "claimed";
     public static final String TERMINATE = "terminate";
     public static final String PING = "ping";
     public static final String PONG = "pong";
+    /**
+     * The agent's health report, one per health period for all its instance's servers:
+     * {@code {"action":"health","gameServerGroupName":g,"gameServers":[{"gameServerId":s,"healthCheck":"HEALTHY"|"UNHEALTHY"}]}}.
+     * No answer when it is taken; a JSON error when it is refused.
+     */
+    public static final String HEALTH = "health";
+    public static final String HEALTH_SERVERS = "gameServers";
+    public static final String HEALTHY = "HEALTHY";
+    public static final String UNHEALTHY = "UNHEALTHY";
 
     private PushChannel() {}
 }

@@ -44,7 +44,11 @@ class FunctionAccessTest {
             assertThat(FunctionAccess.ofPushRoute(route)).as(route.routeKey()).isNotNull();
             assertThat(FunctionAccess.all()).doesNotContainKey(route.functionName());
         }
-        assertThat(FunctionAccess.ofPushRoute(PushChannel.MESSAGE).tables()).isEmpty();
+        // a health report reads its servers (and their instance when a copy lags) and writes leases
+        assertThat(FunctionAccess.ofPushRoute(PushChannel.MESSAGE).tables()).extracting(t -> t.table().logicalName())
+                .containsExactlyInAnyOrder("GameServerInstances", "GameServers");
+        assertThat(FunctionAccess.ofPushRoute(PushChannel.DISCONNECT).tables()).extracting(t -> t.table().logicalName())
+                .containsExactlyInAnyOrder("GameServerInstances", "GameServers");
     }
 
     @Test

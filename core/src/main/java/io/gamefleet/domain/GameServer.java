@@ -10,6 +10,9 @@ import java.time.Instant;
  * {@code pushConnectionId} is a copy of the instance's push connection (made at registration and
  * when the instance's agent connects), so that the claim's own write returns it and its notice
  * needs no read of the instance; the instance's record stays the authority.
+ * {@code healthLeaseExpiresAt} is set on a server whose instance's agent reports its health over
+ * the push channel ({@link HealthReports}): it is healthy until then, whatever its
+ * {@code lastHealthCheckTime}; without one, health is its last heartbeat within the health timeout.
  */
 public record GameServer(
         String gameServerGroupName,
@@ -24,14 +27,25 @@ public record GameServer(
         Instant registrationTime,
         InstanceStatus instanceStatus,
         Instant instanceLaunchTime,
-        String pushConnectionId) {
+        String pushConnectionId,
+        Instant healthLeaseExpiresAt) {
 
     public boolean isClaimedAt(Instant now) {
         return claimExpiresAt != null && claimExpiresAt.isAfter(now);
     }
 
-    public boolean isHealthyAt(Instant healthCutoff) {
-        return !lastHealthCheckTime.isBefore(healthCutoff);
+    /** Claimable as far as health goes: its lease runs past {@code now}, or (with none) it beat since the cutoff. */
+    public boolean isHealthyAt(Instant now, Instant healthCutoff) {
+        return healthLeaseExpiresAt != null ? healthLeaseExpiresAt.isAfter(now) : !lastHealthCheckTime.isBefore(healthCutoff);
+    }
+
+    /**
+     * Due for the health sweep: no heartbeat since the cutoff, or a lease that ended before it (an
+     * agent whose channel dropped has the health timeout to report through the API instead).
+     */
+    public boolean isSilentSince(Instant healthCutoff) {
+        return healthLeaseExpiresAt != null ? healthLeaseExpiresAt.isBefore(healthCutoff)
+                : lastHealthCheckTime.isBefore(healthCutoff);
     }
 
     public Builder toBuilder() {
@@ -56,6 +70,7 @@ public record GameServer(
         private InstanceStatus instanceStatus = InstanceStatus.ACTIVE;
         private Instant instanceLaunchTime;
         private String pushConnectionId;
+        private Instant healthLeaseExpiresAt;
 
         private Builder(GameServer s) {
             if (s == null) {
@@ -74,6 +89,7 @@ public record GameServer(
             instanceStatus = s.instanceStatus;
             instanceLaunchTime = s.instanceLaunchTime;
             pushConnectionId = s.pushConnectionId;
+            healthLeaseExpiresAt = s.healthLeaseExpiresAt;
         }
 
         public Builder gameServerGroupName(String v) { gameServerGroupName = v; return this; }
@@ -89,11 +105,13 @@ public record GameServer(
         public Builder instanceStatus(InstanceStatus v) { instanceStatus = v; return this; }
         public Builder instanceLaunchTime(Instant v) { instanceLaunchTime = v; return this; }
         public Builder pushConnectionId(String v) { pushConnectionId = v; return this; }
+        public Builder healthLeaseExpiresAt(Instant v) { healthLeaseExpiresAt = v; return this; }
 
         public GameServer build() {
             return new GameServer(gameServerGroupName, gameServerId, instanceId, connectionInfo,
                     gameServerData, utilizationStatus, claimExpiresAt, lastClaimTime,
-                    lastHealthCheckTime, registrationTime, instanceStatus, instanceLaunchTime, pushConnectionId);
+                    lastHealthCheckTime, registrationTime, instanceStatus, instanceLaunchTime, pushConnectionId,
+                    healthLeaseExpiresAt);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.gamefleet.domain;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -50,13 +51,38 @@ public interface GameServerRepository {
 
     /**
      * Claims the candidate if, at the moment of the write, it is in the group, AVAILABLE, not
-     * under a live claim, healthy, and still on an instance of the status the candidate shows,
+     * under a live claim, healthy ({@link GameServer#isHealthyAt}), and still on an instance of the status the candidate shows,
      * which must be one the condition allows. Empty when any of that failed.
      */
     Optional<GameServer> tryClaim(GameServer candidate, ClaimCondition condition, Instant claimExpiresAt,
             Optional<String> gameServerData);
 
-    /** The changes UpdateGameServer may make; empty ones are left alone. */
+    /**
+     * The servers of these ids that exist, in any order, as an eventually consistent read may
+     * show them (a server registered a moment ago may be missing): the agents' health reports.
+     */
+    default List<GameServer> findSome(Collection<String> gameServerIds) {
+        return gameServerIds.stream().map(this::find).flatMap(Optional::stream).toList();
+    }
+
+    /**
+     * What a health report writes: the lease's new end ({@code now} or earlier ends it), the
+     * health check time when the report was healthy, and the reporting connection (the server's
+     * copy of its instance's push connection, made right).
+     */
+    record HealthLease(Instant expiresAt, Optional<Instant> healthCheckTime, String pushConnectionId) {}
+
+    /**
+     * Writes the lease if the server is still in the group and on the instance; a server taken out
+     * of the claim index for its silence is put back when the lease is live. Empty when the
+     * server is gone (deregistered meanwhile).
+     */
+    Optional<GameServer> setHealthLease(String group, String gameServerId, String instanceId, HealthLease lease);
+
+    /** Ends, at {@code now}, every lease of the instance's servers that runs past it (its agent's connection ended). */
+    void endHealthLeases(String instanceId, Instant now);
+
+    /** The changes UpdateGameServer may make; empty ones are left alone. A heartbeat ends the server's lease mode. */
     record ServerUpdate(Optional<String> gameServerData, Optional<UtilizationStatus> utilizationStatus,
             Optional<Instant> healthCheckTime) {}
 
@@ -105,7 +131,7 @@ public interface GameServerRepository {
      */
     boolean retire(List<GameServer> servers);
 
-    /** Deletes the server if its last heartbeat is still older than {@code cutoff}. */
+    /** Deletes the server if it is still silent since {@code cutoff} ({@link GameServer#isSilentSince}). */
     boolean deleteIfUnhealthy(String gameServerId, Instant cutoff);
 
     /** Deletes the server whatever its state (its instance is gone). */

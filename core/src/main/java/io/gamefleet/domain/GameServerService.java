@@ -366,7 +366,7 @@ public final class GameServerService {
             return Optional.of("is on an instance that is being interrupted");
         } else if (!condition.instanceStatuses().contains(server.instanceStatus())) {
             return Optional.of("is on a DRAINING instance, which FilterOption excludes");
-        } else if (server.lastHealthCheckTime() != null && !server.isHealthyAt(condition.healthCutoff())) {
+        } else if (server.lastHealthCheckTime() != null && !server.isHealthyAt(condition.now(), condition.healthCutoff())) {
             // (a candidate from the claim index does not show its health: the write checks it)
             return Optional.of("has not reported health within " + settings.healthTimeout().toSeconds() + " seconds");
         }

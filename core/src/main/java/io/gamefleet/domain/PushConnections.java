@@ -1,5 +1,7 @@
 package io.gamefleet.domain;
 
+import java.time.Clock;
+
 /**
  * The agents' push connections, one per instance: recorded on the instance when its agent
  * connects (and copied onto its game servers, for the notices), cleared when it disconnects.
@@ -7,10 +9,12 @@ package io.gamefleet.domain;
 public final class PushConnections {
     private final InstanceRepository instances;
     private final GameServerRepository servers;
+    private final Clock clock;
 
-    public PushConnections(InstanceRepository instances, GameServerRepository servers) {
+    public PushConnections(InstanceRepository instances, GameServerRepository servers, Clock clock) {
         this.instances = instances;
         this.servers = servers;
+        this.clock = clock;
     }
 
     /**
@@ -31,9 +35,16 @@ public final class PushConnections {
         servers.setPushConnection(instanceId, connectionId);
     }
 
-    /** Clears the connection from its instance, unless a newer one replaced it there. */
+    /**
+     * Clears the connection from its instance, unless a newer one replaced it there, and then ends
+     * the health leases of the instance's servers ({@link HealthReports}): no report comes
+     * through it any more. A newer connection's reports start new leases.
+     */
     public void disconnect(String connectionId) {
-        instances.findByPushConnection(connectionId).ifPresent(i ->
-                instances.clearPushConnection(i.gameServerGroupName(), i.instanceId(), connectionId));
+        instances.findByPushConnection(connectionId).ifPresent(i -> {
+            if (instances.clearPushConnection(i.gameServerGroupName(), i.instanceId(), connectionId)) {
+                servers.endHealthLeases(i.instanceId(), clock.instant());
+            }
+        });
     }
 }

@@ -118,11 +118,13 @@ public final class SpotBalancer {
         Instant cutoff = now.minus(settings.healthTimeout());
         int swept = 0;
         for (GameServer s : List.copyOf(all)) {
-            if (!s.isHealthyAt(cutoff) && servers.deleteIfUnhealthy(s.gameServerId(), cutoff)) {
+            if (s.isSilentSince(cutoff) && servers.deleteIfUnhealthy(s.gameServerId(), cutoff)) {
                 swept++;
                 all.remove(s);
+                String since = s.healthLeaseExpiresAt() != null ? "its agent's health lease ended at " + s.healthLeaseExpiresAt()
+                        : "no heartbeat since " + s.lastHealthCheckTime();
                 log.accept("balancer: deregistered game server " + s.gameServerId() + " of group " + name
-                        + ": no heartbeat since " + s.lastHealthCheckTime() + " (health timeout "
+                        + ": " + since + " (health timeout "
                         + settings.healthTimeout().toSeconds() + " s)");
             }
         }

@@ -91,7 +91,11 @@ final class Fleet {
     }
 
     PushConnections pushConnections() {
-        return new PushConnections(instances, servers);
+        return new PushConnections(instances, servers, clock);
+    }
+
+    HealthReports healthReports() {
+        return new HealthReports(servers, instances, clock);
     }
 
     GroupLifecycle lifecycle() {

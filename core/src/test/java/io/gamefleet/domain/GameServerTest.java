@@ -23,9 +23,24 @@ class GameServerTest {
     @Test
     void healthyWhenTheLastCheckIsAtOrAfterTheCutoff() {
         GameServer server = GameServer.builder().gameServerId("gs").lastHealthCheckTime(NOW).build();
-        assertThat(server.isHealthyAt(NOW)).as("checked exactly at the cutoff").isTrue();
-        assertThat(server.isHealthyAt(NOW.minusMillis(1))).isTrue();
-        assertThat(server.isHealthyAt(NOW.plusMillis(1))).isFalse();
+        assertThat(server.isHealthyAt(NOW, NOW)).as("checked exactly at the cutoff").isTrue();
+        assertThat(server.isHealthyAt(NOW, NOW.minusMillis(1))).isTrue();
+        assertThat(server.isHealthyAt(NOW, NOW.plusMillis(1))).isFalse();
+        assertThat(server.isSilentSince(NOW)).isFalse();
+        assertThat(server.isSilentSince(NOW.plusMillis(1))).isTrue();
+    }
+
+    @Test
+    void aLeaseDecidesHealthWhateverTheLastCheck() {
+        GameServer leased = GameServer.builder().gameServerId("gs").lastHealthCheckTime(NOW.minusSeconds(3600))
+                .healthLeaseExpiresAt(NOW.plusSeconds(1)).build();
+        assertThat(leased.isHealthyAt(NOW, NOW.minusSeconds(180))).as("an old check, a live lease").isTrue();
+        assertThat(leased.isHealthyAt(NOW.plusSeconds(1), NOW)).as("the lease ends exactly then").isFalse();
+        GameServer ended = leased.toBuilder().lastHealthCheckTime(NOW).healthLeaseExpiresAt(NOW).build();
+        assertThat(ended.isHealthyAt(NOW, NOW.minusSeconds(180))).as("ended (UNHEALTHY), however recent the check")
+                .isFalse();
+        assertThat(ended.isSilentSince(NOW)).as("swept only a health timeout after the lease's end").isFalse();
+        assertThat(ended.isSilentSince(NOW.plusMillis(1))).isTrue();
     }
 
     @Test
@@ -36,7 +51,7 @@ class GameServerTest {
 
         GameServer full = new GameServer("g", "gs", "i-1", "1.2.3.4:7777", "data", UtilizationStatus.UTILIZED,
                 NOW.plusSeconds(1), NOW.plusSeconds(2), NOW.plusSeconds(3), NOW.plusSeconds(4),
-                InstanceStatus.DRAINING, NOW.plusSeconds(5), "connection-1");
+                InstanceStatus.DRAINING, NOW.plusSeconds(5), "connection-1", NOW.plusSeconds(6));
         assertThat(full.toBuilder().build()).isEqualTo(full);
         assertThat(full.toBuilder().gameServerData("other").build().gameServerData()).isEqualTo("other");
         assertThat(full.gameServerData()).isEqualTo("data");

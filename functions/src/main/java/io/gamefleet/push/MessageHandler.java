@@ -2,16 +2,24 @@ package io.gamefleet.push;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gamefleet.json.Json;
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.domain.GamefleetException;
+import io.gamefleet.domain.HealthReports;
+import io.gamefleet.json.Json;
 import io.gamefleet.wiring.Services;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * {@code $default}: the agent's messages. A ping (which keeps the connection within API Gateway's
- * 10-minute idle timeout) is answered with a pong, as the route's response; nothing else is known.
+ * 10-minute idle timeout) is answered with a pong, as the route's response. A health report
+ * (docs/agent.md, "Health over the push channel") is answered with nothing when it is taken, so a
+ * report costs one message, not two; a refused one with its JSON error. Nothing else is known.
  */
 public final class MessageHandler extends WebSocketHandler {
+    /** Longer than FleetIQ's game server ids (128): refused before any read. */
+    private static final int MAX_ID_LENGTH = 128;
+
     public MessageHandler() {
         this(Services.shared());
     }
@@ -22,11 +30,49 @@ public final class MessageHandler extends WebSocketHandler {
 
     @Override
     protected JsonNode handle(APIGatewayV2WebSocketEvent event) {
-        String action = Json.readObject(event.getBody() == null ? "" : event.getBody()).path("action").asText("");
-        if (!action.equals(PushChannel.PING)) {
-            throw GamefleetException.invalidRequest("unknown action \"" + action + "\": the agent sends only "
-                    + PushChannel.PING);
+        JsonNode message = Json.readObject(event.getBody() == null ? "" : event.getBody());
+        String action = message.path("action").asText("");
+        switch (action) {
+            case PushChannel.PING -> {
+                return Json.NODES.objectNode().put("action", PushChannel.PONG);
+            }
+            case PushChannel.HEALTH -> {
+                String group = services.settings().groupName(text(message, "gameServerGroupName"));
+                services.healthReports().report(connectionId(event), group, reports(message));
+                return null;
+            }
+            default -> throw GamefleetException.invalidRequest("unknown action \"" + action + "\": the agent sends "
+                    + PushChannel.PING + " and " + PushChannel.HEALTH);
         }
-        return Json.NODES.objectNode().put("action", PushChannel.PONG);
+    }
+
+    private static List<HealthReports.Report> reports(JsonNode message) {
+        JsonNode listed = message.path(PushChannel.HEALTH_SERVERS);
+        if (!listed.isArray()) {
+            throw GamefleetException.invalidRequest("a health report needs " + PushChannel.HEALTH_SERVERS
+                    + ", an array of {gameServerId, healthCheck}");
+        }
+        List<HealthReports.Report> reports = new ArrayList<>();
+        for (JsonNode server : listed) {
+            String id = text(server, "gameServerId");
+            String health = text(server, "healthCheck");
+            if (id.length() > MAX_ID_LENGTH) {
+                throw GamefleetException.invalidRequest("gameServerId is longer than " + MAX_ID_LENGTH + " characters");
+            }
+            if (!health.equals(PushChannel.HEALTHY) && !health.equals(PushChannel.UNHEALTHY)) {
+                throw GamefleetException.invalidRequest("healthCheck of game server " + id + " must be "
+                        + PushChannel.HEALTHY + " or " + PushChannel.UNHEALTHY + ", not " + health);
+            }
+            reports.add(new HealthReports.Report(id, health.equals(PushChannel.HEALTHY)));
+        }
+        return reports;
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.path(field);
+        if (!value.isTextual() || value.asText().isEmpty()) {
+            throw GamefleetException.invalidRequest("a health report needs " + field + ", a non-empty string");
+        }
+        return value.asText();
     }
 }

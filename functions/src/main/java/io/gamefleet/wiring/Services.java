@@ -8,6 +8,7 @@ import io.gamefleet.domain.GameServerService;
 import io.gamefleet.domain.GroupLifecycle;
 import io.gamefleet.domain.GroupRepository;
 import io.gamefleet.domain.GroupService;
+import io.gamefleet.domain.HealthReports;
 import io.gamefleet.domain.InstanceEvents;
 import io.gamefleet.domain.InstanceNotices;
 import io.gamefleet.domain.InstanceNotifier;
@@ -64,6 +65,7 @@ public final class Services {
     private final Supplier<InstanceEvents> instanceEvents;
     private final WorkflowReconciler reconciler;
     private final PushConnections pushConnections;
+    private final HealthReports healthReports;
 
     public Services(Ports ports, Config config, Clock clock, Consumer<String> log) {
         this.clock = clock;
@@ -81,7 +83,8 @@ public final class Services {
                 : new InstanceNotices(ports.notifier(), ports.instances(), log);
         this.gameServerService = new GameServerService(ports.groups(), ports.servers(), ports.instances(),
                 ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices);
-        this.pushConnections = new PushConnections(ports.instances(), ports.servers());
+        this.pushConnections = new PushConnections(ports.instances(), ports.servers(), clock);
+        this.healthReports = new HealthReports(ports.servers(), ports.instances(), clock);
         // Built on first use: only the workflow steps, the balancer and the event handler need them.
         this.lifecycle = Lazy.of(() -> new GroupLifecycle(groupService, ports.groups(), ports.servers(),
                 ports.instances(), ports.compute().get(), settings, clock));
@@ -135,6 +138,11 @@ public final class Services {
     /** The agents' push connections (the WebSocket routes' functions). */
     public PushConnections pushConnections() {
         return pushConnections;
+    }
+
+    /** The agents' health reports over their push connections (the {@code $default} route). */
+    public HealthReports healthReports() {
+        return healthReports;
     }
 
     public ServiceSettings settings() {

@@ -9,9 +9,11 @@ import io.gamefleet.api.RestEvents;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Role;
+import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GameServerInstance;
+import io.gamefleet.domain.HealthReports;
 import io.gamefleet.domain.InstanceStatus;
 import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.wiring.TestServices;
@@ -113,6 +115,70 @@ class PushHandlersTest {
         assertThat(recorded()).isEqualTo("conn-new");
         disconnect.handleRequest(event("$disconnect", "conn-new", null, null, null), null);
         assertThat(recorded()).isNull();
+    }
+
+    private void serverOn(String id, String instanceId) {
+        test.servers.register(GameServer.builder().gameServerGroupName("arena").gameServerId(id).instanceId(instanceId)
+                .registrationTime(test.clock.instant()).lastHealthCheckTime(test.clock.instant())
+                .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(test.clock.instant()).build());
+    }
+
+    private static String health(String... idAndHealth) {
+        StringBuilder servers = new StringBuilder();
+        for (int i = 0; i < idAndHealth.length; i += 2) {
+            servers.append(i == 0 ? "" : ",").append("{\"gameServerId\":\"").append(idAndHealth[i])
+                    .append("\",\"healthCheck\":\"").append(idAndHealth[i + 1]).append("\"}");
+        }
+        return "{\"action\":\"health\",\"gameServerGroupName\":\"arena\",\"gameServers\":[" + servers + "]}";
+    }
+
+    @Test
+    void aHealthReportIsTakenWithNoAnswerAndWritesTheLeases() {
+        connect(session(Role.GAME_SERVER, INSTANCE), INSTANCE, "conn-1");
+        serverOn("gs-1", INSTANCE);
+        serverOn("gs-2", INSTANCE);
+        var message = registry.push(PushChannel.MESSAGE);
+        APIGatewayV2WebSocketResponse taken = message.handleRequest(
+                event("$default", "conn-1", null, null, health("gs-1", "HEALTHY", "gs-2", "UNHEALTHY")), null);
+        assertThat(taken.getStatusCode()).isEqualTo(200);
+        assertThat(taken.getBody()).as("no frame goes back: a report costs one message").isNull();
+        assertThat(test.servers.find("gs-1").orElseThrow().healthLeaseExpiresAt())
+                .isEqualTo(test.clock.instant().plus(HealthReports.LEASE));
+        assertThat(test.servers.find("gs-2").orElseThrow().healthLeaseExpiresAt()).isEqualTo(test.clock.instant());
+
+        test.clock.advance(java.time.Duration.ofSeconds(30));
+        registry.push(PushChannel.DISCONNECT).handleRequest(event("$disconnect", "conn-1", null, null, null), null);
+        assertThat(test.servers.find("gs-1").orElseThrow().healthLeaseExpiresAt())
+                .as("the connection's end ends the lease").isEqualTo(test.clock.instant());
+    }
+
+    @Test
+    void aBadHealthReportIsRefusedWithItsJsonErrorAndChangesNothing() {
+        connect(session(Role.GAME_SERVER, INSTANCE), INSTANCE, "conn-1");
+        test.instances.save(new GameServerInstance("arena", OTHER, InstanceStatus.ACTIVE, "c5.large", "us-east-1a",
+                test.clock.instant()));
+        serverOn("gs-1", INSTANCE);
+        serverOn("gs-9", OTHER);
+        GameServer before = test.servers.find("gs-1").orElseThrow();
+        var message = registry.push(PushChannel.MESSAGE);
+        Map<String, String> refusals = new java.util.LinkedHashMap<>();
+        refusals.put(health("gs-1", "HEALTHY", "gs-9", "HEALTHY"), "403 UnauthorizedException");
+        refusals.put(health("gs-1", "HEALTHY", "gs-404", "HEALTHY"), "404 NotFoundException");
+        refusals.put(health("gs-1", "SICK"), "400 InvalidRequestException");
+        refusals.put(health(), "400 InvalidRequestException");
+        refusals.put("{\"action\":\"health\",\"gameServers\":[]}", "400 InvalidRequestException");
+        refusals.put("{\"action\":\"health\",\"gameServerGroupName\":\"arena\",\"gameServers\":{}}",
+                "400 InvalidRequestException");
+        refusals.put("{\"action\":\"health\",\"gameServerGroupName\":\"arena\",\"gameServers\":[\"gs-1\"]}",
+                "400 InvalidRequestException");
+        refusals.forEach((body, expected) -> {
+            APIGatewayV2WebSocketResponse refused = message.handleRequest(event("$default", "conn-1", null, null, body),
+                    null);
+            assertThat(refused.getStatusCode() + " " + refused.getBody()).as(body)
+                    .startsWith(expected.substring(0, 4)).contains(expected.substring(4));
+        });
+        assertThat(test.servers.find("gs-1").orElseThrow()).isEqualTo(before);
+        assertThat(test.servers.find("gs-9").orElseThrow().healthLeaseExpiresAt()).isNull();
     }
 
     @Test

@@ -83,6 +83,33 @@ class PushChannelTest {
         assertThat(recorded(instance)).as("cleared at $disconnect, before the close completed").isNull();
     }
 
+    private static java.time.Instant lease(String gameServerId) {
+        return LOCAL.profile().services().gameServers().describe(GROUP, gameServerId, Caller.UNBOUND).healthLeaseExpiresAt();
+    }
+
+    private static String health(String gameServerId) {
+        return "{\"action\":\"health\",\"gameServerGroupName\":\"" + GROUP + "\",\"gameServers\":[{\"gameServerId\":\""
+                + gameServerId + "\",\"healthCheck\":\"HEALTHY\"}]}";
+    }
+
+    @Test
+    void aHealthReportIsTakenWithNoAnswerAndABadOneGetsItsJsonErrorOnTheSocket() throws Exception {
+        String instance = instances.get(0);
+        admin.register(GROUP, "health-1", instance).ok();
+        try (PushClient agent = connect(LocalProfileExtension.ADMIN, instance).client()) {
+            agent.send(health("health-1"));
+            agent.send("{\"action\":\"ping\"}");
+            assertThat(agent.next(WITHIN)).as("the report had no answer: the next frame is the pong")
+                    .isEqualTo("{\"action\":\"pong\"}");
+            assertThat(lease("health-1")).isAfter(LOCAL.clock().instant());
+            agent.send(health("health-404"));
+            JsonNode refused = JSON.readTree(agent.next(WITHIN));
+            assertThat(refused.path("__type").asText()).isEqualTo("NotFoundException");
+            assertThat(refused.path("Message").asText()).contains("health-404");
+        }
+        assertThat(lease("health-1")).as("ended at $disconnect").isEqualTo(LOCAL.clock().instant());
+    }
+
     @Test
     void anotherInstancesSessionIsRefusedAndNothingIsRecorded() throws Exception {
         String instance = instances.get(1);

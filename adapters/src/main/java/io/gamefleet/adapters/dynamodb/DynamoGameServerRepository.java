@@ -39,6 +39,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     private final ClaimIndex claimIndex;
     private final InstanceStatusMoves moves;
     private final ServerListings listings;
+    private final HealthLeases leases;
 
     /** Game server items are mapped by hand ({@link GameServerSchema}): no Enhanced Client. */
     public DynamoGameServerRepository(DynamoDbClient dynamoDb, TableNames names) {
@@ -47,6 +48,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         this.claimIndex = new ClaimIndex(dynamoDb, tableName);
         this.moves = new InstanceStatusMoves(dynamoDb, tableName, this::find);
         this.listings = new ServerListings(dynamoDb, tableName);
+        this.leases = new HealthLeases(dynamoDb, tableName, this::putBackIfTakenOut);
     }
 
     /**
@@ -152,7 +154,8 @@ public final class DynamoGameServerRepository implements GameServerRepository {
                     .updateExpression(expression)
                     .conditionExpression("GameServerGroupName = :group AND UtilizationStatus = :available"
                             + " AND (attribute_not_exists(ClaimExpiresAt) OR ClaimExpiresAt <= :now)"
-                            + " AND LastHealthCheckTime >= :cutoff AND InstanceStatus = :instanceStatus")
+                            + " AND " + GameServerSchema.HEALTHY + " AND InstanceStatus = :instanceStatus")
+                    .expressionAttributeNames(GameServerSchema.LEASE_NAME)
                     .expressionAttributeValues(values)
                     .returnValues(ReturnValue.ALL_NEW)
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
@@ -174,23 +177,24 @@ public final class DynamoGameServerRepository implements GameServerRepository {
      */
     private void takeOutIfSilent(Map<String, AttributeValue> item, ClaimCondition condition) {
         AttributeValue sortKey = item.get("ClaimSortKey");
-        AttributeValue health = item.get("LastHealthCheckTime");
-        if (sortKey == null || !item.containsKey("ClaimPartition") || health == null
-                || Long.parseLong(health.n()) >= condition.healthCutoff().toEpochMilli()) {
+        if (sortKey == null || !item.containsKey("ClaimPartition") || !item.containsKey("LastHealthCheckTime")
+                || GameServerSchema.fromItem(item).isHealthyAt(condition.now(), condition.healthCutoff())) {
             return;
         }
         try {
             dynamoDb.updateItem(u -> u.tableName(tableName).key(Map.of("GameServerId", item.get("GameServerId")))
                     .updateExpression("REMOVE ClaimPartition, ClaimSortKey")
-                    .conditionExpression("ClaimSortKey = :key AND LastHealthCheckTime < :cutoff")
-                    .expressionAttributeValues(Map.of(":key", sortKey, ":cutoff", GameServerSchema.number(condition.healthCutoff()))));
+                    .conditionExpression("ClaimSortKey = :key AND " + GameServerSchema.SILENT)
+                    .expressionAttributeNames(GameServerSchema.LEASE_NAME)
+                    .expressionAttributeValues(Map.of(":key", sortKey, ":cutoff", GameServerSchema.number(condition.healthCutoff()),
+                            ":now", GameServerSchema.number(condition.now()))));
         } catch (ConditionalCheckFailedException changedMeanwhile) {
             // a heartbeat, claim or other change came first: the server stays as that left it
         }
     }
 
     /** Puts a server that was taken out of the claim index for its silence back, as it is now. */
-    private void putBackIfTakenOut(Map<String, AttributeValue> item, GameServer server) {
+    void putBackIfTakenOut(Map<String, AttributeValue> item, GameServer server) {
         String sortKey = GameServerSchema.claimSortKey(server, server.claimExpiresAt());
         if (sortKey == null || item.containsKey("ClaimPartition")) {
             return;
@@ -226,7 +230,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":group", AttributeValue.fromS(group));
         List<String> sets = new ArrayList<>();
-        String remove = "";
+        List<String> removes = new ArrayList<>();
         String condition = "GameServerGroupName = :group";
         if (requiredInstanceId.isPresent()) {
             values.put(":instance", AttributeValue.fromS(requiredInstanceId.get()));
@@ -239,6 +243,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         if (update.healthCheckTime().isPresent()) {
             values.put(":health", GameServerSchema.number(update.healthCheckTime().get()));
             sets.add("LastHealthCheckTime = :health");
+            removes.add(PushChannel.HEALTH_LEASE_ATTRIBUTE); // a heartbeat through the API: out of lease mode
         }
         if (update.utilizationStatus().isPresent()) {
             UtilizationStatus status = update.utilizationStatus().get();
@@ -246,7 +251,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
             sets.add("UtilizationStatus = :utilization");
             if (status == UtilizationStatus.UTILIZED) {
                 // In play: no longer claimable, and the claim that led here is spent.
-                remove = " REMOVE ClaimPartition, ClaimSortKey, ClaimExpiresAt";
+                removes.addAll(List.of("ClaimPartition", "ClaimSortKey", "ClaimExpiresAt"));
             } else {
                 condition += " AND UtilizationStatus = :utilization";
             }
@@ -254,7 +259,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         if (sets.isEmpty()) {
             sets.add("GameServerGroupName = :group");
         }
-        String expression = "SET " + String.join(", ", sets) + remove;
+        String expression = "SET " + String.join(", ", sets) + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes));
         String conditionExpression = condition;
         try {
             var response = dynamoDb.updateItem(u -> u.tableName(tableName)
@@ -291,6 +296,22 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         } catch (ConditionalCheckFailedException e) {
             return Optional.empty();
         }
+    }
+
+    /** One BatchGetItem per 100, eventually consistent: half a read unit per item ({@link ServerListings#some}). */
+    @Override
+    public List<GameServer> findSome(java.util.Collection<String> gameServerIds) {
+        return listings.some(gameServerIds);
+    }
+
+    @Override
+    public Optional<GameServer> setHealthLease(String group, String gameServerId, String instanceId, HealthLease lease) {
+        return leases.set(group, gameServerId, instanceId, lease);
+    }
+
+    @Override
+    public void endHealthLeases(String instanceId, Instant now) {
+        leases.endAll(onInstance(instanceId), now);
     }
 
     /** The instance's servers from its index (keys only), then one conditional UpdateItem each. */
@@ -336,7 +357,8 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     public boolean deleteIfUnhealthy(String gameServerId, Instant cutoff) {
         try {
             dynamoDb.deleteItem(d -> d.tableName(tableName).key(GameServerSchema.key(gameServerId))
-                    .conditionExpression("LastHealthCheckTime < :cutoff")
+                    .conditionExpression("(attribute_not_exists(#lease) AND LastHealthCheckTime < :cutoff) OR #lease < :cutoff")
+                    .expressionAttributeNames(GameServerSchema.LEASE_NAME)
                     .expressionAttributeValues(Map.of(":cutoff", GameServerSchema.number(cutoff))));
             return true;
         } catch (ConditionalCheckFailedException e) {

@@ -101,6 +101,15 @@ final class GameServerSchema {
         return bucket(status) + "#" + sortable(now) + "#~";
     }
 
+    /**
+     * Healthy at {@code :now} for a claim ({@link GameServer#isHealthyAt}): a live health lease, or
+     * with none a heartbeat since {@code :cutoff}. {@code #lease} names the lease attribute.
+     */
+    static final String HEALTHY = "((attribute_not_exists(#lease) AND LastHealthCheckTime >= :cutoff) OR #lease > :now)";
+    /** The opposite, for taking a silent server out of the claim index. */
+    static final String SILENT = "((attribute_not_exists(#lease) AND LastHealthCheckTime < :cutoff) OR #lease <= :now)";
+    static final Map<String, String> LEASE_NAME = Map.of("#lease", PushChannel.HEALTH_LEASE_ATTRIBUTE);
+
     /** The key of a GameServers item (a game server or a gate). */
     static Map<String, AttributeValue> key(String gameServerId) {
         return Map.of("GameServerId", AttributeValue.fromS(gameServerId));
@@ -142,6 +151,7 @@ final class GameServerSchema {
         string(item, "InstanceStatus", g.instanceStatus() == null ? null : g.instanceStatus().name());
         millis(item, "InstanceLaunchTime", g.instanceLaunchTime());
         string(item, PushChannel.CONNECTION_ATTRIBUTE, g.pushConnectionId());
+        millis(item, PushChannel.HEALTH_LEASE_ATTRIBUTE, g.healthLeaseExpiresAt());
         String claimSortKey = claimSortKey(g, g.claimExpiresAt());
         if (claimSortKey != null) {
             string(item, "ClaimPartition", Tables.groupShard(g.gameServerGroupName(), shard));
@@ -160,7 +170,8 @@ final class GameServerSchema {
                 millis(item, "ClaimExpiresAt"), millis(item, "LastClaimTime"), millis(item, "LastHealthCheckTime"),
                 millis(item, "RegistrationTime"),
                 instanceStatus == null ? null : InstanceStatus.valueOf(instanceStatus),
-                millis(item, "InstanceLaunchTime"), string(item, PushChannel.CONNECTION_ATTRIBUTE));
+                millis(item, "InstanceLaunchTime"), string(item, PushChannel.CONNECTION_ATTRIBUTE),
+                millis(item, PushChannel.HEALTH_LEASE_ATTRIBUTE));
     }
 
     private static void string(Map<String, AttributeValue> item, String name, String value) {

@@ -96,6 +96,11 @@ final class ServerListings {
         return getAll(idsOnInstance(instanceId), false);
     }
 
+    /** The servers of these ids that exist, read eventually consistent. */
+    List<GameServer> some(java.util.Collection<String> ids) {
+        return getAll(List.copyOf(ids), false);
+    }
+
     /** The ids of one instance's servers, from its ByInstance entries (keys only). */
     List<String> idsOnInstance(String instanceId) {
         return ids(entries(Tables.SERVERS_BY_INSTANCE_INDEX, "InstanceId", instanceId, Integer.MAX_VALUE));

@@ -34,7 +34,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
- * What a heartbeat and a claim write, as DynamoDB bills it: each UpdateItem asks for
+ * What a heartbeat, a health lease and a claim write, as DynamoDB bills it: each UpdateItem asks for
  * {@code ReturnConsumedCapacity: INDEXES}, and the emulator answers with the write units of the
  * item and of each index the write touched (an index whose key changes takes a delete and a put).
  */
@@ -79,6 +79,17 @@ class WriteUnitsTest {
         assertThat(RECORDER.writes).hasSize(1);
         assertThat(RECORDER.writes.get(0).total()).isEqualTo(1.0);
         assertThat(RECORDER.writes.get(0).indexes()).isEmpty();
+    }
+
+    @Test
+    void aHealthLeaseIsOneCallWritingTheItemAloneAndEndingTheInstancesLeasesWritesOnlyTheLiveOnes() {
+        servers.setHealthLease(group, server.gameServerId(), "i-1", new io.gamefleet.domain.GameServerRepository.HealthLease(
+                T0.plusSeconds(600), Optional.of(T0), "conn-1")).orElseThrow();
+        servers.endHealthLeases("i-1", T0.plusSeconds(30));
+        servers.endHealthLeases("i-1", T0.plusSeconds(31)); // ended already: no write
+
+        assertThat(RECORDER.writes).extracting(Write::total).containsExactly(1.0, 1.0);
+        assertThat(RECORDER.writes).allSatisfy(w -> assertThat(w.indexes()).isEmpty());
     }
 
     @Test

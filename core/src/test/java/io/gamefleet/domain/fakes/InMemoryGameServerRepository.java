@@ -112,7 +112,7 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
                 && (s.claimExpiresAt() == null || s.claimExpiresAt().toEpochMilli() <= now)
                 && s.instanceStatus() == candidate.instanceStatus();
         boolean healthy = s != null && s.lastHealthCheckTime() != null
-                && s.lastHealthCheckTime().toEpochMilli() >= condition.healthCutoff().toEpochMilli();
+                && s.isHealthyAt(condition.now(), condition.healthCutoff());
         if (claimable && !healthy) {
             silent.add(s.gameServerId()); // out of the claim index until it reports health
         }
@@ -136,6 +136,7 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
         GameServer.Builder updated = s.toBuilder();
         update.gameServerData().ifPresent(updated::gameServerData);
         update.healthCheckTime().ifPresent(updated::lastHealthCheckTime);
+        update.healthCheckTime().ifPresent(t -> updated.healthLeaseExpiresAt(null)); // back to heartbeats
         update.healthCheckTime().ifPresent(t -> silent.remove(gameServerId));
         update.utilizationStatus().ifPresent(updated::utilizationStatus);
         if (update.utilizationStatus().orElse(null) == UtilizationStatus.UTILIZED) {
@@ -151,6 +152,31 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
             return Optional.empty();
         }
         return Optional.of(servers.remove(gameServerId));
+    }
+
+    @Override
+    public synchronized Optional<GameServer> setHealthLease(String group, String gameServerId, String instanceId,
+            HealthLease lease) {
+        GameServer s = servers.get(gameServerId);
+        if (!inGroupAndOnInstance(s, group, Optional.of(instanceId))) {
+            return Optional.empty();
+        }
+        GameServer.Builder leased = s.toBuilder().healthLeaseExpiresAt(lease.expiresAt())
+                .pushConnectionId(lease.pushConnectionId());
+        lease.healthCheckTime().ifPresent(leased::lastHealthCheckTime);
+        if (lease.healthCheckTime().isPresent()) {
+            silent.remove(gameServerId);
+        }
+        return Optional.of(store(leased.build()));
+    }
+
+    @Override
+    public synchronized void endHealthLeases(String instanceId, Instant now) {
+        for (GameServer s : onInstance(instanceId)) {
+            if (s.healthLeaseExpiresAt() != null && s.healthLeaseExpiresAt().isAfter(now)) {
+                store(s.toBuilder().healthLeaseExpiresAt(now).build());
+            }
+        }
     }
 
     @Override
@@ -213,8 +239,7 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
     @Override
     public synchronized boolean deleteIfUnhealthy(String gameServerId, Instant cutoff) {
         GameServer s = servers.get(gameServerId);
-        if (s == null || s.lastHealthCheckTime() == null
-                || s.lastHealthCheckTime().toEpochMilli() >= cutoff.toEpochMilli()) {
+        if (s == null || s.lastHealthCheckTime() == null || !s.isSilentSince(millis(cutoff))) {
             return false;
         }
         servers.remove(gameServerId);
@@ -246,6 +271,7 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
                 .lastHealthCheckTime(millis(s.lastHealthCheckTime()))
                 .registrationTime(millis(s.registrationTime()))
                 .instanceLaunchTime(millis(s.instanceLaunchTime()))
+                .healthLeaseExpiresAt(millis(s.healthLeaseExpiresAt()))
                 .build();
         servers.put(stored.gameServerId(), stored);
         return stored;

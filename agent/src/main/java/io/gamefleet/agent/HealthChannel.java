@@ -1,0 +1,10 @@
+package io.gamefleet.agent;
+
+/** Where the agent's one health report per period goes: the push channel, while it is open. */
+interface HealthChannel {
+    /** None: every server reports through the API. */
+    HealthChannel NONE = text -> false;
+
+    /** Sends the message if the channel is open; false, with nothing sent, if it is not. */
+    boolean send(String text);
+}
