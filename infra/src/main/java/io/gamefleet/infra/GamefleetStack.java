@@ -51,8 +51,8 @@ public final class GamefleetStack extends Stack {
         monitoring.failedEventsAlarm(triggers.failedEvents());
         workflows.all().forEach((workflow, stateMachine) ->
                 monitoring.stateMachineAlarm(workflow.stateMachineName(), stateMachine));
-        monitoring.dashboard(getStackName(), api.httpApi(), functions.all().values(), workflows.all().values(),
-                data.tables().values());
+        monitoring.dashboard(getStackName(), api.httpApi(), push.stage(), functions.all().values(),
+                workflows.all().values(), data.tables().values());
         CfnOutput.Builder.create(this, "AlarmTopicArn").value(monitoring.topic().getTopicArn())
                 .description("Every Gamefleet alarm notifies this SNS topic: subscribe to it")
                 .build();

@@ -136,9 +136,14 @@ final class Monitoring extends Construct {
         alarm("UndeliveredNotices", names.prefix() + "Push-UndeliveredNotices", "10 or more claimed or terminate "
                 + "notices reached no agent in 5 minutes, twice within 15 minutes: agents are not connected or the "
                 + "management API failed (a claim whose notice is dropped lapses after its TTL)",
-                Metric.Builder.create().namespace(Catalog.METRICS_NAMESPACE).metricName(Catalog.UNDELIVERED_NOTICES)
-                        .dimensionsMap(Map.of(Catalog.STAGE_DIMENSION, names.stage()))
-                        .statistic("Sum").period(PERIOD).build(), 10, 2, 3, TreatMissingData.NOT_BREACHING);
+                undeliveredNotices(), 10, 2, 3, TreatMissingData.NOT_BREACHING);
+    }
+
+    /** The stage's notices that reached no agent (the functions' EMF, see Catalog.UNDELIVERED_NOTICES). */
+    private IMetric undeliveredNotices() {
+        return Metric.Builder.create().namespace(Catalog.METRICS_NAMESPACE).metricName(Catalog.UNDELIVERED_NOTICES)
+                .dimensionsMap(Map.of(Catalog.STAGE_DIMENSION, names.stage()))
+                .statistic("Sum").period(PERIOD).build();
     }
 
     /**
@@ -200,8 +205,8 @@ final class Monitoring extends Construct {
                         .build(), 1, 2, 3, TreatMissingData.NOT_BREACHING);
     }
 
-    void dashboard(String name, HttpApi api, Collection<Function> functions, Collection<StateMachine> stateMachines,
-            Collection<Table> tables) {
+    void dashboard(String name, HttpApi api, WebSocketStage push, Collection<Function> functions,
+            Collection<StateMachine> stateMachines, Collection<Table> tables) {
         Dashboard dashboard = Dashboard.Builder.create(this, "Dashboard").dashboardName(name).build();
         dashboard.addWidgets(TextWidget.Builder.create().width(24).height(2).markdown(
                 "# Gamefleet\nFleetIQ metrics per game server group (namespace `" + Catalog.METRICS_NAMESPACE
@@ -222,6 +227,12 @@ final class Monitoring extends Construct {
                         .build())),
                 graph("Workflow executions failed", stateMachines.stream()
                         .map(sm -> (IMetric) sm.metricFailed(sum())).toArray(IMetric[]::new)));
+        dashboard.addWidgets(
+                graph("Push channel connects and messages", push.metric("ConnectCount", sum()),
+                        push.metric("MessageCount", sum())),
+                graph("Push channel errors", push.metric("ClientError", sum()), push.metric("IntegrationError", sum()),
+                        push.metric("ExecutionError", sum())),
+                graph("Undelivered notices", undeliveredNotices()));
         dashboard.addWidgets(
                 graph("Function errors", functions.stream().map(fn -> (IMetric) fn.metricErrors(sum()))
                         .toArray(IMetric[]::new)),

@@ -179,6 +179,13 @@ class PushChannelStackTest extends SynthesizedStack {
     }
 
     @Test
+    void theDashboardShowsTheChannelsTrafficErrorsAndUndeliveredNotices() {
+        String body = render(props(resources.get(onlyResourceOf("AWS::CloudWatch::Dashboard"))).get("DashboardBody"));
+        assertThat(body).contains("ConnectCount", "MessageCount", "ClientError", "IntegrationError", "ExecutionError",
+                Catalog.UNDELIVERED_NOTICES, "<" + pushApiId() + ">");
+    }
+
+    @Test
     void outputsTheWssUrlTheAgentsConnectTo() {
         // The output's name is the agents' contract (docs/agent.md's user data reads it).
         Map<String, Object> outputs = cast(template.toJSON().get("Outputs"));
