@@ -22,6 +22,14 @@ public final class Catalog {
             DRAINING_AVAILABLE_GAME_SERVERS, DRAINING_UTILIZED_GAME_SERVERS, PERCENT_UTILIZED_GAME_SERVERS);
     /** Published per interruption, per GameServerGroup and InstanceType. */
     public static final List<String> INTERRUPTION_COUNTS = List.of(GAME_SERVER_INTERRUPTIONS, INSTANCE_INTERRUPTIONS);
+    /**
+     * A claimed or terminate notice that reached no agent (its connection gone and none newer, or
+     * the post failed), per stage and per stage and GameServerGroup: published by the functions that
+     * post notices.
+     */
+    public static final String UNDELIVERED_NOTICES = "UndeliveredNotices";
+    /** The dimension {@link #UNDELIVERED_NOTICES} is published under (alarmed on), beside GameServerGroup. */
+    public static final String STAGE_DIMENSION = "Stage";
     /** Tag put on every Auto Scaling group and instance Gamefleet manages; IAM conditions key on it. */
     public static final String MANAGED_TAG_KEY = "gamefleet:game-server-group";
     /**

@@ -160,33 +160,43 @@ public final class FunctionAccess {
                 new TableAccess(GAME_SERVER_INSTANCES, Set.of(GET, UPDATE, DELETE), Set.of(Tables.INSTANCES_BY_ID_INDEX)),
                 new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX)),
                 items(SPOT_INTERRUPTIONS, PUT));
+
+        // ---- The push channel's routes (io.gamefleet.push -> PushConnections) ----
+        // the instance (GetItem), its connection recorded (conditional UpdateItem), copied onto
+        // its game servers (their ids from the instance index, then a conditional UpdateItem each).
+        put(PushChannel.CONNECT.functionName(), new Access(List.of(items(GAME_SERVER_INSTANCES, GET, UPDATE),
+                new TableAccess(GAME_SERVERS, Set.of(UPDATE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX))), Set.of()));
+        // the instance holding the connection (index), its connection cleared (conditional UpdateItem),
+        // then its servers' health leases ended (their ids from the instance index, the items, an UpdateItem each).
+        put(PushChannel.DISCONNECT.functionName(), new Access(List.of(new TableAccess(GAME_SERVER_INSTANCES,
+                Set.of(UPDATE), Set.of(Tables.INSTANCES_BY_PUSH_CONNECTION_INDEX)),
+                new TableAccess(GAME_SERVERS, Set.of(BATCH_GET, UPDATE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX))),
+                Set.of()));
+        // a ping's pong: no table. A health report: its servers (BatchGetItem, GetItem of one not seen
+        // yet), the instance when a server's connection copy lags (GetItem), the leases (UpdateItem).
+        put(PushChannel.MESSAGE.functionName(), new Access(List.of(items(GAME_SERVER_INSTANCES, GET),
+                items(GAME_SERVERS, GET, BATCH_GET, UPDATE)), Set.of()));
     }
 
     /**
-     * The push channel's functions (io.gamefleet.push -> PushConnections), which the local edge
-     * runs and the CDK app does not deploy yet (issue 21): then they join {@link #all()}.
+     * The functions that post notices to the agents (PostToConnection on the push channel's
+     * management API): the claim ({@code claimed}), the deregistration ({@code terminate}), and
+     * the JSON door, which runs both.
      */
-    private static final Map<String, Access> PUSH_CHANNEL = Map.of(
-            // the instance (GetItem), its connection recorded (conditional UpdateItem), copied onto
-            // its game servers (their ids from the instance index, then a conditional UpdateItem each).
-            PushChannel.CONNECT.functionName(), new Access(List.of(items(GAME_SERVER_INSTANCES, GET, UPDATE),
-                    new TableAccess(GAME_SERVERS, Set.of(UPDATE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX))), Set.of()),
-            // the instance holding the connection (index), its connection cleared (conditional UpdateItem),
-            // then its servers' health leases ended (their ids from the instance index, the items, an UpdateItem each).
-            PushChannel.DISCONNECT.functionName(), new Access(List.of(new TableAccess(GAME_SERVER_INSTANCES,
-                    Set.of(UPDATE), Set.of(Tables.INSTANCES_BY_PUSH_CONNECTION_INDEX)),
-                    new TableAccess(GAME_SERVERS, Set.of(BATCH_GET, UPDATE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX))),
-                    Set.of()),
-            // a ping's pong: no table. A health report: its servers (BatchGetItem, GetItem of one not seen
-            // yet), the instance when a server's connection copy lags (GetItem), the leases (UpdateItem).
-            PushChannel.MESSAGE.functionName(), new Access(List.of(items(GAME_SERVER_INSTANCES, GET),
-                    items(GAME_SERVERS, GET, BATCH_GET, UPDATE)), Set.of()));
+    private static final Set<String> NOTIFYING = Set.of(Operation.CLAIM_GAME_SERVER.functionName(),
+            Operation.DEREGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName());
+
 
     private FunctionAccess() {}
 
     /** The access of a push channel route's function. */
     public static Access ofPushRoute(PushChannel.WebSocketRoute route) {
-        return PUSH_CHANNEL.get(route.functionName());
+        return of(route.functionName());
+    }
+
+    /** Whether the function posts notices to agents (and so needs the push channel's endpoint and connections). */
+    public static boolean postsNotices(String functionName) {
+        return NOTIFYING.contains(functionName);
     }
 
     /** The access of a catalog function; fails for a function this table does not know. */

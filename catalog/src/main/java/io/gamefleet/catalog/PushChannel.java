@@ -1,6 +1,7 @@
 package io.gamefleet.catalog;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The agents' push channel (docs/architecture.md, "The push channel"): a WebSocket API per stage,
@@ -30,6 +31,13 @@ public final class PushChannel {
     public static final WebSocketRoute MESSAGE = new WebSocketRoute("$default", "PushMessage", PACKAGE + "MessageHandler");
 
     public static final List<WebSocketRoute> ROUTES = List.of(CONNECT, DISCONNECT, MESSAGE);
+
+    /**
+     * The caller roles that may open a connection (execute-api:Invoke on {@code $connect}): an
+     * instance's agent, and an administrator; {@code $connect}'s function binds a GAME_SERVER
+     * session to its own instance.
+     */
+    public static final Set<Role> CONNECTING_ROLES = Set.of(Role.GAME_SERVER, Role.ADMIN);
 
     /** The query parameters of the connect request. */
     public static final String INSTANCE_ID_PARAMETER = "instanceId";

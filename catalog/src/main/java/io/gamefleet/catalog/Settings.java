@@ -61,8 +61,9 @@ public final class Settings {
             new Setting("GAMEFLEET_TRACING", "false", "whether the functions trace their AWS calls with X-Ray");
 
     /**
-     * Not in {@link #ALL} yet: the stack will derive it from its WebSocket API (issue 21), so it is
-     * no context key; the local profile sets it to its edge.
+     * Not in {@link #ALL}: the stack derives it from its WebSocket API's stage, for the functions
+     * that post notices ({@link FunctionAccess#postsNotices}), so it is no context key; the local
+     * profile sets it to its edge.
      */
     public static final Setting PUSH_ENDPOINT =
             new Setting("GAMEFLEET_PUSH_ENDPOINT", "",

@@ -33,22 +33,35 @@ class FunctionAccessTest {
         Workflows.allSteps().forEach(s -> functions.add(s.functionName()));
         Triggers.SCHEDULES.forEach(s -> functions.add(s.functionName()));
         Triggers.EVENT_RULES.forEach(r -> functions.add(r.functionName()));
+        PushChannel.ROUTES.forEach(r -> functions.add(r.functionName()));
 
-        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(27);
+        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(30);
         functions.forEach(f -> assertThat(FunctionAccess.of(f)).isSameAs(FunctionAccess.all().get(f)));
     }
 
     @Test
-    void everyPushRouteHasItsOwnAccessOutsideTheDeployedFunctions() {
+    void everyPushRouteHasItsOwnAccessAmongTheDeployedFunctions() {
         for (PushChannel.WebSocketRoute route : PushChannel.ROUTES) {
-            assertThat(FunctionAccess.ofPushRoute(route)).as(route.routeKey()).isNotNull();
-            assertThat(FunctionAccess.all()).doesNotContainKey(route.functionName());
+            assertThat(FunctionAccess.ofPushRoute(route)).as(route.routeKey())
+                    .isSameAs(FunctionAccess.all().get(route.functionName())).isNotNull();
         }
         // a health report reads its servers (and their instance when a copy lags) and writes leases
         assertThat(FunctionAccess.ofPushRoute(PushChannel.MESSAGE).tables()).extracting(t -> t.table().logicalName())
                 .containsExactlyInAnyOrder("GameServerInstances", "GameServers");
         assertThat(FunctionAccess.ofPushRoute(PushChannel.DISCONNECT).tables()).extracting(t -> t.table().logicalName())
                 .containsExactlyInAnyOrder("GameServerInstances", "GameServers");
+    }
+
+    @Test
+    void onlyTheClaimTheDeregistrationAndTheJsonDoorPostNotices() {
+        Set<String> notifying = FunctionAccess.all().keySet().stream().filter(FunctionAccess::postsNotices)
+                .collect(Collectors.toSet());
+        assertThat(notifying).containsExactlyInAnyOrder(Operation.CLAIM_GAME_SERVER.functionName(),
+                Operation.DEREGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName());
+        // A notice whose connection is gone clears it from the instance and reads it again.
+        for (String name : notifying) {
+            assertThat(tables(name).get(Tables.GAME_SERVER_INSTANCES.logicalName())).as(name).contains(GET, UPDATE);
+        }
     }
 
     @Test

@@ -23,18 +23,24 @@ public final class InstanceNotices {
 
     private final Supplier<InstanceNotifier> notifier;
     private final InstanceRepository instances;
+    private final Supplier<Metrics> metrics;
     private final Consumer<String> log;
 
-    /** {@code notifier} is asked for at the first notice (making the API client costs a cold start). */
-    public InstanceNotices(Supplier<InstanceNotifier> notifier, InstanceRepository instances, Consumer<String> log) {
+    /**
+     * {@code notifier} is asked for at the first notice (making the API client costs a cold start);
+     * a dropped notice is logged and counted in {@code metrics}.
+     */
+    public InstanceNotices(Supplier<InstanceNotifier> notifier, InstanceRepository instances, Supplier<Metrics> metrics,
+            Consumer<String> log) {
         this.notifier = notifier;
         this.instances = instances;
+        this.metrics = metrics;
         this.log = log;
     }
 
     /** A deployment without a push channel: nothing is sent. */
     public static InstanceNotices none() {
-        return new InstanceNotices(null, null, message -> {});
+        return new InstanceNotices(null, null, null, message -> {});
     }
 
     public void claimed(GameServer server) {
@@ -65,10 +71,20 @@ public final class InstanceNotices {
             if (current.isEmpty()) {
                 log.accept("the " + notice + " notice of game server " + server.gameServerId() + " was dropped: instance "
                         + server.instanceId() + " has no open push connection");
+                dropped(server, notice);
             }
         } catch (RuntimeException e) {
             log.accept("the " + notice + " notice of game server " + server.gameServerId() + " to instance "
                     + server.instanceId() + " failed and was dropped: " + e);
+            dropped(server, notice);
+        }
+    }
+
+    private void dropped(GameServer server, String notice) {
+        try {
+            metrics.get().undeliveredNotice(server.gameServerGroupName(), notice);
+        } catch (RuntimeException e) {
+            log.accept("the dropped " + notice + " notice could not be counted: " + e);
         }
     }
 }

@@ -9,6 +9,9 @@ public interface Metrics {
     /** One Spot interruption of an instance of {@code instanceType} that hosted {@code gameServers}. */
     void interruption(String group, String instanceType, int gameServers);
 
+    /** A {@code claimed} or {@code terminate} notice of a game server of {@code group} that reached no agent. */
+    void undeliveredNotice(String group, String notice);
+
     /**
      * Game servers by status. Available and utilized count every server of the group except those
      * on instances being interrupted; the draining counts are the part of each on DRAINING instances.

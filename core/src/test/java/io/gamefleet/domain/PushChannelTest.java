@@ -8,6 +8,7 @@ import static io.gamefleet.domain.GameServerServiceTest.fails;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gamefleet.domain.fakes.RecordingInstanceNotifier.Notice;
+import io.gamefleet.domain.fakes.RecordingMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -122,6 +123,8 @@ class PushChannelTest {
         assertThat(fleet.claim(GROUP).gameServerId()).isEqualTo("gs-1");
         assertThat(fleet.server("gs-1").isClaimedAt(T0)).isTrue();
         assertThat(fleet.log).anyMatch(l -> l.contains("claimed notice of game server gs-1") && l.contains("dropped"));
+        assertThat(fleet.metrics.undeliveredNotices()).containsExactly(
+                new RecordingMetrics.UndeliveredNotice(GROUP, "claimed"));
     }
 
     @Test
@@ -132,6 +135,8 @@ class PushChannelTest {
         assertThat(fleet.claim(GROUP).gameServerId()).isEqualTo("gs-1");
         assertThat(fleet.notifier.delivered()).isEmpty();
         assertThat(connection("i-1")).as("the stale connection cleared").isNull();
+        assertThat(fleet.metrics.undeliveredNotices()).containsExactly(
+                new RecordingMetrics.UndeliveredNotice(GROUP, "claimed"));
     }
 
     @Test

@@ -160,7 +160,7 @@ public final class AwsServices {
                 : Lazy.of(() -> new Ec2LaunchTemplates(configure(Ec2Client.builder(), endpoint("EC2"), region, creds,
                         traced).build()));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
-                : Lazy.of(() -> new EmfMetrics(clock, System.out::println));
+                : Lazy.of(() -> new EmfMetrics(clock, System.out::println, setting(Settings.STAGE)));
         Services.Ports ports = new Services.Ports(
                 new DynamoGroupRepository(dynamoDb, enhanced, tables),
                 new DynamoGameServerRepository(dynamoDb, tables),

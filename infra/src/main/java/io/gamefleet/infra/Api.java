@@ -10,7 +10,6 @@ import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.aws_apigatewayv2_authorizers.HttpIamAuthorizer;
 import software.amazon.awscdk.aws_apigatewayv2_integrations.HttpLambdaIntegration;
-import software.amazon.awscdk.services.apigateway.AccessLogFormat;
 import software.amazon.awscdk.services.apigatewayv2.AddRoutesOptions;
 import software.amazon.awscdk.services.apigatewayv2.CfnStage;
 import software.amazon.awscdk.services.apigatewayv2.CorsHttpMethod;
@@ -19,9 +18,7 @@ import software.amazon.awscdk.services.apigatewayv2.HttpApi;
 import software.amazon.awscdk.services.apigatewayv2.HttpMethod;
 import software.amazon.awscdk.services.apigatewayv2.HttpStage;
 import software.amazon.awscdk.services.apigatewayv2.HttpStageOptions;
-import software.amazon.awscdk.services.apigatewayv2.IAccessLogDestination;
 import software.amazon.awscdk.services.apigatewayv2.IAccessLogSettings;
-import software.amazon.awscdk.services.apigatewayv2.LogGroupLogDestination;
 import software.amazon.awscdk.services.apigatewayv2.ThrottleSettings;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.constructs.Construct;
@@ -153,12 +150,12 @@ final class Api extends Construct {
         ((CfnStage) stage.getNode().getDefaultChild()).setRouteSettings(settings);
     }
 
-    private static Map<String, Object> routeSettings(ApiThrottling.Limit limit) {
+    /** A route's throttle as the stage's RouteSettings take it. */
+    static Map<String, Object> routeSettings(ApiThrottling.Limit limit) {
         return Map.of("ThrottlingRateLimit", limit.rate(), "ThrottlingBurstLimit", limit.burst());
     }
 
     private static IAccessLogSettings accessLogSettings(LogGroup logs) {
-        LogGroupLogDestination destination = new LogGroupLogDestination(logs);
         // $context.identity.userArn names the caller (an instance-profile session names its instance).
         String format = "{\"requestId\":\"$context.requestId\",\"time\":\"$context.requestTime\","
                 + "\"ip\":\"$context.identity.sourceIp\",\"caller\":\"$context.identity.userArn\","
@@ -166,16 +163,6 @@ final class Api extends Construct {
                 + "\"responseLength\":\"$context.responseLength\",\"latency\":\"$context.responseLatency\","
                 + "\"integrationLatency\":\"$context.integrationLatency\","
                 + "\"integrationError\":\"$context.integrationErrorMessage\",\"error\":\"$context.error.message\"}";
-        return new IAccessLogSettings() {
-            @Override
-            public IAccessLogDestination getDestination() {
-                return destination;
-            }
-
-            @Override
-            public AccessLogFormat getFormat() {
-                return AccessLogFormat.custom(format);
-            }
-        };
+        return Logs.accessLogSettings(logs, format);
     }
 }

@@ -13,9 +13,15 @@ import java.util.Map;
  * <p>Every game server heartbeats (UpdateGameServer) once per period, and a claimed server is
  * updated twice more (players in, data); a match also means a registration and a deregistration,
  * about one of each per claim. Rates get 20% headroom; bursts are twice the rate, as FleetIQ's are.
+ * The push channel's WebSocket stage is sized from the same fleet ({@link #pushConnects()},
+ * {@link #pushMessages()}).
  */
 record ApiThrottling(int expectedGameServers, int heartbeatSeconds, int claimsPerSecond) {
     static final double HEADROOM = 1.2;
+    /** The agent's longest reconnect backoff (agent PushChannel.RECONNECT_MAX). */
+    static final double RECONNECT_SPREAD_SECONDS = 60;
+    /** The agent's ping period (API Gateway drops a connection idle for 10 minutes). */
+    static final double PING_SECONDS = 300;
 
     /** Steady requests per second and burst, as API Gateway takes them. */
     record Limit(double rate, int burst) {
@@ -45,6 +51,26 @@ record ApiThrottling(int expectedGameServers, int heartbeatSeconds, int claimsPe
         limits.put(Operation.CREATE_GAME_SERVER_GROUP, new Limit(0.1, 5));
         limits.put(Operation.DELETE_GAME_SERVER_GROUP, new Limit(0.1, 5));
         return limits;
+    }
+
+    /**
+     * The push channel's {@code $connect}: every agent reconnects at least every 2 hours (API
+     * Gateway's connection lifetime), and after the API drops them all, within the agent's longest
+     * reconnect backoff ({@link #RECONNECT_SPREAD_SECONDS}). Sized as if every game server had its
+     * own agent, the most a fleet of that size can open.
+     */
+    Limit pushConnects() {
+        return Limit.of(Math.ceil(HEADROOM * Math.max(expectedGameServers / RECONNECT_SPREAD_SECONDS, 1)));
+    }
+
+    /** The push channel's messages ({@code $default}): a ping per agent every {@link #PING_SECONDS}. */
+    Limit pushMessages() {
+        return Limit.of(Math.ceil(HEADROOM * Math.max(expectedGameServers / PING_SECONDS, 1)));
+    }
+
+    /** The push channel's stage (its other routes, {@code $disconnect}): both routes together. */
+    Limit pushStage() {
+        return new Limit(pushConnects().rate() + pushMessages().rate(), pushConnects().burst() + pushMessages().burst());
     }
 
     /** The JSON door carries every operation, so it takes them all together. */

@@ -1,5 +1,6 @@
 package io.gamefleet.infra;
 
+import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
@@ -15,12 +16,13 @@ import software.constructs.Construct;
 
 /**
  * A managed policy per caller {@link Role}: execute-api:Invoke on exactly the REST routes and CBOR
- * paths whose catalog roles include it, and on the JSON door. Attached to the role's
+ * paths whose catalog roles include it, and on the JSON door; for the roles that may open the
+ * push channel ({@link PushChannel#CONNECTING_ROLES}), on its {@code $connect}. Attached to the role's
  * {@link CallerRoles caller role}; deployers may attach them to their own callers' roles or users
  * too (the JSON door then refuses those callers: it admits only the caller roles' sessions).
  */
 final class CallerPolicies extends Construct {
-    CallerPolicies(Construct scope, String id, Api api, CallerRoles callerRoles) {
+    CallerPolicies(Construct scope, String id, Api api, PushApi push, CallerRoles callerRoles) {
         super(scope, id);
         for (Role role : Role.values()) {
             List<String> routes = new ArrayList<>();
@@ -33,15 +35,26 @@ final class CallerPolicies extends Construct {
             // Every role may knock at the JSON door, which checks the operation against the role.
             routes.add(api.jsonDoorArn());
             String title = title(role);
+            List<PolicyStatement> statements = new ArrayList<>(List.of(PolicyStatement.Builder.create()
+                    .sid("Invoke" + title + "Routes")
+                    .effect(Effect.ALLOW)
+                    .actions(List.of("execute-api:Invoke"))
+                    .resources(routes)
+                    .build()));
+            if (PushChannel.CONNECTING_ROLES.contains(role)) {
+                // $connect only: messages and $disconnect ride the connection it authorized.
+                statements.add(PolicyStatement.Builder.create()
+                        .sid("ConnectPushChannel")
+                        .effect(Effect.ALLOW)
+                        .actions(List.of("execute-api:Invoke"))
+                        .resources(List.of(push.connectArn()))
+                        .build());
+            }
             ManagedPolicy policy = ManagedPolicy.Builder.create(this, title + "CallerPolicy")
                     .description("Gamefleet " + role + " callers: execute-api:Invoke on their " + routes.size()
-                            + " routes of API " + Stack.of(this).getStackName())
-                    .statements(List.of(PolicyStatement.Builder.create()
-                            .sid("Invoke" + title + "Routes")
-                            .effect(Effect.ALLOW)
-                            .actions(List.of("execute-api:Invoke"))
-                            .resources(routes)
-                            .build()))
+                            + " routes of API " + Stack.of(this).getStackName()
+                            + (PushChannel.CONNECTING_ROLES.contains(role) ? " and on the push channel's $connect" : ""))
+                    .statements(statements)
                     .build();
             callerRoles.role(role).addManagedPolicy(policy);
             NagRules.callerPolicy(policy, routes);

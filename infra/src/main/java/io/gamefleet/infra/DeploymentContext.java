@@ -27,6 +27,10 @@ import software.constructs.Node;
  */
 public final class DeploymentContext {
     public static final String LAMBDA_JAR = "lambdaJar";
+    /** The agent's shaded jar, published as an S3 asset that instances install. */
+    public static final String AGENT_JAR = "agentJar";
+    /** Days the agents' log archive keeps an object (S3 lifecycle expiry). */
+    public static final String AGENT_LOG_RETENTION_DAYS = "agentLogRetentionDays";
     public static final String REMOVAL_POLICY = "removalPolicy";
     public static final String LOG_RETENTION_DAYS = "logRetentionDays";
     public static final String EXPECTED_GAME_SERVERS = "expectedGameServers";
@@ -52,6 +56,7 @@ public final class DeploymentContext {
 
     static final String DEFAULT_REMOVAL_POLICY = "retain";
     static final int DEFAULT_LOG_RETENTION_DAYS = 30;
+    static final int DEFAULT_AGENT_LOG_RETENTION_DAYS = 30;
     static final int DEFAULT_EXPECTED_GAME_SERVERS = 10_000;
     static final int DEFAULT_HEARTBEAT_SECONDS = 30;
     /** FleetIQ's own ClaimGameServer quota. */
@@ -206,6 +211,15 @@ public final class DeploymentContext {
                 + java.util.Arrays.toString(RETENTION_PERIODS) + ", not " + days);
     }
 
+    /** How long the log archive keeps the agents' logs: at least a day (S3 expires objects in whole days). */
+    int agentLogRetentionDays() {
+        int days = integer(AGENT_LOG_RETENTION_DAYS, DEFAULT_AGENT_LOG_RETENTION_DAYS);
+        if (days == 0) {
+            throw new IllegalArgumentException("context " + AGENT_LOG_RETENTION_DAYS + " must be at least 1 (days)");
+        }
+        return days;
+    }
+
     /** The fleet the API's throttles are sized for (see {@link ApiThrottling}). */
     ApiThrottling throttling() {
         int heartbeat = integer(HEARTBEAT_SECONDS, DEFAULT_HEARTBEAT_SECONDS);
@@ -247,6 +261,11 @@ public final class DeploymentContext {
     /** The shaded functions jar: context {@code lambdaJar}, or the one {@code mvn install} builds. */
     Path lambdaJar() {
         return LambdaJar.resolve(string(LAMBDA_JAR, LambdaJar.defaultPath()), LAMBDA_JAR);
+    }
+
+    /** The agent's shaded jar: context {@code agentJar}, or the one the agent module's build makes. */
+    Path agentJar() {
+        return LambdaJar.resolveAgent(string(AGENT_JAR, LambdaJar.defaultAgentPath()), AGENT_JAR);
     }
 
     private String string(String key, String defaultValue) {

@@ -2,6 +2,7 @@ package io.gamefleet.infra;
 
 import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.EventRule;
+import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.catalog.Schedule;
@@ -38,8 +39,8 @@ import software.amazon.awscdk.services.logs.LogGroup;
 import software.constructs.Construct;
 
 /**
- * One Lambda function per operation, workflow step, schedule and event rule of the catalog, and the
- * JSON door's, all from
+ * One Lambda function per operation, workflow step, schedule, event rule and push channel route of
+ * the catalog, and the JSON door's, all from
  * one asset (the shaded jar holds every handler). Each has its own role: its log group, and what
  * {@link FunctionAccess} declares for the tables and for Auto Scaling ({@link ScalingPermissions}).
  */
@@ -55,7 +56,7 @@ final class Functions extends Construct {
     static final Duration TIMEOUT = Duration.seconds(60);
 
     /** What invokes a function (named in its description and its role's). */
-    private enum Kind { API, STEP, SCHEDULED, EVENT }
+    private enum Kind { API, STEP, SCHEDULED, EVENT, PUSH }
 
     private final DeploymentContext context;
     private final DataStores data;
@@ -84,6 +85,13 @@ final class Functions extends Construct {
         for (EventRule rule : Triggers.EVENT_RULES) {
             function(rule.name(), rule.functionName(), rule.handlerMethod(), Kind.EVENT, TIMEOUT, environment);
         }
+        // $connect binds the caller as the API does: it tells the caller roles' sessions apart too.
+        Map<String, String> pushEnvironment = new LinkedHashMap<>(environment);
+        putCallerRoles(pushEnvironment, callerRoles);
+        for (PushChannel.WebSocketRoute route : PushChannel.ROUTES) {
+            function(route.name(), route.functionName(), route.handlerMethod(), Kind.PUSH, API_TIMEOUT,
+                    pushEnvironment);
+        }
         Map<String, String> apiEnvironment = new LinkedHashMap<>(environment);
         // The secret's ARN, not its value: the function reads it as it starts (GetSecretValue, below).
         apiEnvironment.put(Settings.PAGE_TOKEN_SECRET_ARN.environmentVariable(), data.pageTokenKey().getSecretArn());
@@ -91,10 +99,7 @@ final class Functions extends Construct {
                 software.amazon.awscdk.Fn.join(",", launches.instanceProfileArns()));
         // Every API function tells the caller roles' sessions by partition, account, name and unique id:
         // the JSON door to authorize them, every door to know an ADMIN or an instance's own process.
-        for (io.gamefleet.catalog.Role role : io.gamefleet.catalog.Role.values()) {
-            apiEnvironment.put(Settings.roleArn(role).environmentVariable(), callerRoles.role(role).getRoleArn());
-            apiEnvironment.put(Settings.roleId(role).environmentVariable(), callerRoles.role(role).getRoleId());
-        }
+        putCallerRoles(apiEnvironment, callerRoles);
         for (Route route : Routes.ALL) {
             function(route.operation().fleetIqName(), route.functionName(), route.handlerMethod(), Kind.API, API_TIMEOUT,
                     apiEnvironment);
@@ -103,7 +108,26 @@ final class Functions extends Construct {
                 API_TIMEOUT, apiEnvironment);
     }
 
-    /** Every function by name: steps, schedules, event rules, then routes. */
+    /**
+     * The functions that post notices get the push channel's management URL and may post to its
+     * connections (execute-api:ManageConnections on that stage's {@code POST @connections/*} only).
+     */
+    void postNotices(PushApi push) {
+        for (Map.Entry<String, Function> entry : functions.entrySet()) {
+            if (FunctionAccess.postsNotices(entry.getKey())) {
+                entry.getValue().addEnvironment(Settings.PUSH_ENDPOINT.environmentVariable(), push.managementUrl());
+                entry.getValue().getRole().addToPrincipalPolicy(PolicyStatement.Builder.create()
+                        .sid("PostNotices")
+                        .effect(Effect.ALLOW)
+                        .actions(List.of("execute-api:ManageConnections"))
+                        .resources(List.of(push.connectionsArn()))
+                        .build());
+                NagRules.noticePoster(entry.getValue(), push.connectionsArn());
+            }
+        }
+    }
+
+    /** Every function by name: steps, schedules, event rules, push routes, then API routes. */
     Map<String, Function> all() {
         return functions;
     }
@@ -115,6 +139,13 @@ final class Functions extends Construct {
     /** The {@value #LIVE_ALIAS} alias of a function. */
     Alias alias(String name) {
         return aliases.get(name);
+    }
+
+    private static void putCallerRoles(Map<String, String> environment, CallerRoles callerRoles) {
+        for (io.gamefleet.catalog.Role role : io.gamefleet.catalog.Role.values()) {
+            environment.put(Settings.roleArn(role).environmentVariable(), callerRoles.role(role).getRoleArn());
+            environment.put(Settings.roleId(role).environmentVariable(), callerRoles.role(role).getRoleId());
+        }
     }
 
     /** One run must end before the next one starts: the period, within Lambda's 15 minutes. */

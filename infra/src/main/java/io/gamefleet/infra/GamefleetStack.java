@@ -13,7 +13,7 @@ import software.constructs.Construct;
 
 /**
  * Every AWS resource of Gamefleet, built from the catalog: {@link Routes}, {@link Tables},
- * {@link Workflows}, {@link Triggers} and {@link Settings}. Nothing here names a route, a table, a
+ * {@link Workflows}, {@link Triggers}, {@link io.gamefleet.catalog.PushChannel} and {@link Settings}. Nothing here names a route, a table, a
  * key, a workflow step, a schedule, an event pattern or a setting default of its own; what each
  * function may do with the tables and with Auto Scaling comes from {@link FunctionAccess}.
  *
@@ -38,17 +38,21 @@ public final class GamefleetStack extends Stack {
                 new StateMachines(this, "Workflows", functions, context));
         EventTriggers triggers = LogicalIds.leaveOut(new EventTriggers(this, "Triggers", functions, context));
         Api api = LogicalIds.leaveOut(new Api(this, "HttpApi", functions, context));
-        LogicalIds.leaveOut(new CallerPolicies(this, "CallerPolicies", api, callerRoles));
+        PushApi push = new PushApi(this, "PushChannel", functions, context);
+        functions.postNotices(push);
+        LogicalIds.leaveOut(new CallerPolicies(this, "CallerPolicies", api, push, callerRoles));
+        new AgentInstall(this, "AgentInstall", context, callerRoles);
 
         data.tables().forEach(monitoring::tableAlarm);
         monitoring.apiAlarms(api.httpApi(), api.accessLogs());
+        monitoring.pushAlarms(push.stage());
         monitoring.balancerAlarm(functions.function(Triggers.BALANCER.functionName()),
                 context.scheduleMinutes(Triggers.BALANCER));
         monitoring.failedEventsAlarm(triggers.failedEvents());
         workflows.all().forEach((workflow, stateMachine) ->
                 monitoring.stateMachineAlarm(workflow.stateMachineName(), stateMachine));
-        monitoring.dashboard(getStackName(), api.httpApi(), functions.all().values(), workflows.all().values(),
-                data.tables().values());
+        monitoring.dashboard(getStackName(), api.httpApi(), push.stage(), functions.all().values(),
+                workflows.all().values(), data.tables().values());
         CfnOutput.Builder.create(this, "AlarmTopicArn").value(monitoring.topic().getTopicArn())
                 .description("Every Gamefleet alarm notifies this SNS topic: subscribe to it")
                 .build();

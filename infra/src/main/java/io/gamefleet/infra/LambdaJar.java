@@ -7,19 +7,36 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 
-/** Where the functions' shaded jar is: what the app deploys as every function's code. */
+/**
+ * Where the shaded jars are: the functions' (every function's code) and the agent's (the S3 asset
+ * instances install).
+ */
 final class LambdaJar {
     private LambdaJar() {}
 
-    /** The jar at {@code path}, which must exist; {@code contextKey} names the setting in the message. */
+    /** The Lambda jar at {@code path}, which must exist; {@code contextKey} names the setting in the message. */
     static Path resolve(String path, String contextKey) {
+        return resolve(path, contextKey, "Lambda jar", "functions");
+    }
+
+    /** The agent's jar at {@code path}, which must exist. */
+    static Path resolveAgent(String path, String contextKey) {
+        return resolve(path, contextKey, "Agent jar", "agent");
+    }
+
+    private static Path resolve(String path, String contextKey, String what, String module) {
         Path jar = Path.of(path).toAbsolutePath().normalize();
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("Lambda jar " + jar + " does not exist: build it with "
-                    + "'mvn -pl functions -am install -DskipTests' from the repository root, or pass "
+            throw new IllegalStateException(what + " " + jar + " does not exist: build it with "
+                    + "'mvn -pl " + module + " -am install -DskipTests' from the repository root, or pass "
                     + "-c " + contextKey + "=<path>");
         }
         return jar;
+    }
+
+    /** The agent's shaded jar (agent/pom.xml's finalName), relative to {@code infra/}. */
+    static String defaultAgentPath() {
+        return "../agent/target/gamefleet-agent.jar";
     }
 
     /** Relative to the working directory, which is {@code infra/} when the CDK CLI runs the app. */

@@ -12,6 +12,7 @@ import java.util.Optional;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.apigatewayv2.HttpApi;
+import software.amazon.awscdk.services.apigatewayv2.WebSocketStage;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.AlarmStatusWidget;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
@@ -43,7 +44,7 @@ import software.constructs.Construct;
  * CloudWatch may use; subscribe to it, or pass context {@code alarmEmail}).
  *
  * <p>Alarms page for outcomes, over several periods where one bad minute is noise: the API's 5xx,
- * an abnormal 4xx rate and 429s; a workflow execution that failed (its group may be stuck); a
+ * an abnormal 4xx rate and 429s; the push channel's failures, refusals and undelivered notices; a workflow execution that failed (its group may be stuck); a
  * balancer that stopped completing runs; an event or scheduled run that ended in the failed-events
  * queue; DynamoDB throttling per table (indexes included). A function's errors and throttles show
  * through those outcomes (an API function's as 5xx, a step's as a failed execution, the event
@@ -108,6 +109,44 @@ final class Monitoring extends Construct {
     }
 
     /**
+     * The push channel's health: its functions' failures (ExecutionError: a route's function that
+     * Lambda could not run, or that failed), a refusal rate well above normal (ClientError before
+     * the integration, such as IAM denials and throttles, and IntegrationError, the functions' 4xx
+     * and 5xx answers; a few 404s while a new instance is not yet recorded are normal), and the
+     * notices that reached no agent (their claims lapse by themselves, after their TTL).
+     */
+    void pushAlarms(WebSocketStage stage) {
+        MetricOptions options = sum();
+        alarm("PushErrors", names.prefix() + "Push-Errors", "The push channel's functions failed 5 or more times in "
+                + "5 minutes, twice within 15 minutes (API Gateway ExecutionError): agents may not connect",
+                stage.metric("ExecutionError", options), 5, 2, 3, TreatMissingData.NOT_BREACHING);
+        alarm("PushRefusedRate", names.prefix() + "Push-Refused-Rate", "More than a quarter of the push channel's "
+                + "connects and messages were refused (ClientError or IntegrationError) for 15 minutes, with at least "
+                + "100 in each 5 minutes",
+                MathExpression.Builder.create()
+                        .expression("IF(requests >= 100, 100 * (client + integration) / requests, 0)")
+                        .usingMetrics(Map.of("client", stage.metric("ClientError", options),
+                                "integration", stage.metric("IntegrationError", options),
+                                "requests", MathExpression.Builder.create().expression("connects + messages")
+                                        .usingMetrics(Map.of("connects", stage.metric("ConnectCount", options),
+                                                "messages", stage.metric("MessageCount", options)))
+                                        .period(PERIOD).build()))
+                        .label("refused connects and messages (%)").period(PERIOD).build(),
+                25, 3, 3, TreatMissingData.NOT_BREACHING);
+        alarm("UndeliveredNotices", names.prefix() + "Push-UndeliveredNotices", "10 or more claimed or terminate "
+                + "notices reached no agent in 5 minutes, twice within 15 minutes: agents are not connected or the "
+                + "management API failed (a claim whose notice is dropped lapses after its TTL)",
+                undeliveredNotices(), 10, 2, 3, TreatMissingData.NOT_BREACHING);
+    }
+
+    /** The stage's notices that reached no agent (the functions' EMF, see Catalog.UNDELIVERED_NOTICES). */
+    private IMetric undeliveredNotices() {
+        return Metric.Builder.create().namespace(Catalog.METRICS_NAMESPACE).metricName(Catalog.UNDELIVERED_NOTICES)
+                .dimensionsMap(Map.of(Catalog.STAGE_DIMENSION, names.stage()))
+                .statistic("Sum").period(PERIOD).build();
+    }
+
+    /**
      * The balancer completes a run every period: invocations that did not fail. Three periods
      * without one (the schedule stopped, or every run fails) is an alarm; no data is as bad.
      */
@@ -166,8 +205,8 @@ final class Monitoring extends Construct {
                         .build(), 1, 2, 3, TreatMissingData.NOT_BREACHING);
     }
 
-    void dashboard(String name, HttpApi api, Collection<Function> functions, Collection<StateMachine> stateMachines,
-            Collection<Table> tables) {
+    void dashboard(String name, HttpApi api, WebSocketStage push, Collection<Function> functions,
+            Collection<StateMachine> stateMachines, Collection<Table> tables) {
         Dashboard dashboard = Dashboard.Builder.create(this, "Dashboard").dashboardName(name).build();
         dashboard.addWidgets(TextWidget.Builder.create().width(24).height(2).markdown(
                 "# Gamefleet\nFleetIQ metrics per game server group (namespace `" + Catalog.METRICS_NAMESPACE
@@ -188,6 +227,12 @@ final class Monitoring extends Construct {
                         .build())),
                 graph("Workflow executions failed", stateMachines.stream()
                         .map(sm -> (IMetric) sm.metricFailed(sum())).toArray(IMetric[]::new)));
+        dashboard.addWidgets(
+                graph("Push channel connects and messages", push.metric("ConnectCount", sum()),
+                        push.metric("MessageCount", sum())),
+                graph("Push channel errors", push.metric("ClientError", sum()), push.metric("IntegrationError", sum()),
+                        push.metric("ExecutionError", sum())),
+                graph("Undelivered notices", undeliveredNotices()));
         dashboard.addWidgets(
                 graph("Function errors", functions.stream().map(fn -> (IMetric) fn.metricErrors(sum()))
                         .toArray(IMetric[]::new)),

@@ -16,6 +16,7 @@ import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.secretsmanager.Secret;
 import software.amazon.awscdk.services.sqs.Queue;
 import software.amazon.awscdk.services.stepfunctions.StateMachine;
+import software.constructs.IConstruct;
 
 /**
  * The cdk-nag AwsSolutions findings Gamefleet accepts, each on the one resource (and, for IAM5,
@@ -61,6 +62,22 @@ final class NagRules {
             + "only in new function instances, so it is rotated by replacing the secret value and redeploying, not "
             + "on a schedule. A token only carries a position within a query the caller may make anyway.";
 
+    static final String NOTICE_REASON = "The '*' is the connection id of PostToConnection (POST @connections/{id}): "
+            + "a function that posts notices reaches any connection of this push channel's stage, and only POST on "
+            + "it, as every agent's connection id is known only when the agent connects.";
+    static final String AGENT_PREFIX_REASON = "The policy variable ${aws:userid} is the instance session's own "
+            + "'<role id>:<instance id>' and comes first in the key, so the '*' after it only spans that instance's "
+            + "own logs: no instance may write under another's prefix, and nothing may be read or deleted.";
+    static final String ADMIN_ARCHIVE_REASON = "ADMIN reads the agents' archived logs of any instance: the '*' is "
+            + "every object key of the archive bucket, for s3:GetObject only (s3:ListBucket is on the bucket itself).";
+    static final String ARCHIVE_ACCESS_LOGS_REASON = "The archive is itself a log store: every write is an instance "
+            + "session's own key (its aws:userid prefix names the writer) and the reads are ADMIN's. Server access "
+            + "logs would need a second bucket with the same finding, a log object per few requests; where an "
+            + "audit of reads is required, CloudTrail S3 data events on this bucket record each request.";
+    static final String PUSH_ROUTE_REASON = "A WebSocket API authorizes a connection once, at $connect (IAM, SigV4): "
+            + "API Gateway accepts no authorizer on $disconnect and $default, whose messages ride the connection "
+            + "$connect authorized; their functions only answer a ping and clear the connection's own record.";
+
     private NagRules() {}
 
     /** L1 on the function; IAM5 on its role's policy for the Auto Scaling and EC2 wildcards it needs. */
@@ -101,6 +118,34 @@ final class NagRules {
         }
     }
 
+    /** IAM5 for the push stage's connections, on a notice-posting function's role. */
+    static void noticePoster(Function fn, String connectionsArn) {
+        NagSuppressions.addResourceSuppressions(defaultPolicy(fn.getRole()), List.of(suppression("AwsSolutions-IAM5",
+                NOTICE_REASON, finding(Stack.of(fn), connectionsArn))));
+    }
+
+    /** IAM5 for the instance's own prefix in the agents' policy. */
+    static void agentPolicy(ManagedPolicy policy, String instanceObjectsArn) {
+        NagSuppressions.addResourceSuppressions(policy, List.of(suppression("AwsSolutions-IAM5", AGENT_PREFIX_REASON,
+                finding(Stack.of(policy), instanceObjectsArn))));
+    }
+
+    /** IAM5 for ADMIN's read of every archived object. */
+    static void adminArchiveRead(IRole admin, String objectsArn) {
+        NagSuppressions.addResourceSuppressions(defaultPolicy(admin), List.of(suppression("AwsSolutions-IAM5",
+                ADMIN_ARCHIVE_REASON, finding(Stack.of(admin), objectsArn))));
+    }
+
+    /** S1 (server access logs) on the archive bucket. */
+    static void agentArchive(IConstruct bucket) {
+        NagSuppressions.addResourceSuppressions(bucket, List.of(suppression("AwsSolutions-S1", ARCHIVE_ACCESS_LOGS_REASON)));
+    }
+
+    /** APIG4 (authorization) on the push channel's routes after $connect. */
+    static void pushRoute(IConstruct route) {
+        NagSuppressions.addResourceSuppressions(route, List.of(suppression("AwsSolutions-APIG4", PUSH_ROUTE_REASON)));
+    }
+
     static void failedEventsQueue(Queue queue) {
         NagSuppressions.addResourceSuppressions(queue, List.of(suppression("AwsSolutions-SQS3", FAILED_EVENTS_REASON)));
     }
@@ -135,7 +180,7 @@ final class NagRules {
         throw new IllegalArgumentException("cannot flatten " + value);
     }
 
-    private static software.constructs.IConstruct defaultPolicy(IRole role) {
+    private static IConstruct defaultPolicy(IRole role) {
         return role.getNode().findChild("DefaultPolicy");
     }
 

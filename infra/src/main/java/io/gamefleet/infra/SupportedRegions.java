@@ -9,9 +9,10 @@ import software.constructs.Construct;
 
 /**
  * Where Gamefleet deploys: the commercial regions that have every service it uses (Lambda on
- * arm64, the API Gateway HTTP API, EventBridge Scheduler, Step Functions, DynamoDB), as cfn-lint's
- * region data says (ap-east-2 has no HTTP API yet; GovCloud and China are not tried). SnapStart is
- * on only where Lambda offers it for Java; elsewhere the functions start without it.
+ * arm64, the API Gateway HTTP and WebSocket APIs, EventBridge Scheduler, Step Functions, DynamoDB,
+ * S3), as cfn-lint's region data says (ap-east-2 has no HTTP API yet; GovCloud and China are not
+ * tried). SnapStart is on only where Lambda offers it for Java; elsewhere the functions start
+ * without it.
  */
 final class SupportedRegions {
     static final List<String> ALL = List.of(

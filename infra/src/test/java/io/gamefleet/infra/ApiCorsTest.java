@@ -18,7 +18,8 @@ class ApiCorsTest {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> api(Map<String, Object> context) {
         Template template = Template.fromStack(TestApps.stack(temp, context, "Gamefleet-prod"));
-        Map<String, Object> api = template.findResources("AWS::ApiGatewayV2::Api").values().iterator().next();
+        Map<String, Object> api = template.findResources("AWS::ApiGatewayV2::Api",
+                Map.of("Properties", Map.of("ProtocolType", "HTTP"))).values().iterator().next();
         return (Map<String, Object>) api.get("Properties");
     }
 

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 class ApiStackTest extends SynthesizedStack {
     @Test
     void oneIamAuthorizedRoutePerRestRouteAndCborPathAndTheJsonDoor() {
-        template.resourceCountIs("AWS::ApiGatewayV2::Route", 2 * Routes.ALL.size() + 1);
+        assertThat(ofApi("AWS::ApiGatewayV2::Route", httpApiId())).hasSize(2 * Routes.ALL.size() + 1);
         Set<String> routeKeys = new HashSet<>();
-        for (Map<String, Object> route : ofType("AWS::ApiGatewayV2::Route").values()) {
+        for (Map<String, Object> route : ofApi("AWS::ApiGatewayV2::Route", httpApiId()).values()) {
             assertThat(props(route)).containsEntry("AuthorizationType", "AWS_IAM");
             routeKeys.add((String) props(route).get("RouteKey"));
         }
@@ -29,7 +29,7 @@ class ApiStackTest extends SynthesizedStack {
 
     @Test
     void eachRouteIntegratesTheLiveAliasOfItsOwnHandler() {
-        for (Map<String, Object> routeResource : ofType("AWS::ApiGatewayV2::Route").values()) {
+        for (Map<String, Object> routeResource : ofApi("AWS::ApiGatewayV2::Route", httpApiId()).values()) {
             Map<String, Object> p = props(routeResource);
             String functionName = Routes.ALL.stream()
                     .filter(r -> (r.method() + " " + r.path()).equals(p.get("RouteKey"))
@@ -47,8 +47,8 @@ class ApiStackTest extends SynthesizedStack {
 
     @Test
     void defaultStageIsThrottledAutoDeployedAndAccessLogged() {
-        template.resourceCountIs("AWS::ApiGatewayV2::Stage", 1);
-        Map<String, Object> stage = props(ofType("AWS::ApiGatewayV2::Stage").values().iterator().next());
+        assertThat(ofApi("AWS::ApiGatewayV2::Stage", httpApiId())).hasSize(1);
+        Map<String, Object> stage = props(ofApi("AWS::ApiGatewayV2::Stage", httpApiId()).values().iterator().next());
         assertThat(stage).containsEntry("StageName", "$default").containsEntry("AutoDeploy", true)
                 .containsKey("DefaultRouteSettings");
         Map<String, Object> logs = map(stage.get("AccessLogSettings"));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.catalog.Schedule;
@@ -87,10 +88,12 @@ class DeploymentContextStackTest extends SynthesizedStack {
             assertThat(variables.get(Settings.roleId(role).environmentVariable()))
                     .isEqualTo(Map.of("Fn::GetAtt", List.of(roleId, "RoleId")));
         }
-        // Every API function knows them (an ADMIN, an instance's own process); the others do not.
+        // Every API function knows them (an ADMIN, an instance's own process), and the push channel's, which
+        // bind $connect's caller as the API does; the others do not.
         Set<String> api = new HashSet<>();
         Routes.ALL.forEach(r -> api.add(r.functionName()));
         api.add(Routes.JSON_DOOR.functionName());
+        PushChannel.ROUTES.forEach(r -> api.add(r.functionName()));
         for (String name : functionNames()) {
             assertThat(variables(resources.get(functionId(name))).containsKey(Settings.ADMIN_ROLE_ID.environmentVariable()))
                     .as(name).isEqualTo(api.contains(name));
@@ -162,10 +165,13 @@ class DeploymentContextStackTest extends SynthesizedStack {
         keys.put(DeploymentContext.EXPECTED_GAME_SERVERS, Integer.toString(DeploymentContext.DEFAULT_EXPECTED_GAME_SERVERS));
         keys.put(DeploymentContext.HEARTBEAT_SECONDS, Integer.toString(DeploymentContext.DEFAULT_HEARTBEAT_SECONDS));
         keys.put(DeploymentContext.CLAIMS_PER_SECOND, Integer.toString(DeploymentContext.DEFAULT_CLAIMS_PER_SECOND));
+        keys.put(DeploymentContext.AGENT_LOG_RETENTION_DAYS,
+                Integer.toString(DeploymentContext.DEFAULT_AGENT_LOG_RETENTION_DAYS));
         for (Map.Entry<String, String> key : keys.entrySet()) {
             assertThat(deploying).as(key.getKey()).containsPattern(
                     "\\| `" + Pattern.quote(key.getKey()) + "` \\| " + Pattern.quote(key.getValue()) + " \\|");
         }
-        assertThat(deploying).contains("`" + DeploymentContext.ALARM_EMAIL + "`", "`" + DeploymentContext.LAMBDA_JAR + "`");
+        assertThat(deploying).contains("`" + DeploymentContext.ALARM_EMAIL + "`", "`" + DeploymentContext.LAMBDA_JAR + "`",
+                "`" + DeploymentContext.AGENT_JAR + "`");
     }
 }

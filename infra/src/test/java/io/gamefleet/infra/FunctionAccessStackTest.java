@@ -101,6 +101,9 @@ class FunctionAccessStackTest extends SynthesizedStack {
                             || a.equals("secretsmanager:GetSecretValue") || a.equals("secretsmanager:DescribeSecret")
                             || (started != null && a.equals("states:StartExecution"))
                             || (describes && a.equals("autoscaling:DescribeAutoScalingGroups"))
+                            // the claim's and the deregistration's notices (PushChannelStackTest)
+                            || (FunctionAccess.postsNotices(route.functionName())
+                                    && a.equals("execute-api:ManageConnections"))
                             // CreateGameServerGroup reads the launch template's instance profile.
                             || (route.operation() == Operation.CREATE_GAME_SERVER_GROUP
                                     && a.equals("ec2:DescribeLaunchTemplateVersions")));

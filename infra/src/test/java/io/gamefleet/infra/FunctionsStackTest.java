@@ -2,6 +2,7 @@ package io.gamefleet.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.catalog.Settings.Setting;
@@ -19,7 +20,10 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The functions (Functions): one per route, step, schedule and event rule, their versions, aliases and environment. */
+/**
+ * The functions (Functions): one per route, step, schedule, event rule and push channel route, their
+ * versions, aliases and environment.
+ */
 class FunctionsStackTest extends SynthesizedStack {
     @Test
     void oneFunctionPerRouteStepScheduleAndEventRule() {
@@ -35,6 +39,8 @@ class FunctionsStackTest extends SynthesizedStack {
         Triggers.SCHEDULES.forEach(s -> timeouts.put(s.functionName(), 60)); // the default rate, one minute
         Triggers.EVENT_RULES.forEach(e -> handlers.put(e.functionName(), e.handlerMethod()));
         Triggers.EVENT_RULES.forEach(e -> timeouts.put(e.functionName(), 60));
+        PushChannel.ROUTES.forEach(r -> handlers.put(r.functionName(), r.handlerMethod()));
+        PushChannel.ROUTES.forEach(r -> timeouts.put(r.functionName(), 20));
 
         template.resourceCountIs("AWS::Lambda::Function", handlers.size());
         assertThat(functionNames()).isEqualTo(handlers.keySet());

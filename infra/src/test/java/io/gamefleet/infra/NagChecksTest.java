@@ -70,8 +70,9 @@ class NagChecksTest {
                 }
             }
         }
+        // S1: the agents' archive has no server access logs; APIG4: the push channel's routes after $connect.
         assertThat(ruleIds).containsExactlyInAnyOrder("AwsSolutions-L1", "AwsSolutions-IAM5", "AwsSolutions-SMG4",
-                "AwsSolutions-SQS3");
+                "AwsSolutions-SQS3", "AwsSolutions-S1", "AwsSolutions-APIG4");
     }
 
     @SuppressWarnings("unchecked")

@@ -111,7 +111,7 @@ class StagesAndThrottlingTest {
     @SuppressWarnings("unchecked")
     private static Map<String, Map<String, Object>> routeSettings(Map<String, Object> context) throws IOException {
         Map<String, Map<String, Object>> stages = template(context, "Gamefleet-prod")
-                .findResources("AWS::ApiGatewayV2::Stage");
+                .findResources("AWS::ApiGatewayV2::Stage", Map.of("Properties", Map.of("StageName", Api.STAGE)));
         Map<String, Object> stage = stages.values().iterator().next();
         return (Map<String, Map<String, Object>>) ((Map<String, Object>) stage.get("Properties")).get("RouteSettings");
     }

@@ -111,6 +111,21 @@ abstract class SynthesizedStack {
         return ids.get(0);
     }
 
+    /** The HTTP API (the other AWS::ApiGatewayV2::Api is the push channel's WebSocket API). */
+    String httpApiId() {
+        return idWhere("AWS::ApiGatewayV2::Api", "ProtocolType", "HTTP");
+    }
+
+    String pushApiId() {
+        return idWhere("AWS::ApiGatewayV2::Api", "ProtocolType", "WEBSOCKET");
+    }
+
+    /** The resources of the type that belong to the API (their ApiId is its Ref). */
+    Map<String, Map<String, Object>> ofApi(String type, String apiId) {
+        return ofType(type).entrySet().stream().filter(e -> ref(apiId).equals(props(e.getValue()).get("ApiId")))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
     String onlyResourceOf(String type) {
         assertThat(ofType(type)).as(type).hasSize(1);
         return ofType(type).keySet().iterator().next();
@@ -189,6 +204,9 @@ abstract class SynthesizedStack {
         if (m.containsKey("Fn::GetAtt")) {
             List<Object> att = cast(m.get("Fn::GetAtt"));
             return "<" + att.get(0) + "." + att.get(1) + ">";
+        }
+        if (m.containsKey("Fn::Sub") && m.get("Fn::Sub") instanceof String sub) {
+            return sub;
         }
         if (m.containsKey("Fn::Join")) {
             List<Object> join = cast(m.get("Fn::Join"));

@@ -22,6 +22,7 @@ final class TestApps {
         Map<String, Object> all = new HashMap<>(CDK_JSON_CONTEXT);
         all.putAll(context);
         all.putIfAbsent(DeploymentContext.LAMBDA_JAR, anyJar(temp).toString());
+        all.putIfAbsent(DeploymentContext.AGENT_JAR, agentJar(temp).toString());
         App app = new App(AppProps.builder().context(all).outdir(temp.resolve("cdk.out-" + all.hashCode()).toString())
                 .build());
         return new GamefleetStack(app, stackName, StackProps.builder().build());
@@ -33,6 +34,19 @@ final class TestApps {
         try {
             if (!Files.exists(jar)) {
                 Files.write(jar, new byte[] {'P', 'K', 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return jar;
+    }
+
+    /** Another empty jar, so that the agent's asset is not the functions' (their hashes differ). */
+    static Path agentJar(Path temp) {
+        Path jar = temp.resolve("gamefleet-agent.jar");
+        try {
+            if (!Files.exists(jar)) {
+                Files.write(jar, new byte[] {'P', 'K', 5, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 'a'});
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.catalog.Catalog;
+import io.gamefleet.catalog.Settings;
 import io.gamefleet.domain.Metrics;
 import java.time.Clock;
 import java.util.List;
@@ -18,10 +19,18 @@ public final class EmfMetrics implements Metrics {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Clock clock;
     private final Consumer<String> sink;
+    private final String stage;
 
+    /** The metrics of the default stage ({@link Settings#STAGE}'s, the local profile's). */
     public EmfMetrics(Clock clock, Consumer<String> sink) {
+        this(clock, sink, Settings.STAGE.defaultValue());
+    }
+
+    /** {@code stage} is the dimension the stage-wide metrics (the undelivered notices) are alarmed on. */
+    public EmfMetrics(Clock clock, Consumer<String> sink, String stage) {
         this.clock = clock;
         this.sink = sink;
+        this.stage = stage;
     }
 
     @Override
@@ -41,22 +50,39 @@ public final class EmfMetrics implements Metrics {
                 new Value(Catalog.GAME_SERVER_INTERRUPTIONS, "Count", gameServers)));
     }
 
+    /** Per stage (what the alarm sums) and per stage and group; the notice kind is a property of the line. */
+    @Override
+    public void undeliveredNotice(String group, String notice) {
+        ObjectNode line = emit(Map.of(Catalog.STAGE_DIMENSION, stage, "GameServerGroup", group),
+                List.of(List.of(Catalog.STAGE_DIMENSION), List.of(Catalog.STAGE_DIMENSION, "GameServerGroup")),
+                List.of(new Value(Catalog.UNDELIVERED_NOTICES, "Count", 1)));
+        line.put("Notice", notice);
+        sink.accept(line.toString());
+    }
+
     private record Value(String name, String unit, double value) {}
 
     private void emit(Map<String, String> dimensions, List<Value> values) {
+        sink.accept(emit(dimensions, List.of(dimensions.keySet().stream().sorted().toList()), values).toString());
+    }
+
+    private ObjectNode emit(Map<String, String> dimensions, List<List<String>> dimensionSets, List<Value> values) {
         ObjectNode line = JSON.createObjectNode();
         ObjectNode aws = line.putObject("_aws");
         aws.put("Timestamp", clock.millis());
         ObjectNode directive = aws.putArray("CloudWatchMetrics").addObject();
         directive.put("Namespace", Catalog.METRICS_NAMESPACE);
-        ArrayNode dimensionSet = directive.putArray("Dimensions").addArray();
-        dimensions.keySet().stream().sorted().forEach(dimensionSet::add);
+        ArrayNode sets = directive.putArray("Dimensions");
+        for (List<String> set : dimensionSets) {
+            ArrayNode names = sets.addArray();
+            set.forEach(names::add);
+        }
         ArrayNode metrics = directive.putArray("Metrics");
         for (Value v : values) {
             metrics.addObject().put("Name", v.name()).put("Unit", v.unit());
             line.put(v.name(), v.value());
         }
         dimensions.forEach(line::put);
-        sink.accept(line.toString());
+        return line;
     }
 }

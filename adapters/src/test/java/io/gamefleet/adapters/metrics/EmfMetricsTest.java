@@ -48,6 +48,18 @@ class EmfMetricsTest {
     }
 
     @Test
+    void anUndeliveredNoticeCountsPerStageAndPerStageAndGroup() throws Exception {
+        new EmfMetrics(Clock.systemUTC(), lines::add, "prod").undeliveredNotice("arena", "claimed");
+        JsonNode line = JSON.readTree(lines.get(0));
+        assertThat(line.get("_aws").get("CloudWatchMetrics").get(0).get("Dimensions").toString())
+                .isEqualTo("[[\"Stage\"],[\"Stage\",\"GameServerGroup\"]]");
+        assertThat(line.get("Stage").asText()).isEqualTo("prod");
+        assertThat(line.get("GameServerGroup").asText()).isEqualTo("arena");
+        assertThat(line.get("Notice").asText()).isEqualTo("claimed");
+        assertThat(line.get("UndeliveredNotices").asDouble()).isEqualTo(1);
+    }
+
+    @Test
     void anEmptyGroupIsZeroPercentUtilized() {
         assertThat(new GameServerCounts(0, 0, 0, 0).percentUtilized()).isZero();
     }

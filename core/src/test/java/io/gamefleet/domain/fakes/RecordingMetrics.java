@@ -11,8 +11,11 @@ public final class RecordingMetrics implements Metrics {
 
     public record InterruptionReport(String group, String instanceType, int gameServers) {}
 
+    public record UndeliveredNotice(String group, String notice) {}
+
     private final List<GameServersReport> gameServers = new ArrayList<>();
     private final List<InterruptionReport> interruptions = new ArrayList<>();
+    private final List<UndeliveredNotice> undelivered = new ArrayList<>();
 
     @Override
     public synchronized void gameServers(String group, GameServerCounts counts) {
@@ -22,6 +25,15 @@ public final class RecordingMetrics implements Metrics {
     @Override
     public synchronized void interruption(String group, String instanceType, int gameServers) {
         interruptions.add(new InterruptionReport(group, instanceType, gameServers));
+    }
+
+    @Override
+    public synchronized void undeliveredNotice(String group, String notice) {
+        undelivered.add(new UndeliveredNotice(group, notice));
+    }
+
+    public synchronized List<UndeliveredNotice> undeliveredNotices() {
+        return List.copyOf(undelivered);
     }
 
     public synchronized List<GameServersReport> gameServers() {

@@ -42,4 +42,9 @@ public final class FleetMetrics implements Metrics {
     public void interruption(String group, String instanceType, int gameServers) {
         emf.interruption(group, instanceType, gameServers);
     }
+
+    @Override
+    public void undeliveredNotice(String group, String notice) {
+        emf.undeliveredNotice(group, notice);
+    }
 }
