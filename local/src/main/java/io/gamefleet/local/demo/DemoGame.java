@@ -117,10 +117,6 @@ public final class DemoGame implements AutoCloseable {
         }
     }
 
-    public int matchesStarted() {
-        return matches;
-    }
-
     private void create() {
         Reply r = api.call("POST", "/game-server-groups", groupDefinition());
         if (r.ok()) {
