@@ -39,6 +39,7 @@ class DemoGameTest {
         api.createActive(GamefleetClient.groupBody("other", 1, 1));
         try (DemoGame demo = DemoGame.calling(profile.endpoint(), LocalProfileExtension.ADMIN, profile.fleet(),
                 LOCAL.signingClock(), log::add)) {
+            demo.tick(); // creates the group
             demo.runEverySecond();
             assertThat(api.awaitGroup(DemoGame.GROUP, Set.of("ACTIVE", "ERROR"), GamefleetClient.WORKFLOW).get("Status")
                     .asText()).as("%s", log).isEqualTo("ACTIVE");

@@ -8,18 +8,21 @@ import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.demo.ApiClient.Reply;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.fleet.SimulatedFleet;
+import java.io.File;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /**
@@ -78,9 +81,15 @@ public final class DemoGame implements AutoCloseable {
     public static AgentTemplate agentTemplate(String... matchArgs) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx32m", "-Xss512k",
-                "-cp", System.getProperty("java.class.path"), DemoGameServer.class.getName()));
+                "-cp", absoluteClasspath(), DemoGameServer.class.getName()));
         command.addAll(List.of(matchArgs));
         return AgentTemplate.command(command, SERVERS_PER_INSTANCE).onlyOn(GROUP);
+    }
+
+    /** Each process starts in a folder of its own: {@code java -jar local/target/...} gives a relative path. */
+    private static String absoluteClasspath() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .map(entry -> Path.of(entry).toAbsolutePath().toString()).collect(Collectors.joining(File.pathSeparator));
     }
 
     /** Ticks once a second until closed; a failed tick is reported and the next one tries again. */
