@@ -15,13 +15,16 @@ import java.time.Duration;
  * the Java GSDK does (camelCase keys, a heartbeat a second, at once on a state change) and prints
  * what it hears, so a test reads its console log. Modes:
  * {@code match-until FILE} Initializing, StandingBy, Active on a claim, then Terminated and exit 0 once
- * FILE exists (or on Terminate); {@code crash} one heartbeat then exit 3; {@code silent} never beats,
- * ignores SIGTERM and starts a child in its process group.
+ * FILE exists (or on Terminate); {@code crash-standing-by-when FILE} the same, but exit 3 while
+ * StandingBy once FILE exists; {@code crash} one heartbeat then exit 3; {@code silent} never beats,
+ * ignores SIGTERM and starts a child in its process group. A heartbeat answered after one that was
+ * not prints {@code AGENT BACK} (the agent restarted).
  */
 public final class ScriptedGsdkServer {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private static String url;
+    private static boolean unreachable;
 
     public static void main(String[] args) throws Exception {
         JsonNode config = JSON.readTree(Path.of(System.getenv("GSDK_CONFIG_FILE")).toFile());
@@ -40,12 +43,13 @@ public final class ScriptedGsdkServer {
                 System.out.println("CHILD " + child.pid());
                 Thread.sleep(Long.MAX_VALUE);
             }
-            case "match-until" -> match(Path.of(args[1]));
+            case "match-until" -> match(Path.of(args[1]), false);
+            case "crash-standing-by-when" -> match(Path.of(args[1]), true);
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
 
-    private static void match(Path endFile) throws Exception {
+    private static void match(Path endFile, boolean crashStandingBy) throws Exception {
         post(url.replace("/v1/sessionHosts/", "/v1/metrics/") + "/gsdkinfo", "{\"Flavor\":\"Java\",\"Version\":\"2.0.0\"}", "POST");
         String state = "Initializing";
         beat(state);
@@ -65,6 +69,10 @@ public final class ScriptedGsdkServer {
                         + " sessionId=" + reply.path("sessionConfig").path("sessionId").asText());
                 beat(state);
                 continue;
+            }
+            if (crashStandingBy && state.equals("StandingBy") && Files.exists(endFile)) {
+                System.out.println("CRASHING while StandingBy");
+                System.exit(3);
             }
             if (state.equals("Active") && Files.exists(endFile)) {
                 System.out.println("MATCH OVER");
@@ -99,8 +107,13 @@ public final class ScriptedGsdkServer {
                 System.out.println("REFUSED " + r.statusCode() + " " + r.body());
                 return null;
             }
+            if (unreachable) {
+                unreachable = false;
+                System.out.println("AGENT BACK");
+            }
             return r.body();
         } catch (java.io.IOException e) {
+            unreachable = true;
             System.out.println("agent unreachable: " + e);
             return null;
         }

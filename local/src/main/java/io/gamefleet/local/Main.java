@@ -2,7 +2,9 @@ package io.gamefleet.local;
 
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.local.agents.AgentTemplate;
+import io.gamefleet.local.agents.InstanceAgents;
 import io.gamefleet.local.demo.DemoGame;
+import io.gamefleet.local.demo.DemoGameServer;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.Principals;
 import java.net.URI;
@@ -15,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 
 /** {@code local/run}: starts the local profile in the foreground until Ctrl-C or SIGTERM. */
@@ -44,8 +45,9 @@ public final class Main {
             System.exit(1);
             return;
         }
+        Optional<InstanceAgents> agents;
         try {
-            launch.agents().ifPresent(profile::runAgents);
+            agents = launch.agents().map(profile::runAgents);
         } catch (RuntimeException e) {
             System.err.println("local/run: could not start the agents: " + e.getMessage());
             profile.close();
@@ -55,7 +57,7 @@ public final class Main {
         Optional<DemoGame> demo = Optional.empty();
         if (launch.demo()) {
             demo = Optional.of(DemoGame.calling(profile.endpoint(), admin, profile.fleet(), options.clock(),
-                    new Random(), line -> System.out.println("demo: " + line)));
+                    line -> System.out.println("demo: " + line)));
         }
         // A child process the profile needs ended and cannot be started again without loss.
         profile.failure().thenAccept(reason -> {
@@ -79,17 +81,29 @@ public final class Main {
                 + admin.accessKeyId() + ":" + admin.secretAccessKey() + " " + profile.endpoint() + "/game-server-groups");
         System.out.println("  local token: " + profile.localToken());
         System.out.println("               (header X-Gamefleet-Local-Token of POST /_local/* and the Lambda Invoke path)");
-        System.out.println("  logs:        " + profile.logsDirectory() + " (the emulators' output; "
+        System.out.println("  logs:        " + profile.logsDirectory() + " (the emulators' output"
+                + (agents.isPresent() ? ", the agents' folders and archive" : "") + "; "
                 + (options.keepTemp() ? "kept" : "removed at exit, unless --keep-temp") + ")");
         System.out.println("  metrics:     " + profile.logsDirectory().resolve("metrics.log")
                 + " (CloudWatch embedded metric format)");
         System.out.println("  requests:    one line each on standard error; the functions' logs too");
-        launch.agents().ifPresent(a -> System.out.println("  agents:      on every instance of every group, " + a.processes()
-                + " game server(s) each; their lines on standard error (\"agent: \"), ended servers' logs in "
-                + profile.logsDirectory().resolve("agents/archive")));
+        launch.agents().ifPresent(a -> System.out.println("  agents:      " + agentsLine(a, launch.demo())));
+        agents.ifPresent(a -> {
+            System.out.println("               the agent jar " + a.jar() + " in one JVM; its lines on standard error (\"agent: \")");
+            System.out.println("               running servers' output: " + a.instancesFolder()
+                    + "/<instanceId>/servers/<gameServerId>/logs/PF_ConsoleLogs.txt");
+            System.out.println("               ended servers' logs:     " + a.archive() + "/<group>/<instanceId>/<gameServerId>/");
+        });
         System.out.println("  Ctrl-C stops it.");
         demo.ifPresent(DemoGame::runEverySecond);
         stopped.await();
+    }
+
+    /** What the agents run, and where. */
+    static String agentsLine(AgentTemplate agents, boolean demo) {
+        String where = agents.onlyGroup().map(g -> "on every instance of group " + g).orElse("on every instance of every group");
+        String what = demo ? "the demo game server (" + DemoGameServer.class.getName() + ", GSDK protocol)" : "your game server";
+        return where + ", " + agents.processes() + " process(es) of " + what + " each";
     }
 
     static final String USAGE = """
@@ -224,9 +238,13 @@ public final class Main {
             throw new IllegalArgumentException("--servers-per-instance goes with --game-server (with --agent-config,"
                     + " set \"processes\" in the file)");
         }
+        if (demo && (gameServer.isPresent() || agentConfig.isPresent())) {
+            throw new IllegalArgumentException("--demo runs its own demo game server under the agent; --game-server and"
+                    + " --agent-config run yours: give one or the other");
+        }
         Optional<AgentTemplate> agents = gameServer.isPresent()
                 ? Optional.of(AgentTemplate.gameServer(gameServer.get(), serversPerInstance.orElse(1)))
-                : agentConfig.map(AgentTemplate::read);
+                : demo ? Optional.of(DemoGame.agentTemplate()) : agentConfig.map(AgentTemplate::read);
         return new Launch(new LocalProfile.Options(port, claimTtl, health, balancer, launch, dataDir, dynamo, sfn,
                 List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors(), localToken,
                 allowUnsignedPayload, keepTemp, accessLog), interruptions, demo, agents);

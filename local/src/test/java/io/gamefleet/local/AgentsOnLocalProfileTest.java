@@ -17,7 +17,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -41,8 +40,6 @@ class AgentsOnLocalProfileTest {
             .localOnly("the simulated instances' agents");
 
     private static final String GROUP = "agents";
-    /** Real processes and a real JVM on a loaded machine: how long a step may take before it failed. */
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     @TempDir
     static Path matches;
@@ -51,6 +48,7 @@ class AgentsOnLocalProfileTest {
 
     private final GamefleetClient admin = LOCAL.admin();
     private final GamefleetClient matchmaker = LOCAL.matchmaker();
+    private final AgentsOnProfile servers = new AgentsOnProfile(LOCAL, GROUP);
 
     @BeforeAll
     static void aGroupOfOneInstanceWithItsAgent() throws IOException, InterruptedException {
@@ -146,38 +144,22 @@ class AgentsOnLocalProfileTest {
 
     /** This class's game server processes: their command lines name its temporary folder. */
     private static List<ProcessHandle> gameServerProcesses() {
-        return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
-                .filter(p -> p.info().commandLine().orElse("").contains(matches.toString())).toList();
+        return AgentsOnProfile.processes(matches.toString());
     }
 
     private Optional<JsonNode> available() {
-        for (JsonNode s : admin.listServers(GROUP, "").ok().body().path("GameServers")) {
-            if (s.path("InstanceId").asText().equals(instance) && !"CLAIMED".equals(s.path("ClaimStatus").asText())
-                    && "AVAILABLE".equals(s.path("UtilizationStatus").asText())) {
-                return Optional.of(s);
-            }
-        }
-        return Optional.empty();
+        return servers.available(instance);
     }
 
     private Optional<String> pushConnection() {
-        return LOCAL.profile().services().groups().describeInstances(GROUP, Optional.of(List.of(instance)), 10,
-                Optional.empty()).items().stream().findFirst().map(i -> i.pushConnectionId());
+        return servers.pushConnection(instance);
     }
 
-    /** The running process's output (its console log, in its folder under the agent's work directory). */
-    private static String console(String gameServerId) {
-        Path logs = LOCAL.profile().logsDirectory().resolve("agents/instances").resolve(instance).resolve("servers")
-                .resolve(gameServerId);
-        try (Stream<Path> files = Files.walk(logs)) {
-            Path log = files.filter(p -> p.getFileName().toString().equals("PF_ConsoleLogs.txt")).findFirst().orElse(null);
-            return log == null ? "" : Files.readString(log);
-        } catch (IOException e) {
-            return "";
-        }
+    private String console(String gameServerId) {
+        return servers.console(instance, gameServerId);
     }
 
     private static <T> T await(String what, Supplier<T> found) {
-        return GamefleetClient.await(what, PATIENCE, found);
+        return AgentsOnProfile.await(what, found);
     }
 }

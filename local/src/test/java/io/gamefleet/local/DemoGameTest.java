@@ -3,84 +3,71 @@ package io.gamefleet.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gamefleet.domain.fakes.MutableClock;
+import io.gamefleet.local.agents.InstanceAgents;
 import io.gamefleet.local.demo.DemoGame;
-import java.math.BigDecimal;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
+import java.nio.file.Files;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@code local/run --demo}: its game servers and matchmaker, driven by moving the profile's clock. */
+/**
+ * {@code local/run --demo}, as Main wires it: the demo group, its matchmaker, and on each of its
+ * instances the agent running the demo game server ({@code DemoGameServer}, a child JVM speaking the
+ * GSDK protocol) with real processes: registered when StandingBy, claimed, Active with the claim's
+ * data, players joining and leaving, its exit, deregistered, archived, replaced. Another group's
+ * instances run no agent.
+ */
 class DemoGameTest {
     @RegisterExtension
-    static final LocalProfileExtension LOCAL = new LocalProfileExtension()
-            .localOnly("the demo game runs in the profile's process, on its simulated fleet and clock");
+    static final LocalProfileExtension LOCAL = new LocalProfileExtension().inRealTime()
+            .localOnly("the demo game runs in the profile's process and its game servers under the simulated instances' agents");
 
-    private final List<String> log = new ArrayList<>();
+    private static final Pattern CLAIMED = Pattern.compile("match-1: claimed game server (gs-[0-9a-f]+) on (i-[0-9a-f]+) .*");
+
+    private final List<String> log = new CopyOnWriteArrayList<>();
+    private final AgentsOnProfile servers = new AgentsOnProfile(LOCAL, DemoGame.GROUP);
 
     @Test
-    void gameServersRegisterGetClaimedPlayAndStartAgain() {
-        MutableClock clock = LOCAL.clock();
+    void theDemoGameServersRunUnderTheAgentGetClaimedPlayExitAndAreReplaced() throws Exception {
         LocalProfile profile = LOCAL.profile();
-        DemoGame demo = DemoGame.calling(profile.endpoint(), LocalProfileExtension.ADMIN, profile.fleet(), clock,
-                new Random(7), log::add);
         GamefleetClient api = LOCAL.admin();
+        InstanceAgents agents = profile.runAgents(DemoGame.agentTemplate("1")); // players stay 1 s
+        api.createActive(GamefleetClient.groupBody("other", 1, 1));
+        try (DemoGame demo = DemoGame.calling(profile.endpoint(), LocalProfileExtension.ADMIN, profile.fleet(),
+                LOCAL.signingClock(), log::add)) {
+            demo.tick(); // creates the group
+            demo.runEverySecond();
+            assertThat(api.awaitGroup(DemoGame.GROUP, Set.of("ACTIVE", "ERROR"), GamefleetClient.WORKFLOW).get("Status")
+                    .asText()).as("%s", log).isEqualTo("ACTIVE");
 
-        // The group is created and activated (the workflows run in real time); then the first tick
-        // that finds it ACTIVE starts four game servers per instance and makes the first claim.
-        demo.tick();
-        assertThat(api.awaitGroup(DemoGame.GROUP, Set.of("ACTIVE", "ERROR"), GamefleetClient.WORKFLOW).get("Status")
-                .asText()).as("%s", log).isEqualTo("ACTIVE");
-        demo.tick();
-        demo.tick();
-        List<JsonNode> servers = servers(api);
-        assertThat(servers).hasSize(DemoGame.MIN_SIZE * DemoGame.SLOTS_PER_INSTANCE);
-        assertThat(servers).allSatisfy(s -> assertThat(s.get("GameServerId").asText())
-                .matches("demo-" + s.get("InstanceId").asText() + "-[1-4]"));
-        assertThat(utilized(servers)).hasSize(1);
-        assertThat(utilized(servers).get(0).get("GameServerData").asText()).isEqualTo("match-1");
+            Matcher claimed = AgentsOnProfile.await("the matchmaker's first claim (" + log + ")", () -> log.stream()
+                    .map(CLAIMED::matcher).filter(Matcher::matches).findFirst().orElse(null));
+            String id = claimed.group(1);
+            String instance = claimed.group(2);
+            AgentsOnProfile.await("the match played out in the process", () -> servers.console(instance, id)
+                    .contains("match over: exiting") ? id : null);
+            String played = servers.console(instance, id);
+            assertThat(played).contains("ready for players (StandingBy)", "Active: match match-1", "player-1 joined",
+                    "player-1 left (0 playing)").doesNotContain("refused");
 
-        // Ten minutes in steps of ten seconds, with the balancer once a minute as on local/run.
-        for (int step = 1; step <= 60; step++) {
-            clock.advance(Duration.ofSeconds(10));
-            profile.fleet().tick();
-            if (step % 6 == 0) {
-                profile.runSchedule("RunBalancer");
-            }
-            demo.tick();
-            demo.tick(); // a server that deregistered at the previous step starts again at once
+            AgentsOnProfile.await("deregistered", () -> api.describeServer(DemoGame.GROUP, id).status() == 404 ? id : null);
+            JsonNode report = servers.report(agents.archive(), instance, id);
+            assertThat(report.path("exitCode").asInt(-1)).as("%s", report).isZero();
+            assertThat(report.path("lastState").asText()).isEqualTo("Terminated");
+            assertThat(Files.readString(agents.archive().resolve(DemoGame.GROUP).resolve(instance).resolve(id)
+                    .resolve("PF_ConsoleLogs.txt"))).contains("match over");
+            AgentsOnProfile.await("a new demo game server in its place", () -> servers.registered(instance).size()
+                    == DemoGame.SERVERS_PER_INSTANCE && !servers.registered(instance).contains(id) ? id : null);
+            assertThat(api.listServers(DemoGame.GROUP, "").ok().body().path("GameServers"))
+                    .allSatisfy(s -> assertThat(s.path("ConnectionInfo").asText()).startsWith("127.0.0.1:"));
         }
-
-        assertThat(log).as("the demo's own report").noneMatch(line -> line.contains("could not")
-                || line.contains("refused") || line.contains("failed") || line.contains("stops"));
-        assertThat(log).anyMatch(line -> line.matches("match-1 ended: game server demo-i-[0-9a-f]+-[1-4] deregistered.*"));
-        assertThat(demo.matchesStarted()).isGreaterThan(8);
-        assertThat(log).filteredOn(line -> line.contains(") is in service: game servers demo-i-"))
-                .hasSizeGreaterThan(DemoGame.MIN_SIZE);
-
-        servers = servers(api);
-        Instant now = clock.instant();
-        BigDecimal stale = BigDecimal.valueOf(now.minus(DemoGame.HEARTBEAT).minusSeconds(10).toEpochMilli()).movePointLeft(3);
-        assertThat(servers).allSatisfy(s -> assertThat(s.get("LastHealthCheckTime").decimalValue())
-                .as("%s reports its health", s.get("GameServerId")).isGreaterThanOrEqualTo(stale));
-        assertThat(utilized(servers)).isNotEmpty().allSatisfy(s -> assertThat(s.get("GameServerData").asText())
-                .matches("match-[0-9]+"));
-        // The matches filled the group past its 70% target, so target tracking launched more instances.
-        int instances = api.describeInstances(DemoGame.GROUP, "").ok().body().get("GameServerInstances").size();
-        assertThat(instances).as("%s", log).isGreaterThan(DemoGame.MIN_SIZE).isLessThanOrEqualTo(DemoGame.MAX_SIZE);
-        assertThat(servers.size()).isLessThanOrEqualTo(instances * DemoGame.SLOTS_PER_INSTANCE);
-    }
-
-    private static List<JsonNode> servers(GamefleetClient api) {
-        return api.listAll(GamefleetClient.groupPath(DemoGame.GROUP) + "/game-servers", "GameServers", 100);
-    }
-
-    private static List<JsonNode> utilized(List<JsonNode> servers) {
-        return servers.stream().filter(s -> s.get("UtilizationStatus").asText().equals("UTILIZED")).toList();
+        String other = profile.fleet().instancesOf("other").get(0).instanceId();
+        assertThat(agents.instances()).as("only the demo group's instances run the demo's agent").doesNotContain(other)
+                .isNotEmpty();
+        assertThat(log).noneMatch(line -> line.contains("failed") || line.contains("stops"));
     }
 }

@@ -92,6 +92,18 @@ class MainTest {
     }
 
     @Test
+    void theDemoRunsItsGameServerUnderTheAgentOnTheDemoGroupOnly() {
+        var demo = Main.parse(List.of("--demo")).agents().orElseThrow();
+        assertThat(demo.onlyGroup()).contains("demo");
+        assertThat(demo.processes()).isEqualTo(2);
+        assertThat(Main.agentsLine(demo, true)).contains("group demo").contains("io.gamefleet.local.demo.DemoGameServer");
+        assertThat(Main.agentsLine(Main.parse(List.of("--game-server", "./server")).agents().orElseThrow(), false))
+                .contains("every group").contains("your game server");
+        assertThatThrownBy(() -> Main.parse(List.of("--demo", "--game-server", "./server")))
+                .hasMessageContaining("one or the other");
+    }
+
+    @Test
     void aPrincipalsFileWithAMalformedInstanceIdIsRefused(@TempDir Path dir) throws IOException {
         Path good = Files.writeString(dir.resolve("good.json"), "[{\"AccessKeyId\":\"gs\",\"SecretAccessKey\":\"s\","
                 + "\"Role\":\"GAME_SERVER\",\"InstanceId\":\"i-0123456789abcdef0\"}]");

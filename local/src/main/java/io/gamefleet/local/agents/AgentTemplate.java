@@ -9,21 +9,29 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What every simulated instance's agent runs (docs/agent.md's configuration), from
  * {@code --game-server 'COMMAND ARGS'} and {@code --servers-per-instance N}, or a whole
  * {@code --agent-config FILE}; {@link #forInstance} adds what differs per instance (the group, the
  * instance, its ports, its folders and the edge's endpoints), replacing those keys of the file.
+ * {@code --demo}'s runs on the demo group's instances only ({@link #onlyOn}); the others on every group's.
  */
 public final class AgentTemplate {
     static final String GAME_PORT = "game";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ObjectNode template;
+    private final Optional<String> onlyGroup;
+
+    private AgentTemplate(ObjectNode template, Optional<String> onlyGroup) {
+        this.template = template;
+        this.onlyGroup = onlyGroup;
+    }
 
     private AgentTemplate(ObjectNode template) {
-        this.template = template;
+        this(template, Optional.empty());
     }
 
     /** The command line runs through {@code sh -c}, so it is written as in a shell; one port, {@code game}. */
@@ -31,13 +39,33 @@ public final class AgentTemplate {
         if (commandLine.isBlank()) {
             throw new IllegalArgumentException("--game-server needs a command, such as --game-server './server -port {port:game}'");
         }
+        return command(List.of("sh", "-c", commandLine), serversPerInstance);
+    }
+
+    /** A command and its arguments as they are (no shell); one port, {@code game}. */
+    public static AgentTemplate command(List<String> commandAndArgs, int serversPerInstance) {
         ObjectNode t = JSON.createObjectNode();
-        t.put("command", "sh");
-        t.putArray("args").add("-c").add(commandLine);
+        t.put("command", commandAndArgs.get(0));
+        commandAndArgs.subList(1, commandAndArgs.size()).forEach(t.putArray("args")::add);
         t.put("processes", serversPerInstance);
         t.putObject("ports").putObject(GAME_PORT);
         t.put("connectionPort", GAME_PORT);
         return new AgentTemplate(t);
+    }
+
+    /** The same, run only on the instances of {@code group}. */
+    public AgentTemplate onlyOn(String group) {
+        return new AgentTemplate(template, Optional.of(group));
+    }
+
+    /** Whether the agent runs on the instances of {@code group}. */
+    boolean runsOn(String group) {
+        return onlyGroup.map(group::equals).orElse(true);
+    }
+
+    /** The group whose instances alone run the agent, if it is not every group. */
+    public Optional<String> onlyGroup() {
+        return onlyGroup;
     }
 
     /** A whole agent configuration; the agent itself checks it when it starts (and names what to fix). */

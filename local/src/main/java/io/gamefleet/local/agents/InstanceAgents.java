@@ -92,6 +92,16 @@ public final class InstanceAgents implements AutoCloseable {
         return folder.resolve("archive");
     }
 
+    /** The JAR the agents' JVM runs. */
+    public Path jar() {
+        return agentJar;
+    }
+
+    /** Each instance's agent folder, {@code <instanceId>/}: its state file and its running game servers' folders. */
+    public Path instancesFolder() {
+        return folder.resolve("instances");
+    }
+
     /** The instances whose agent runs now. */
     public synchronized Set<String> instances() {
         return Set.copyOf(running.keySet());
@@ -126,6 +136,9 @@ public final class InstanceAgents implements AutoCloseable {
         }
         Set<String> now = new HashSet<>();
         for (RunningInstance instance : fleet.inService()) {
+            if (!template.runsOn(instance.gameServerGroupName())) {
+                continue;
+            }
             now.add(instance.instanceId());
             if (!running.containsKey(instance.instanceId())) {
                 begin(instance);
@@ -142,7 +155,7 @@ public final class InstanceAgents implements AutoCloseable {
 
     private void begin(RunningInstance instance) throws IOException {
         String id = instance.instanceId();
-        Path work = folder.resolve("instances").resolve(id);
+        Path work = instancesFolder().resolve(id);
         Files.createDirectories(work);
         List<Integer> ports = new ArrayList<>();
         for (String ignored : template.portNames()) {

@@ -54,4 +54,19 @@ class AgentTemplateTest {
         assertThat(c.path("ports").toString())
                 .isEqualTo("{\"game\":{\"from\":31000,\"to\":31001},\"query\":{\"from\":31002,\"to\":31003}}");
     }
+
+    @Test
+    void aCommandRunsAsItIsAndOneRestrictedToAGroupRunsOnThatGroupsInstancesOnly() {
+        AgentTemplate t = AgentTemplate.command(List.of("/usr/bin/java", "-cp", "a b.jar", "Main", "{port:game}"), 2);
+        ObjectNode c = forInstance(t, List.of(30000));
+        assertThat(c.path("command").asText()).isEqualTo("/usr/bin/java");
+        assertThat(c.path("args").toString()).isEqualTo("[\"-cp\",\"a b.jar\",\"Main\",\"{port:game}\"]");
+        assertThat(c.path("ports").toString()).isEqualTo("{\"game\":{\"from\":30000,\"to\":30001}}");
+        assertThat(t.runsOn("arena")).isTrue();
+        assertThat(t.onlyGroup()).isEmpty();
+        AgentTemplate demo = t.onlyOn("demo");
+        assertThat(demo.runsOn("demo")).isTrue();
+        assertThat(demo.runsOn("arena")).isFalse();
+        assertThat(demo.processes()).isEqualTo(2);
+    }
 }

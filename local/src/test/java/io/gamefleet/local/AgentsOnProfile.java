@@ -1,0 +1,128 @@
+package io.gamefleet.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * What the classes with real agents on the local profile share: the agent's scripted game servers as
+ * child JVMs, one group's servers on one instance, a process's console log, waiting for real processes.
+ */
+final class AgentsOnProfile {
+    /** Real processes and real JVMs on a loaded machine: how long a step may take before it failed. */
+    static final Duration PATIENCE = Duration.ofSeconds(30);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final LocalProfileExtension local;
+    private final String group;
+
+    AgentsOnProfile(LocalProfileExtension local, String group) {
+        this.local = local;
+        this.group = group;
+    }
+
+    /**
+     * {@code java ... MAIN ARGS} for a main of the agent's test sources ({@code io.gamefleet.agent.NAME},
+     * Jackson and the JDK only), with its test classes before this module's test classpath.
+     */
+    static List<String> agentTestMain(String name, String... args) {
+        String classpath = System.getProperty("gamefleet.agent.test-classes") + java.io.File.pathSeparator
+                + System.getProperty("java.class.path");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m", "-cp", classpath, "io.gamefleet.agent." + name));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    /** An agent configuration file (docs/agent.md) in {@code folder}, with short timings for tests. */
+    static Path agentConfig(Path folder, String json) {
+        Path file = folder.resolve("agent-config.json");
+        try {
+            Files.writeString(file, JSON.readTree(json).toPrettyString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file;
+    }
+
+    /** A server of the group on {@code instance}, registered, AVAILABLE and not claimed. */
+    Optional<JsonNode> available(String instance) {
+        for (JsonNode s : local.admin().listServers(group, "").ok().body().path("GameServers")) {
+            if (s.path("InstanceId").asText().equals(instance) && !"CLAIMED".equals(s.path("ClaimStatus").asText())
+                    && "AVAILABLE".equals(s.path("UtilizationStatus").asText())) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The ids of the group's registered servers on {@code instance}. */
+    List<String> registered(String instance) {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode s : local.admin().listServers(group, "").ok().body().path("GameServers")) {
+            if (s.path("InstanceId").asText().equals(instance)) {
+                ids.add(s.path("GameServerId").asText());
+            }
+        }
+        return ids;
+    }
+
+    /** The instance's push connection, once its agent has opened it. */
+    Optional<String> pushConnection(String instance) {
+        return local.profile().services().groups().describeInstances(group, Optional.of(List.of(instance)), 10,
+                Optional.empty()).items().stream().findFirst().map(i -> i.pushConnectionId());
+    }
+
+    /** The running process's output (its console log, in its folder under the agent's work directory). */
+    String console(String instance, String gameServerId) {
+        Path logs = local.profile().logsDirectory().resolve("agents/instances").resolve(instance).resolve("servers")
+                .resolve(gameServerId);
+        try (Stream<Path> files = Files.walk(logs)) {
+            Path log = files.filter(p -> p.getFileName().toString().equals("PF_ConsoleLogs.txt")).findFirst().orElse(null);
+            return log == null ? "" : Files.readString(log);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** The game server ids whose processes the instance's agent has started (running, or ended and not yet archived). */
+    List<String> started(String instance) {
+        Path servers = local.profile().logsDirectory().resolve("agents/instances").resolve(instance).resolve("servers");
+        try (Stream<Path> folders = Files.list(servers)) {
+            return folders.map(p -> p.getFileName().toString()).toList();
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    /** An ended server's archived report ({@code agent-report.json}), once the agent has archived it. */
+    JsonNode report(Path archive, String instance, String gameServerId) {
+        Path report = archive.resolve(group).resolve(instance).resolve(gameServerId).resolve("agent-report.json");
+        return await("the archived report of " + gameServerId, () -> {
+            try {
+                return Files.exists(report) ? JSON.readTree(report.toFile()) : null;
+            } catch (IOException e) {
+                return null; // being written
+            }
+        });
+    }
+
+    /** Live processes whose command line contains {@code marker} (a test's temporary folder names its processes). */
+    static List<ProcessHandle> processes(String marker) {
+        return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+                .filter(p -> p.info().commandLine().orElse("").contains(marker)).toList();
+    }
+
+    static <T> T await(String what, Supplier<T> found) {
+        return GamefleetClient.await(what, PATIENCE, found);
+    }
+}
