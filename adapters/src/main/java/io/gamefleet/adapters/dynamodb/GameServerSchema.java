@@ -88,7 +88,7 @@ final class GameServerSchema {
      */
     static int gateShards(String gateSortKey) {
         String shards = gateSortKey.substring(GATE_SORT_KEY.length());
-        return shards.isEmpty() ? Tables.GAME_SERVER_SHARDS : Integer.parseInt(shards);
+        return shards.isEmpty() ? Tables.GAME_SERVER_SHARDS : Tables.shardsFor(Integer.parseInt(shards));
     }
 
     /** The id of the gate item of a group's shard. */
