@@ -143,22 +143,22 @@ public final class AwsServices {
         if (System.getProperty("http.maxConnections") == null) {
             System.setProperty("http.maxConnections", Integer.toString(Math.max(16, Tables.GAME_SERVER_SHARDS)));
         }
-        URI dynamoDbEndpoint = endpoint("DYNAMODB").map(URI::create).orElse(null);
         AwsCredentialsProvider creds = credentials != null ? credentials : credentials(environment);
-        List<ExecutionInterceptor> clientInterceptors = tlsWarmedUp(dynamoDbEndpoint, region, traced(interceptors));
-        DynamoDbClient dynamoDb = dynamoDb(dynamoDbEndpoint, region.id(), creds, clientInterceptors);
+        List<ExecutionInterceptor> traced = traced(interceptors);
+        DynamoDbClient dynamoDb = dynamoDb(endpoint("DYNAMODB").map(URI::create).orElse(null), region.id(), creds,
+                traced);
         // Built on first use: claims and heartbeats map their items by hand and never need it.
         Supplier<DynamoDbEnhancedClient> enhanced = Lazy.of(() -> DynamoDbEnhancedClient.builder()
                 .dynamoDbClient(dynamoDb).build());
         TableNames tables = new TableNames(environment);
-        Supplier<SfnClient> sfn = Lazy.of(() -> configure(SfnClient.builder(), endpoint("SFN"), region, creds, clientInterceptors).build());
+        Supplier<SfnClient> sfn = Lazy.of(() -> configure(SfnClient.builder(), endpoint("SFN"), region, creds, traced).build());
         // Built on first use: most API functions never need Auto Scaling.
         Supplier<Compute> computePort = compute != null ? () -> compute : Lazy.of(() -> new AwsAutoScalingCompute(
                 configure(AutoScalingClient.builder(), endpoint("AUTO_SCALING"), region, creds,
-                        clientInterceptors).build(), clock, setting(Settings.STAGE), setting(Settings.SCALING_GROUP_PREFIX)));
+                        traced).build(), clock, setting(Settings.STAGE), setting(Settings.SCALING_GROUP_PREFIX)));
         Supplier<LaunchTemplates> templatesPort = launchTemplates != null ? () -> launchTemplates
                 : Lazy.of(() -> new Ec2LaunchTemplates(configure(Ec2Client.builder(), endpoint("EC2"), region, creds,
-                        clientInterceptors).build()));
+                        traced).build()));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
                 : Lazy.of(() -> new EmfMetrics(clock, System.out::println));
         Services.Ports ports = new Services.Ports(
@@ -224,21 +224,6 @@ public final class AwsServices {
         }
         List<ExecutionInterceptor> all = new ArrayList<>(given);
         all.add(XRayTracing.interceptor());
-        return all;
-    }
-
-    /**
-     * JSSE's setup started on a thread of its own, which the first call over HTTPS waits for (a
-     * bounded wait): made meanwhile, the clients and the handler no longer wait for it.
-     */
-    private static List<ExecutionInterceptor> tlsWarmedUp(URI dynamoDbEndpoint, Region region,
-            List<ExecutionInterceptor> given) {
-        TlsWarmUp warmUp = TlsWarmUp.start(dynamoDbEndpoint, region.id());
-        if (!warmUp.started()) {
-            return given;
-        }
-        List<ExecutionInterceptor> all = new ArrayList<>(List.of(warmUp)); // first: the others see a call as sent
-        all.addAll(given);
         return all;
     }
 
