@@ -19,8 +19,9 @@ public interface GroupRepository {
     Page<GameServerGroup> list(int limit, Optional<String> cursor);
 
     /**
-     * The group with its name, status and expiry at least (what a heartbeat checks), as strongly
-     * consistent as {@link #find}; a repository that can read less than the whole group does.
+     * The group with its name, status, expiry and maximum size at least (what a heartbeat checks,
+     * and what a registration places its server by), as strongly consistent as {@link #find}; a
+     * repository that can read less than the whole group does.
      */
     default Optional<GameServerGroup> findStatus(String name) {
         return find(name);

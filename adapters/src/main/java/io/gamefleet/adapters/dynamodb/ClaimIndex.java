@@ -19,8 +19,9 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * Reads of a group's claim candidates from the Claimable index's shards (keys in
- * {@link GameServerSchema}). {@link #best} reads every shard's head and merges them: the group's
- * best, 16 Queries. {@link #some} reads one shard: the one Query of a claim whose container read
+ * {@link GameServerSchema}). {@link #best} reads the head of every shard the group's servers can
+ * be in (its gates say how many: one per instance of the largest maximum size it had, up to 16)
+ * and merges them: the group's best. {@link #some} reads one shard: the one Query of a claim whose container read
  * the group before, chosen at random in proportion to the candidates each shard showed this
  * container last, so that a small group's empty shards cost no read and a large group's claims
  * spread over all its partitions. What each shard showed is kept per container, less the candidates it
@@ -45,6 +46,8 @@ final class ClaimIndex {
     private final Map<String, AtomicIntegerArray> shown = new ConcurrentHashMap<>();
     /** The shard each candidate handed out lately was read from (its id says it only with its group's shard count). */
     private final Map<String, Integer> readFrom = new ConcurrentHashMap<>();
+    /** Per group, the shards its servers can be in, as its gates said at their last read here. */
+    private final Map<String, Integer> groupShards = new ConcurrentHashMap<>();
 
     ClaimIndex(DynamoDbClient dynamoDb, String tableName) {
         this.dynamoDb = dynamoDb;
@@ -52,9 +55,11 @@ final class ClaimIndex {
     }
 
     /**
-     * The group's best candidates: each shard's claimable range read from its head, merged. Only
-     * the merged entries up to the least last key of the shards that hold more are surely the
-     * group's best, so the answer stops there (at {@code limit}).
+     * The group's best candidates: the claimable range of each shard its servers can be in, read
+     * from its head, merged. Only the merged entries up to the least last key of the shards that
+     * hold more are surely the group's best, so the answer stops there (at {@code limit}). A
+     * container's first read of the group reads shard 0 first, whose gate says how many shards
+     * there are; a gate that says more than were read (the group grew) has the rest read too.
      */
     ClaimCandidates best(String group, InstanceStatus instanceStatus, Instant now, int limit) {
         requireLimit(limit);
@@ -62,9 +67,21 @@ final class ClaimIndex {
         if (range == null) {
             return new ClaimCandidates(Optional.empty(), List.of());
         }
-        int perShard = Math.max(2, (SHARD_READ_FACTOR * limit + Tables.GAME_SERVER_SHARDS - 1) / Tables.GAME_SERVER_SHARDS);
-        List<QueryResponse> responses = Shards.queryAll(shard -> query(group, shard, range,
-                range.withGate() ? perShard + 1 : perShard, null));
+        Integer known = groupShards.get(group);
+        List<QueryResponse> responses = new ArrayList<>();
+        if (known == null && range.withGate()) {
+            responses.add(query(group, 0, range, limit + 1, null));
+        }
+        int perShard = perShard(limit, known != null ? known : gateShards(responses).orElse(Tables.GAME_SERVER_SHARDS));
+        for (int read = -1; read < responses.size(); ) { // until the gates say no more shards than were read
+            read = responses.size();
+            int shards = Math.max(read, gateShards(responses).orElse(known != null ? known : Tables.GAME_SERVER_SHARDS));
+            responses.addAll(Shards.query(read, shards, shard -> query(group, shard, range,
+                    range.withGate() ? perShard + 1 : perShard, null)));
+        }
+        if (range.withGate()) {
+            gateShards(responses).ifPresent(shards -> learnShards(group, shards));
+        }
         List<List<String>> keys = new ArrayList<>(); // per shard, the sort keys read, in order
         List<Map<String, AttributeValue>> more = new ArrayList<>(); // per shard, where its next page starts (or null)
         int gates = 0;
@@ -110,7 +127,7 @@ final class ClaimIndex {
         // All shards' gates are written in one transaction; one that lags still says so.
         Optional<GameServerGroupStatus> status = notActive != null ? Optional.of(notActive)
                 : gates == 0 ? Optional.empty()
-                : gates < Tables.GAME_SERVER_SHARDS ? Optional.empty() // some not seen yet: ask the group
+                : gates < responses.size() ? Optional.empty() // some not seen yet: ask the group
                 : Optional.of(GameServerGroupStatus.ACTIVE);
         return new ClaimCandidates(status, candidates(group, best, limit));
     }
@@ -137,6 +154,9 @@ final class ClaimIndex {
                 AttributeValue gateStatus = item.get("GroupStatus");
                 if (gateStatus != null) {
                     gate = Optional.of(GameServerGroupStatus.valueOf(gateStatus.s()));
+                    if (learnShards(group, GameServerSchema.gateShards(item.get("ClaimSortKey").s()))) {
+                        shown.remove(key(group, instanceStatus)); // the group grew: the next read spreads over all its shards
+                    }
                 } else {
                     keys.add(item.get("ClaimSortKey").s());
                 }
@@ -158,6 +178,26 @@ final class ClaimIndex {
         if (shard != null && counts != null) {
             counts.getAndUpdate(shard, n -> Math.max(0, n - 1));
         }
+    }
+
+    /** Up to {@code limit} in all, at least two per shard, more than its share from each. */
+    private static int perShard(int limit, int shards) {
+        return Math.min(limit, Math.max(2, (SHARD_READ_FACTOR * limit + shards - 1) / shards));
+    }
+
+    /** The most shards the gates among {@code responses} say the group's servers can be in; empty with no gate. */
+    private static Optional<Integer> gateShards(List<QueryResponse> responses) {
+        return responses.stream().flatMap(r -> r.items().stream()).filter(i -> i.containsKey("GroupStatus"))
+                .map(i -> GameServerSchema.gateShards(i.get("ClaimSortKey").s())).max(Integer::compare);
+    }
+
+    /** Notes the shards a gate said; true if it said more than this container knew. */
+    private boolean learnShards(String group, int shards) {
+        if (groupShards.size() >= KNOWN_GROUPS) {
+            groupShards.clear();
+        }
+        Integer before = groupShards.put(group, shards);
+        return before != null && shards > before;
     }
 
     private void noteShard(String claimSortKey, int shard) {

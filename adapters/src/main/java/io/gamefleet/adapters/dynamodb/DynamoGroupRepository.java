@@ -66,7 +66,7 @@ public final class DynamoGroupRepository implements GroupRepository {
                 .expressionAttributeValues(Map.of(":deleted", AttributeValue.fromS(GameServerGroupStatus.DELETED.name())))
                 .build();
         try {
-            dynamoDb.transactWriteItems(t -> t.transactItems(withGates(put, group)));
+            dynamoDb.transactWriteItems(t -> t.transactItems(withGates(put, group, Tables.shardsFor(group.maxSize()))));
         } catch (TransactionCanceledException e) {
             if (failedCondition(e)) {
                 throw GamefleetException.conflict("a game server group named " + group.name() + " already exists");
@@ -81,21 +81,23 @@ public final class DynamoGroupRepository implements GroupRepository {
     }
 
     /**
-     * The name, status and expiry alone, through the low-level client: a heartbeat's check of its
-     * group decodes none of the group's JSON attributes (nor loads what decodes them).
+     * The name, status, expiry and maximum size alone, through the low-level client: a heartbeat's
+     * check of its group decodes none of the group's JSON attributes (nor loads what decodes them).
      */
     @Override
     public Optional<GameServerGroup> findStatus(String name) {
         var response = dynamoDb.getItem(r -> r.tableName(tableName)
                 .key(Map.of("GameServerGroupName", AttributeValue.fromS(name))).consistentRead(true)
-                .projectionExpression("GameServerGroupName, #status, ExpiresAt")
+                .projectionExpression("GameServerGroupName, #status, ExpiresAt, MaxSize")
                 .expressionAttributeNames(Map.of("#status", "Status")));
         if (!response.hasItem() || response.item().isEmpty()) {
             return Optional.empty();
         }
         Map<String, AttributeValue> item = response.item();
         AttributeValue expires = item.get("ExpiresAt");
+        AttributeValue maxSize = item.get("MaxSize");
         return Optional.of(GameServerGroup.builder().name(item.get("GameServerGroupName").s())
+                .maxSize(maxSize == null ? 0 : Integer.parseInt(maxSize.n()))
                 .status(GameServerGroupStatus.valueOf(item.get("Status").s()))
                 .expiresAt(expires == null ? null : java.time.Instant.ofEpochSecond(Long.parseLong(expires.n())))
                 .build());
@@ -109,8 +111,10 @@ public final class DynamoGroupRepository implements GroupRepository {
                 .expressionAttributeNames(Map.of("#version", "Version"))
                 .expressionAttributeValues(Map.of(":expected", AttributeValue.fromN(Long.toString(group.version()))))
                 .build();
+        // Never fewer shards than before: the servers stay in the shards they were written to.
+        int shards = Math.max(gateShards(group.name()), Tables.shardsFor(next.maxSize()));
         try {
-            dynamoDb.transactWriteItems(t -> t.transactItems(withGates(put, next)));
+            dynamoDb.transactWriteItems(t -> t.transactItems(withGates(put, next, shards)));
         } catch (TransactionCanceledException e) {
             throw new ConcurrentUpdateException("game server group " + group.name());
         }
@@ -128,18 +132,32 @@ public final class DynamoGroupRepository implements GroupRepository {
         return new Page<>(page.items(), Cursors.encode(page.lastEvaluatedKey()));
     }
 
-    /** The group's put first (cancellation reasons are read by position), then one gate per shard. */
-    private List<TransactWriteItem> withGates(Put put, GameServerGroup group) {
+    /**
+     * The shards the group's gates say its servers can be in (read before a group's write, which
+     * the write's version condition keeps current); every shard when it has no gate.
+     */
+    private int gateShards(String group) {
+        var gate = dynamoDb.getItem(r -> r.tableName(gameServersTable).consistentRead(true)
+                .key(GameServerSchema.key(GameServerSchema.gateId(group, 0))).projectionExpression("ClaimSortKey"));
+        return gate.hasItem() && gate.item().containsKey("ClaimSortKey")
+                ? GameServerSchema.gateShards(gate.item().get("ClaimSortKey").s()) : Tables.GAME_SERVER_SHARDS;
+    }
+
+    /**
+     * The group's put first (cancellation reasons are read by position), then one gate per shard,
+     * each saying that the group's servers are in the first {@code shards}.
+     */
+    private List<TransactWriteItem> withGates(Put put, GameServerGroup group, int shards) {
         List<TransactWriteItem> items = new ArrayList<>();
         items.add(TransactWriteItem.builder().put(put).build());
         for (int shard = 0; shard < Tables.GAME_SERVER_SHARDS; shard++) {
-            items.add(gateWrite(group, shard));
+            items.add(gateWrite(group, shard, shards));
         }
         return items;
     }
 
     /** A shard's gate entry: present while the group exists, removed when it is DELETED. */
-    private TransactWriteItem gateWrite(GameServerGroup group, int shard) {
+    private TransactWriteItem gateWrite(GameServerGroup group, int shard, int shards) {
         Map<String, AttributeValue> key = Map.of("GameServerId",
                 AttributeValue.fromS(GameServerSchema.gateId(group.name(), shard)));
         if (group.status() == GameServerGroupStatus.DELETED) {
@@ -147,7 +165,7 @@ public final class DynamoGroupRepository implements GroupRepository {
         }
         Map<String, AttributeValue> item = new java.util.HashMap<>(key);
         item.put("ClaimPartition", AttributeValue.fromS(Tables.groupShard(group.name(), shard)));
-        item.put("ClaimSortKey", AttributeValue.fromS(GameServerSchema.GATE_SORT_KEY));
+        item.put("ClaimSortKey", AttributeValue.fromS(GameServerSchema.gateSortKey(shards)));
         item.put("GroupStatus", AttributeValue.fromS(group.status().name()));
         return TransactWriteItem.builder().put(Put.builder().tableName(gameServersTable).item(item).build()).build();
     }

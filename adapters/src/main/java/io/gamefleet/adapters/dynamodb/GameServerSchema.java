@@ -33,8 +33,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *     any background job to clear claims: never-claimed servers first, oldest instance first
  *     (packing), then servers whose claim lapsed (a matchmaker gave up on them); the shards'
  *     ranges merged give the group's order. Setting UTILIZED
- *     removes both attributes. Each shard's partition starts with a gate entry (sort key "!")
- *     that carries the group's status, so the claim query also tells whether the group is ACTIVE.
+ *     removes both attributes. Each shard's partition starts with a gate entry (sort key
+ *     {@code !<shards>}) that carries the group's status, so the claim query also tells whether
+ *     the group is ACTIVE, and in its key the shards the group's servers can be in (the most
+ *     its maximum size ever gave, {@link #gateSortKey}): a claim reads only those.
  *     The index holds the keys and the gates' GroupStatus only: a candidate is read back from its
  *     keys ({@link #candidate}), and heartbeats, which write no key, write no index entry.</li>
  * <li>ByInstance index (keys only): the servers of one instance (draining it, a Spot
@@ -42,6 +44,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * </ul>
  */
 final class GameServerSchema {
+    /** Where a shard's gate entry sorts: first in the partition, below every server's key. */
     static final String GATE_SORT_KEY = "!";
     static final String GATE_ID_PREFIX = "#gate#";
     /** A never-claimed server's expiry in its claim-index key. */
@@ -69,6 +72,23 @@ final class GameServerSchema {
     /** The server's ByGroupRegistration sort key: registration order, ties in id order. */
     static String registrationSortKey(GameServer s) {
         return sortable(s.registrationTime()) + "#" + s.gameServerId();
+    }
+
+    /**
+     * A gate's sort key: {@link #GATE_SORT_KEY} and the shards the group's servers can be in,
+     * which a claim then reads (and no other).
+     */
+    static String gateSortKey(int shards) {
+        return GATE_SORT_KEY + shards;
+    }
+
+    /**
+     * The shards a gate's sort key says the group's servers can be in; every shard for a gate
+     * written before gates said it (its key is {@link #GATE_SORT_KEY} alone).
+     */
+    static int gateShards(String gateSortKey) {
+        String shards = gateSortKey.substring(GATE_SORT_KEY.length());
+        return shards.isEmpty() ? Tables.GAME_SERVER_SHARDS : Tables.shardsFor(Integer.parseInt(shards));
     }
 
     /** The id of the gate item of a group's shard. */

@@ -48,7 +48,8 @@ class BalancingStoreTest {
 
     private static String activeGroup() {
         String name = "balance-" + (++sequence);
-        GameServerGroup g = GameServerGroup.builder().name(name).creationTime(T0).lastUpdatedTime(T0).build();
+        GameServerGroup g = GameServerGroup.builder().name(name).creationTime(T0).lastUpdatedTime(T0)
+                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
         groups.create(g);
         groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
         return name;

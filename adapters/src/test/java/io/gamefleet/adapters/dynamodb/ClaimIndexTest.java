@@ -14,9 +14,11 @@ import java.time.Instant;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,12 +27,14 @@ import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
  * What the claim path's reads of the Claimable index cost ({@code someClaimCandidates}): the
- * first of a container reads every shard, each later one a single Query of a shard that showed
- * candidates, so a claim is one Query and one UpdateItem whatever the group's size; and an empty
+ * first of a container reads every shard the group can have servers in (its gates say which),
+ * each later one a single Query of a shard that showed candidates, so a claim is one Query and
+ * one UpdateItem whatever the group's size; and an empty
  * answer still means the whole group has none. The calls are counted by an interceptor.
  */
 class ClaimIndexTest {
@@ -63,7 +67,8 @@ class ClaimIndexTest {
     @BeforeEach
     void activeGroup() {
         group = "claim-index-" + ++sequence;
-        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0).build();
+        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0)
+                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
         groups.create(g);
         groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
         container = new DynamoGameServerRepository(counted, DYNAMO.tableNames());
@@ -182,5 +187,88 @@ class ClaimIndexTest {
             assertThat(registrar.deregister(group, head.gameServerId(), Optional.empty())).isPresent(); // its game ended
             registerOne.run(); // and a new server came
         }
+    }
+
+    /** A new ACTIVE group of at most {@code maxSize} instances, now the test's group. */
+    private GameServerGroup groupOf(int maxSize) {
+        group = "claim-index-" + ++sequence;
+        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0).maxSize(maxSize).build();
+        groups.create(g);
+        return groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
+    }
+
+    private void register(int from, int to, int groupMaxSize) {
+        DynamoGameServerRepository registrar = new DynamoGameServerRepository(DYNAMO.client(), DYNAMO.tableNames());
+        for (int i = from; i < to; i++) {
+            registrar.register(GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + i)
+                    .instanceId("i-" + i % groupMaxSize).utilizationStatus(UtilizationStatus.AVAILABLE).registrationTime(T0)
+                    .lastHealthCheckTime(T0).instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build(), groupMaxSize);
+        }
+        CALLS.clear();
+    }
+
+    private List<String> shardQueries(int shards) {
+        return IntStream.range(0, shards).mapToObj(s -> "Query " + Tables.groupShard(group, s)).toList();
+    }
+
+    @Test
+    void aContainersFirstReadOfAGroupReadsOnlyTheShardsItsMaximumSizeGave() {
+        groupOf(1);
+        register(0, 10, 1);
+        assertThat(read()).hasSize(10);
+        assertThat(CALLS).as("a group of one instance: one shard").containsExactlyElementsOf(shardQueries(1));
+
+        groupOf(10);
+        register(0, 40, 10);
+        container = new DynamoGameServerRepository(counted, DYNAMO.tableNames());
+        assertThat(read()).hasSize(40);
+        assertThat(CALLS).as("a group of ten: ten shards").containsExactlyInAnyOrderElementsOf(shardQueries(10));
+        CALLS.clear();
+        claimAll(40);
+        assertThat(read()).as("none left: every shard it has is read to say so").isEmpty();
+        assertThat(CALLS).containsExactlyInAnyOrderElementsOf(shardQueries(10));
+    }
+
+    @Test
+    void aGroupThatGrewIsReadInAllItsNewShardsAndOneThatShrankInAllItsOldOnes() {
+        GameServerGroup g = groupOf(2);
+        register(0, 4, 2);
+        assertThat(read()).hasSize(4);
+        assertThat(CALLS).containsExactlyInAnyOrderElementsOf(shardQueries(2));
+        claimAll(4);
+
+        g = groups.update(g.toBuilder().maxSize(16).build());
+        register(4, 40, 16);
+        assertThat(read()).as("this container knew two shards; the gates say sixteen now").hasSize(36);
+        assertThat(CALLS).containsExactlyInAnyOrderElementsOf(shardQueries(16));
+
+        groups.update(g.toBuilder().maxSize(1).build());
+        container = new DynamoGameServerRepository(counted, DYNAMO.tableNames());
+        CALLS.clear();
+        assertThat(read()).as("its servers stay where they were written").hasSize(36);
+        assertThat(CALLS).containsExactlyInAnyOrderElementsOf(shardQueries(16));
+    }
+
+    @Test
+    void gatesWrittenBeforeTheyCarriedTheShardCountHaveEveryShardRead() {
+        groupOf(1);
+        register(0, 3, 1);
+        for (int shard = 0; shard < Tables.GAME_SERVER_SHARDS; shard++) { // as an earlier release wrote them
+            String id = GameServerSchema.gateId(group, shard);
+            DYNAMO.client().updateItem(u -> u.tableName(DYNAMO.tableNames().of(Tables.GAME_SERVERS))
+                    .key(GameServerSchema.key(id)).updateExpression("SET ClaimSortKey = :k")
+                    .expressionAttributeValues(Map.of(":k",
+                            AttributeValue.fromS(GameServerSchema.GATE_SORT_KEY))));
+        }
+        assertThat(read()).hasSize(3);
+        assertThat(CALLS).containsExactlyInAnyOrderElementsOf(shardQueries(Tables.GAME_SERVER_SHARDS));
+    }
+
+    /** Claims {@code count} servers, reading as the claim path does. */
+    private void claimAll(int count) {
+        for (int n = 0; n < count; n++) {
+            claim(read().get(0));
+        }
+        CALLS.clear();
     }
 }

@@ -53,7 +53,8 @@ class InstanceStatusMovesTest {
     @BeforeEach
     void activeGroup() {
         group = "moves-" + ++sequence;
-        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0).build();
+        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0)
+                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
         groups.create(g);
         groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
         CALLS.clear();

@@ -61,7 +61,8 @@ class WriteUnitsTest {
         group = "units-" + ++groups;
         DynamoGroupRepository groupRepository = new DynamoGroupRepository(DYNAMO.client(), DYNAMO.enhanced(),
                 DYNAMO.tableNames());
-        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0).build();
+        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0)
+                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
         groupRepository.create(g);
         groupRepository.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
         server = GameServer.builder().gameServerGroupName(group).gameServerId(group + "-gs").instanceId("i-1")

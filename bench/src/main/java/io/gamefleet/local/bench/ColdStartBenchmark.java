@@ -90,24 +90,33 @@ public final class ColdStartBenchmark {
             List<String> textbook = command(flags, textbookClassPath, "io.gamefleet.local.bench.coldstart.TextbookHandler",
                     "GameServerId=textbook-0", "{}", gameServer);
             System.out.printf("fresh JVM (-XX:TieredStopAtLevel=1) to first request answered, %d runs each, alternating;"
-                    + " Lambda jar %s (%.1f MB); DynamoDB over %s%s%n", runs, lambdaJar.getFileName(),
+                    + " Lambda jar %s (%.1f MB); DynamoDB over %s%s; order %s%n", runs, lambdaJar.getFileName(),
                     Files.size(lambdaJar) / 1e6, tls ? "HTTPS (a TLS proxy, RSA 2048)" : "plain HTTP",
-                    traced ? "; Gamefleet traced with X-Ray" : "");
+                    traced ? "; Gamefleet traced with X-Ray" : "", System.getProperty("coldstart.order", "tch"));
             List<Run> claims = new ArrayList<>();
             List<Run> heartbeats = new ArrayList<>();
             List<Run> textbooks = new ArrayList<>();
             run(textbook, env); // one run of each first, not counted: the files are in the page cache afterwards
             run(claim, env);
             run(heartbeat, env);
+            // The order of a round (t textbook, c claim, h heartbeat): each run follows the same kind
+            // in every round, so -Dcoldstart.order=thc shows what a run inherits from the one before.
+            String order = System.getProperty("coldstart.order", "tch");
+            Map<Character, List<String>> commands = Map.of('t', textbook, 'c', claim, 'h', heartbeat);
+            Map<Character, List<Run>> results = Map.of('t', textbooks, 'c', claims, 'h', heartbeats);
             for (int i = 0; i < runs; i++) {
-                textbooks.add(run(textbook, env));
-                claims.add(run(claim, env));
-                heartbeats.add(run(heartbeat, env));
+                for (char kind : order.toCharArray()) {
+                    results.get(kind).add(run(commands.get(kind), env));
+                }
             }
             System.out.printf("%-42s %8s %8s %8s %7s %9s %7s%n", "", "median", "min", "max", "ratio", "CPU", "ratio");
             print("textbook (Enhanced Client, bean schema)", textbooks, textbooks);
             print("Gamefleet ClaimGameServer", claims, textbooks);
             print("Gamefleet UpdateGameServer (heartbeat)", heartbeats, textbooks);
+            System.out.printf("%-42s %21s %21s%n", "medians, wall / CPU", "handler made", "then the request");
+            phases("textbook (Enhanced Client, bean schema)", textbooks);
+            phases("Gamefleet ClaimGameServer", claims);
+            phases("Gamefleet UpdateGameServer (heartbeat)", heartbeats);
             if (proxy != null) {
                 proxy.close();
             }
@@ -118,7 +127,7 @@ public final class ColdStartBenchmark {
      * One run: milliseconds from starting the JVM to its answer, and the CPU time the JVM used by
      * then (all its threads: the JIT's and the GC's too), which a busy machine inflates far less.
      */
-    private record Run(double millis, double cpuMillis) {}
+    private record Run(double millis, double cpuMillis, double madeMillis, double madeCpuMillis) {}
 
     private static void print(String what, List<Run> runs, List<Run> baseline) {
         List<Double> millis = runs.stream().map(Run::millis).toList();
@@ -127,6 +136,14 @@ public final class ColdStartBenchmark {
         System.out.printf("%-42s %6.0fms %6.0fms %6.0fms %6.2fx %7.0fms %6.2fx%n", what, median(millis),
                 Collections.min(millis), Collections.max(millis), median(millis) / median(baseline.stream()
                         .map(Run::millis).toList()), median(cpu), median(cpu) / cpuBaseline);
+    }
+
+    /** Where each run's time went: up to the handler made (JVM start, class loading, init), then its request. */
+    private static void phases(String what, List<Run> runs) {
+        System.out.printf("%-42s %8.0fms / %6.0fms %8.0fms / %6.0fms%n", what,
+                median(runs.stream().map(Run::madeMillis).toList()), median(runs.stream().map(Run::madeCpuMillis).toList()),
+                median(runs.stream().map(r -> r.millis() - r.madeMillis()).toList()),
+                median(runs.stream().map(r -> r.cpuMillis() - r.madeCpuMillis()).toList()));
     }
 
     private static double median(List<Double> values) {
@@ -152,8 +169,11 @@ public final class ColdStartBenchmark {
                         throw new IllegalStateException(String.join(" ", command.subList(command.size() - 4, command.size()))
                                 + " " + line + "\n" + output);
                     }
+                    String made = out.readLine();
                     p.waitFor();
-                    return new Run(millis, cpuMillis);
+                    String[] at = made == null || !made.startsWith("made ") ? new String[] {"", "NaN", "NaN"}
+                            : made.split(" ");
+                    return new Run(millis, cpuMillis, (Double.parseDouble(at[1]) - start) / 1e6, Double.parseDouble(at[2]) / 1e6);
                 }
                 output.append(line).append('\n');
             }

@@ -91,7 +91,8 @@ public abstract class GameServerRepositoryContract {
     private void groupIn(String name, GameServerGroupStatus status) {
         GameServerGroup g = created.get(name);
         if (g == null) {
-            g = GameServerGroup.builder().name(name).creationTime(T0).lastUpdatedTime(T0).build();
+            g = GameServerGroup.builder().name(name).creationTime(T0).lastUpdatedTime(T0)
+                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
             groups.create(g);
         }
         if (g.status() != status) {

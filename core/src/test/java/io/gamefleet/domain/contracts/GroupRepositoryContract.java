@@ -91,7 +91,7 @@ public abstract class GroupRepositoryContract {
     }
 
     @Test
-    void findStatusTellsTheNameStatusAndExpiryAsFindDoes() {
+    void findStatusTellsTheNameStatusExpiryAndMaxSizeAsFindDoes() {
         assertThat(groups.findStatus(name)).isEmpty();
         GameServerGroup g = group(name, T0);
         groups.create(g);
@@ -101,6 +101,7 @@ public abstract class GroupRepositoryContract {
         assertThat(status.name()).isEqualTo(name);
         assertThat(status.status()).isEqualTo(GameServerGroupStatus.DELETED);
         assertThat(status.expiresAt()).isEqualTo(deleted.expiresAt());
+        assertThat(status.maxSize()).as("a registration places its server by it").isEqualTo(deleted.maxSize()).isPositive();
     }
 
     @Test
