@@ -39,7 +39,8 @@ public abstract class HealthLeaseContract {
         GroupRepository groups = newGroupRepository();
         group = ContractSupport.unique("leases");
         instance = group + "-i1";
-        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0).build();
+        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0)
+                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
         groups.create(g);
         groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
     }
