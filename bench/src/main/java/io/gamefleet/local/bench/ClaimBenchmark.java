@@ -511,6 +511,9 @@ public final class ClaimBenchmark {
         }
         calls.reset();
         long endpointAtStart = endpointCalls();
+        if (endpoint != null) {
+            endpoint.takeLatencies();
+        }
         long jvmCpuAtStart = jvmCpuNanos();
         long[] gcAtStart = gcPauses();
         long emulatorCpuAtStart = cpuNanos(emulator);
@@ -601,6 +604,9 @@ public final class ClaimBenchmark {
         if (endpoint != null) {
             System.out.printf("at the endpoint: %.2f DynamoDB calls per claim, all operations together (the client counted"
                     + " %.2f)%n", (double) (endpointCalls() - endpointAtStart) / claims, (double) calls.get() / claims);
+            Benchmarks.Latencies atProxy = endpoint.takeLatencies();
+            System.out.printf("  DynamoDB calls at the proxy (the emulator and the hop, all operations): %d, p50 %.1f ms,"
+                    + " p99 %.1f ms%n", atProxy.count(), atProxy.percentile(0.5), atProxy.percentile(0.99));
         }
     }
 
