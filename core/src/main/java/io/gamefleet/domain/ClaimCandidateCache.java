@@ -99,7 +99,8 @@ final class ClaimCandidateCache {
                 if (page == null) {
                     return Optional.empty(); // no candidate
                 }
-            } else if (ageing(page, condition.now()) && page.renewing().compareAndSet(false, true)) {
+            } else if (reads.made < MAX_QUERIES_PER_STATUS && ageing(page, condition.now())
+                    && page.renewing().compareAndSet(false, true)) {
                 reads.made++;
                 page = renew(key, page, group, status, condition);
                 if (page == null) {
