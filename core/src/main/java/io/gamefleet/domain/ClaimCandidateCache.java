@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * A container's claim candidates per group and instance status, read from the claim index and
  * handed out once each, in the order {@link ClaimPolicy} gives them. No lock is held across a
  * read: claimers that need fresh candidates while a read is in flight share that read (so none
- * waits for more than one DynamoDB call of another claim), and a claimer that finds few left
- * tops them up while the others go on claiming.
+ * waits for more than one DynamoDB call of another claim), a claimer that finds few left tops
+ * them up, and one that finds them ageing reads them anew, while the others go on claiming.
  */
 final class ClaimCandidateCache {
     /** Candidates read per claim-index query. */
@@ -31,10 +31,17 @@ final class ClaimCandidateCache {
      * How long a container claims from the candidates it read before it reads the index again
      * (it reads sooner when they run out). A candidate taken meanwhile by another container costs
      * one refused conditional write, never a wrong claim. The group's gate comes with the
-     * candidates, so this is also how long a claim may still succeed after the group stopped
-     * being ACTIVE, on top of the index's own propagation.
+     * candidates, so this is also the longest a claim may still succeed after the group stopped
+     * being ACTIVE, on top of the index's own propagation ({@link #CANDIDATES_RENEWED_AFTER} once
+     * a page is renewed).
      */
     static final Duration CANDIDATES_MAX_AGE = Duration.ofMillis(500);
+    /**
+     * The age at which one claimer reads a page anew while the others go on claiming from it:
+     * where claims come often, the page is renewed before it ages out, and no claim waits for a
+     * read another began (each expiry made every claim that arrived during the read wait for it).
+     */
+    static final Duration CANDIDATES_RENEWED_AFTER = CANDIDATES_MAX_AGE.multipliedBy(3).dividedBy(4);
     /**
      * Claim-index reads per instance status and claim: when every candidate read was taken by
      * other claimers, the index is read again, fresh (taken servers have left it).
@@ -92,6 +99,13 @@ final class ClaimCandidateCache {
                 if (page == null) {
                     return Optional.empty(); // no candidate
                 }
+            } else if (reads.made < MAX_QUERIES_PER_STATUS && ageing(page, condition.now())
+                    && page.renewing().compareAndSet(false, true)) {
+                reads.made++;
+                page = renew(key, page, group, status, condition);
+                if (page == null) {
+                    return Optional.empty(); // no candidate
+                }
             } else if (page.servers().size() < CANDIDATES_PER_QUERY / 3 && page.toppingUp().compareAndSet(false, true)) {
                 boolean more = false;
                 try {
@@ -121,12 +135,43 @@ final class ClaimCandidateCache {
      * Candidates, in the order this container tries them, each handed out once, and when they
      * (and the gate) were last read.
      */
-    private record CandidatePage(AtomicReference<Instant> readAt, Queue<GameServer> servers, AtomicBoolean toppingUp) {
+    private record CandidatePage(AtomicReference<Instant> readAt, Queue<GameServer> servers, AtomicBoolean toppingUp,
+            AtomicBoolean renewing) {
         /** A read of half a page or less held all the index had: it is not topped up, only read anew. */
         CandidatePage(Instant readAt, List<GameServer> servers) {
             this(new AtomicReference<>(readAt), new ConcurrentLinkedQueue<>(servers),
-                    new AtomicBoolean(servers.size() <= CANDIDATES_PER_QUERY / 2));
+                    new AtomicBoolean(servers.size() <= CANDIDATES_PER_QUERY / 2), new AtomicBoolean());
         }
+    }
+
+    private static boolean ageing(CandidatePage page, Instant now) {
+        return !now.isBefore(page.readAt().get().plus(CANDIDATES_RENEWED_AFTER));
+    }
+
+    /**
+     * The page read anew in place of {@code old}, whose candidates come back in the read if they
+     * are still claimable; null when the index has none. Candidates handed out from the old page
+     * meanwhile are being tried, and are left out of the new one.
+     */
+    private CandidatePage renew(String key, CandidatePage old, String group, InstanceStatus status,
+            ClaimCondition condition) {
+        Optional<List<GameServer>> read;
+        try {
+            read = read(group, status, condition, Set.of());
+        } catch (RuntimeException e) {
+            old.renewing().set(false); // the old page serves until it ages out; the next claimer tries again
+            throw e;
+        }
+        if (read.isEmpty()) {
+            pages.remove(key, old);
+            old.servers().clear();
+            return null;
+        }
+        CandidatePage renewed = new CandidatePage(condition.now(), claimPolicy.tryOrder(read.get()));
+        pages.put(key, renewed);
+        old.servers().clear();
+        renewed.servers().removeIf(c -> inFlight.contains(key(c)));
+        return renewed;
     }
 
     private static boolean usable(CandidatePage page, Instant now) {

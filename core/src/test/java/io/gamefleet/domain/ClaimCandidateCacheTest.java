@@ -182,6 +182,45 @@ class ClaimCandidateCacheTest {
         assertThat(outcomes).hasSize(8).allMatch(o -> o == readFails);
     }
 
+    private GameServer next(ClaimCandidateCache cache) {
+        return cache.next(GROUP, InstanceStatus.ACTIVE, now(), new ClaimCandidateCache.Reads()).orElseThrow();
+    }
+
+    @Test
+    @Timeout(30)
+    void aClaimerRenewsAnAgeingPageWhileTheOthersGoOnClaimingFromIt() throws InterruptedException {
+        groupOf(20);
+        CountDownLatch renewing = new CountDownLatch(1);
+        CountDownLatch renewed = new CountDownLatch(1);
+        GameServerRepository secondReadWaits = Fleet.around(GameServerRepository.class, fleet.servers,
+                (method, args, proceed) -> {
+                    if (method.equals("someClaimCandidates") && reads.incrementAndGet() == 2) {
+                        renewing.countDown();
+                        assertThat(renewed.await(10, TimeUnit.SECONDS)).isTrue();
+                    }
+                    return proceed.call();
+                });
+        ClaimCandidateCache cache = new ClaimCandidateCache(secondReadWaits, new Groups(fleet.groups),
+                new ClaimPolicy(1, new SplittableRandom(1)));
+        Set<String> handedOut = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        handedOut.add(next(cache).gameServerId());
+        fleet.clock.advance(ClaimCandidateCache.CANDIDATES_RENEWED_AFTER);
+
+        Thread renewer = new Thread(() -> handedOut.add(next(cache).gameServerId()));
+        renewer.start();
+        assertThat(renewing.await(5, TimeUnit.SECONDS)).as("the ageing page is read anew").isTrue();
+        for (int n = 0; n < 5; n++) {
+            handedOut.add(next(cache).gameServerId()); // the renewal's read in flight: from the page, without waiting
+        }
+        renewed.countDown();
+        renewer.join();
+        fleet.clock.advance(ClaimCandidateCache.CANDIDATES_MAX_AGE.minus(ClaimCandidateCache.CANDIDATES_RENEWED_AFTER));
+        handedOut.add(next(cache).gameServerId()); // the first read has aged out; the renewed page serves
+
+        assertThat(reads).hasValue(2);
+        assertThat(handedOut).hasSize(8);
+    }
+
     @Test
     void aClaimPastItsBudgetFailsAsSafeToRetryBeforeItsNextCall() {
         groupOf(20);

@@ -65,13 +65,13 @@ class ClaimCandidatesKeptTest {
     }
 
     @Test
-    void aGroupThatStopsBeingActiveRefusesClaimsOnceTheCandidatesReadBeforeHaveAgedOut() {
+    void aGroupThatStopsBeingActiveRefusesClaimsOnceTheCandidatesReadBeforeAreReadAnew() {
         claim();
         stopBeingActive();
-        fleet.clock.advance(ClaimCandidateCache.CANDIDATES_MAX_AGE.minusMillis(1));
+        fleet.clock.advance(ClaimCandidateCache.CANDIDATES_RENEWED_AFTER.minusMillis(1));
         assertThat(claim().gameServerId()).as("still within the age of what it read").isEqualTo("gs-1");
 
-        fleet.clock.advance(Duration.ofMillis(1));
+        fleet.clock.advance(Duration.ofMillis(1)); // ageing: this claim reads the page anew, and its gate
         fails(this::claim, ErrorKind.CONFLICT, "ClaimGameServer needs an ACTIVE game server group; arena is ERROR");
     }
 

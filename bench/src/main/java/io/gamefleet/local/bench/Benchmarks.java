@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.LongAdder;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
@@ -62,6 +63,11 @@ final class Benchmarks {
         private final DoubleAdder readUnits = new DoubleAdder();
         private final Map<String, LongAdder> callsByOperation = new ConcurrentHashMap<>();
         private final Map<String, DoubleAdder> writeUnitsByOperation = new ConcurrentHashMap<>();
+        /** Each call's time at the client, from the SDK's first hook to its last, per DynamoDB operation. */
+        private final Map<String, Latencies> latencyByCall = new ConcurrentHashMap<>();
+        private static final ExecutionAttribute<Long> STARTED = new ExecutionAttribute<>("bench.started");
+        /** The calling thread's DynamoDB calls so far: their number and their time in nanoseconds, at the client. */
+        private static final ThreadLocal<long[]> THREAD_CALLS = ThreadLocal.withInitial(() -> new long[2]);
 
         /** Names what the calling thread's DynamoDB calls are for, until named again. */
         static void as(String operation) {
@@ -73,6 +79,7 @@ final class Benchmarks {
             if ("DynamoDb".equals(attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME))) {
                 count.incrementAndGet();
                 callsByOperation.computeIfAbsent(OPERATION.get(), k -> new LongAdder()).increment();
+                attributes.putAttribute(STARTED, System.nanoTime());
             }
         }
 
@@ -92,6 +99,14 @@ final class Benchmarks {
 
         @Override
         public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+            Long started = attributes.getAttribute(STARTED);
+            if (started != null) {
+                long[] thread = THREAD_CALLS.get();
+                thread[0]++;
+                thread[1] += System.nanoTime() - started;
+                latencyByCall.computeIfAbsent(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME),
+                        k -> new Latencies()).add(System.nanoTime() - started);
+            }
             SdkResponse r = context.response();
             List<ConsumedCapacity> capacity = r instanceof UpdateItemResponse u ? single(u.consumedCapacity())
                     : r instanceof PutItemResponse p ? single(p.consumedCapacity())
@@ -134,7 +149,23 @@ final class Benchmarks {
             return a == null ? 0 : a.sum();
         }
 
+        /** The calling thread's DynamoDB calls so far, at the client: subtract two readings. */
+        static long threadCalls() {
+            return THREAD_CALLS.get()[0];
+        }
+
+        /** The time the calling thread's DynamoDB calls took so far, at the client: subtract two readings. */
+        static long threadCallNanos() {
+            return THREAD_CALLS.get()[1];
+        }
+
+        /** The calls' times at the client since the last {@link #reset}, per DynamoDB operation. */
+        Map<String, Latencies> latencyByCall() {
+            return new java.util.TreeMap<>(latencyByCall);
+        }
+
         void reset() {
+            latencyByCall.clear();
             count.set(0);
             writeUnits.reset();
             readUnits.reset();

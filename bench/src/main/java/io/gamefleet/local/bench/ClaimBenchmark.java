@@ -89,6 +89,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 public final class ClaimBenchmark {
     private static final int[] CLAIMERS = {1, 8, 32, 64};
     private static final int FLOOR_ITEMS = 10000;
+    /** The steady pattern's unprinted round, at most. */
+    private static final int WARM_UP_SECONDS = 10;
 
     /** The proxy that counts the functions' DynamoDB calls at the endpoint, or null when they connect directly. */
     private static CountingProxy endpoint;
@@ -115,7 +117,7 @@ public final class ClaimBenchmark {
             endpoint = proxied ? proxy : null;
             Floor floor = new Floor(floorClient);
             if (mode.equals("steady")) {
-                steady(profile, calls, args);
+                steady(profile, calls, dynamo.serverProcess(), args);
             } else if (mode.equals("sparse")) {
                 sparse(profile, calls, args);
             } else {
@@ -473,19 +475,21 @@ public final class ClaimBenchmark {
 
     // ---- steady --------------------------------------------------------------------------
 
-    private static void steady(LocalProfile profile, Benchmarks.DynamoDbCalls calls, String[] args) throws Exception {
+    private static void steady(LocalProfile profile, Benchmarks.DynamoDbCalls calls, ProcessHandle emulator, String[] args) throws Exception {
         int rate = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         int servers = args.length > 3 ? Integer.parseInt(args[3]) : 1000;
         long gameMillis = args.length > 4 ? Long.parseLong(args[4]) : 2000;
         int heartbeatSeconds = args.length > 5 ? Integer.parseInt(args[5]) : 10;
         // An unprinted round first, on a group of its own: the figures are a warm function's, as in the drain.
-        steadyRound(profile, calls, "steady-warm-up", rate, Math.min(seconds, 5), servers, gameMillis, heartbeatSeconds,
-                false);
-        steadyRound(profile, calls, "steady", rate, seconds, servers, gameMillis, heartbeatSeconds, true);
+        // After 5 s the JIT still compiled the claim path's hot methods in the measured round (C2, up to
+        // 0.8 s each, on one of the two cores): 10 s.
+        steadyRound(profile, calls, emulator, "steady-warm-up", rate, Math.min(seconds, WARM_UP_SECONDS), servers,
+                gameMillis, heartbeatSeconds, false);
+        steadyRound(profile, calls, emulator, "steady", rate, seconds, servers, gameMillis, heartbeatSeconds, true);
     }
 
-    private static void steadyRound(LocalProfile profile, Benchmarks.DynamoDbCalls calls, String group, int rate,
+    private static void steadyRound(LocalProfile profile, Benchmarks.DynamoDbCalls calls, ProcessHandle emulator, String group, int rate,
             int seconds, int servers, long gameMillis, int heartbeatSeconds, boolean print) throws Exception {
         GameServerInstance instance = prepare(profile, group, servers);
         GameServerService service = profile.services().gameServers();
@@ -496,31 +500,52 @@ public final class ClaimBenchmark {
         AtomicLong nextId = new AtomicLong(servers);
         AtomicLong outOfCapacity = new AtomicLong();
         AtomicLong heartbeats = new AtomicLong();
-        Benchmarks.Latencies latencies = new Benchmarks.Latencies();
+        SteadyClaims measured = new SteadyClaims();
         ExecutorService workers = Executors.newFixedThreadPool(64);
+        // Each claim on a thread of its own, as each concurrent request has a Lambda container of its
+        // own: a claim never queues behind the benchmark's heartbeats and games in the workers' pool,
+        // and arrivals have a scheduler thread of their own, so the figures are the product's.
+        ExecutorService claimers = Executors.newCachedThreadPool();
+        ScheduledExecutorService arrivals = Executors.newSingleThreadScheduledExecutor();
         ScheduledExecutorService clock = Executors.newScheduledThreadPool(4);
         if (print) {
             System.out.printf("steady: %d claims/s for %d s; %d servers; games of %d ms (UTILIZED, then deregister and"
                     + " register anew); heartbeats every %d s, after an unprinted round of %d s%n", rate, seconds, servers,
-                    gameMillis, heartbeatSeconds, Math.min(seconds, 5));
+                    gameMillis, heartbeatSeconds, Math.min(seconds, WARM_UP_SECONDS));
         }
+        // One unprinted claim first, as in the sparse pattern: the container has read the group once,
+        // as a warm container has (its first claim of a group, and the claims that wait for it, are
+        // the cold start's, not the steady state's).
+        endGame(profile, group, service.claim(new Claim(group, Optional.empty(), Optional.empty(), Optional.empty()))
+                .gameServerId(), instance.instanceId(), live, nextId);
         calls.reset();
         long endpointAtStart = endpointCalls();
+        if (endpoint != null) {
+            endpoint.takeLatencies();
+        }
+        long jvmCpuAtStart = jvmCpuNanos();
+        long[] gcAtStart = gcPauses();
+        long emulatorCpuAtStart = cpuNanos(emulator);
+        double loadAtStart = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         long start = System.nanoTime();
         long periodNanos = 1_000_000_000L / rate;
-        AtomicLong arrivals = new AtomicLong();
+        AtomicLong arrived = new AtomicLong();
         long total = (long) rate * seconds;
-        clock.scheduleAtFixedRate(() -> {
-            long n = arrivals.getAndIncrement();
+        arrivals.scheduleAtFixedRate(() -> {
+            long n = arrived.getAndIncrement();
             if (n >= total) {
                 return;
             }
             long scheduled = start + n * periodNanos;
-            workers.submit(() -> {
+            claimers.submit(() -> {
                 Benchmarks.DynamoDbCalls.as("claim");
+                long started = System.nanoTime();
+                long callsBefore = Benchmarks.DynamoDbCalls.threadCalls();
+                long callNanosBefore = Benchmarks.DynamoDbCalls.threadCallNanos();
                 try {
                     GameServer claimed = service.claim(new Claim(group, Optional.empty(), Optional.empty(), Optional.empty()));
-                    latencies.add(System.nanoTime() - scheduled);
+                    measured.add(scheduled, started, System.nanoTime(), Benchmarks.DynamoDbCalls.threadCalls() - callsBefore,
+                            Benchmarks.DynamoDbCalls.threadCallNanos() - callNanosBefore);
                     Benchmarks.DynamoDbCalls.as("game");
                     service.update(new Update(group, claimed.gameServerId(), Optional.empty(),
                             Optional.of(UtilizationStatus.UTILIZED), false), Caller.UNBOUND);
@@ -554,19 +579,33 @@ public final class ClaimBenchmark {
             }
         }), 0, heartbeatPeriod, TimeUnit.MICROSECONDS);
         Thread.sleep(seconds * 1000L + 200);
+        arrivals.shutdownNow();
         clock.shutdownNow();
+        claimers.shutdown();
+        claimers.awaitTermination(30, TimeUnit.SECONDS);
         workers.shutdown();
         workers.awaitTermination(30, TimeUnit.SECONDS);
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        double jvmCores = (jvmCpuNanos() - jvmCpuAtStart) / 1e9 / elapsed;
+        double emulatorCores = (cpuNanos(emulator) - emulatorCpuAtStart) / 1e9 / elapsed;
+        long[] gc = gcPauses();
         if (!print) {
             return;
         }
-        double elapsed = (System.nanoTime() - start) / 1e9;
-        int claims = latencies.count();
+        int claims = measured.total.count();
         System.out.printf("%-10s %9s %9s %9s %11s %10s %8s %8s%n", "", "offered/s", "claims/s", "no server",
                 "calls/claim", "WU/claim", "p50 ms", "p99 ms");
         System.out.printf("%-10s %9d %9.0f %9d %11.2f %10.2f %8.1f %8.1f%n", "claims", rate, claims / elapsed,
                 outOfCapacity.get(), (double) calls.calls("claim") / claims, calls.writeUnits("claim") / claims,
-                latencies.percentile(0.5), latencies.percentile(0.99));
+                measured.total.percentile(0.5), measured.total.percentile(0.99));
+        measured.print();
+        System.out.printf("GC: %d collections, %d ms in all; CPU: this JVM (the functions, the benchmark's claimers,"
+                + " heartbeats and games) %.2f cores, the emulator %.2f cores, of the machine's %d; load average %.1f to %.1f%n",
+                gc[0] - gcAtStart[0], gc[1] - gcAtStart[1], jvmCores, emulatorCores,
+                Runtime.getRuntime().availableProcessors(), loadAtStart,
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        calls.latencyByCall().forEach((operation, l) -> System.out.printf("  DynamoDB %s at the client (all operations):"
+                + " %d calls, p50 %.1f ms, p99 %.1f ms%n", operation, l.count(), l.percentile(0.5), l.percentile(0.99)));
         System.out.printf("%-10s %9s %9.0f %9s %11.2f %10.2f%n", "heartbeats", "", heartbeats.get() / elapsed, "",
                 (double) calls.calls("heartbeat") / heartbeats.get(), calls.writeUnits("heartbeat") / heartbeats.get());
         System.out.printf("per game (UTILIZED, deregister, register): %.2f calls, %.2f write units%n",
@@ -574,7 +613,65 @@ public final class ClaimBenchmark {
         if (endpoint != null) {
             System.out.printf("at the endpoint: %.2f DynamoDB calls per claim, all operations together (the client counted"
                     + " %.2f)%n", (double) (endpointCalls() - endpointAtStart) / claims, (double) calls.get() / claims);
+            Benchmarks.Latencies atProxy = endpoint.takeLatencies();
+            System.out.printf("  DynamoDB calls at the proxy (the emulator and the hop, all operations): %d, p50 %.1f ms,"
+                    + " p99 %.1f ms%n", atProxy.count(), atProxy.percentile(0.5), atProxy.percentile(0.99));
         }
+    }
+
+    /**
+     * Where a steady claim's time went, each part from its scheduled arrival: waiting for a thread
+     * to start it (the benchmark's side), in the claim, and in the claim outside its DynamoDB calls
+     * (the claim's own code, and any wait for a core or a GC pause); and claims of one call (the
+     * write) apart from those that read candidates first.
+     */
+    private static final class SteadyClaims {
+        final Benchmarks.Latencies total = new Benchmarks.Latencies();
+        final Benchmarks.Latencies waiting = new Benchmarks.Latencies();
+        final Benchmarks.Latencies inClaim = new Benchmarks.Latencies();
+        final Benchmarks.Latencies outsideCalls = new Benchmarks.Latencies();
+        final Benchmarks.Latencies oneCall = new Benchmarks.Latencies();
+        final Benchmarks.Latencies readFirst = new Benchmarks.Latencies();
+
+        void add(long scheduled, long started, long ended, long dynamoDbCalls, long dynamoDbNanos) {
+            total.add(ended - scheduled);
+            waiting.add(started - scheduled);
+            inClaim.add(ended - started);
+            outsideCalls.add(ended - started - dynamoDbNanos);
+            (dynamoDbCalls == 1 ? oneCall : readFirst).add(ended - scheduled);
+        }
+
+        void print() {
+            System.out.printf("  waiting to start: p50 %.1f ms, p99 %.1f ms; in the claim: p50 %.1f ms, p99 %.1f ms; in it"
+                    + " outside its DynamoDB calls: p50 %.2f ms, p99 %.1f ms%n", waiting.percentile(0.5),
+                    waiting.percentile(0.99), inClaim.percentile(0.5), inClaim.percentile(0.99),
+                    outsideCalls.percentile(0.5), outsideCalls.percentile(0.99));
+            System.out.printf("  claims of one DynamoDB call (the write): %d, p50 %.1f ms, p99 %.1f ms; reading candidates"
+                    + " first: %d, p50 %.1f ms, p99 %.1f ms%n", oneCall.count(), oneCall.percentile(0.5),
+                    oneCall.percentile(0.99), readFirst.count(), readFirst.percentile(0.5), readFirst.percentile(0.99));
+        }
+    }
+
+    /** This JVM's garbage collections so far: their count and their time in milliseconds. */
+    private static long[] gcPauses() {
+        long[] sum = new long[2];
+        java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().forEach(gc -> {
+            sum[0] += Math.max(0, gc.getCollectionCount());
+            sum[1] += Math.max(0, gc.getCollectionTime());
+        });
+        return sum;
+    }
+
+    /** The CPU time this JVM used so far, all its threads. */
+    private static long jvmCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    /** The CPU time a process and its descendants used so far. */
+    private static long cpuNanos(ProcessHandle process) {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(process), process.descendants())
+                .mapToLong(p -> p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L)).sum();
     }
 
     // ---- sparse --------------------------------------------------------------------------

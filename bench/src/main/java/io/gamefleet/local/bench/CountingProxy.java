@@ -16,11 +16,13 @@ import org.eclipse.jetty.util.Callback;
  * Jetty's reverse proxy between the functions and the DynamoDB emulator, counting the requests
  * it forwards: DynamoDB's calls as the service sees and bills them, the SDK's retries included,
  * whatever the client counts itself. It also adds a hop's latency to every call, as a slower
- * DynamoDB would.
+ * DynamoDB would. Each call is timed from its request's arrival to its response's end: the
+ * emulator's time and the hop's, without the SDK client's.
  */
 final class CountingProxy implements AutoCloseable {
     private final Server server = new Server();
     private final LongAdder requests = new LongAdder();
+    private volatile Benchmarks.Latencies latencies = new Benchmarks.Latencies();
 
     CountingProxy(URI target) throws Exception {
         ServerConnector connector = new ServerConnector(server);
@@ -33,7 +35,9 @@ final class CountingProxy implements AutoCloseable {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 requests.increment();
-                return super.handle(request, response, callback);
+                long start = System.nanoTime();
+                Benchmarks.Latencies timed = latencies;
+                return super.handle(request, response, Callback.from(callback, () -> timed.add(System.nanoTime() - start)));
             }
         });
         server.start();
@@ -48,6 +52,13 @@ final class CountingProxy implements AutoCloseable {
     /** The requests forwarded so far. */
     long requests() {
         return requests.sum();
+    }
+
+    /** The calls' times at the proxy since the last call of this method. */
+    Benchmarks.Latencies takeLatencies() {
+        Benchmarks.Latencies taken = latencies;
+        latencies = new Benchmarks.Latencies();
+        return taken;
     }
 
     @Override
