@@ -3,7 +3,8 @@ package io.gamefleet.agent;
 /**
  * Where an ended process's log folder goes, with {@code agent-report.json} (how it ended), under
  * {@code <group>/<instance>/<game server id>/}: a folder ({@link FolderLogArchive}, config
- * {@code archiveDirectory}) or S3 ({@link S3LogArchive}, config {@code archiveBucket}). Called under
+ * {@code archiveDirectory}) or S3, one zip per game server ({@link S3LogArchive}, config
+ * {@code archiveBucket}). Called under
  * the supervisor's lock: it must not wait on the network.
  */
 interface LogArchive extends AutoCloseable {

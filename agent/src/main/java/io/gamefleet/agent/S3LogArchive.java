@@ -5,14 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
@@ -25,23 +24,25 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.sts.StsClient;
 
 /**
- * The archive in AWS (config {@code archiveBucket}): an ended process's log folder and its
- * {@code agent-report.json} go to the bucket under {@code <aws:userid>/<group>/<game server id>/},
- * the keys the instance's role may write: IAM names an instance profile session only by its
- * {@code aws:userid}, {@code <role unique id>:<instance id>}, which STS GetCallerIdentity tells. The
- * folder is first staged on the instance's disk (the outbox, {@code <group>/<instance>/<game server
- * id>/} as {@link FolderLogArchive} lays it out), then uploaded on a thread of its own, each request
+ * The archive in AWS (config {@code archiveBucket}): an ended process's log folder, with its
+ * {@code agent-report.json}, goes to the bucket as one deflated zip ({@link LogZip}), the report's
+ * fields as object metadata, at {@code <aws:userid>/<group>/<game server id>.zip}, the keys the
+ * instance's role may write: IAM names an instance profile session only by its {@code aws:userid},
+ * {@code <role unique id>:<instance id>}, which STS GetCallerIdentity tells. One PutObject per game
+ * server: S3 bills requests, and logs compress well. The folder is first staged on the instance's disk
+ * (the outbox, {@code <group>/<instance>/<game server id>/} as {@link FolderLogArchive} lays it out),
+ * zipped there to {@code <game server id>.zip}, then uploaded on a thread of its own, each request
  * bounded in time and retried: a dead S3 never holds up the replacement of a process. What could not
  * be uploaded stays in the outbox and is tried again every {@link #RETRY_PERIOD} and at the agent's
- * next start. The report goes last: a game server's {@code agent-report.json} in the bucket means all
- * its logs are there.
+ * next start; the zip is removed only once S3 has it.
  */
 final class S3LogArchive implements LogArchive {
-    /** Below the work directory: what is still to upload, {@code <group>/<instance>/<game server id>/...}. */
+    /** Below the work directory: what is still to upload, {@code <group>/<instance>/<game server id>/...} or {@code .zip}. */
     static final String OUTBOX = "archive-outbox";
     static final Duration RETRY_PERIOD = Duration.ofMinutes(5);
     /** One request's bound (a stalled S3 gives up after it); the SDK's standard strategy makes 3 attempts. */
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(60);
+    static final String ZIP = ".zip";
 
     private final S3Client s3;
     private final Supplier<String> callerUserId;
@@ -118,55 +119,64 @@ final class S3LogArchive implements LogArchive {
     }
 
     private boolean uploadPending() {
-        List<Path> folders;
+        List<Path> staged;
         try (Stream<Path> walk = Files.exists(outbox) ? Files.walk(outbox, 3) : Stream.empty()) {
-            folders = walk.filter(p -> outbox.relativize(p).getNameCount() == 3 && Files.isDirectory(p)).toList();
+            // A game server's folder, its zip, or both (an agent stopped while zipping): each once.
+            staged = walk.filter(p -> outbox.relativize(p).getNameCount() == 3)
+                    .filter(p -> Files.isDirectory(p) || p.getFileName().toString().endsWith(ZIP))
+                    .map(p -> Files.isDirectory(p) ? p : p.resolveSibling(gameServerId(p)))
+                    .distinct().toList();
         } catch (IOException | UncheckedIOException e) {
             log.warn("log archive: cannot read the outbox " + outbox + ": " + e.getMessage());
             return false;
         }
         boolean all = true;
-        for (Path folder : folders) {
+        for (Path folder : staged) {
             all &= uploadNow(folder);
         }
         return all;
     }
 
+    /** Zips a staged folder unless done, then puts the zip; true once S3 has it. */
     private boolean uploadNow(Path folder) {
-        if (!Files.isDirectory(folder)) {
-            return true; // uploaded by an earlier pass
-        }
+        Path zip = folder.resolveSibling(folder.getFileName() + ZIP);
+        String gameServerId = folder.getFileName().toString();
         try {
+            if (Files.isDirectory(folder)) {
+                long logBytes = size(folder);
+                int files = LogZip.write(folder, zip);
+                FolderLogArchive.deleteTree(folder);
+                log.info(gameServerId + ": " + files + " files, " + logBytes + " bytes zipped to " + Files.size(zip) + " bytes");
+            }
+            if (!Files.exists(zip)) {
+                return true; // uploaded by an earlier pass
+            }
             if (userId == null) {
                 userId = callerUserId.get();
             }
-            List<Path> files;
-            try (Stream<Path> walk = Files.walk(folder)) {
-                // The report last: once it is in the bucket, all the logs are.
-                files = walk.filter(Files::isRegularFile)
-                        .sorted(Comparator.comparing((Path f) -> f.equals(folder.resolve(REPORT))).thenComparing(Path::toString))
-                        .collect(Collectors.toList());
-            }
-            for (Path file : files) {
-                s3.putObject(b -> b.bucket(bucket).key(key(file)), RequestBody.fromFile(file));
-                Files.delete(file); // a retry resumes after the files already in the bucket
-            }
-            FolderLogArchive.deleteTree(folder);
-            log.info(folder.getFileName() + ": logs archived to s3://" + bucket + "/" + key(folder) + "/ (" + files.size() + " files)");
+            String key = userId + "/" + outbox.relativize(folder).getName(0) + "/" + gameServerId + ZIP;
+            Map<String, String> metadata = LogZip.metadata(zip);
+            s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/zip").metadata(metadata), RequestBody.fromFile(zip));
+            Files.delete(zip);
+            log.info(gameServerId + ": logs archived to s3://" + bucket + "/" + key);
             return true;
         } catch (SdkException | IOException | UncheckedIOException e) {
-            log.warn(folder.getFileName() + ": cannot upload the logs to s3://" + bucket + " (" + e.getMessage()
-                    + "); kept in " + folder + ", tried again within " + RETRY_PERIOD.toMinutes() + " min and at the agent's next start");
+            log.warn(gameServerId + ": cannot upload the logs to s3://" + bucket + " (" + e.getMessage()
+                    + "); kept in " + (Files.isDirectory(folder) ? folder : zip) + ", tried again within "
+                    + RETRY_PERIOD.toMinutes() + " min and at the agent's next start");
             return false;
         }
     }
 
-    /** The object key of a path {@code <group>/<instance>/<game server id>/...} of the outbox. */
-    private String key(Path path) {
-        Path relative = outbox.relativize(path);
-        return Stream.concat(Stream.of(userId, relative.getName(0).toString()),
-                        Stream.iterate(2, i -> i < relative.getNameCount(), i -> i + 1).map(i -> relative.getName(i).toString()))
-                .collect(Collectors.joining("/"));
+    private static String gameServerId(Path zip) {
+        String name = zip.getFileName().toString();
+        return name.substring(0, name.length() - ZIP.length());
+    }
+
+    private static long size(Path folder) throws IOException {
+        try (Stream<Path> walk = Files.walk(folder)) {
+            return walk.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
     }
 
     @Override

@@ -2,12 +2,17 @@ package io.gamefleet.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +27,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The S3 archive against LocalStack's S3 (Testcontainers): the objects, their keys and their bytes as
+ * The S3 archive against LocalStack's S3 (Testcontainers): the object, its key, metadata and bytes as
  * a real S3 implementation stores them, the SDK's checksummed chunked upload included. Skipped, with
  * the reason, without Docker; {@code -Dgamefleet.localstack.image=...} picks another image, as in the
  * other modules.
@@ -58,7 +63,7 @@ class S3LogArchiveLocalStackTest {
     }
 
     @Test
-    void theLogFolderAndItsReportAreObjectsUnderTheContractsKeys() throws Exception {
+    void aGameServerIsOneZipObjectUnderTheContractsKeyWithHowItEndedAsMetadata() throws Exception {
         ServerRecord s = new ServerRecord(0, "gs-1", "secret", work.resolve("servers/gs-1"), Instant.parse("2026-12-01T10:00:00Z"));
         Files.createDirectories(s.logFolder());
         Files.writeString(s.logFolder().resolve("PF_ConsoleLogs.txt"), "MATCH OVER\n");
@@ -70,12 +75,18 @@ class S3LogArchiveLocalStackTest {
         archive.archive(s);
         assertThat(archive.uploadPendingInBackground().get(60, TimeUnit.SECONDS)).isTrue();
 
-        assertThat(s3.listObjectsV2(b -> b.bucket(S3LogArchiveTest.BUCKET).prefix(S3LogArchiveTest.USER_ID + "/arena/gs-1/")).contents())
-                .extracting(o -> o.key()).containsExactlyInAnyOrder(S3LogArchiveTest.USER_ID + "/arena/gs-1/PF_ConsoleLogs.txt",
-                        S3LogArchiveTest.USER_ID + "/arena/gs-1/" + LogArchive.REPORT);
-        assertThat(s3.getObjectAsBytes(b -> b.bucket(S3LogArchiveTest.BUCKET).key(S3LogArchiveTest.USER_ID + "/arena/gs-1/PF_ConsoleLogs.txt"))
-                .asUtf8String()).isEqualTo("MATCH OVER\n");
-        assertThat(s3.getObjectAsBytes(b -> b.bucket(S3LogArchiveTest.BUCKET).key(S3LogArchiveTest.USER_ID + "/arena/gs-1/" + LogArchive.REPORT))
-                .asUtf8String()).contains("\"exitCode\" : 3");
+        String key = S3LogArchiveTest.USER_ID + "/arena/gs-1.zip";
+        assertThat(s3.listObjectsV2(b -> b.bucket(S3LogArchiveTest.BUCKET).prefix(S3LogArchiveTest.USER_ID + "/arena/")).contents())
+                .extracting(o -> o.key()).containsExactly(key);
+        assertThat(s3.headObject(b -> b.bucket(S3LogArchiveTest.BUCKET).key(key)).metadata())
+                .containsEntry("exit-code", "3").containsEntry("ended-at", "2026-12-01T10:30:00Z");
+        Map<String, String> entries = new HashMap<>();
+        try (ZipInputStream zip = new ZipInputStream(s3.getObject(b -> b.bucket(S3LogArchiveTest.BUCKET).key(key)))) {
+            for (ZipEntry e; (e = zip.getNextEntry()) != null; ) {
+                entries.put(e.getName(), new String(zip.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+        assertThat(entries).containsEntry("PF_ConsoleLogs.txt", "MATCH OVER\n");
+        assertThat(entries.get(LogArchive.REPORT)).contains("\"exitCode\" : 3");
     }
 }

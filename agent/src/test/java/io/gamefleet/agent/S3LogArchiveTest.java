@@ -2,6 +2,8 @@ package io.gamefleet.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -10,11 +12,17 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -44,9 +52,31 @@ class S3LogArchiveTest {
 
     /**
      * One PutObject as it arrived: its path, its body (aws-chunked: the object's bytes in signed chunks
-     * with a CRC32 trailer, which S3 checks) and the object's length.
+     * with a CRC32 trailer, which S3 checks), the object's length and its {@code x-amz-meta-*} headers.
      */
-    record Put(String path, String body, String decodedLength) {}
+    record Put(String path, byte[] body, int decodedLength, Map<String, String> metadata) {
+        String text() {
+            return new String(body, StandardCharsets.ISO_8859_1);
+        }
+
+        /** The object's bytes: a small object is one chunk, after the chunk's header line. */
+        byte[] object() {
+            int start = text().indexOf("\r\n") + 2;
+            return Arrays.copyOfRange(body, start, start + decodedLength);
+        }
+
+        /** The zip's entries, by name, each checked to be deflated. */
+        Map<String, String> entries() throws IOException {
+            Map<String, String> entries = new LinkedHashMap<>();
+            try (ZipInputStream zip = new ZipInputStream(new ByteArrayInputStream(object()))) {
+                for (ZipEntry e; (e = zip.getNextEntry()) != null; ) {
+                    assertThat(e.getMethod()).as(e.getName()).isEqualTo(ZipEntry.DEFLATED);
+                    entries.put(e.getName(), new String(zip.readAllBytes(), StandardCharsets.UTF_8));
+                }
+            }
+            return entries;
+        }
+    }
 
     @TempDir
     Path work;
@@ -79,14 +109,20 @@ class S3LogArchiveTest {
                     stalled.countDown();
                     release.await(60, TimeUnit.SECONDS);
                 }
-                String body = Content.Source.asString(request, StandardCharsets.UTF_8);
+                byte[] body = Content.Source.asInputStream(request).readAllBytes();
                 if (failuresLeft.getAndDecrement() > 0) {
                     response.setStatus(500);
                     response.write(true, ByteBuffer.wrap(("<Error><Code>InternalError</Code><Message>We encountered an "
                             + "internal error. Please try again.</Message></Error>").getBytes(StandardCharsets.UTF_8)), callback);
                     return true;
                 }
-                puts.add(new Put(path, body, request.getHeaders().get("x-amz-decoded-content-length")));
+                Map<String, String> metadata = new TreeMap<>();
+                request.getHeaders().forEach(h -> {
+                    if (h.getLowerCaseName().startsWith("x-amz-meta-")) {
+                        metadata.put(h.getLowerCaseName(), h.getValue());
+                    }
+                });
+                puts.add(new Put(path, body, Integer.parseInt(request.getHeaders().get("x-amz-decoded-content-length")), metadata));
                 response.setStatus(200);
                 response.getHeaders().put("ETag", "\"0\"");
                 callback.succeeded();
@@ -146,22 +182,53 @@ class S3LogArchiveTest {
         return work.resolve(S3LogArchive.OUTBOX).resolve("arena").resolve("i-1").resolve(gameServerId);
     }
 
+    private Path zipOf(String gameServerId) {
+        return outboxOf(gameServerId).resolveSibling(gameServerId + S3LogArchive.ZIP);
+    }
+
+    private static final String KEY = "/" + BUCKET + "/" + USER_ID + "/arena/gs-1.zip";
+
     @Test
-    void theLogsAndTheReportGoToTheBucketUnderTheContractsKeysTheReportLast() throws Exception {
+    void aGameServerIsOnePutOfADeflatedZipOfItsLogsAndReportWithHowItEndedAsMetadata() throws Exception {
         try (S3LogArchive archive = archive(Duration.ofSeconds(10))) {
             ServerRecord s = ended("gs-1");
+            s.stopReason = "exited";
             archive.archive(s);
             assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
 
-            String prefix = "/" + BUCKET + "/" + USER_ID + "/arena/gs-1/";
-            assertThat(puts).extracting(Put::path).containsExactly(prefix + "PF_ConsoleLogs.txt",
-                    prefix + "dumps/core.txt", prefix + LogArchive.REPORT);
-            assertThat(puts.get(0).body()).contains("MATCH OVER\n", "x-amz-checksum-crc32:");
-            assertThat(puts.get(0).decodedLength()).isEqualTo("11");
-            assertThat(puts.get(2).body()).contains("\"gameServerId\" : \"gs-1\"", "\"lastState\" : \"Active\"", "\"exitCode\" : 0");
+            assertThat(puts).extracting(Put::path).containsExactly(KEY);
+            Put put = puts.get(0);
+            assertThat(put.text()).contains("x-amz-checksum-crc32:");
+            Map<String, String> entries = put.entries();
+            assertThat(entries).containsOnlyKeys(LogArchive.REPORT, "PF_ConsoleLogs.txt", "dumps/core.txt")
+                    .containsEntry("PF_ConsoleLogs.txt", "MATCH OVER\n").containsEntry("dumps/core.txt", "no core\n");
+            assertThat(entries.keySet()).as("the report first: unzip -p reads it alone").first().isEqualTo(LogArchive.REPORT);
+            assertThat(entries.get(LogArchive.REPORT)).contains("\"gameServerId\" : \"gs-1\"", "\"lastState\" : \"Active\"",
+                    "\"exitCode\" : 0");
+            assertThat(put.metadata()).containsExactlyInAnyOrderEntriesOf(Map.of("x-amz-meta-exit-code", "0",
+                    "x-amz-meta-last-state", "Active", "x-amz-meta-stop-reason", "exited",
+                    "x-amz-meta-ended-at", "2026-12-01T10:30:00Z"));
             assertThat(s.folder).doesNotExist();
             assertThat(outboxOf("gs-1")).doesNotExist();
-            assertThat(logLines).anyMatch(l -> l.contains("gs-1: logs archived to s3://" + BUCKET + "/" + USER_ID + "/arena/gs-1/ (3 files)"));
+            assertThat(zipOf("gs-1")).doesNotExist();
+            assertThat(logLines).anyMatch(l -> l.contains("gs-1: 3 files, ") && l.contains(" bytes zipped to "))
+                    .anyMatch(l -> l.contains("gs-1: logs archived to s3://" + BUCKET + "/" + USER_ID + "/arena/gs-1.zip"));
+        }
+    }
+
+    @Test
+    void anUnknownExitCodeIsNoMetadataAndALongLogIsDeflatedSmall() throws Exception {
+        try (S3LogArchive archive = archive(Duration.ofSeconds(10))) {
+            ServerRecord s = ended("gs-1");
+            s.exitCode = null;
+            String log = "2026-12-01T10:00:00.000Z INFO  tick: 12 players, 60 Hz, state Active\n".repeat(1_000);
+            Files.writeString(s.logFolder().resolve("PF_ConsoleLogs.txt"), log);
+            archive.archive(s);
+            assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
+
+            assertThat(puts.get(0).metadata()).doesNotContainKey("x-amz-meta-exit-code").containsKey("x-amz-meta-last-state");
+            assertThat(puts.get(0).entries()).containsEntry("PF_ConsoleLogs.txt", log);
+            assertThat(puts.get(0).decodedLength()).as("deflated").isLessThan(log.length() / 10);
         }
     }
 
@@ -172,33 +239,49 @@ class S3LogArchiveTest {
             archive.archive(ended("gs-1"));
             assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
         }
-        String first = "PUT /" + BUCKET + "/" + USER_ID + "/arena/gs-1/PF_ConsoleLogs.txt";
-        assertThat(attempts.stream().filter(first::equals)).hasSize(3);
-        assertThat(puts).hasSize(3);
-        assertThat(outboxOf("gs-1")).doesNotExist();
+        assertThat(attempts).containsExactly("PUT " + KEY, "PUT " + KEY, "PUT " + KEY);
+        assertThat(puts).hasSize(1);
+        assertThat(zipOf("gs-1")).doesNotExist();
     }
 
     @Test
-    void anS3ThatKeepsFailingLeavesTheFolderWhichTheNextStartUploads() throws Exception {
+    void anS3ThatKeepsFailingLeavesTheZipWhichTheNextStartUploads() throws Exception {
         failuresLeft.set(Integer.MAX_VALUE);
         try (S3LogArchive archive = archive(Duration.ofSeconds(10))) {
             ServerRecord s = ended("gs-1");
             archive.archive(s);
             assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isFalse();
             assertThat(s.folder).as("the process's folder is cleared: the slot starts afresh").doesNotExist();
-            assertThat(outboxOf("gs-1").resolve("PF_ConsoleLogs.txt")).hasContent("MATCH OVER\n");
-            assertThat(outboxOf("gs-1").resolve(LogArchive.REPORT)).exists();
+            assertThat(outboxOf("gs-1")).as("zipped once").doesNotExist();
+            assertThat(zipOf("gs-1")).isNotEmptyFile();
             assertThat(puts).isEmpty();
             assertThat(logLines).anyMatch(l -> l.contains("WARN gs-1: cannot upload the logs to s3://" + BUCKET + " (")
-                    && l.contains("kept in " + outboxOf("gs-1")));
+                    && l.contains("kept in " + zipOf("gs-1")));
         }
 
         failuresLeft.set(0);
         try (S3LogArchive restarted = archive(Duration.ofSeconds(10))) {
             assertThat(restarted.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
         }
-        assertThat(puts).extracting(Put::path).endsWith("/" + BUCKET + "/" + USER_ID + "/arena/gs-1/" + LogArchive.REPORT).hasSize(3);
-        assertThat(outboxOf("gs-1")).doesNotExist();
+        assertThat(puts).extracting(Put::path).containsExactly(KEY);
+        assertThat(puts.get(0).entries()).containsKeys(LogArchive.REPORT, "PF_ConsoleLogs.txt");
+        assertThat(zipOf("gs-1")).doesNotExist();
+    }
+
+    @Test
+    void aFolderLeftUnzippedByAStoppedAgentIsZippedAgainAndUploadedOnce() throws Exception {
+        // As an agent stopped after staging, before its zip was in place: the folder and a partial zip.
+        Files.createDirectories(outboxOf("gs-1"));
+        Files.writeString(outboxOf("gs-1").resolve("PF_ConsoleLogs.txt"), "MATCH OVER\n");
+        Files.writeString(outboxOf("gs-1").resolve(LogArchive.REPORT), "{\"gameServerId\":\"gs-1\",\"lastState\":\"Active\"}");
+        Files.writeString(zipOf("gs-1").resolveSibling("gs-1.zip.partial"), "PK truncated");
+        try (S3LogArchive restarted = archive(Duration.ofSeconds(10))) {
+            assertThat(restarted.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(puts).extracting(Put::path).containsExactly(KEY);
+        assertThat(puts.get(0).entries()).containsEntry("PF_ConsoleLogs.txt", "MATCH OVER\n");
+        assertThat(puts.get(0).metadata()).containsEntry("x-amz-meta-last-state", "Active");
+        assertThat(outboxOf("gs-1").getParent()).isEmptyDirectory();
     }
 
     @Test
@@ -207,15 +290,14 @@ class S3LogArchiveTest {
         try (S3LogArchive archive = archive(Duration.ofSeconds(10))) {
             archive.archive(ended("gs-1"));
             assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isFalse();
-            assertThat(outboxOf("gs-1").resolve(LogArchive.REPORT)).exists();
+            assertThat(zipOf("gs-1")).exists();
             assertThat(logLines).anyMatch(l -> l.contains("WARN gs-1: cannot upload the logs"));
             stsDown = false;
             int failedCalls = stsCalls.size();
             assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
             archive.archive(ended("gs-2"));
             assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(puts).extracting(Put::path).allMatch(p -> p.startsWith("/" + BUCKET + "/" + USER_ID + "/arena/gs-"))
-                    .hasSize(6);
+            assertThat(puts).extracting(Put::path).containsExactlyInAnyOrder(KEY, "/" + BUCKET + "/" + USER_ID + "/arena/gs-2.zip");
             assertThat(stsCalls).as("asked once, once it answers").hasSize(failedCalls + 1);
         }
     }
@@ -230,7 +312,7 @@ class S3LogArchiveTest {
 
             assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isFalse();
             assertThat(release.getCount()).as("the S3 was still stalled: the bound is the agent's").isEqualTo(1);
-            assertThat(outboxOf("gs-1").resolve(LogArchive.REPORT)).exists();
+            assertThat(zipOf("gs-1")).exists();
             assertThat(puts).isEmpty();
         }
     }
