@@ -8,41 +8,21 @@ import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.GameServerService;
 import io.gamefleet.domain.GameServerService.Claim;
 import io.gamefleet.domain.GameServerService.Registration;
-import io.gamefleet.domain.GameServerService.Update;
 import io.gamefleet.domain.GamefleetException;
-import io.gamefleet.domain.UtilizationStatus;
 import io.gamefleet.local.LocalProfile;
-import io.gamefleet.local.demo.ApiClient;
-import io.gamefleet.local.edge.Principals;
 import io.gamefleet.local.process.ChildProcess;
 import io.gamefleet.local.process.Emulators;
 import io.gamefleet.wiring.AwsServices;
 import java.io.File;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -76,9 +56,9 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  *     claims spread over many), and the claims' latencies. Each group's maximum size is one instance
  *     per 50 servers (its shards: one per instance, up to 16); its servers are all on one.</li>
  * <li><b>steady</b> {@code [claims/s] [seconds] [servers] [game ms] [heartbeat s]} (200, 20, 1000,
- *     2000, 10): claims arrive at a fixed rate while every claimed server plays (UTILIZED), ends
- *     its game (deregisters) and comes back as a new server (registers), and all servers
- *     heartbeat. Latency is from each claim's scheduled arrival.</li>
+ *     2000, 10): claims arrive at a fixed rate while every claimed server plays and comes back as
+ *     a new one, and all servers heartbeat; with {@code -Dbench.edge=true} the claims go through
+ *     the local edge, signed with SigV4 ({@link SteadyClaims}).</li>
  * </ul>
  *
  * The functions reach the emulator through {@link CountingProxy}, which counts DynamoDB's calls
@@ -89,8 +69,6 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 public final class ClaimBenchmark {
     private static final int[] CLAIMERS = {1, 8, 32, 64};
     private static final int FLOOR_ITEMS = 10000;
-    /** The steady pattern's unprinted round, at most. */
-    private static final int WARM_UP_SECONDS = 10;
 
     /** The proxy that counts the functions' DynamoDB calls at the endpoint, or null when they connect directly. */
     private static CountingProxy endpoint;
@@ -117,7 +95,7 @@ public final class ClaimBenchmark {
             endpoint = proxied ? proxy : null;
             Floor floor = new Floor(floorClient);
             if (mode.equals("steady")) {
-                steady(profile, calls, dynamo.serverProcess(), args);
+                new SteadyClaims(profile, calls, endpoint, dynamo.serverProcess()).run(args);
             } else if (mode.equals("sparse")) {
                 sparse(profile, calls, args);
             } else {
@@ -227,57 +205,12 @@ public final class ClaimBenchmark {
         });
     }
 
-    /**
-     * Claims over HTTP, each signed with SigV4. The claimers share this machine's cores with the
-     * server, as a matchmaker would not: they use HttpURLConnection (keep-alive) and sign a
-     * request once a second (a signature covers the second, and every claim of the second is
-     * the same request), so that little of the cores goes to the client's side.
-     */
+    /** Claims over HTTP, each signed with SigV4 ({@link EdgeClaim}). */
     private static Result claimThroughEdge(LocalProfile profile, Benchmarks.DynamoDbCalls calls, String group,
             int claimers) throws Exception {
-        var admin = Principals.builtInAdmin();
-        AwsCredentialsIdentity caller = AwsCredentialsIdentity.create(admin.accessKeyId(), admin.secretAccessKey());
-        URI endpoint = profile.endpoint();
-        String target = "/game-server-groups/" + group + "/claim";
-        URL url = URI.create(endpoint + target).toURL();
-        byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
-        AtomicReference<Signed> signed = new AtomicReference<>(new Signed(Instant.EPOCH, Map.of()));
-        return measure(calls, claimers, () -> {
-            Instant second = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-            Signed current = signed.get();
-            if (!current.second().equals(second)) {
-                current = new Signed(second, ApiClient.signedHeaders(endpoint, LocalAccount.REGION, caller,
-                        Clock.fixed(second, ZoneOffset.UTC), "POST", target, true, body));
-                signed.set(current);
-            }
-            HttpURLConnection connection = (HttpURLConnection) url.openConnection();
-            connection.setRequestMethod("POST");
-            connection.setDoOutput(true);
-            current.headers().forEach((name, values) -> {
-                if (!name.equalsIgnoreCase("host")) {
-                    values.forEach(v -> connection.addRequestProperty(name, v));
-                }
-            });
-            try (OutputStream out = connection.getOutputStream()) {
-                out.write(body);
-            }
-            int status = connection.getResponseCode();
-            String answer;
-            try (InputStream in = status < 400 ? connection.getInputStream() : connection.getErrorStream()) {
-                answer = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            if (status == 200) {
-                return true;
-            }
-            if (status == 409 && answer.contains("OutOfCapacityException")) {
-                return false;
-            }
-            throw new IllegalStateException("claim answered " + status + " " + answer);
-        });
+        EdgeClaim edge = new EdgeClaim(profile.endpoint(), group);
+        return measure(calls, claimers, () -> edge.claim().isPresent());
     }
-
-    /** The signed headers of the claim request for one second. */
-    private record Signed(Instant second, Map<String, List<String>> headers) {}
 
     /** One attempt: true if it claimed, false when the group is out of capacity. */
     private interface Attempt {
@@ -318,7 +251,7 @@ public final class ClaimBenchmark {
     }
 
     /** An ACTIVE group whose instance holds {@code servers} AVAILABLE game servers. */
-    private static GameServerInstance prepare(LocalProfile profile, String group, int servers) throws InterruptedException {
+    static GameServerInstance prepare(LocalProfile profile, String group, int servers) throws InterruptedException {
         return prepare(profile, group, servers, Integer.getInteger("bench.maxSize", 1));
     }
 
@@ -473,207 +406,6 @@ public final class ClaimBenchmark {
         }
     }
 
-    // ---- steady --------------------------------------------------------------------------
-
-    private static void steady(LocalProfile profile, Benchmarks.DynamoDbCalls calls, ProcessHandle emulator, String[] args) throws Exception {
-        int rate = args.length > 1 ? Integer.parseInt(args[1]) : 200;
-        int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
-        int servers = args.length > 3 ? Integer.parseInt(args[3]) : 1000;
-        long gameMillis = args.length > 4 ? Long.parseLong(args[4]) : 2000;
-        int heartbeatSeconds = args.length > 5 ? Integer.parseInt(args[5]) : 10;
-        // An unprinted round first, on a group of its own: the figures are a warm function's, as in the drain.
-        // After 5 s the JIT still compiled the claim path's hot methods in the measured round (C2, up to
-        // 0.8 s each, on one of the two cores): 10 s.
-        steadyRound(profile, calls, emulator, "steady-warm-up", rate, Math.min(seconds, WARM_UP_SECONDS), servers,
-                gameMillis, heartbeatSeconds, false);
-        steadyRound(profile, calls, emulator, "steady", rate, seconds, servers, gameMillis, heartbeatSeconds, true);
-    }
-
-    private static void steadyRound(LocalProfile profile, Benchmarks.DynamoDbCalls calls, ProcessHandle emulator, String group, int rate,
-            int seconds, int servers, long gameMillis, int heartbeatSeconds, boolean print) throws Exception {
-        GameServerInstance instance = prepare(profile, group, servers);
-        GameServerService service = profile.services().gameServers();
-        List<String> live = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-        for (int i = 0; i < servers; i++) {
-            live.add(group + "-" + i);
-        }
-        AtomicLong nextId = new AtomicLong(servers);
-        AtomicLong outOfCapacity = new AtomicLong();
-        AtomicLong heartbeats = new AtomicLong();
-        SteadyClaims measured = new SteadyClaims();
-        ExecutorService workers = Executors.newFixedThreadPool(64);
-        // Each claim on a thread of its own, as each concurrent request has a Lambda container of its
-        // own: a claim never queues behind the benchmark's heartbeats and games in the workers' pool,
-        // and arrivals have a scheduler thread of their own, so the figures are the product's.
-        ExecutorService claimers = Executors.newCachedThreadPool();
-        ScheduledExecutorService arrivals = Executors.newSingleThreadScheduledExecutor();
-        ScheduledExecutorService clock = Executors.newScheduledThreadPool(4);
-        if (print) {
-            System.out.printf("steady: %d claims/s for %d s; %d servers; games of %d ms (UTILIZED, then deregister and"
-                    + " register anew); heartbeats every %d s, after an unprinted round of %d s%n", rate, seconds, servers,
-                    gameMillis, heartbeatSeconds, Math.min(seconds, WARM_UP_SECONDS));
-        }
-        // One unprinted claim first, as in the sparse pattern: the container has read the group once,
-        // as a warm container has (its first claim of a group, and the claims that wait for it, are
-        // the cold start's, not the steady state's).
-        endGame(profile, group, service.claim(new Claim(group, Optional.empty(), Optional.empty(), Optional.empty()))
-                .gameServerId(), instance.instanceId(), live, nextId);
-        calls.reset();
-        long endpointAtStart = endpointCalls();
-        if (endpoint != null) {
-            endpoint.takeLatencies();
-        }
-        long jvmCpuAtStart = jvmCpuNanos();
-        long[] gcAtStart = gcPauses();
-        long emulatorCpuAtStart = cpuNanos(emulator);
-        double loadAtStart = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-        long start = System.nanoTime();
-        long periodNanos = 1_000_000_000L / rate;
-        AtomicLong arrived = new AtomicLong();
-        long total = (long) rate * seconds;
-        arrivals.scheduleAtFixedRate(() -> {
-            long n = arrived.getAndIncrement();
-            if (n >= total) {
-                return;
-            }
-            long scheduled = start + n * periodNanos;
-            claimers.submit(() -> {
-                Benchmarks.DynamoDbCalls.as("claim");
-                long started = System.nanoTime();
-                long callsBefore = Benchmarks.DynamoDbCalls.threadCalls();
-                long callNanosBefore = Benchmarks.DynamoDbCalls.threadCallNanos();
-                try {
-                    GameServer claimed = service.claim(new Claim(group, Optional.empty(), Optional.empty(), Optional.empty()));
-                    measured.add(scheduled, started, System.nanoTime(), Benchmarks.DynamoDbCalls.threadCalls() - callsBefore,
-                            Benchmarks.DynamoDbCalls.threadCallNanos() - callNanosBefore);
-                    Benchmarks.DynamoDbCalls.as("game");
-                    service.update(new Update(group, claimed.gameServerId(), Optional.empty(),
-                            Optional.of(UtilizationStatus.UTILIZED), false), Caller.UNBOUND);
-                    clock.schedule(() -> workers.submit(() -> endGame(profile, group, claimed.gameServerId(),
-                            instance.instanceId(), live, nextId)), gameMillis, TimeUnit.MILLISECONDS);
-                } catch (GamefleetException e) {
-                    if (!e.errorType().equals("OutOfCapacityException")) {
-                        throw e;
-                    }
-                    outOfCapacity.incrementAndGet();
-                }
-            });
-        }, 0, periodNanos, TimeUnit.NANOSECONDS);
-        // Heartbeats: every server once per period, spread over it.
-        long heartbeatPeriod = Math.max(1, heartbeatSeconds * 1_000_000L / Math.max(1, servers));
-        AtomicInteger cursor = new AtomicInteger();
-        clock.scheduleAtFixedRate(() -> workers.submit(() -> {
-            String id;
-            synchronized (live) {
-                if (live.isEmpty()) {
-                    return;
-                }
-                id = live.get(Math.floorMod(cursor.getAndIncrement(), live.size()));
-            }
-            Benchmarks.DynamoDbCalls.as("heartbeat");
-            try {
-                service.update(new Update(group, id, Optional.empty(), Optional.empty(), true), Caller.UNBOUND);
-                heartbeats.incrementAndGet();
-            } catch (GamefleetException gone) {
-                // ended its game meanwhile
-            }
-        }), 0, heartbeatPeriod, TimeUnit.MICROSECONDS);
-        Thread.sleep(seconds * 1000L + 200);
-        arrivals.shutdownNow();
-        clock.shutdownNow();
-        claimers.shutdown();
-        claimers.awaitTermination(30, TimeUnit.SECONDS);
-        workers.shutdown();
-        workers.awaitTermination(30, TimeUnit.SECONDS);
-        double elapsed = (System.nanoTime() - start) / 1e9;
-        double jvmCores = (jvmCpuNanos() - jvmCpuAtStart) / 1e9 / elapsed;
-        double emulatorCores = (cpuNanos(emulator) - emulatorCpuAtStart) / 1e9 / elapsed;
-        long[] gc = gcPauses();
-        if (!print) {
-            return;
-        }
-        int claims = measured.total.count();
-        System.out.printf("%-10s %9s %9s %9s %11s %10s %8s %8s%n", "", "offered/s", "claims/s", "no server",
-                "calls/claim", "WU/claim", "p50 ms", "p99 ms");
-        System.out.printf("%-10s %9d %9.0f %9d %11.2f %10.2f %8.1f %8.1f%n", "claims", rate, claims / elapsed,
-                outOfCapacity.get(), (double) calls.calls("claim") / claims, calls.writeUnits("claim") / claims,
-                measured.total.percentile(0.5), measured.total.percentile(0.99));
-        measured.print();
-        System.out.printf("GC: %d collections, %d ms in all; CPU: this JVM (the functions, the benchmark's claimers,"
-                + " heartbeats and games) %.2f cores, the emulator %.2f cores, of the machine's %d; load average %.1f to %.1f%n",
-                gc[0] - gcAtStart[0], gc[1] - gcAtStart[1], jvmCores, emulatorCores,
-                Runtime.getRuntime().availableProcessors(), loadAtStart,
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-        calls.latencyByCall().forEach((operation, l) -> System.out.printf("  DynamoDB %s at the client (all operations):"
-                + " %d calls, p50 %.1f ms, p99 %.1f ms%n", operation, l.count(), l.percentile(0.5), l.percentile(0.99)));
-        System.out.printf("%-10s %9s %9.0f %9s %11.2f %10.2f%n", "heartbeats", "", heartbeats.get() / elapsed, "",
-                (double) calls.calls("heartbeat") / heartbeats.get(), calls.writeUnits("heartbeat") / heartbeats.get());
-        System.out.printf("per game (UTILIZED, deregister, register): %.2f calls, %.2f write units%n",
-                (double) calls.calls("game") / claims, calls.writeUnits("game") / claims);
-        if (endpoint != null) {
-            System.out.printf("at the endpoint: %.2f DynamoDB calls per claim, all operations together (the client counted"
-                    + " %.2f)%n", (double) (endpointCalls() - endpointAtStart) / claims, (double) calls.get() / claims);
-            Benchmarks.Latencies atProxy = endpoint.takeLatencies();
-            System.out.printf("  DynamoDB calls at the proxy (the emulator and the hop, all operations): %d, p50 %.1f ms,"
-                    + " p99 %.1f ms%n", atProxy.count(), atProxy.percentile(0.5), atProxy.percentile(0.99));
-        }
-    }
-
-    /**
-     * Where a steady claim's time went, each part from its scheduled arrival: waiting for a thread
-     * to start it (the benchmark's side), in the claim, and in the claim outside its DynamoDB calls
-     * (the claim's own code, and any wait for a core or a GC pause); and claims of one call (the
-     * write) apart from those that read candidates first.
-     */
-    private static final class SteadyClaims {
-        final Benchmarks.Latencies total = new Benchmarks.Latencies();
-        final Benchmarks.Latencies waiting = new Benchmarks.Latencies();
-        final Benchmarks.Latencies inClaim = new Benchmarks.Latencies();
-        final Benchmarks.Latencies outsideCalls = new Benchmarks.Latencies();
-        final Benchmarks.Latencies oneCall = new Benchmarks.Latencies();
-        final Benchmarks.Latencies readFirst = new Benchmarks.Latencies();
-
-        void add(long scheduled, long started, long ended, long dynamoDbCalls, long dynamoDbNanos) {
-            total.add(ended - scheduled);
-            waiting.add(started - scheduled);
-            inClaim.add(ended - started);
-            outsideCalls.add(ended - started - dynamoDbNanos);
-            (dynamoDbCalls == 1 ? oneCall : readFirst).add(ended - scheduled);
-        }
-
-        void print() {
-            System.out.printf("  waiting to start: p50 %.1f ms, p99 %.1f ms; in the claim: p50 %.1f ms, p99 %.1f ms; in it"
-                    + " outside its DynamoDB calls: p50 %.2f ms, p99 %.1f ms%n", waiting.percentile(0.5),
-                    waiting.percentile(0.99), inClaim.percentile(0.5), inClaim.percentile(0.99),
-                    outsideCalls.percentile(0.5), outsideCalls.percentile(0.99));
-            System.out.printf("  claims of one DynamoDB call (the write): %d, p50 %.1f ms, p99 %.1f ms; reading candidates"
-                    + " first: %d, p50 %.1f ms, p99 %.1f ms%n", oneCall.count(), oneCall.percentile(0.5),
-                    oneCall.percentile(0.99), readFirst.count(), readFirst.percentile(0.5), readFirst.percentile(0.99));
-        }
-    }
-
-    /** This JVM's garbage collections so far: their count and their time in milliseconds. */
-    private static long[] gcPauses() {
-        long[] sum = new long[2];
-        java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().forEach(gc -> {
-            sum[0] += Math.max(0, gc.getCollectionCount());
-            sum[1] += Math.max(0, gc.getCollectionTime());
-        });
-        return sum;
-    }
-
-    /** The CPU time this JVM used so far, all its threads. */
-    private static long jvmCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime();
-    }
-
-    /** The CPU time a process and its descendants used so far. */
-    private static long cpuNanos(ProcessHandle process) {
-        return java.util.stream.Stream.concat(java.util.stream.Stream.of(process), process.descendants())
-                .mapToLong(p -> p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L)).sum();
-    }
-
     // ---- sparse --------------------------------------------------------------------------
 
     /**
@@ -726,7 +458,7 @@ public final class ClaimBenchmark {
     }
 
     /** The game ended: the server deregisters and a new one registers on the instance. */
-    private static void endGame(LocalProfile profile, String group, String id, String instanceId, List<String> live,
+    static void endGame(LocalProfile profile, String group, String id, String instanceId, List<String> live,
             AtomicLong nextId) {
         Benchmarks.DynamoDbCalls.as("game");
         live.remove(id);
