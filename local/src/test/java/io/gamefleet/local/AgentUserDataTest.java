@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.domain.Caller;
+import io.gamefleet.domain.GameServer;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.Principals;
 import java.io.IOException;
@@ -12,6 +14,8 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * region and instance id from the instance's IMDSv2 ({@code /_local/imds/<instanceId>/}), the jar
  * copied from a path in place of S3, {@code agent.json} written, and, with no systemd here, the agent
  * started under the script's restart loop: it registers the scripted GSDK server and reports its
- * health with the instance's own principal; SIGKILLed, it is started again and adopts the match.
+ * health over its push connection, opened with the instance's own principal; SIGKILLed, it is started again and adopts the match.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AgentUserDataTest {
@@ -122,26 +126,25 @@ class AgentUserDataTest {
 
     @Test
     @Order(2)
-    void theAgentItStartsRegistersAndReportsHealth() {
-        JsonNode server = await("a server registered on " + instance, () -> registered().orElse(null));
-        String id = server.path("GameServerId").asText();
-        String first = server.path("LastHealthCheckTime").asText();
-        await("a later health report", () -> registered().filter(s -> s.path("GameServerId").asText().equals(id)
-                && !s.path("LastHealthCheckTime").asText().equals(first)).orElse(null));
+    void theAgentItStartsRegistersAndReportsHealthOverItsPushConnection() {
+        String id = await("a server registered on " + instance, () -> registered().orElse(null)).path("GameServerId").asText();
+        // A report over the channel writes the item only when a lease starts or nears its end (HealthReports),
+        // so the lease, not LastHealthCheckTime, shows that reports arrive.
+        GameServer leased = await("a health lease from the agent's push connection", () -> leased(id, null));
+        assertThat(leased.pushConnectionId()).as("the connection the instance's principal opened")
+                .isEqualTo(instancePushConnection());
     }
 
     @Test
     @Order(3)
     void aKilledAgentIsStartedAgainByTheLoopAndAdoptsItsMatch() throws IOException {
         String id = await("a server registered", () -> registered().orElse(null)).path("GameServerId").asText();
+        String killedConnection = await("a health lease", () -> leased(id, null)).pushConnectionId();
         ProcessHandle agent = agentJvm().orElseThrow();
         agent.destroyForcibly();
         ProcessHandle again = await("a new agent JVM", () -> agentJvm().filter(p -> p.pid() != agent.pid()).orElse(null));
         assertThat(Files.readString(root.resolve("var/log/gamefleet-agent.log"))).contains("exited 137; restarting in 1 s");
-        String before = registered().orElseThrow().path("LastHealthCheckTime").asText();
-        await("health reported by the new agent for the same server", () -> registered()
-                .filter(s -> s.path("GameServerId").asText().equals(id) && !s.path("LastHealthCheckTime").asText().equals(before))
-                .orElse(null));
+        await("health reported for the same server over the new agent's connection", () -> leased(id, killedConnection));
         assertThat(again.isAlive()).isTrue();
     }
 
@@ -168,6 +171,19 @@ class AgentUserDataTest {
     private static String apiEndpoint() {
         String endpoint = LOCAL.profile().endpoint().toString();
         return endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
+    }
+
+    /** Server {@code id} if it holds a live health lease from a connection other than {@code not}. */
+    private static GameServer leased(String id, String not) {
+        GameServer s = LOCAL.profile().services().gameServers().describe(GROUP, id, Caller.UNBOUND);
+        Instant lease = s.healthLeaseExpiresAt();
+        boolean live = lease != null && lease.isAfter(Instant.now()) && s.pushConnectionId() != null;
+        return live && !s.pushConnectionId().equals(not) ? s : null;
+    }
+
+    private static String instancePushConnection() {
+        return LOCAL.profile().services().groups().describeInstances(GROUP, Optional.of(List.of(instance)), 10,
+                Optional.empty()).items().get(0).pushConnectionId();
     }
 
     private Optional<JsonNode> registered() {
