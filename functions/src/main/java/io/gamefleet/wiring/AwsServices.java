@@ -20,9 +20,6 @@ import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.logging.JsonLog;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -47,7 +44,6 @@ import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
 import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
@@ -145,8 +141,7 @@ public final class AwsServices {
         }
         AwsCredentialsProvider creds = credentials != null ? credentials : credentials(environment);
         List<ExecutionInterceptor> traced = traced(interceptors);
-        DynamoDbClient dynamoDb = dynamoDb(endpoint("DYNAMODB").map(URI::create).orElse(null), region.id(), creds,
-                traced);
+        DynamoDbClient dynamoDb = configure(DynamoDbClient.builder(), endpoint("DYNAMODB"), region, creds, traced).build();
         // Built on first use: claims and heartbeats map their items by hand and never need it.
         Supplier<DynamoDbEnhancedClient> enhanced = Lazy.of(() -> DynamoDbEnhancedClient.builder()
                 .dynamoDbClient(dynamoDb).build());
@@ -181,8 +176,8 @@ public final class AwsServices {
         }
         return Lazy.of(() -> new ApiGatewayInstanceNotifier(ApiGatewayManagementApiClient.builder()
                 .region(region).credentialsProvider(creds).endpointOverride(URI.create(endpoint))
-                .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(CONNECT_TIMEOUT)
-                        .socketTimeout(NOTICE_TIMEOUT))
+                .httpClientBuilder(serviceDefaults -> HttpClients.forEndpoint(Optional.of(endpoint), environment,
+                        NOTICE_TIMEOUT))
                 .overrideConfiguration(ClientOverrideConfiguration.builder().executionInterceptors(interceptors)
                         .apiCallTimeout(NOTICE_TIMEOUT)
                         .retryStrategy(AwsRetryStrategy.doNotRetry()).build())
@@ -205,12 +200,12 @@ public final class AwsServices {
     /**
      * The functions' DynamoDB client: the SDK's, configured as the other AWS clients are. {@code
      * endpoint} null is DynamoDB's regional endpoint. Benchmarks make theirs here too, so that they
-     * measure the client the functions use.
+     * measure the client the functions use (with the HTTP client of a fresh JVM's start).
      */
     public static DynamoDbClient dynamoDb(URI endpoint, String region, AwsCredentialsProvider credentials,
             List<ExecutionInterceptor> interceptors) {
         return configure(DynamoDbClient.builder(), Optional.ofNullable(endpoint).map(URI::toString), Region.of(region),
-                credentials, interceptors).build();
+                credentials, interceptors, Map.of()).build();
     }
 
     /**
@@ -243,33 +238,23 @@ public final class AwsServices {
                 : AwsSessionCredentials.create(id, secret, token));
     }
 
+    private <B extends AwsClientBuilder<B, C>, C> B configure(B builder, Optional<String> endpoint, Region region,
+            AwsCredentialsProvider creds, List<ExecutionInterceptor> interceptors) {
+        return configure(builder, endpoint, region, creds, interceptors, environment);
+    }
+
     private static <B extends AwsClientBuilder<B, C>, C> B configure(B builder, Optional<String> endpoint,
-            Region region, AwsCredentialsProvider creds, List<ExecutionInterceptor> interceptors) {
+            Region region, AwsCredentialsProvider creds, List<ExecutionInterceptor> interceptors,
+            Map<String, String> environment) {
         builder.region(region).credentialsProvider(creds)
                 .overrideConfiguration(ClientOverrideConfiguration.builder().executionInterceptors(interceptors)
                         .retryStrategy(RetryMode.STANDARD).apiCallAttemptTimeout(CALL_ATTEMPT_TIMEOUT).apiCallTimeout(CALL_TIMEOUT).build());
         if (builder instanceof AwsSyncClientBuilder<?, ?> sync) {
-            sync.httpClient(UrlConnectionHttpClient.create(AwsServices::connection));
+            // A builder, not a client: the AWS client then owns its HTTP client and closes it with itself.
+            sync.httpClientBuilder(serviceDefaults -> HttpClients.forEndpoint(endpoint, environment, SOCKET_TIMEOUT));
         }
         endpoint.ifPresent(e -> builder.endpointOverride(URI.create(e)));
         return builder;
-    }
-
-    /**
-     * The URL connection client's connections, opened by the JDK as they are needed: the client's
-     * own factory builds an SSL context when the client is made, which loads JSSE and reads the
-     * trust store on every cold start, HTTPS endpoint or not; the JDK's HTTPS connections use the
-     * default one, made on the first HTTPS connection, with the same trust store.
-     */
-    private static HttpURLConnection connection(URI uri) {
-        try {
-            HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
-            connection.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
-            connection.setReadTimeout((int) SOCKET_TIMEOUT.toMillis());
-            return connection;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private Optional<String> endpoint(String service) {

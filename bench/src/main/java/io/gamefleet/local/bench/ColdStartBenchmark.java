@@ -208,6 +208,7 @@ public final class ColdStartBenchmark {
         env.put("AWS_SECRET_ACCESS_KEY", "local");
         env.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDb.toString());
         env.put("AWS_EC2_METADATA_DISABLED", "true");
+        env.put("AWS_LAMBDA_INITIALIZATION_TYPE", "on-demand"); // as Lambda sets it for a start without SnapStart
         env.put(Settings.ACCOUNT_ID.environmentVariable(), LocalAccount.ACCOUNT_ID);
         for (Role role : Role.values()) {
             env.put(Settings.roleArn(role).environmentVariable(), LocalAccount.roleArn(role));
