@@ -31,8 +31,8 @@ import java.util.stream.Stream;
  * matchmaker's do; the heartbeats and games, the background load, stay in this JVM either way.
  */
 final class SteadyClaims {
-    /** The unprinted round, at most. */
-    private static final int WARM_UP_SECONDS = 10;
+    /** The unprinted round, at most ({@code -Dbench.warmUpSeconds}). */
+    private static final int WARM_UP_SECONDS = Integer.getInteger("bench.warmUpSeconds", 60);
 
     private final LocalProfile profile;
     private final Benchmarks.DynamoDbCalls calls;
@@ -56,9 +56,9 @@ final class SteadyClaims {
         long gameMillis = args.length > 4 ? Long.parseLong(args[4]) : 2000;
         int heartbeatSeconds = args.length > 5 ? Integer.parseInt(args[5]) : 10;
         // An unprinted round first, on a group of its own: the figures are a warm function's, as in the drain.
-        // After 5 s the JIT still compiled the claim path's hot methods in the measured round (C2, up to
-        // 0.8 s each, on one of the two cores): 10 s.
-        round("steady-warm-up", rate, Math.min(seconds, WARM_UP_SECONDS), servers, gameMillis, heartbeatSeconds, false);
+        // C2 compiled the claim and game paths' methods for the first minute at this load (about 0.3 to 0.6
+        // of the two cores): 60 s (docs/capacity.md, "Through the edge, with SigV4").
+        round("steady-warm-up", rate, WARM_UP_SECONDS, servers, gameMillis, heartbeatSeconds, false);
         round("steady", rate, seconds, servers, gameMillis, heartbeatSeconds, true);
     }
 
@@ -113,7 +113,7 @@ final class SteadyClaims {
             System.out.printf("steady: %d claims/s for %d s%s; %d servers; games of %d ms (UTILIZED, then deregister and"
                     + " register anew); heartbeats every %d s, after an unprinted round of %d s%n", rate, seconds,
                     throughEdge ? " through the edge (SigV4)" : " in this JVM", servers, gameMillis, heartbeatSeconds,
-                    Math.min(seconds, WARM_UP_SECONDS));
+                    WARM_UP_SECONDS);
         }
         // One unprinted claim first, as in the sparse pattern: the container has read the group once,
         // as a warm container has (its first claim of a group, and the claims that wait for it, are
@@ -203,6 +203,13 @@ final class SteadyClaims {
         System.out.printf("%-10s %9d %9.0f %9d %11.2f %10.2f %8.1f %8.1f%n", "claims", rate, claims / elapsed,
                 outOfCapacity.get(), (double) calls.calls(claimCalls) / claims, calls.writeUnits(claimCalls) / claims,
                 measured.total.percentile(0.5), measured.total.percentile(0.99));
+        String latencyFile = System.getProperty("bench.latencyFile");
+        if (latencyFile != null) {
+            // One line per claim: milliseconds from the round's start to its scheduled arrival, and its latency.
+            try (java.io.PrintWriter out = new java.io.PrintWriter(latencyFile)) {
+                measured.each.forEach(e -> out.printf("%.1f %.2f%n", (e[0] - start) / 1e6, e[1] / 1e6));
+            }
+        }
         if (edgeTimes == null) {
             measured.print();
         } else {
@@ -242,8 +249,11 @@ final class SteadyClaims {
         final Benchmarks.Latencies outsideCalls = new Benchmarks.Latencies();
         final Benchmarks.Latencies oneCall = new Benchmarks.Latencies();
         final Benchmarks.Latencies readFirst = new Benchmarks.Latencies();
+        /** Each claim's scheduled arrival and latency, in nanoseconds, for {@code -Dbench.latencyFile}. */
+        final java.util.concurrent.ConcurrentLinkedQueue<long[]> each = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
         void add(long scheduled, long started, long ended, long dynamoDbCalls, long dynamoDbNanos) {
+            each.add(new long[] {scheduled, ended - scheduled});
             total.add(ended - scheduled);
             waiting.add(started - scheduled);
             inClaim.add(ended - started);
