@@ -9,16 +9,14 @@ import java.util.Set;
 /** Storage of game servers. Implemented in io.gamefleet.adapters.dynamodb. */
 public interface GameServerRepository {
 
-    /** Stores a new game server; ConflictException when the id exists in any group. */
-    void register(GameServer server);
-
     /**
-     * {@link #register(GameServer)} in a group of at most {@code groupMaxSize} instances, which a
-     * store may spread over fewer parts the smaller the group is (so that a claim reads fewer).
+     * Stores a new game server of a group of at most {@code groupMaxSize} instances (its maximum
+     * size as it is now), which a store may spread over fewer parts the smaller the group is, so
+     * that a claim reads fewer: a size is required, since a server stored outside the parts its
+     * group's claims read would never be claimed. ConflictException when the id exists in any
+     * group, or the group stopped being ACTIVE.
      */
-    default void register(GameServer server, int groupMaxSize) {
-        register(server);
-    }
+    void register(GameServer server, int groupMaxSize);
 
     /** A strongly consistent read. */
     Optional<GameServer> find(String gameServerId);

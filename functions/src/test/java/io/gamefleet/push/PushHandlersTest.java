@@ -120,7 +120,7 @@ class PushHandlersTest {
     private void serverOn(String id, String instanceId) {
         test.servers.register(GameServer.builder().gameServerGroupName("arena").gameServerId(id).instanceId(instanceId)
                 .registrationTime(test.clock.instant()).lastHealthCheckTime(test.clock.instant())
-                .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(test.clock.instant()).build());
+                .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(test.clock.instant()).build(), 4); // arena's maxSize
     }
 
     private static String health(String... idAndHealth) {

@@ -54,15 +54,9 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     /**
      * One transaction: the server is written only while its group's gate (that of the server's
      * shard) says ACTIVE, so a registration racing a deletion cannot leave a server behind in a
-     * deleted group. A group of unknown size: the server may land in any of the 16 shards, which
-     * claims read only where the group's gates name them all (a maximum size of 16 or more).
+     * deleted group. In a shard of {@link Tables#shardsFor}{@code (groupMaxSize)}, which every
+     * later write keeps.
      */
-    @Override
-    public void register(GameServer server) {
-        register(server, Tables.GAME_SERVER_SHARDS);
-    }
-
-    /** In a shard of {@link Tables#shardsFor}{@code (groupMaxSize)}, which every later write keeps. */
     @Override
     public void register(GameServer server, int groupMaxSize) {
         int shard = Tables.shardOf(server.gameServerId(), Tables.shardsFor(groupMaxSize));

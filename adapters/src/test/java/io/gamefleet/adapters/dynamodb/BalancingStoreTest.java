@@ -24,6 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The store operations the balancer and the instance events use, against dynoxide. */
 class BalancingStoreTest {
+    /** The group's maximum size, which its servers are registered for: large, so that they spread over every shard. */
+    private static final int GROUP_MAX_SIZE = 1_000;
     @RegisterExtension
     static final Dynoxide DYNAMO = new Dynoxide();
 
@@ -49,7 +51,7 @@ class BalancingStoreTest {
     private static String activeGroup() {
         String name = "balance-" + (++sequence);
         GameServerGroup g = GameServerGroup.builder().name(name).creationTime(T0).lastUpdatedTime(T0)
-                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
+                .maxSize(GROUP_MAX_SIZE).build();
         groups.create(g);
         groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
         return name;
@@ -59,7 +61,7 @@ class BalancingStoreTest {
         GameServer s = GameServer.builder().gameServerGroupName(group).gameServerId(id).instanceId(instanceId)
                 .registrationTime(T0).lastHealthCheckTime(T0).instanceStatus(InstanceStatus.ACTIVE)
                 .instanceLaunchTime(T0.minusSeconds(600)).build();
-        servers.register(s);
+        servers.register(s, GROUP_MAX_SIZE);
         return s;
     }
 
@@ -116,7 +118,7 @@ class BalancingStoreTest {
         GameServer healthy = GameServer.builder().gameServerGroupName(g).gameServerId(g + "-healthy")
                 .instanceId("i-0000000000000001b").registrationTime(T0).lastHealthCheckTime(T0.plusSeconds(300))
                 .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build();
-        servers.register(healthy);
+        servers.register(healthy, GROUP_MAX_SIZE);
         Instant now = T0.plusSeconds(400);
         ClaimCondition condition = new ClaimCondition(now, now.minusSeconds(180),
                 EnumSet.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING));

@@ -38,6 +38,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
  * answer still means the whole group has none. The calls are counted by an interceptor.
  */
 class ClaimIndexTest {
+    /** The group's maximum size, which its servers are registered for: large, so that they spread over every shard. */
+    private static final int GROUP_MAX_SIZE = 1_000;
     @RegisterExtension
     static final Dynoxide DYNAMO = new Dynoxide();
 
@@ -68,7 +70,7 @@ class ClaimIndexTest {
     void activeGroup() {
         group = "claim-index-" + ++sequence;
         GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0)
-                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
+                .maxSize(GROUP_MAX_SIZE).build();
         groups.create(g);
         groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
         container = new DynamoGameServerRepository(counted, DYNAMO.tableNames());
@@ -79,7 +81,7 @@ class ClaimIndexTest {
         for (int i = 0; i < count; i++) {
             registrar.register(GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + i)
                     .instanceId("i-" + i / 50).utilizationStatus(UtilizationStatus.AVAILABLE).registrationTime(T0)
-                    .lastHealthCheckTime(T0).instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build());
+                    .lastHealthCheckTime(T0).instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build(), GROUP_MAX_SIZE);
         }
         CALLS.clear();
     }
@@ -149,7 +151,7 @@ class ClaimIndexTest {
             registrar.register(GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + i)
                     .instanceId("i-" + i % 3).utilizationStatus(UtilizationStatus.AVAILABLE).registrationTime(T0)
                     .lastHealthCheckTime(T0).instanceStatus(i % 3 == 2 ? InstanceStatus.DRAINING : InstanceStatus.ACTIVE)
-                    .instanceLaunchTime(T0.minusSeconds(3600 * (3 - i % 3))).build());
+                    .instanceLaunchTime(T0.minusSeconds(3600 * (3 - i % 3))).build(), GROUP_MAX_SIZE);
         }
         read();
         for (int n = 0; n < 64; n++) {

@@ -30,6 +30,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * that index carries (its keys only).
  */
 class DynamoGameServerLayoutTest {
+    /** The group's maximum size, which its servers are registered for: large, so that they spread over every shard. */
+    private static final int GROUP_MAX_SIZE = 1_000;
     @RegisterExtension
     static final Dynoxide DYNAMO = new Dynoxide();
 
@@ -52,7 +54,7 @@ class DynamoGameServerLayoutTest {
     void activeGroup() {
         group = "layout-" + SEQUENCE.incrementAndGet();
         GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0)
-                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
+                .maxSize(GROUP_MAX_SIZE).build();
         groups.create(g);
         groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
     }
@@ -63,7 +65,7 @@ class DynamoGameServerLayoutTest {
                 .instanceId(instanceId).connectionInfo("10.0.0.1:7777").registrationTime(T0).lastHealthCheckTime(T0)
                 .instanceStatus(instanceStatus).instanceLaunchTime(T0.minusSeconds(3600).plusSeconds(launchSeconds))
                 .build();
-        servers.register(s);
+        servers.register(s, GROUP_MAX_SIZE);
         return s;
     }
 

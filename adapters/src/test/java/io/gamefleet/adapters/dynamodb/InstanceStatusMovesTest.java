@@ -28,6 +28,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * counted by an interceptor on the repository's client.
  */
 class InstanceStatusMovesTest {
+    /** The group's maximum size, which its servers are registered for: large, so that they spread over every shard. */
+    private static final int GROUP_MAX_SIZE = 1_000;
     @RegisterExtension
     static final Dynoxide DYNAMO = new Dynoxide();
 
@@ -54,7 +56,7 @@ class InstanceStatusMovesTest {
     void activeGroup() {
         group = "moves-" + ++sequence;
         GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0)
-                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
+                .maxSize(GROUP_MAX_SIZE).build();
         groups.create(g);
         groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
         CALLS.clear();
@@ -66,7 +68,7 @@ class InstanceStatusMovesTest {
             GameServer s = GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + i)
                     .instanceId("i-1").registrationTime(T0).lastHealthCheckTime(T0)
                     .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build();
-            servers.register(s);
+            servers.register(s, GROUP_MAX_SIZE);
             registered.add(s);
         }
         CALLS.clear();

@@ -39,6 +39,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * item and of each index the write touched (an index whose key changes takes a delete and a put).
  */
 class WriteUnitsTest {
+    /** The group's maximum size, which its servers are registered for: large, so that they spread over every shard. */
+    private static final int GROUP_MAX_SIZE = 1_000;
     @RegisterExtension
     static final Dynoxide DYNAMO = new Dynoxide();
 
@@ -62,13 +64,13 @@ class WriteUnitsTest {
         DynamoGroupRepository groupRepository = new DynamoGroupRepository(DYNAMO.client(), DYNAMO.enhanced(),
                 DYNAMO.tableNames());
         GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0)
-                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
+                .maxSize(GROUP_MAX_SIZE).build();
         groupRepository.create(g);
         groupRepository.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
         server = GameServer.builder().gameServerGroupName(group).gameServerId(group + "-gs").instanceId("i-1")
                 .connectionInfo("10.0.0.1:7777").registrationTime(T0).lastHealthCheckTime(T0)
                 .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0.minusSeconds(3600)).build();
-        servers.register(server);
+        servers.register(server, GROUP_MAX_SIZE);
         RECORDER.writes.clear();
     }
 

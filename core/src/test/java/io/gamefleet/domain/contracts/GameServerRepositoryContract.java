@@ -37,6 +37,8 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class GameServerRepositoryContract {
     private static final Duration TTL = Duration.ofSeconds(60);
+    /** The groups' maximum size, which their servers are registered for: large, so that they spread over every shard. */
+    private static final int GROUP_MAX_SIZE = 1_000;
     private static final Set<InstanceStatus> ACTIVE_OR_DRAINING = EnumSet.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING);
 
     /** The repository under test. */
@@ -92,7 +94,7 @@ public abstract class GameServerRepositoryContract {
         GameServerGroup g = created.get(name);
         if (g == null) {
             g = GameServerGroup.builder().name(name).creationTime(T0).lastUpdatedTime(T0)
-                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
+                .maxSize(GROUP_MAX_SIZE).build();
             groups.create(g);
         }
         if (g.status() != status) {
@@ -104,7 +106,7 @@ public abstract class GameServerRepositoryContract {
     /** Registers the server, its group made ACTIVE first. */
     private GameServer registered(GameServer s) {
         groupIn(s.gameServerGroupName(), GameServerGroupStatus.ACTIVE);
-        servers.register(s);
+        servers.register(s, GROUP_MAX_SIZE);
         return s;
     }
 
@@ -188,17 +190,17 @@ public abstract class GameServerRepositoryContract {
 
     @Test
     void registrationNeedsTheGroupToBeActive() {
-        assertConflict(() -> servers.register(server("a", "i-1", 0)));
+        assertConflict(() -> servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE));
         groupIn(group, GameServerGroupStatus.NEW);
-        assertConflict(() -> servers.register(server("a", "i-1", 0)));
-        assertThat(catchThrowableOfType(GamefleetException.class, () -> servers.register(server("a", "i-1", 0))))
+        assertConflict(() -> servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE));
+        assertThat(catchThrowableOfType(GamefleetException.class, () -> servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE)))
                 .hasMessage("game server group " + group + " stopped being ACTIVE during the registration");
         groupIn(group, GameServerGroupStatus.ACTIVE);
-        servers.register(server("a", "i-1", 0));
+        servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE);
         groupIn(group, GameServerGroupStatus.DELETE_SCHEDULED);
-        assertConflict(() -> servers.register(server("b", "i-1", 0)));
+        assertConflict(() -> servers.register(server("b", "i-1", 0), GROUP_MAX_SIZE));
         groupIn(group, GameServerGroupStatus.DELETED);
-        assertConflict(() -> servers.register(server("c", "i-1", 0)));
+        assertConflict(() -> servers.register(server("c", "i-1", 0), GROUP_MAX_SIZE));
 
         assertThat(servers.find(id("a"))).isPresent();
         assertThat(servers.find(id("b"))).isEmpty();
@@ -208,12 +210,12 @@ public abstract class GameServerRepositoryContract {
     @Test
     void anIdIsRegisteredOnceAcrossAllGroups() {
         GameServer first = registered(server("a", "i-1", 0));
-        assertConflict(() -> servers.register(first.toBuilder().connectionInfo("other").build()));
+        assertConflict(() -> servers.register(first.toBuilder().connectionInfo("other").build(), GROUP_MAX_SIZE));
         groupIn(other(), GameServerGroupStatus.ACTIVE);
-        assertConflict(() -> servers.register(first.toBuilder().gameServerGroupName(other()).build()));
+        assertConflict(() -> servers.register(first.toBuilder().gameServerGroupName(other()).build(), GROUP_MAX_SIZE));
         // The id is taken: that is the reason given, also where the other group is not ACTIVE either.
         GamefleetException inGroupWithoutGate = catchThrowableOfType(GamefleetException.class,
-                () -> servers.register(first.toBuilder().gameServerGroupName(group + "-none").build()));
+                () -> servers.register(first.toBuilder().gameServerGroupName(group + "-none").build(), GROUP_MAX_SIZE));
         assertThat(inGroupWithoutGate.kind()).isEqualTo(ErrorKind.CONFLICT);
         assertThat(inGroupWithoutGate).hasMessage("a game server with id " + first.gameServerId()
                 + " is already registered (ids are unique across all game server groups)");

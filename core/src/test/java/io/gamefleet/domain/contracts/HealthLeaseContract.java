@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
 /** The health leases of agent-reported servers ({@link io.gamefleet.domain.HealthReports}), through the port only. */
 public abstract class HealthLeaseContract {
     private static final Duration TIMEOUT = Duration.ofSeconds(180);
+    /** The groups' maximum size, which their servers are registered for: large, so that they spread over every shard. */
+    private static final int GROUP_MAX_SIZE = 1_000;
 
     protected abstract GameServerRepository newRepository();
 
@@ -40,7 +42,7 @@ public abstract class HealthLeaseContract {
         group = ContractSupport.unique("leases");
         instance = group + "-i1";
         GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0)
-                .maxSize(1_000).build(); // large: its servers (registered for a group of any size) may be in every shard
+                .maxSize(GROUP_MAX_SIZE).build();
         groups.create(g);
         groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
     }
@@ -49,7 +51,7 @@ public abstract class HealthLeaseContract {
         GameServer s = GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + name)
                 .instanceId(onInstance).connectionInfo("10.0.0.1:7777").registrationTime(T0).lastHealthCheckTime(T0)
                 .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0.minusSeconds(3600)).build();
-        servers.register(s);
+        servers.register(s, GROUP_MAX_SIZE);
         return s;
     }
 

@@ -47,8 +47,9 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
         }
     }
 
+    /** One part only: the size changes nothing here. */
     @Override
-    public synchronized void register(GameServer server) {
+    public synchronized void register(GameServer server, int groupMaxSize) {
         if (servers.containsKey(server.gameServerId())) {
             throw GamefleetException.conflict("a game server with id " + server.gameServerId()
                     + " is already registered (ids are unique across all game server groups)");
