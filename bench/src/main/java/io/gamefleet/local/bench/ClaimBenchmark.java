@@ -17,19 +17,12 @@ import java.io.File;
 import java.net.URI;
 import java.nio.file.Files;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * Claims measured against the floor, in one run on one emulator (dynoxide) with one DynamoDB
@@ -68,7 +61,6 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  */
 public final class ClaimBenchmark {
     private static final int[] CLAIMERS = {1, 8, 32, 64};
-    private static final int FLOOR_ITEMS = 10000;
 
     /** The proxy that counts the functions' DynamoDB calls at the endpoint, or null when they connect directly. */
     private static CountingProxy endpoint;
@@ -128,13 +120,13 @@ public final class ClaimBenchmark {
         System.out.printf("%nthe floor with a claim-index entry that each write moves (the emulator's index upkeep):"
                 + " %.0f/s at 32 threads, %.0f/s at 1%n", floor.run(32, true), floor.run(1, true));
         prepare(profile, "bench-copied", servers);
-        String unindexed = copyIntoTableWithoutIndexes(floor.client, "bench-copied", servers);
+        String unindexed = floor.copyIntoTableWithoutIndexes("bench-copied", servers);
         System.out.printf("the item floor on the same items copied into a table with no index: %.0f/s at 32 threads;"
-                + " on them in GameServers: %.0f/s%n", floorOnGameServers(floor.client, unindexed, "bench-copied", servers, 32),
-                floorOnGameServers(floor.client, Tables.GAME_SERVERS.logicalName(), "bench-copied", servers, 32));
+                + " on them in GameServers: %.0f/s%n", floor.onGameServers(unindexed, "bench-copied", servers, 32),
+                floor.onGameServers(Tables.GAME_SERVERS.logicalName(), "bench-copied", servers, 32));
         prepare(profile, "bench-writes", servers);
         System.out.printf("Gamefleet's claim writes alone (the repository's conditional UpdateItem, each on a server of its"
-                + " own, no candidate reads): %.0f/s at 32 threads%n", claimWritesAlone(floor.client, profile,
+                + " own, no candidate reads): %.0f/s at 32 threads%n", floor.claimWritesAlone(profile,
                 "bench-writes", servers, 32));
         System.out.printf("%nthrough the edge server, SigV4 (what a matchmaker sees), %d servers:%n", edgeServers);
         printHeader();
@@ -158,7 +150,7 @@ public final class ClaimBenchmark {
         prepare(profile, group, servers);
         prepare(profile, group + "-items", servers);
         double floorRate = floor.run(claimers, false);
-        double itemFloorRate = floorOnGameServers(floor.client, Tables.GAME_SERVERS.logicalName(), group + "-items",
+        double itemFloorRate = floor.onGameServers(Tables.GAME_SERVERS.logicalName(), group + "-items",
                 servers, claimers);
         printRow(claimers, floorRate, itemFloorRate, claims.measure(group));
     }
@@ -280,130 +272,6 @@ public final class ClaimBenchmark {
     private static void register(LocalProfile profile, String group, String id, String instanceId) {
         profile.services().gameServers().register(new Registration(group, id, instanceId,
                 Optional.of("10.0.0.1:7777"), Optional.empty()), Caller.UNBOUND);
-    }
-
-    /**
-     * The floor's write (a conditional SET of one attribute that no index holds) on registered
-     * game servers, one each: what writing a game server's item costs the emulator, whose index
-     * upkeep grows with the indexes an item sits in even when the write changes none of their keys.
-     */
-    private static double floorOnGameServers(DynamoDbClient client, String table, String group, int servers,
-            int threads) throws Exception {
-        Map<String, AttributeValue> values = Map.of(":e", AttributeValue.fromN("1"));
-        AtomicInteger next = new AtomicInteger();
-        long start = System.nanoTime();
-        Benchmarks.onThreads(threads, () -> {
-            for (int i = next.getAndIncrement(); i < servers; i = next.getAndIncrement()) {
-                String id = group + "-" + i;
-                client.updateItem(u -> u.tableName(table).key(Map.of("GameServerId", AttributeValue.fromS(id)))
-                        .updateExpression("SET FloorMark = :e").conditionExpression("attribute_not_exists(FloorMark)")
-                        .expressionAttributeValues(values));
-            }
-            return null;
-        });
-        return servers / ((System.nanoTime() - start) / 1e9);
-    }
-
-    /**
-     * Copies the group's game-server items, as stored, into a table with GameServers' key and no
-     * index: the table's name. The floor's write on them there, beside the same write in
-     * GameServers, shows what the indexes cost the emulator.
-     */
-    private static String copyIntoTableWithoutIndexes(DynamoDbClient client, String group, int servers)
-            throws Exception {
-        String table = "bench-game-servers-without-indexes";
-        client.createTable(c -> c.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
-                .keySchema(KeySchemaElement.builder().attributeName("GameServerId").keyType(KeyType.HASH).build())
-                .attributeDefinitions(AttributeDefinition.builder().attributeName("GameServerId")
-                        .attributeType(ScalarAttributeType.S).build()));
-        AtomicInteger next = new AtomicInteger();
-        Benchmarks.onThreads(8, () -> {
-            for (int i = next.getAndIncrement(); i < servers; i = next.getAndIncrement()) {
-                Map<String, AttributeValue> key = Map.of("GameServerId", AttributeValue.fromS(group + "-" + i));
-                Map<String, AttributeValue> item = client.getItem(g -> g.tableName(Tables.GAME_SERVERS.logicalName())
-                        .key(key).consistentRead(true)).item();
-                client.putItem(p -> p.tableName(table).item(item));
-            }
-            return null;
-        });
-        return table;
-    }
-
-    /** What the claim's write costs without the rest of a claim: tryClaim on known servers, one each. */
-    private static double claimWritesAlone(DynamoDbClient client, LocalProfile profile, String group, int servers,
-            int threads) throws Exception {
-        Map<String, String> env = new java.util.HashMap<>();
-        Tables.ALL.forEach(t -> env.put(t.environmentVariable(), t.logicalName()));
-        var repository = new io.gamefleet.adapters.dynamodb.DynamoGameServerRepository(client,
-                new io.gamefleet.adapters.dynamodb.TableNames(env));
-        java.time.Instant now = java.time.Instant.now();
-        var condition = new io.gamefleet.domain.GameServerRepository.ClaimCondition(now, now.minusSeconds(60),
-                java.util.EnumSet.of(io.gamefleet.domain.InstanceStatus.ACTIVE));
-        List<GameServer> candidates = new java.util.ArrayList<>();
-        for (int i = 0; i < servers; i++) {
-            candidates.add(profile.services().gameServers().describe(group, group + "-" + i, Caller.UNBOUND));
-        }
-        AtomicInteger next = new AtomicInteger();
-        long start = System.nanoTime();
-        Benchmarks.onThreads(threads, () -> {
-            for (int i = next.getAndIncrement(); i < servers; i = next.getAndIncrement()) {
-                repository.tryClaim(candidates.get(i), condition, now.plusSeconds(60), Optional.empty()).orElseThrow();
-            }
-            return null;
-        });
-        return servers / ((System.nanoTime() - start) / 1e9);
-    }
-
-    /** The floor: conditional UpdateItems, each on an item of its own, with the functions' client. */
-    private static final class Floor {
-        final DynamoDbClient client;
-        private final String table = Tables.GAME_SERVERS.logicalName();
-        private int runs;
-
-        Floor(DynamoDbClient client) {
-            this.client = client;
-        }
-
-        /**
-         * Claims per second: {@link #FLOOR_ITEMS} conditional writes from {@code threads} threads.
-         * With {@code indexed}, each item also has a claim-index entry that the write moves, as a
-         * claim's does: what the emulator's index upkeep adds to the floor.
-         */
-        double run(int threads, boolean indexed) throws Exception {
-            String prefix = "#floor#" + ++runs + "#";
-            AtomicInteger nextSeed = new AtomicInteger();
-            Benchmarks.onThreads(8, () -> {
-                for (int i = nextSeed.getAndIncrement(); i < FLOOR_ITEMS; i = nextSeed.getAndIncrement()) {
-                    String id = prefix + next(i);
-                    Map<String, AttributeValue> item = indexed
-                            ? Map.of("GameServerId", AttributeValue.fromS(id), "ClaimPartition", AttributeValue.fromS(prefix),
-                                    "ClaimSortKey", AttributeValue.fromS("0#0#" + id))
-                            : Map.of("GameServerId", AttributeValue.fromS(id));
-                    client.putItem(p -> p.tableName(table).item(item));
-                }
-                return null;
-            });
-            AtomicInteger nextItem = new AtomicInteger();
-            Map<String, AttributeValue> values = indexed
-                    ? Map.of(":e", AttributeValue.fromN("1"), ":now", AttributeValue.fromN("0"), ":k", AttributeValue.fromS("0#1"))
-                    : Map.of(":e", AttributeValue.fromN("1"), ":now", AttributeValue.fromN("0"));
-            long start = System.nanoTime();
-            Benchmarks.onThreads(threads, () -> {
-                for (int i = nextItem.getAndIncrement(); i < FLOOR_ITEMS; i = nextItem.getAndIncrement()) {
-                    String id = prefix + next(i);
-                    client.updateItem(u -> u.tableName(table).key(Map.of("GameServerId", AttributeValue.fromS(id)))
-                            .updateExpression(indexed ? "SET ClaimExpiresAt = :e, ClaimSortKey = :k" : "SET ClaimExpiresAt = :e")
-                            .conditionExpression("attribute_not_exists(ClaimExpiresAt) OR ClaimExpiresAt <= :now")
-                            .expressionAttributeValues(values));
-                }
-                return null;
-            });
-            return FLOOR_ITEMS / ((System.nanoTime() - start) / 1e9);
-        }
-
-        private static String next(int i) {
-            return Integer.toString(i);
-        }
     }
 
     // ---- sparse --------------------------------------------------------------------------
