@@ -18,8 +18,8 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
  * <ul>
  * <li>HTTPS in a fresh JVM (Lambda's on-demand or provisioned start, or a region without
  * SnapStart): the AWS CRT client. Its TLS is native, so the first request skips JSSE's one-time
- * setup (the default SSL context, the trust store, the handshake's classes), about 200 ms of CPU
- * more than the CRT's own start costs.
+ * setup (the default SSL context, the trust store, the handshake's classes), which costs about
+ * 200 ms of CPU more than the CRT's own start.
  * <li>Plain HTTP (the local profile), and a SnapStart start: the URL connection client, whose start
  * is the lightest when there is no TLS to set up, and whose JSSE setup a SnapStart snapshot already
  * holds (nothing native or with threads of its own in the snapshot).
