@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * region and instance id from the instance's IMDSv2 ({@code /_local/imds/<instanceId>/}), the jar
  * copied from a path in place of S3, {@code agent.json} written, and, with no systemd here, the agent
  * started under the script's restart loop: it registers the scripted GSDK server and reports its
- * health over its push connection, opened with the instance's own principal; SIGKILLed, it is started again and adopts the match.
+ * health over its push connection, opened with the instance's own principal; SIGKILLed, it is
+ * started again and adopts the match.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AgentUserDataTest {

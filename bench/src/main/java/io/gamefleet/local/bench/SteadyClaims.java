@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  * matchmaker's do; the heartbeats and games, the background load, stay in this JVM either way.
  */
 final class SteadyClaims {
-    /** The unprinted round, at most ({@code -Dbench.warmUpSeconds}). */
+    /** The unprinted round's length ({@code -Dbench.warmUpSeconds}). */
     private static final int WARM_UP_SECONDS = Integer.getInteger("bench.warmUpSeconds", 60);
 
     private final LocalProfile profile;
