@@ -17,14 +17,15 @@ import java.time.Duration;
  * {@code match-until FILE} Initializing, StandingBy, Active on a claim, then Terminated and exit 0 once
  * FILE exists (or on Terminate); {@code crash-standing-by-when FILE} the same, but exit 3 while
  * StandingBy once FILE exists; {@code crash} one heartbeat then exit 3; {@code silent} never beats,
- * ignores SIGTERM and starts a child in its process group. A heartbeat answered after one that was
- * not prints {@code AGENT BACK} (the agent restarted).
+ * ignores SIGTERM and starts a child in its process group. Each answered heartbeat prints {@code
+ * BEAT n}, so a test sees heartbeats answered after a moment (an agent restarted, say), whether
+ * or not one failed meanwhile.
  */
 public final class ScriptedGsdkServer {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private static String url;
-    private static boolean unreachable;
+    private static long answered;
 
     public static void main(String[] args) throws Exception {
         JsonNode config = JSON.readTree(Path.of(System.getenv("GSDK_CONFIG_FILE")).toFile());
@@ -107,13 +108,9 @@ public final class ScriptedGsdkServer {
                 System.out.println("REFUSED " + r.statusCode() + " " + r.body());
                 return null;
             }
-            if (unreachable) {
-                unreachable = false;
-                System.out.println("AGENT BACK");
-            }
+            System.out.println("BEAT " + ++answered);
             return r.body();
         } catch (java.io.IOException e) {
-            unreachable = true;
             System.out.println("agent unreachable: " + e);
             return null;
         }
