@@ -134,8 +134,8 @@ public final class AwsServices {
         }
         Region region = Region.of(regionName);
         // A container's first claim of a group, and listings, read its 16 shards at once: keep that
-        // many connections alive (the JDK keeps 5 per host unless told), or each read opens (and
-        // TLS-handshakes) new ones.
+        // many connections alive on the URL connection client (the JDK keeps 5 per host unless told;
+        // the CRT client keeps up to 50), or each read opens (and TLS-handshakes) new ones.
         if (System.getProperty("http.maxConnections") == null) {
             System.setProperty("http.maxConnections", Integer.toString(Math.max(16, Tables.GAME_SERVER_SHARDS)));
         }
