@@ -26,7 +26,7 @@ final class Floor {
     /** The items of a floor run, one write each. */
     static final int FLOOR_ITEMS = 10000;
     final DynamoDbClient client;
-    private final String table = Tables.GAME_SERVERS.logicalName();
+    private final String gameServers = Tables.GAME_SERVERS.logicalName();
     private int runs;
 
     Floor(DynamoDbClient client) {
@@ -48,7 +48,7 @@ final class Floor {
                         ? Map.of("GameServerId", AttributeValue.fromS(id), "ClaimPartition", AttributeValue.fromS(prefix),
                                 "ClaimSortKey", AttributeValue.fromS("0#0#" + id))
                         : Map.of("GameServerId", AttributeValue.fromS(id));
-                client.putItem(p -> p.tableName(table).item(item));
+                client.putItem(p -> p.tableName(gameServers).item(item));
             }
             return null;
         });
@@ -60,7 +60,7 @@ final class Floor {
         Benchmarks.onThreads(threads, () -> {
             for (int i = nextItem.getAndIncrement(); i < FLOOR_ITEMS; i = nextItem.getAndIncrement()) {
                 String id = prefix + next(i);
-                client.updateItem(u -> u.tableName(table).key(Map.of("GameServerId", AttributeValue.fromS(id)))
+                client.updateItem(u -> u.tableName(gameServers).key(Map.of("GameServerId", AttributeValue.fromS(id)))
                         .updateExpression(indexed ? "SET ClaimExpiresAt = :e, ClaimSortKey = :k" : "SET ClaimExpiresAt = :e")
                         .conditionExpression("attribute_not_exists(ClaimExpiresAt) OR ClaimExpiresAt <= :now")
                         .expressionAttributeValues(values));
@@ -101,8 +101,8 @@ final class Floor {
      * GameServers, shows what the indexes cost the emulator.
      */
     String copyIntoTableWithoutIndexes(String group, int servers) throws Exception {
-        String table = "bench-game-servers-without-indexes";
-        client.createTable(c -> c.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
+        String copy = "bench-game-servers-without-indexes";
+        client.createTable(c -> c.tableName(copy).billingMode(BillingMode.PAY_PER_REQUEST)
                 .keySchema(KeySchemaElement.builder().attributeName("GameServerId").keyType(KeyType.HASH).build())
                 .attributeDefinitions(AttributeDefinition.builder().attributeName("GameServerId")
                         .attributeType(ScalarAttributeType.S).build()));
@@ -112,11 +112,11 @@ final class Floor {
                 Map<String, AttributeValue> key = Map.of("GameServerId", AttributeValue.fromS(group + "-" + i));
                 Map<String, AttributeValue> item = client.getItem(g -> g.tableName(Tables.GAME_SERVERS.logicalName())
                         .key(key).consistentRead(true)).item();
-                client.putItem(p -> p.tableName(table).item(item));
+                client.putItem(p -> p.tableName(copy).item(item));
             }
             return null;
         });
-        return table;
+        return copy;
     }
 
     /** What the claim's write costs without the rest of a claim: tryClaim on known servers, one each. */
