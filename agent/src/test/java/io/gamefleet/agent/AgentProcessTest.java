@@ -98,7 +98,17 @@ class AgentProcessTest {
                 .filter(m -> m.contains("\"action\":\"health\"") && m.contains(id)).count();
         ChildJvm.await("a health report", () -> reports.get() > 0);
 
-        JsonNode saved = JSON.readTree(work.resolve("agent/" + StateFile.NAME).toFile());
+        // The state file is saved a tick after a change: kill only once it has the match's Active, which
+        // the new agent adopts (a report can arrive before that save).
+        Path stateFile = work.resolve("agent/" + StateFile.NAME);
+        ChildJvm.await("Active in the state file", () -> {
+            try {
+                return "Active".equals(JSON.readTree(stateFile.toFile()).path("servers").get(0).path("state").asText());
+            } catch (java.io.IOException | RuntimeException e) {
+                return false; // not written yet, or being replaced
+            }
+        });
+        JsonNode saved = JSON.readTree(stateFile.toFile());
         long pid = saved.path("servers").get(0).path("pid").asLong();
         Process first = agents.get(0);
         first.destroyForcibly(); // SIGKILL
