@@ -92,13 +92,22 @@ plain() {
   esac
 }
 
+# Installs a package: its dnf name (Amazon Linux) or its apt name (Debian, Ubuntu).
+packages() {
+  if command -v dnf >/dev/null; then dnf install -y -q "$1"
+  elif command -v apt-get >/dev/null; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2"
+  else return 1; fi
+}
+
 install_agent() {
   plain AGENT_JAR_S3_URI "$AGENT_JAR_S3_URI"
   if [ ! -x "$JAVA" ]; then
-    if command -v dnf >/dev/null; then dnf install -y -q java-17-amazon-corretto-headless
-    elif command -v apt-get >/dev/null; then apt-get install -y -q openjdk-17-jre-headless
-    else fail "no Java 17 at $JAVA: install one or set JAVA"; fi
+    packages java-17-amazon-corretto-headless openjdk-17-jre-headless || fail "no Java 17 at $JAVA: install one or set JAVA"
   fi
+  case "$AGENT_JAR_S3_URI" in
+    s3://*) command -v aws >/dev/null || packages awscli-2 awscli \
+              || fail "no AWS CLI to copy $AGENT_JAR_S3_URI: install one, or bake the jar into the AMI (docs/agent.md)";;
+  esac
   if ! id -u "$AGENT_USER" >/dev/null 2>&1; then
     useradd --system --home-dir "$STATE_DIR" --shell /sbin/nologin "$AGENT_USER"
   fi
