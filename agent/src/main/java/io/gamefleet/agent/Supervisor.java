@@ -284,6 +284,9 @@ final class Supervisor {
             if (config.mode() == AgentConfig.Mode.WRAPPER) {
                 s.activeSent = true; // nothing to tell a game server with no SDK
                 s.sessionId = UUID.randomUUID().toString();
+                log.info(s.gameServerId + ": claimed");
+            } else {
+                log.info(s.gameServerId + ": claimed; Active at its next heartbeat");
             }
         }
     }

@@ -44,6 +44,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -253,10 +254,14 @@ public final class LocalProfile implements AutoCloseable {
      * Their folders and the archive of ended game servers' logs are in {@link #logsDirectory}'s {@code agents/}.
      */
     public InstanceAgents runAgents(AgentTemplate template) {
+        return runAgents(template, System.err::println);
+    }
+
+    /** {@link #runAgents(AgentTemplate)}, each of the agents' log lines (prefixed {@code agent: }) to {@code agentLines}. */
+    public InstanceAgents runAgents(AgentTemplate template, Consumer<String> agentLines) {
         Path jar = Optional.ofNullable(System.getenv("GAMEFLEET_AGENT_JAR")).map(Path::of)
                 .orElse(options.home().resolve("../agent/target/gamefleet-agent.jar").normalize());
-        return closing(InstanceAgents.start(template, fleet, edge, logs.resolve("agents"), jar,
-                line -> System.err.println(line)));
+        return closing(InstanceAgents.start(template, fleet, edge, logs.resolve("agents"), jar, agentLines));
     }
 
     /** Runs a catalog schedule's function now (what the scheduler does at each period). */

@@ -12,12 +12,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Claim to Active with real agents and real processes: the local profile's agents on every
  * instance of one group (all in one agent JVM), each running the agent's scripted GSDK game server
  * (python3), then claims one after another, each timed from the ClaimGameServer call to the
+ * agent's log line that its notice came (the agents' output, read as it is written) and to the
  * process's output showing it was told Active (its console log, polled every 2 ms), after which its
  * match ends and the agent replaces it. Run from the repository's top folder:
  * {@code AgentBenchmark [instances, default 50] [servers per instance, 4] [claims, 200]}.
@@ -26,6 +31,7 @@ public final class AgentBenchmark {
     private static final String GROUP = "agents";
     private static final int WARM_UP = 20;
     private static final long ACTIVE_TIMEOUT_NANOS = 10_000_000_000L;
+    private static final Pattern CLAIMED_LINE = Pattern.compile(" INFO (\\S+): claimed");
 
     private AgentBenchmark() {}
 
@@ -41,13 +47,15 @@ public final class AgentBenchmark {
         try (LocalProfile profile = Benchmarks.start(new Benchmarks.DynamoDbCalls())) {
             Benchmarks.createActive(profile, GROUP, instances, instances, List.of("c5.large", "m5.large"));
             long started = System.nanoTime();
+            Map<String, Long> noticed = new ConcurrentHashMap<>();
             profile.runAgents(AgentTemplate.gameServer("exec python3 -u " + script + " " + matches.resolve("over-{gameServerId}"),
-                    perInstance));
+                    perInstance), line -> noticeSeen(line, noticed));
             awaitReady(profile, instances, instances * perInstance);
             System.out.printf("%d agents, %d game server processes: all StandingBy, registered and connected in %.1f s%n",
                     instances, instances * perInstance, (System.nanoTime() - started) / 1e9);
 
             Benchmarks.Latencies claimCall = new Benchmarks.Latencies();
+            Benchmarks.Latencies toAgent = new Benchmarks.Latencies();
             Benchmarks.Latencies toActive = new Benchmarks.Latencies();
             int missed = 0;
             for (int i = 0; i < claims + WARM_UP; i++) {
@@ -62,6 +70,10 @@ public final class AgentBenchmark {
                 long activeAt = System.nanoTime();
                 if (i >= WARM_UP) {
                     claimCall.add(claimedAt - start);
+                    Long agentAt = noticed.get(claimed.gameServerId());
+                    if (agentAt != null) {
+                        toAgent.add(agentAt - start);
+                    }
                     if (active) {
                         toActive.add(activeAt - start);
                     } else {
@@ -74,8 +86,18 @@ public final class AgentBenchmark {
                     claims, WARM_UP);
             System.out.printf("%-44s %8s %8s %8s%n", "", "p50 ms", "p99 ms", "max ms");
             row("ClaimGameServer call", claimCall);
+            row("claim start to the agent's notice", toAgent);
             row("claim start to Active in the process", toActive);
             System.out.printf("not Active within %d s: %d%n", ACTIVE_TIMEOUT_NANOS / 1_000_000_000L, missed);
+        }
+    }
+
+    /** The time an agent logged a claim's notice ({@code agent: <time> INFO <id>: claimed...}), by game server id. */
+    private static void noticeSeen(String line, Map<String, Long> noticed) {
+        long now = System.nanoTime();
+        Matcher m = CLAIMED_LINE.matcher(line);
+        if (m.find()) {
+            noticed.putIfAbsent(m.group(1), now);
         }
     }
 
