@@ -11,13 +11,22 @@ record MaintenanceEvent(String eventId, String eventType, List<String> resources
         Instant notBefore, String description, String eventSource, int durationInSeconds) {
 
     static final String RESOURCE_TYPE = "VirtualMachine";
+    static final String REBALANCE = "Rebalance";
 
     /** The events of one reading of the metadata, and their incarnation (it changes when they do). */
     record Schedule(long documentIncarnation, List<MaintenanceEvent> events) {
         static final Schedule NONE = new Schedule(0, List.of());
 
+        /**
+         * PlayFab's {@code nextScheduledMaintenanceUtc}: the earliest time the instance is disrupted. A
+         * rebalance recommendation disrupts nothing (its time is when it was made), so it counts only
+         * while nothing else is scheduled; otherwise a Spot warning's V1 callback would get the
+         * recommendation's time, not the interruption's.
+         */
         Instant next() {
-            return events.stream().map(MaintenanceEvent::notBefore).min(Instant::compareTo).orElse(null);
+            return events.stream().filter(e -> !e.eventType().equals(REBALANCE)).map(MaintenanceEvent::notBefore)
+                    .min(Instant::compareTo)
+                    .orElseGet(() -> events.stream().map(MaintenanceEvent::notBefore).min(Instant::compareTo).orElse(null));
         }
     }
 }

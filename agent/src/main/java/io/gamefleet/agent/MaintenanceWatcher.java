@@ -69,7 +69,7 @@ final class MaintenanceWatcher {
 
     private MaintenanceEvent rebalance(String text) {
         Instant time = Instant.parse(read(text).path("noticeTime").asText());
-        return new MaintenanceEvent("rebalance-" + time.getEpochSecond(), "Rebalance", List.of(instanceId),
+        return new MaintenanceEvent("rebalance-" + time.getEpochSecond(), MaintenanceEvent.REBALANCE, List.of(instanceId),
                 "Scheduled", time, "EC2 rebalance recommendation: elevated risk of Spot interruption", "EC2 Spot", 0);
     }
 

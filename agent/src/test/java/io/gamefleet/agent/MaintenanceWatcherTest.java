@@ -55,7 +55,19 @@ class MaintenanceWatcherTest {
         assertThat(reboot.eventId()).isEqualTo("instance-event-0d59937288b749b32");
         assertThat(reboot.notBefore()).isEqualTo(Instant.parse("2027-01-21T09:00:43Z"));
         assertThat(reboot.durationInSeconds()).isEqualTo(1000);
-        assertThat(last().next()).isEqualTo(Instant.parse("2026-12-01T10:00:00Z"));
+        assertThat(last().next()).as("the reboot's time: a recommendation disrupts nothing")
+                .isEqualTo(Instant.parse("2027-01-21T09:00:43Z"));
+    }
+
+    @Test
+    void aSpotWarningsNextMaintenanceIsTheInterruptionNotTheRecommendationThatCameWithIt() {
+        items.put(InstanceMetadata.REBALANCE, "{\"noticeTime\": \"2026-12-01T10:00:00Z\"}");
+        watcher.poll();
+        assertThat(last().next()).as("a recommendation alone").isEqualTo(Instant.parse("2026-12-01T10:00:00Z"));
+        items.put(InstanceMetadata.SPOT_INSTANCE_ACTION, "{\"action\": \"terminate\", \"time\": \"2026-12-01T10:02:00Z\"}");
+        watcher.poll();
+        assertThat(last().events()).extracting(MaintenanceEvent::eventType).containsExactlyInAnyOrder("Preempt", "Rebalance");
+        assertThat(last().next()).isEqualTo(Instant.parse("2026-12-01T10:02:00Z"));
     }
 
     @Test
