@@ -33,6 +33,8 @@ final class FleetSync {
     private final Function<ServerRecord, String> connectionInfo;
     private final AgentLog log;
     private final String groupName;
+    /** Told when a call's outcome changes what a restarted agent must know (the state file is rewritten). */
+    private final Runnable changed;
     private HealthChannel channel = HealthChannel.NONE;
     private Instant nextReportAt = Instant.MIN;
     /** The last period's report went over the channel: the servers' health is held by its leases. */
@@ -41,8 +43,9 @@ final class FleetSync {
     private boolean refused;
 
     FleetSync(FleetApi api, Executor executor, Object lock, Clock clock, AgentConfig.Timings timings,
-            Function<ServerRecord, String> connectionInfo, AgentLog log, String groupName) {
+            Function<ServerRecord, String> connectionInfo, AgentLog log, String groupName, Runnable changed) {
         this.groupName = groupName;
+        this.changed = changed;
         this.api = api;
         this.executor = executor;
         this.lock = lock;
@@ -150,7 +153,10 @@ final class FleetSync {
                         log.info(s.gameServerId + ": " + call + " went through after " + s.apiFailures + " failures");
                     }
                     s.apiFailures = 0;
-                    s.registration = result;
+                    if (s.registration != result) {
+                        s.registration = result;
+                        changed.run();
+                    }
                     if (result != Registration.NONE) {
                         s.nextHealthAt = now.plus(timings.healthPeriod());
                     }

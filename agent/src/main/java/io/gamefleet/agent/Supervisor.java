@@ -69,7 +69,7 @@ final class Supervisor {
         this.log = log;
         this.gsdkPort = gsdkPort;
         this.fleet = new FleetSync(api, apiExecutor, lock, clock, config.timings(), s -> launch.connectionInfo(s.slot), log,
-                config.gameServerGroupName());
+                config.gameServerGroupName(), () -> changed = true);
         this.slots = new Slot[config.processes()];
         for (int i = 0; i < slots.length; i++) {
             slots[i] = new Slot(i);

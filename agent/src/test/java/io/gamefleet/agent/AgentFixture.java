@@ -25,6 +25,11 @@ final class AgentFixture {
     final Path work;
 
     AgentFixture(Path work, String overrides) throws Exception {
+        this(work, overrides, Runnable::run);
+    }
+
+    /** With the API's calls run by {@code apiExecutor} (the agent's own thread, or one the test drains). */
+    AgentFixture(Path work, String overrides, java.util.concurrent.Executor apiExecutor) throws Exception {
         this.work = work;
         ObjectNode c = (ObjectNode) JSON.readTree("""
                 {"gameServerGroupName": "g", "instanceId": "i-1", "region": "us-east-1",
@@ -38,7 +43,7 @@ final class AgentFixture {
         config = AgentConfigReader.parse("test", c.toString());
         AgentLog agentLog = new AgentLog(clock, log::add);
         GameServerLaunch launch = new GameServerLaunch(config, "i-1", "10.0.0.5");
-        supervisor = new Supervisor(config, "i-1", clock, processes, launch, api, Runnable::run,
+        supervisor = new Supervisor(config, "i-1", clock, processes, launch, api, apiExecutor,
                 s -> ready.contains(s.gameServerId), new FolderLogArchive(config.archiveDirectory(), "g", "i-1", agentLog),
                 agentLog, () -> 56001);
     }
@@ -53,6 +58,14 @@ final class AgentFixture {
 
     void tick() {
         supervisor.tick();
+    }
+
+    /** The agent's round: a tick, then the state file written if anything worth keeping changed. */
+    void tickAndSave() throws java.io.IOException {
+        supervisor.tick();
+        if (supervisor.takeChanged()) {
+            new StateFile(work).save(supervisor);
+        }
     }
 
     void advance(double seconds) {

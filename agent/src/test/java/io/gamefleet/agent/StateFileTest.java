@@ -44,6 +44,33 @@ class StateFileTest {
     }
 
     @Test
+    void aRegistrationThatCompletesAfterTheRoundIsSavedSoARestartDeregistersItsEndedProcess() throws Exception {
+        // The API's calls complete on their own thread, after the round that submitted them was saved.
+        java.util.Queue<Runnable> apiCalls = new java.util.ArrayDeque<>();
+        AgentFixture first = new AgentFixture(work, "{\"processes\": 1}", apiCalls::add);
+        first.tickAndSave();
+        ServerRecord s = first.server(0);
+        first.reply(s, GameState.Initializing);
+        first.reply(s, GameState.StandingBy);
+        first.tickAndSave();
+        apiCalls.remove().run();
+        assertThat(first.api.registered).containsKey(s.gameServerId);
+        first.tickAndSave();
+        assertThat(AgentFixture.JSON.readTree(work.resolve(StateFile.NAME).toFile()).path("servers").get(0)
+                .path("registration").asText()).isEqualTo("AVAILABLE");
+
+        // SIGKILLed now; the process ends while the agent is away: the restarted agent deregisters it.
+        AgentFixture second = new AgentFixture(work, "{\"processes\": 1}");
+        second.api.registered.putAll(first.api.registered);
+        ((FakeProcesses.Fake) s.process).exit(0);
+        StateFile.restore(new StateFile(work).read().orElseThrow(), second.supervisor, second.processes, second.clock,
+                new AgentLog(second.clock, second.log::add));
+        second.tick();
+        assertThat(second.api.calls).contains("deregister " + s.gameServerId);
+        assertThat(second.api.registered).isEmpty();
+    }
+
+    @Test
     void aProcessBeyondALoweredProcessCountIsKilledAndDeregistered() throws Exception {
         AgentFixture first = new AgentFixture(work);
         first.tick();
