@@ -64,8 +64,13 @@ final class FleetSync {
         Registration held = s.registration;
         if (held == Registration.NONE && target != Registration.NONE) {
             String info = connectionInfo.apply(s);
+            if (!s.registerAttempted) {
+                s.registerAttempted = true;
+                changed.run();
+            }
             submit(s, "RegisterGameServer", () -> api.register(s.gameServerId, info), Registration.AVAILABLE);
-        } else if (held != Registration.NONE && target == Registration.NONE) {
+        } else if ((held != Registration.NONE || s.registerAttempted) && target == Registration.NONE) {
+            // A NotFound answer (never registered after all) is as final as a deregistration.
             submit(s, "DeregisterGameServer", () -> api.deregister(s.gameServerId), Registration.NONE);
         } else if (held == Registration.AVAILABLE && target == Registration.UTILIZED) {
             // Over the channel the lease holds the health: a HealthCheck here would end lease mode.
@@ -153,8 +158,9 @@ final class FleetSync {
                         log.info(s.gameServerId + ": " + call + " went through after " + s.apiFailures + " failures");
                     }
                     s.apiFailures = 0;
-                    if (s.registration != result) {
+                    if (s.registration != result || s.registerAttempted) {
                         s.registration = result;
+                        s.registerAttempted = false; // an answer: what FleetIQ holds is known
                         changed.run();
                     }
                     if (result != Registration.NONE) {

@@ -314,6 +314,43 @@ class SupervisorTest {
     }
 
     @Test
+    void aRegistrationInFlightWhoseAnswerIsLostIsDeregisteredWhenItsProcessEnds() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}", true);
+        a.tick();
+        ServerRecord s = a.reportsStandingBy(0);
+        a.processes.last().exit(1);
+        a.tick();
+        a.api.answersLost = true;
+        a.runApiCalls(); // RegisterGameServer went through; its answer timed out
+        a.api.answersLost = false;
+        assertThat(a.api.registered).containsKey(s.gameServerId);
+        assertThat(a.supervisor.retiring()).extracting(r -> r.gameServerId).containsExactly(s.gameServerId);
+        a.advance(1);
+        a.runApiCalls();
+        assertThat(a.api.calls).containsSubsequence("register " + s.gameServerId, "deregister " + s.gameServerId);
+        assertThat(a.api.registered).isEmpty();
+        a.tick();
+        assertThat(a.supervisor.retiring()).isEmpty();
+    }
+
+    @Test
+    void aRegistrationThatFailedWithAFaultIsDeregisteredWhenItsProcessEndsAndNotFoundIsFinal() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        a.tick();
+        ServerRecord s = a.server(0);
+        a.api.down = true;
+        a.reply(s, GameState.StandingBy);
+        a.tick();
+        a.api.down = false;
+        a.processes.last().exit(0);
+        a.advance(1);
+        assertThat(a.api.calls).containsExactly("register " + s.gameServerId + " (unreachable)", "deregister " + s.gameServerId);
+        assertThat(a.supervisor.retiring()).isEmpty();
+        a.advance(60);
+        assertThat(a.api.count("deregister")).isEqualTo(1);
+    }
+
+    @Test
     void aServerFleetIqDroppedDuringAnOutageIsRegisteredAgain() throws Exception {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
         a.tick();
