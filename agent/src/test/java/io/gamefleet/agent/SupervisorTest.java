@@ -285,6 +285,89 @@ class SupervisorTest {
         assertThat(a.api.registered).containsEntry(s.gameServerId, "UTILIZED");
     }
 
+    /** The states a process can be in when it beats, and the states it may report from each; all others are refused. */
+    enum From {
+        NO_HEARTBEAT_YET(GameState.Initializing, GameState.StandingBy, GameState.Terminating, GameState.Terminated),
+        INITIALIZING(GameState.Initializing, GameState.StandingBy, GameState.Terminating, GameState.Terminated),
+        STANDING_BY(GameState.StandingBy, GameState.Terminating, GameState.Terminated),
+        STANDING_BY_TOLD_ACTIVE(GameState.StandingBy, GameState.Active, GameState.Terminating, GameState.Terminated),
+        ACTIVE(GameState.Active, GameState.Terminating, GameState.Terminated),
+        TERMINATING(GameState.Terminating, GameState.Terminated),
+        TERMINATED(GameState.Terminated);
+
+        final java.util.Set<GameState> allowed;
+
+        From(GameState... allowed) {
+            this.allowed = java.util.Set.of(allowed);
+        }
+
+        ServerRecord reach(AgentFixture a) {
+            ServerRecord s = a.server(0);
+            switch (this) {
+                case NO_HEARTBEAT_YET -> { }
+                case INITIALIZING -> a.reply(s, GameState.Initializing);
+                case TERMINATING, TERMINATED -> {
+                    a.standingBy(0);
+                    a.reply(s, this == TERMINATING ? GameState.Terminating : GameState.Terminated);
+                }
+                default -> {
+                    a.standingBy(0);
+                    if (this != STANDING_BY) {
+                        a.claim(s, null);
+                        a.reply(s, GameState.StandingBy);
+                    }
+                    if (this == ACTIVE) {
+                        a.reply(s, GameState.Active);
+                    }
+                }
+            }
+            return s;
+        }
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> everyTransition() {
+        return java.util.Arrays.stream(From.values()).flatMap(from -> java.util.Arrays.stream(GameState.values())
+                .map(to -> org.junit.jupiter.params.provider.Arguments.of(from, to)));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} -> {1}")
+    @org.junit.jupiter.params.provider.MethodSource("everyTransition")
+    void everyTransitionIsAllowedOrRefusedAsTheTableSaysAndARefusalChangesNothing(From from, GameState to) throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        a.tick();
+        ServerRecord s = from.reach(a);
+        GameState state = s.state;
+        java.time.Instant lastHeartbeat = s.lastHeartbeat;
+        boolean stopping = s.stopping();
+        boolean toldActive = s.activeSent;
+        int calls = a.api.calls.size();
+        a.clock.advanceSeconds(0.5);
+        GsdkAnswer answer = a.beat(s, to);
+        if (from.allowed.contains(to)) {
+            assertThat(answer).isInstanceOf(GsdkAnswer.Reply.class);
+            assertThat(s.state).isEqualTo(to);
+            return;
+        }
+        assertThat(answer).isInstanceOfSatisfying(GsdkAnswer.Refusal.class, r -> {
+            assertThat(r.status()).isEqualTo(400);
+            assertThat(r.error()).isEqualTo("InvalidTransition");
+        });
+        assertThat(s.state).isEqualTo(state);
+        assertThat(s.lastHeartbeat).isEqualTo(lastHeartbeat);
+        assertThat(s.stopping()).isEqualTo(stopping);
+        assertThat(s.activeSent).isEqualTo(toldActive);
+        assertThat(a.api.calls).hasSize(calls);
+    }
+
+    @Test
+    void invalidAndQuarantinedAreNeverEnteredSoNothingLeavesThem() {
+        for (GameState unreported : List.of(GameState.Invalid, GameState.Quarantined)) {
+            for (GameState to : GameState.values()) {
+                assertThat(GsdkTransitions.refusal(unreported, to, true)).as(unreported + " -> " + to).isPresent();
+            }
+        }
+    }
+
     @Test
     void anUnreachableApiIsRetriedWithBackoffWhileTheProcessesRunAndNothingStaysRegisteredWithoutOne() throws Exception {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
