@@ -144,11 +144,45 @@ class SupervisorTest {
             assertThat(a.processes.launched).hasSize(before + 1);
         }
         assertThat(a.log).anyMatch(l -> l.contains("WARN crash loop:") && l.contains("failed 3 time(s) in a row"));
-        // A process that reaches StandingBy and ends normally clears the count.
-        a.standingBy(0);
+        // A process that plays a match and ends normally clears the count.
+        ServerRecord s = a.standingBy(0);
+        a.claim(s, null);
+        a.reply(s, GameState.StandingBy);
+        a.reply(s, GameState.Active);
         a.processes.last().exit(0);
         a.tick();
         assertThat(a.processes.launched).hasSize(6);
+        assertThat(a.supervisor.slots()[0].failures).isZero();
+    }
+
+    @Test
+    void aProcessThatEndsSoonAfterStandingByWithNoMatchIsAFailureSoItsLoopBacksOff() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1, \"timings\": {\"startTimeoutSeconds\": 30}}");
+        a.tick();
+        double[] expectedDelays = {1, 2, 4};
+        for (int i = 0; i < expectedDelays.length; i++) {
+            int before = a.processes.launched.size();
+            ServerRecord s = a.standingBy(0);
+            if (i % 2 == 0) {
+                a.processes.last().exit(0); // ReadyForPlayers, then exit 0
+            } else {
+                a.reply(s, GameState.Terminated); // or says so first
+                a.processes.last().exit(0);
+            }
+            a.tick();
+            assertThat(a.api.registered).doesNotContainKey(s.gameServerId);
+            a.advance(expectedDelays[i] - 0.1);
+            assertThat(a.processes.launched).hasSize(before);
+            a.advance(0.1);
+            assertThat(a.processes.launched).hasSize(before + 1);
+        }
+        assertThat(a.log).anyMatch(l -> l.contains("WARN crash loop:"));
+        // One that stays up the start timeout before it ends is no failure: the count clears.
+        a.beatFor(a.standingBy(0), GameState.StandingBy, 30);
+        a.processes.last().exit(0);
+        a.tick();
+        assertThat(a.processes.launched).hasSize(5);
+        assertThat(a.supervisor.slots()[0].failures).isZero();
     }
 
     @Test
