@@ -109,6 +109,23 @@ public record AgentConfig(
             pushPingSeconds = or(pushPingSeconds, 300);
         }
 
+        /** Every timing by its key, in the record's order (the configuration check goes through them all). */
+        Map<String, Double> byKey() {
+            Map<String, Double> keys = new LinkedHashMap<>();
+            keys.put("startTimeoutSeconds", startTimeoutSeconds);
+            keys.put("heartbeatTimeoutSeconds", heartbeatTimeoutSeconds);
+            keys.put("healthPeriodSeconds", healthPeriodSeconds);
+            keys.put("terminateNoticeSeconds", terminateNoticeSeconds);
+            keys.put("stopGraceSeconds", stopGraceSeconds);
+            keys.put("crashBackoffInitialSeconds", crashBackoffInitialSeconds);
+            keys.put("crashBackoffMaxSeconds", crashBackoffMaxSeconds);
+            keys.put("apiRetryInitialSeconds", apiRetryInitialSeconds);
+            keys.put("apiRetryMaxSeconds", apiRetryMaxSeconds);
+            keys.put("metadataPollSeconds", metadataPollSeconds);
+            keys.put("pushPingSeconds", pushPingSeconds);
+            return keys;
+        }
+
         private static Double or(Double value, double fallback) {
             return value == null ? fallback : value;
         }

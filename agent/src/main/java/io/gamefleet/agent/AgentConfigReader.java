@@ -144,16 +144,21 @@ public final class AgentConfigReader {
             }
         }
         AgentConfig.Timings t = c.timings();
-        for (Map.Entry<String, Double> e : Map.of("startTimeoutSeconds", t.startTimeoutSeconds(),
-                "heartbeatTimeoutSeconds", t.heartbeatTimeoutSeconds(), "healthPeriodSeconds", t.healthPeriodSeconds(),
-                "stopGraceSeconds", t.stopGraceSeconds(), "metadataPollSeconds", t.metadataPollSeconds(),
-                "pushPingSeconds", t.pushPingSeconds(), "crashBackoffInitialSeconds", t.crashBackoffInitialSeconds(),
-                "apiRetryInitialSeconds", t.apiRetryInitialSeconds()).entrySet()) {
+        for (Map.Entry<String, Double> e : t.byKey().entrySet()) {
             if (!(e.getValue() > 0)) {
                 problems.add("timings." + e.getKey() + " is " + e.getValue() + ": it must be above 0");
             }
         }
+        backoffBounds(problems, "crashBackoff", t.crashBackoffInitialSeconds(), t.crashBackoffMaxSeconds());
+        backoffBounds(problems, "apiRetry", t.apiRetryInitialSeconds(), t.apiRetryMaxSeconds());
         return problems;
+    }
+
+    private static void backoffBounds(List<String> problems, String backoff, double initial, double max) {
+        if (initial > 0 && max > 0 && max < initial) {
+            problems.add("timings." + backoff + "MaxSeconds is " + max + ": it must be at least " + backoff
+                    + "InitialSeconds (" + initial + ")");
+        }
     }
 
     private static boolean blank(String s) {

@@ -33,6 +33,8 @@ final class FleetSync {
     private final Function<ServerRecord, String> connectionInfo;
     private final AgentLog log;
     private final String groupName;
+    /** Told when a call's outcome changes what a restarted agent must know (the state file is rewritten). */
+    private final Runnable changed;
     private HealthChannel channel = HealthChannel.NONE;
     private Instant nextReportAt = Instant.MIN;
     /** The last period's report went over the channel: the servers' health is held by its leases. */
@@ -41,8 +43,9 @@ final class FleetSync {
     private boolean refused;
 
     FleetSync(FleetApi api, Executor executor, Object lock, Clock clock, AgentConfig.Timings timings,
-            Function<ServerRecord, String> connectionInfo, AgentLog log, String groupName) {
+            Function<ServerRecord, String> connectionInfo, AgentLog log, String groupName, Runnable changed) {
         this.groupName = groupName;
+        this.changed = changed;
         this.api = api;
         this.executor = executor;
         this.lock = lock;
@@ -61,8 +64,13 @@ final class FleetSync {
         Registration held = s.registration;
         if (held == Registration.NONE && target != Registration.NONE) {
             String info = connectionInfo.apply(s);
+            if (!s.registerAttempted) {
+                s.registerAttempted = true;
+                changed.run();
+            }
             submit(s, "RegisterGameServer", () -> api.register(s.gameServerId, info), Registration.AVAILABLE);
-        } else if (held != Registration.NONE && target == Registration.NONE) {
+        } else if ((held != Registration.NONE || s.registerAttempted) && target == Registration.NONE) {
+            // A NotFound answer (never registered after all) is as final as a deregistration.
             submit(s, "DeregisterGameServer", () -> api.deregister(s.gameServerId), Registration.NONE);
         } else if (held == Registration.AVAILABLE && target == Registration.UTILIZED) {
             // Over the channel the lease holds the health: a HealthCheck here would end lease mode.
@@ -150,7 +158,11 @@ final class FleetSync {
                         log.info(s.gameServerId + ": " + call + " went through after " + s.apiFailures + " failures");
                     }
                     s.apiFailures = 0;
-                    s.registration = result;
+                    if (s.registration != result || s.registerAttempted) {
+                        s.registration = result;
+                        s.registerAttempted = false; // an answer: what FleetIQ holds is known
+                        changed.run();
+                    }
                     if (result != Registration.NONE) {
                         s.nextHealthAt = now.plus(timings.healthPeriod());
                     }

@@ -3,6 +3,7 @@ package io.gamefleet.agent;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutionException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpHeader;
@@ -21,13 +22,14 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 final class GsdkEndpoint {
     static final String LOOPBACK = "127.0.0.1";
-    /** A heartbeat is a few hundred bytes; anything much larger is refused unread. */
+    /** A heartbeat is a few hundred bytes; anything larger is refused, unread when its length says so. */
     static final int MAX_BODY = 64 * 1024;
 
     private static final Pattern HEARTBEAT = Pattern.compile("/v1/sessionHosts/([^/]+)(/heartbeats)?");
     private static final Pattern LEGACY_HEARTBEAT = Pattern.compile("/v1/titles/[^/]+/clusters/[^/]+/instances/([^/]+)/heartbeat");
     private static final Pattern GSDK_INFO = Pattern.compile("/v1/metrics/([^/]+)/gsdkinfo");
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final GsdkAnswer TOO_LARGE = new GsdkAnswer.Refusal(413, "TooLarge", "a GSDK body is at most " + MAX_BODY + " bytes");
 
     private final Server server;
     private final ServerConnector connector;
@@ -66,7 +68,7 @@ final class GsdkEndpoint {
             String method = request.getMethod();
             GsdkAnswer answer;
             if (request.getLength() > MAX_BODY) {
-                answer = new GsdkAnswer.Refusal(413, "TooLarge", "a GSDK body is at most " + MAX_BODY + " bytes");
+                answer = TOO_LARGE;
             } else {
                 answer = route(method, path, request);
             }
@@ -105,12 +107,29 @@ final class GsdkEndpoint {
                 }
             } catch (GsdkHeartbeatReader.Malformed e) {
                 return new GsdkAnswer.Refusal(400, "MalformedRequest", e.getMessage());
+            } catch (TooLarge e) {
+                return TOO_LARGE;
             }
             return new GsdkAnswer.Refusal(404, "NotFound", method + " " + path + " is not a GSDK endpoint");
         }
 
+        /** The body, read up to {@link #MAX_BODY} bytes whatever its framing (a chunked body has no length). */
         private static String body(Request request) throws Exception {
-            return Content.Source.asString(request, StandardCharsets.UTF_8);
+            try {
+                return new String(Content.Source.asByteArrayAsync(request, MAX_BODY).get(), StandardCharsets.UTF_8);
+            } catch (ExecutionException e) {
+                // Jetty stops reading and fails the body once it would grow past the limit.
+                if (e.getCause() instanceof IllegalStateException) {
+                    throw new TooLarge();
+                }
+                throw e;
+            }
+        }
+
+        private static final class TooLarge extends Exception {
+            TooLarge() {
+                super(null, null, false, false);
+            }
         }
     }
 }

@@ -35,6 +35,11 @@ final class ServerRecord {
     long maintenanceIncarnationSent;
 
     Registration registration = Registration.NONE;
+    /**
+     * A RegisterGameServer went out and its outcome is unknown (in flight, or failed with a fault):
+     * it may have gone through, so a server that is not wanted any more is deregistered all the same.
+     */
+    boolean registerAttempted;
     boolean apiInFlight;
     Instant apiRetryAt = Instant.MIN;
     int apiFailures;
@@ -85,6 +90,6 @@ final class ServerRecord {
 
     /** Nothing more to do for it: ended, archived, and nothing left registered. */
     boolean finished() {
-        return ended() && archived && registration == Registration.NONE && !apiInFlight;
+        return ended() && archived && registration == Registration.NONE && !registerAttempted && !apiInFlight;
     }
 }

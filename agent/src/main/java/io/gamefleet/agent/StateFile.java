@@ -13,7 +13,8 @@ import java.util.Optional;
 
 /**
  * What a restarted agent needs to carry on: each process's pid and start time (to adopt its process
- * group again), its ids, state, claim and registration, and the GSDK port its processes beat to.
+ * group again), its ids, state, claim and registration (and a registration attempted with no answer
+ * yet), and the GSDK port its processes beat to.
  * Written atomically whenever one of those changes; the processes, in their own sessions, outlive a
  * SIGKILLed agent and go on beating to the same port once it is back.
  */
@@ -26,7 +27,7 @@ final class StateFile {
     record SavedServer(int slot, String gameServerId, String sessionHostId, String folder, String startedAt,
             long pid, String processStart, String state, boolean everReady, boolean activeSent, String sessionId,
             String registration, String claimData, String claimedAt, String claimExpiresAt, String stopReason,
-            boolean stopIsFailure, String endedAt, Integer exitCode, boolean archived) {}
+            boolean stopIsFailure, String endedAt, Integer exitCode, boolean archived, boolean registerAttempted) {}
 
     private final Path file;
 
@@ -57,7 +58,7 @@ final class StateFile {
                 s.state == null ? null : s.state.name(), s.everReady, s.activeSent, s.sessionId, s.registration.name(),
                 c == null ? null : c.gameServerData(), c == null ? null : c.claimedAt().toString(),
                 c == null ? null : c.claimExpiresAt().toString(), s.stopReason, s.stopIsFailure,
-                s.endedAt == null ? null : s.endedAt.toString(), s.exitCode, s.archived);
+                s.endedAt == null ? null : s.endedAt.toString(), s.exitCode, s.archived, s.registerAttempted);
     }
 
     /**
@@ -74,6 +75,7 @@ final class StateFile {
             s.activeSent = v.activeSent();
             s.sessionId = v.sessionId();
             s.registration = ServerRecord.Registration.valueOf(v.registration());
+            s.registerAttempted = v.registerAttempted();
             if (v.claimExpiresAt() != null) {
                 s.claim = new Notices.Claimed(v.gameServerId(), v.claimData(), Instant.parse(v.claimedAt()),
                         Instant.parse(v.claimExpiresAt()));

@@ -69,7 +69,7 @@ final class Supervisor {
         this.log = log;
         this.gsdkPort = gsdkPort;
         this.fleet = new FleetSync(api, apiExecutor, lock, clock, config.timings(), s -> launch.connectionInfo(s.slot), log,
-                config.gameServerGroupName());
+                config.gameServerGroupName(), () -> changed = true);
         this.slots = new Slot[config.processes()];
         for (int i = 0; i < slots.length; i++) {
             slots[i] = new Slot(i);
@@ -175,7 +175,7 @@ final class Supervisor {
         bySessionHost.remove(s.sessionHostId);
         changed = true;
         boolean failure = s.stopping() ? s.stopIsFailure
-                : !s.everReady || (s.exitCode != null && s.exitCode != 0);
+                : !s.everReady || (s.exitCode != null && s.exitCode != 0) || endedTooSoon(s, now);
         String how = (s.exitCode == null ? "ended" : "exited " + s.exitCode) + " in state " + s.state
                 + (s.stopping() ? " (stopped: " + s.stopReason + ")" : "");
         if (!failure) {
@@ -190,6 +190,15 @@ final class Supervisor {
         String loop = slot.failures >= CRASH_LOOP ? "crash loop: " : "";
         log.warn(loop + s.gameServerId + ": " + how + "; slot " + slot.index + " failed " + slot.failures
                 + " time(s) in a row; next start in " + delay.toMillis() + " ms");
+    }
+
+    /**
+     * An end the process chose (exit 0, Terminating reported) counts as a failure unless it played a
+     * match or stayed up the start timeout: one quitting right after StandingBy backs off, instead of
+     * registering and deregistering as fast as it starts.
+     */
+    private boolean endedTooSoon(ServerRecord s, Instant now) {
+        return !s.activeSent && now.isBefore(s.startedAt.plus(config.timings().startTimeout()));
     }
 
     private Duration backoff(int failures) {
@@ -229,7 +238,7 @@ final class Supervisor {
                 log.info(s.gameServerId + ": " + from + " -> " + s.state);
                 s.everReady |= s.state == GameState.StandingBy;
                 if (s.state.ending()) {
-                    stop(s, "the process reported " + s.state, false, true, now);
+                    stop(s, "the process reported " + s.state, endedTooSoon(s, now), true, now);
                 }
             }
             Operation operation = Operation.Continue;

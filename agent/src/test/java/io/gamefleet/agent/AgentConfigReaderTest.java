@@ -74,6 +74,27 @@ class AgentConfigReaderTest {
     }
 
     @Test
+    void everyTimingThatIsNotAbove0IsRefusedByName() {
+        for (java.lang.reflect.RecordComponent key : AgentConfig.Timings.class.getRecordComponents()) {
+            for (String value : new String[] {"0", "-1"}) {
+                assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                        "\"processes\": 4, \"timings\": {\"" + key.getName() + "\": " + value + "}")))
+                        .as(key.getName() + " " + value)
+                        .hasMessageContaining("timings." + key.getName() + " is " + Double.parseDouble(value) + ": it must be above 0");
+            }
+        }
+    }
+
+    @Test
+    void aBackoffsMaximumBelowItsFirstDelayIsRefused() {
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"timings\": {\"crashBackoffInitialSeconds\": 5, \"crashBackoffMaxSeconds\": 2, "
+                        + "\"apiRetryMaxSeconds\": 0.5}")))
+                .hasMessageContaining("timings.crashBackoffMaxSeconds is 2.0: it must be at least crashBackoffInitialSeconds (5.0)")
+                .hasMessageContaining("timings.apiRetryMaxSeconds is 0.5: it must be at least apiRetryInitialSeconds (1.0)");
+    }
+
+    @Test
     void notJsonAndWrongTypesAreRefused() {
         assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", "{")).hasMessageContaining("not JSON");
         assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("4}", "\"four\"}")))

@@ -24,7 +24,15 @@ final class AgentFixture {
     final Supervisor supervisor;
     final Path work;
 
+    /** The API's calls waiting for {@link #runApiCalls} when they are queued, as on the agent's own thread. */
+    final java.util.Queue<Runnable> queuedApiCalls = new java.util.ArrayDeque<>();
+
     AgentFixture(Path work, String overrides) throws Exception {
+        this(work, overrides, false);
+    }
+
+    /** {@code apiCallsQueued}: each API call completes only when the test runs it, after the round that made it. */
+    AgentFixture(Path work, String overrides, boolean apiCallsQueued) throws Exception {
         this.work = work;
         ObjectNode c = (ObjectNode) JSON.readTree("""
                 {"gameServerGroupName": "g", "instanceId": "i-1", "region": "us-east-1",
@@ -38,7 +46,8 @@ final class AgentFixture {
         config = AgentConfigReader.parse("test", c.toString());
         AgentLog agentLog = new AgentLog(clock, log::add);
         GameServerLaunch launch = new GameServerLaunch(config, "i-1", "10.0.0.5");
-        supervisor = new Supervisor(config, "i-1", clock, processes, launch, api, Runnable::run,
+        supervisor = new Supervisor(config, "i-1", clock, processes, launch, api,
+                apiCallsQueued ? queuedApiCalls::add : Runnable::run,
                 s -> ready.contains(s.gameServerId), new FolderLogArchive(config.archiveDirectory(), "g", "i-1", agentLog),
                 agentLog, () -> 56001);
     }
@@ -53,6 +62,29 @@ final class AgentFixture {
 
     void tick() {
         supervisor.tick();
+    }
+
+    /** The agent's round: a tick, then the state file written if anything worth keeping changed. */
+    void tickAndSave() throws java.io.IOException {
+        supervisor.tick();
+        if (supervisor.takeChanged()) {
+            new StateFile(work).save(supervisor);
+        }
+    }
+
+    void runApiCalls() {
+        while (!queuedApiCalls.isEmpty()) {
+            queuedApiCalls.remove().run();
+        }
+    }
+
+    /** The slot's process reports StandingBy; the round submits its registration and saves. */
+    ServerRecord reportsStandingBy(int slot) throws java.io.IOException {
+        ServerRecord s = server(slot);
+        reply(s, GameState.Initializing);
+        reply(s, GameState.StandingBy);
+        tickAndSave();
+        return s;
     }
 
     void advance(double seconds) {

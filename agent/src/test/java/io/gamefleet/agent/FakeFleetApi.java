@@ -12,12 +12,22 @@ final class FakeFleetApi implements FleetApi {
     final Map<String, String> registered = new LinkedHashMap<>();
     final Map<String, String> connectionInfo = new LinkedHashMap<>();
     volatile boolean down;
+    /** Each call goes through, then its answer is lost (a timeout after FleetIQ acted). */
+    volatile boolean answersLost;
 
     @Override
     public synchronized void register(String id, String info) {
         reach("register " + id);
         registered.put(id, "AVAILABLE");
         connectionInfo.put(id, info);
+        loseTheAnswer();
+    }
+
+    private void loseTheAnswer() {
+        if (answersLost) {
+            calls.add("(answer lost)");
+            throw new Unreachable("read timed out", null);
+        }
     }
 
     @Override

@@ -81,6 +81,41 @@ class GsdkEndpointTest {
     }
 
     @Test
+    void aBodyOver64KiBIsRefusedWith413AndChangesNothingWithOrWithoutAContentLength() throws Exception {
+        ServerRecord s = agent.server(0);
+        String heartbeat = "{\"CurrentGameState\":\"StandingBy\",\"padding\":\"" + "x".repeat(GsdkEndpoint.MAX_BODY) + "\"}";
+        HttpResponse<String> r = call("PATCH", "/v1/sessionHosts/" + s.sessionHostId, heartbeat);
+        assertThat(r.statusCode()).isEqualTo(413);
+        assertThat(json(r).path("error").asText()).isEqualTo("TooLarge");
+
+        // Chunked: no length to check beforehand, so the limit holds while the body is read.
+        byte[] body = heartbeat.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(5000);
+            var out = socket.getOutputStream();
+            out.write(("PATCH /v1/sessionHosts/" + s.sessionHostId + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            for (int from = 0; from < body.length; from += 8192) {
+                int n = Math.min(8192, body.length - from);
+                out.write((Integer.toHexString(n) + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                out.write(body, from, n);
+                out.write("\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            }
+            out.write("0\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(answer).startsWith("HTTP/1.1 413 ").contains("application/json");
+            assertThat(AgentFixture.JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4)).path("error").asText())
+                    .isEqualTo("TooLarge");
+        }
+        assertThat(s.state).isNull();
+        assertThat(s.lastHeartbeat).isNull();
+        assertThat(call("PATCH", "/v1/sessionHosts/" + s.sessionHostId, "{\"CurrentGameState\":\"Initializing\"}")
+                .statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void listensOnTheLoopbackAddressOnly() throws Exception {
         java.net.InetAddress other = java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
                 .flatMap(i -> java.util.Collections.list(i.getInetAddresses()).stream())

@@ -179,6 +179,9 @@ class RealProcessesTest {
         start("wrapper", ChildJvm.args(PlainTcpServer.class, "{port:game}", "300"), "{\"wrapper\": {\"readyPort\": \"game\"}}");
         ServerRecord s = awaitStandingBy();
         int port = Integer.parseInt(api.connectionInfo.get(s.gameServerId).split(":")[1]);
+        // A match, so its exit 0 is no failure and the replacement starts at once (not after a backoff).
+        supervisor.claimed(new Notices.Claimed(s.gameServerId, null, clock.instant(), clock.instant().plusSeconds(60)));
+        ChildJvm.await("UTILIZED", () -> "UTILIZED".equals(api.registered.get(s.gameServerId)));
         try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
             socket.getOutputStream().write("quit".getBytes());
         }

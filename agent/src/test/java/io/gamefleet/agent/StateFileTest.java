@@ -44,6 +44,43 @@ class StateFileTest {
     }
 
     @Test
+    void aRegistrationThatCompletesAfterTheRoundIsSavedSoARestartDeregistersItsEndedProcess() throws Exception {
+        // The API's calls complete on their own thread, after the round that submitted them was saved.
+        AgentFixture first = new AgentFixture(work, "{\"processes\": 1}", true);
+        first.tickAndSave();
+        ServerRecord s = first.reportsStandingBy(0);
+        first.runApiCalls();
+        assertThat(first.api.registered).containsKey(s.gameServerId);
+        first.tickAndSave();
+        assertThat(AgentFixture.JSON.readTree(work.resolve(StateFile.NAME).toFile()).path("servers").get(0)
+                .path("registration").asText()).isEqualTo("AVAILABLE");
+        assertThat(restartedWith(first, s).api.registered).isEmpty();
+    }
+
+    @Test
+    void aRegistrationWithNoAnswerWhenTheAgentDiedIsDeregisteredByTheRestartedAgent() throws Exception {
+        AgentFixture first = new AgentFixture(work, "{\"processes\": 1}", true);
+        first.tickAndSave();
+        ServerRecord s = first.reportsStandingBy(0);
+        first.queuedApiCalls.remove().run(); // it reaches FleetIQ; the agent is SIGKILLed before the answer
+        AgentFixture second = restartedWith(first, s);
+        assertThat(second.api.registered).isEmpty();
+        assertThat(second.supervisor.retiring()).isEmpty();
+    }
+
+    /** The agent SIGKILLed and started again, {@code endedMeanwhile}'s process having ended while it was away. */
+    private AgentFixture restartedWith(AgentFixture first, ServerRecord endedMeanwhile) throws Exception {
+        AgentFixture second = new AgentFixture(work, "{\"processes\": 1}");
+        second.api.registered.putAll(first.api.registered);
+        ((FakeProcesses.Fake) endedMeanwhile.process).exit(0);
+        StateFile.restore(new StateFile(work).read().orElseThrow(), second.supervisor, second.processes, second.clock,
+                new AgentLog(second.clock, second.log::add));
+        second.tick();
+        assertThat(second.api.calls).contains("deregister " + endedMeanwhile.gameServerId);
+        return second;
+    }
+
+    @Test
     void aProcessBeyondALoweredProcessCountIsKilledAndDeregistered() throws Exception {
         AgentFixture first = new AgentFixture(work);
         first.tick();

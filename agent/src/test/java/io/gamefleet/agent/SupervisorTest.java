@@ -144,11 +144,45 @@ class SupervisorTest {
             assertThat(a.processes.launched).hasSize(before + 1);
         }
         assertThat(a.log).anyMatch(l -> l.contains("WARN crash loop:") && l.contains("failed 3 time(s) in a row"));
-        // A process that reaches StandingBy and ends normally clears the count.
-        a.standingBy(0);
+        // A process that plays a match and ends normally clears the count.
+        ServerRecord s = a.standingBy(0);
+        a.claim(s, null);
+        a.reply(s, GameState.StandingBy);
+        a.reply(s, GameState.Active);
         a.processes.last().exit(0);
         a.tick();
         assertThat(a.processes.launched).hasSize(6);
+        assertThat(a.supervisor.slots()[0].failures).isZero();
+    }
+
+    @Test
+    void aProcessThatEndsSoonAfterStandingByWithNoMatchIsAFailureSoItsLoopBacksOff() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1, \"timings\": {\"startTimeoutSeconds\": 30}}");
+        a.tick();
+        double[] expectedDelays = {1, 2, 4};
+        for (int i = 0; i < expectedDelays.length; i++) {
+            int before = a.processes.launched.size();
+            ServerRecord s = a.standingBy(0);
+            if (i % 2 == 0) {
+                a.processes.last().exit(0); // ReadyForPlayers, then exit 0
+            } else {
+                a.reply(s, GameState.Terminated); // or says so first
+                a.processes.last().exit(0);
+            }
+            a.tick();
+            assertThat(a.api.registered).doesNotContainKey(s.gameServerId);
+            a.advance(expectedDelays[i] - 0.1);
+            assertThat(a.processes.launched).hasSize(before);
+            a.advance(0.1);
+            assertThat(a.processes.launched).hasSize(before + 1);
+        }
+        assertThat(a.log).anyMatch(l -> l.contains("WARN crash loop:"));
+        // One that stays up the start timeout before it ends is no failure: the count clears.
+        a.beatFor(a.standingBy(0), GameState.StandingBy, 30);
+        a.processes.last().exit(0);
+        a.tick();
+        assertThat(a.processes.launched).hasSize(5);
+        assertThat(a.supervisor.slots()[0].failures).isZero();
     }
 
     @Test
@@ -285,6 +319,89 @@ class SupervisorTest {
         assertThat(a.api.registered).containsEntry(s.gameServerId, "UTILIZED");
     }
 
+    /** The states a process can be in when it beats, and the states it may report from each; all others are refused. */
+    enum From {
+        NO_HEARTBEAT_YET(GameState.Initializing, GameState.StandingBy, GameState.Terminating, GameState.Terminated),
+        INITIALIZING(GameState.Initializing, GameState.StandingBy, GameState.Terminating, GameState.Terminated),
+        STANDING_BY(GameState.StandingBy, GameState.Terminating, GameState.Terminated),
+        STANDING_BY_TOLD_ACTIVE(GameState.StandingBy, GameState.Active, GameState.Terminating, GameState.Terminated),
+        ACTIVE(GameState.Active, GameState.Terminating, GameState.Terminated),
+        TERMINATING(GameState.Terminating, GameState.Terminated),
+        TERMINATED(GameState.Terminated);
+
+        final java.util.Set<GameState> allowed;
+
+        From(GameState... allowed) {
+            this.allowed = java.util.Set.of(allowed);
+        }
+
+        ServerRecord reach(AgentFixture a) {
+            ServerRecord s = a.server(0);
+            switch (this) {
+                case NO_HEARTBEAT_YET -> { }
+                case INITIALIZING -> a.reply(s, GameState.Initializing);
+                case TERMINATING, TERMINATED -> {
+                    a.standingBy(0);
+                    a.reply(s, this == TERMINATING ? GameState.Terminating : GameState.Terminated);
+                }
+                default -> {
+                    a.standingBy(0);
+                    if (this != STANDING_BY) {
+                        a.claim(s, null);
+                        a.reply(s, GameState.StandingBy);
+                    }
+                    if (this == ACTIVE) {
+                        a.reply(s, GameState.Active);
+                    }
+                }
+            }
+            return s;
+        }
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> everyTransition() {
+        return java.util.Arrays.stream(From.values()).flatMap(from -> java.util.Arrays.stream(GameState.values())
+                .map(to -> org.junit.jupiter.params.provider.Arguments.of(from, to)));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} -> {1}")
+    @org.junit.jupiter.params.provider.MethodSource("everyTransition")
+    void everyTransitionIsAllowedOrRefusedAsTheTableSaysAndARefusalChangesNothing(From from, GameState to) throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        a.tick();
+        ServerRecord s = from.reach(a);
+        GameState state = s.state;
+        java.time.Instant lastHeartbeat = s.lastHeartbeat;
+        boolean stopping = s.stopping();
+        boolean toldActive = s.activeSent;
+        int calls = a.api.calls.size();
+        a.clock.advanceSeconds(0.5);
+        GsdkAnswer answer = a.beat(s, to);
+        if (from.allowed.contains(to)) {
+            assertThat(answer).isInstanceOf(GsdkAnswer.Reply.class);
+            assertThat(s.state).isEqualTo(to);
+            return;
+        }
+        assertThat(answer).isInstanceOfSatisfying(GsdkAnswer.Refusal.class, r -> {
+            assertThat(r.status()).isEqualTo(400);
+            assertThat(r.error()).isEqualTo("InvalidTransition");
+        });
+        assertThat(s.state).isEqualTo(state);
+        assertThat(s.lastHeartbeat).isEqualTo(lastHeartbeat);
+        assertThat(s.stopping()).isEqualTo(stopping);
+        assertThat(s.activeSent).isEqualTo(toldActive);
+        assertThat(a.api.calls).hasSize(calls);
+    }
+
+    @Test
+    void invalidAndQuarantinedAreNeverEnteredSoNothingLeavesThem() {
+        for (GameState unreported : List.of(GameState.Invalid, GameState.Quarantined)) {
+            for (GameState to : GameState.values()) {
+                assertThat(GsdkTransitions.refusal(unreported, to, true)).as(unreported + " -> " + to).isPresent();
+            }
+        }
+    }
+
     @Test
     void anUnreachableApiIsRetriedWithBackoffWhileTheProcessesRunAndNothingStaysRegisteredWithoutOne() throws Exception {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
@@ -311,6 +428,43 @@ class SupervisorTest {
         a.advance(30);
         assertThat(a.api.registered).doesNotContainKey(s.gameServerId);
         assertThat(a.supervisor.retiring()).isEmpty();
+    }
+
+    @Test
+    void aRegistrationInFlightWhoseAnswerIsLostIsDeregisteredWhenItsProcessEnds() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}", true);
+        a.tick();
+        ServerRecord s = a.reportsStandingBy(0);
+        a.processes.last().exit(1);
+        a.tick();
+        a.api.answersLost = true;
+        a.runApiCalls(); // RegisterGameServer went through; its answer timed out
+        a.api.answersLost = false;
+        assertThat(a.api.registered).containsKey(s.gameServerId);
+        assertThat(a.supervisor.retiring()).extracting(r -> r.gameServerId).containsExactly(s.gameServerId);
+        a.advance(1);
+        a.runApiCalls();
+        assertThat(a.api.calls).containsSubsequence("register " + s.gameServerId, "deregister " + s.gameServerId);
+        assertThat(a.api.registered).isEmpty();
+        a.tick();
+        assertThat(a.supervisor.retiring()).isEmpty();
+    }
+
+    @Test
+    void aRegistrationThatFailedWithAFaultIsDeregisteredWhenItsProcessEndsAndNotFoundIsFinal() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        a.tick();
+        ServerRecord s = a.server(0);
+        a.api.down = true;
+        a.reply(s, GameState.StandingBy);
+        a.tick();
+        a.api.down = false;
+        a.processes.last().exit(0);
+        a.advance(1);
+        assertThat(a.api.calls).containsExactly("register " + s.gameServerId + " (unreachable)", "deregister " + s.gameServerId);
+        assertThat(a.supervisor.retiring()).isEmpty();
+        a.advance(60);
+        assertThat(a.api.count("deregister")).isEqualTo(1);
     }
 
     @Test

@@ -21,7 +21,7 @@ import java.util.Optional;
 
 /**
  * What a game-server-hour costs with the agent and without, on the real domain and DynamoDB
- * adapters against the emulator, on a clock the benchmark moves (so an hour takes seconds): N
+ * adapters against the emulator, on a clock the benchmark moves (so a simulated hour takes minutes): N
  * instances of 4 game servers, health every 30 s, games of 10 minutes back to back (each a
  * ClaimGameServer, UpdateGameServer UTILIZED, DeregisterGameServer and the next process's
  * RegisterGameServer). Either every server heartbeats through the API (UpdateGameServer HEALTHY), or
