@@ -68,16 +68,16 @@ final class FleetSync {
                 s.registerAttempted = true;
                 changed.run();
             }
-            submit(s, "RegisterGameServer", () -> api.register(s.gameServerId, info), Registration.AVAILABLE);
+            submit(s, "RegisterGameServer", () -> api.register(s.gameServerId, info), Registration.AVAILABLE, true);
         } else if ((held != Registration.NONE || s.registerAttempted) && target == Registration.NONE) {
             // A NotFound answer (never registered after all) is as final as a deregistration.
-            submit(s, "DeregisterGameServer", () -> api.deregister(s.gameServerId), Registration.NONE);
+            submit(s, "DeregisterGameServer", () -> api.deregister(s.gameServerId), Registration.NONE, false);
         } else if (held == Registration.AVAILABLE && target == Registration.UTILIZED) {
             // Over the channel the lease holds the health: a HealthCheck here would end lease mode.
             boolean healthy = s.healthy && !reportingOverChannel;
-            submit(s, "UpdateGameServer UTILIZED", () -> api.update(s.gameServerId, healthy, true), Registration.UTILIZED);
+            submit(s, "UpdateGameServer UTILIZED", () -> api.update(s.gameServerId, healthy, true), Registration.UTILIZED, false);
         } else if (held != Registration.NONE && s.healthy && !now.isBefore(s.nextHealthAt)) {
-            submit(s, "UpdateGameServer HEALTHY", () -> api.update(s.gameServerId, true, false), held);
+            submit(s, "UpdateGameServer HEALTHY", () -> api.update(s.gameServerId, true, false), held, false);
         }
     }
 
@@ -134,7 +134,11 @@ final class FleetSync {
         return message.toString();
     }
 
-    private void submit(ServerRecord s, String call, Runnable request, Registration after) {
+    /**
+     * {@code refusedIfNotFound}: a NotFound answer is a refusal (a registration's group or instance
+     * is not there), retried with the backoff, not on the next round.
+     */
+    private void submit(ServerRecord s, String call, Runnable request, Registration after, boolean refusedIfNotFound) {
         s.apiInFlight = true;
         executor.execute(() -> {
             Registration result;
@@ -146,6 +150,9 @@ final class FleetSync {
                 // Gone already (an operator's deregistration, or the health timeout during an outage):
                 // what is still wanted is registered again on the next round.
                 result = Registration.NONE;
+                if (refusedIfNotFound) {
+                    failure = e;
+                }
             } catch (RuntimeException e) {
                 result = null;
                 failure = e;
@@ -153,14 +160,17 @@ final class FleetSync {
             synchronized (lock) {
                 s.apiInFlight = false;
                 Instant now = clock.instant();
+                if (result != null && s.registerAttempted) {
+                    s.registerAttempted = false; // an answer, if a refusal: what FleetIQ holds is known
+                    changed.run();
+                }
                 if (failure == null) {
                     if (s.apiFailures > 0) {
                         log.info(s.gameServerId + ": " + call + " went through after " + s.apiFailures + " failures");
                     }
                     s.apiFailures = 0;
-                    if (s.registration != result || s.registerAttempted) {
+                    if (s.registration != result) {
                         s.registration = result;
-                        s.registerAttempted = false; // an answer: what FleetIQ holds is known
                         changed.run();
                     }
                     if (result != Registration.NONE) {

@@ -14,10 +14,15 @@ final class FakeFleetApi implements FleetApi {
     volatile boolean down;
     /** Each call goes through, then its answer is lost (a timeout after FleetIQ acted). */
     volatile boolean answersLost;
+    /** Registrations refused NotFound (the group or the instance is not there). */
+    volatile boolean groupMissing;
 
     @Override
     public synchronized void register(String id, String info) {
         reach("register " + id);
+        if (groupMissing) {
+            throw new NotFound(id);
+        }
         registered.put(id, "AVAILABLE");
         connectionInfo.put(id, info);
         loseTheAnswer();

@@ -468,6 +468,21 @@ class SupervisorTest {
     }
 
     @Test
+    void aRegistrationRefusedNotFoundIsRetriedWithBackoffNotEveryRound() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        a.tick();
+        ServerRecord s = a.server(0);
+        a.api.groupMissing = true;
+        a.reply(s, GameState.StandingBy);
+        a.beatFor(s, GameState.StandingBy, 7);
+        // 1 s, then 2 s apart (apiRetryInitialSeconds 1): at 1, 2 and 4 s, not at each of the 8 rounds
+        assertThat(a.api.count("register")).isEqualTo(3);
+        a.api.groupMissing = false;
+        a.beatFor(s, GameState.StandingBy, 5);
+        assertThat(a.api.registered).containsEntry(s.gameServerId, "AVAILABLE");
+    }
+
+    @Test
     void aServerFleetIqDroppedDuringAnOutageIsRegisteredAgain() throws Exception {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
         a.tick();
