@@ -53,8 +53,10 @@ final class FolderLogArchive implements LogArchive {
                     .put("gameServerId", s.gameServerId)
                     .put("startedAt", s.startedAt.toString())
                     .put("endedAt", String.valueOf(s.endedAt))
-                    .put("lastState", String.valueOf(s.state))
                     .put("stopReason", s.stopReason);
+            if (s.state != null) { // none before the process's first heartbeat
+                report.put("lastState", s.state.name());
+            }
             if (s.exitCode != null) {
                 report.put("exitCode", s.exitCode);
             }

@@ -176,7 +176,8 @@ final class Supervisor {
         changed = true;
         boolean failure = s.stopping() ? s.stopIsFailure
                 : !s.everReady || (s.exitCode != null && s.exitCode != 0) || endedTooSoon(s, now);
-        String how = (s.exitCode == null ? "ended" : "exited " + s.exitCode) + " in state " + s.state
+        String how = (s.exitCode == null ? "ended" : "exited " + s.exitCode)
+                + (s.state == null ? " before its first heartbeat" : " in state " + s.state)
                 + (s.stopping() ? " (stopped: " + s.stopReason + ")" : "");
         if (!failure) {
             slot.failures = 0;
@@ -235,7 +236,7 @@ final class Supervisor {
             s.healthy = !Boolean.FALSE.equals(hb.healthy());
             if (from != s.state) {
                 changed = true;
-                log.info(s.gameServerId + ": " + from + " -> " + s.state);
+                log.info(s.gameServerId + ": " + (from == null ? "first heartbeat" : from) + " -> " + s.state);
                 s.everReady |= s.state == GameState.StandingBy;
                 if (s.state.ending()) {
                     stop(s, "the process reported " + s.state, endedTooSoon(s, now), true, now);
