@@ -17,12 +17,15 @@ import java.util.TreeSet;
  * policy (the CDK app grants exactly this). Read from the functions' code (the repository calls on
  * each handler's path through the domain services); the comments name the calls. Whoever adds a
  * repository call extends the list here; synthesis fails for a catalog function without an entry,
- * and the infra tests check the entries' shape (read-only operations write nothing, ...).
+ * and the infra tests check the entries' shape (read-only operations write nothing, ...). The
+ * local profile holds each function's DynamoDB calls to its entry (local {@code TableGrants}),
+ * so a call missing here fails the tests on it as IAM would fail it in AWS.
  *
  * <p>Recurring patterns in the functions:
  * <ul>
- *   <li>a group transition ({@code GroupService.transition}): GetItem on the group, then one
- *       TransactWriteItems of a conditional Put on the group and the group's claim gate in
+ *   <li>a group transition ({@code GroupService.transition}): GetItem on the group, GetItem of
+ *       its first claim gate in GameServers (how many shards its servers are in), then one
+ *       TransactWriteItems of a conditional Put on the group and the group's claim gates in
  *       GameServers (a Put, or a Delete once the group is DELETED). TransactWriteItems is
  *       authorized item by item, as PutItem / DeleteItem / ConditionCheckItem;</li>
  *   <li>a group lookup ({@code Groups.require}): GetItem on the group.</li>
@@ -81,16 +84,16 @@ public final class FunctionAccess {
     static {
         // ---- API operations (io.gamefleet.api -> GroupService / GameServerService) ----
         // create: the launch template's version (its instance profile); transactional Put of the group and its
-        // gate; if the workflow cannot start, a transition to ERROR.
+        // gate; if the workflow cannot start, a transition to ERROR (its gate's GetItem).
         apiWithScaling(Operation.CREATE_GAME_SERVER_GROUP, Set.of(Scaling.READ_LAUNCH_TEMPLATES),
-                items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
+                items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, GET, PUT));
         // list: one page of the groups' creation-time index.
         api(Operation.LIST_GAME_SERVER_GROUPS, index(GAME_SERVER_GROUPS, Tables.GROUPS_BY_CREATION_INDEX));
         api(Operation.DESCRIBE_GAME_SERVER_GROUP, items(GAME_SERVER_GROUPS, GET));
         // update, delete (to DELETE_SCHEDULED), suspend, resume: a transition.
         for (Operation op : List.of(Operation.UPDATE_GAME_SERVER_GROUP, Operation.DELETE_GAME_SERVER_GROUP,
                 Operation.SUSPEND_GAME_SERVER_GROUP, Operation.RESUME_GAME_SERVER_GROUP)) {
-            api(op, items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
+            api(op, items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, GET, PUT));
         }
         // the group, then one page of its instances (Query) or the named ones (BatchGetItem).
         api(Operation.DESCRIBE_GAME_SERVER_INSTANCES, items(GAME_SERVER_GROUPS, GET),
@@ -119,32 +122,34 @@ public final class FunctionAccess {
         put(Routes.JSON_DOOR.functionName(), union(Routes.ALL.stream().map(r -> BY_FUNCTION.get(r.functionName())).toList()));
 
         // ---- Workflow steps (io.gamefleet.workflow -> GroupLifecycle) ----
-        step(Workflows.START_ACTIVATION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
+        // each transition reads the group's first gate (GetItem on GameServers) before its transaction.
+        step(Workflows.START_ACTIVATION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, GET, PUT));
         step(Workflows.CREATE_SCALING_GROUP, Set.of(Scaling.DESCRIBE, Scaling.CREATE), items(GAME_SERVER_GROUPS, GET));
         // records the scaling group's instances.
         step(Workflows.CHECK_ACTIVATION, Set.of(Scaling.DESCRIBE), items(GAME_SERVER_GROUPS, GET),
                 items(GAME_SERVER_INSTANCES, PUT));
-        step(Workflows.COMPLETE_ACTIVATION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
+        step(Workflows.COMPLETE_ACTIVATION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, GET, PUT));
         // counts UTILIZED servers over the group's index.
         step(Workflows.CHECK_READY_TO_DELETE, Set.of(), items(GAME_SERVER_GROUPS, GET),
                 index(GAME_SERVERS, Tables.SERVERS_BY_GROUP_INDEX));
-        step(Workflows.START_DELETING, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT));
+        step(Workflows.START_DELETING, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, GET, PUT));
         step(Workflows.DELETE_SCALING_GROUP, Set.of(Scaling.DESCRIBE, Scaling.DELETE), items(GAME_SERVER_GROUPS, GET));
         // deletes a batch of the group's servers (found through its index) and instances.
         step(Workflows.PURGE_GROUP_RECORDS, Set.of(), items(GAME_SERVER_GROUPS, GET),
                 new TableAccess(GAME_SERVERS, Set.of(DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
                 items(GAME_SERVER_INSTANCES, QUERY, DELETE));
         // to DELETED: the gate is deleted.
-        step(Workflows.COMPLETE_DELETION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, DELETE));
+        step(Workflows.COMPLETE_DELETION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, GET, DELETE));
         // to ERROR (gate Put), or a no-op rewrite of a DELETED group (gate Delete).
-        step(Workflows.RECORD_FAILURE, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, PUT, DELETE));
+        step(Workflows.RECORD_FAILURE, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, GET, PUT, DELETE));
 
         // ---- Triggers (io.gamefleet.triggers -> WorkflowReconciler, SpotBalancer, InstanceEvents) ----
         // every group (creation-time index); a group whose workflow was lost: a transition (its
         // restart noted in StatusReason, or ERROR); per ACTIVE group: its servers (group index, then
         // BatchGetItem), instances (Query), recent interruptions (Query); writes: instance records
         // (PutItem; conditional UpdateItem to drain, or to end an interrupted instance's replacement),
-        // servers' instance status (GetItem + conditional UpdateItem), sweeps and forgotten instances (DeleteItem).
+        // servers' instance status (GetItem + conditional UpdateItem), sweeps and forgotten instances (DeleteItem),
+        // push connections older than API Gateway's lifetime cleared (conditional UpdateItem, instance and servers).
         trigger(Triggers.BALANCER.functionName(), Set.of(Scaling.DESCRIBE, Scaling.BALANCE),
                 new TableAccess(GAME_SERVER_GROUPS, Set.of(GET, PUT), Set.of(Tables.GROUPS_BY_CREATION_INDEX)),
                 new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET, PUT, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
@@ -166,10 +171,11 @@ public final class FunctionAccess {
         // its game servers (their ids from the instance index, then a conditional UpdateItem each).
         put(PushChannel.CONNECT.functionName(), new Access(List.of(items(GAME_SERVER_INSTANCES, GET, UPDATE),
                 new TableAccess(GAME_SERVERS, Set.of(UPDATE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX))), Set.of()));
-        // the instance holding the connection (index), its connection cleared (conditional UpdateItem),
-        // then its servers' health leases ended (their ids from the instance index, the items, an UpdateItem each).
+        // the instance holding the connection (index, keys only, then GetItem of the instance), its connection
+        // cleared (conditional UpdateItem), then its servers' health leases ended (their ids from the instance
+        // index, the items, an UpdateItem each).
         put(PushChannel.DISCONNECT.functionName(), new Access(List.of(new TableAccess(GAME_SERVER_INSTANCES,
-                Set.of(UPDATE), Set.of(Tables.INSTANCES_BY_PUSH_CONNECTION_INDEX)),
+                Set.of(GET, UPDATE), Set.of(Tables.INSTANCES_BY_PUSH_CONNECTION_INDEX)),
                 new TableAccess(GAME_SERVERS, Set.of(BATCH_GET, UPDATE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX))),
                 Set.of()));
         // a ping's pong: no table. A health report: its servers (BatchGetItem, GetItem of one not seen

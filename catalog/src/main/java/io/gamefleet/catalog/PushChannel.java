@@ -55,6 +55,11 @@ public final class PushChannel {
      * instance's game server items, so that a claim's own write returns it and the notice needs no read.
      */
     public static final String CONNECTION_ATTRIBUTE = "PushConnectionId";
+    /**
+     * When the instance's connection was made (epoch ms), written with it: one older than API
+     * Gateway's connection lifetime is gone, whether or not its {@code $disconnect} came.
+     */
+    public static final String CONNECTED_AT_ATTRIBUTE = "PushConnectedAt";
 
     /**
      * On a game server item whose agent reports its health over the channel: the end of its health

@@ -84,8 +84,12 @@ class FunctionAccessTest {
         assertThat(FunctionAccess.of(Operation.CLAIM_GAME_SERVER.functionName()).scaling()).isEmpty();
         assertThat(FunctionAccess.of(Workflows.DELETE_SCALING_GROUP.functionName()).scaling())
                 .containsExactlyInAnyOrder(Scaling.DESCRIBE, Scaling.DELETE);
+        // A transition reads the group's first gate (its shard count) before it writes the gates.
         assertThat(tables(Workflows.RECORD_FAILURE.functionName())).isEqualTo(Map.of(
-                "GameServerGroups", Set.of(GET, PUT), "GameServers", Set.of(PUT, DELETE)));
+                "GameServerGroups", Set.of(GET, PUT), "GameServers", Set.of(GET, PUT, DELETE)));
+        // $disconnect reads the instance the keys-only connection index names.
+        assertThat(tables(PushChannel.DISCONNECT.functionName())).isEqualTo(Map.of(
+                "GameServerInstances", Set.of(GET, UPDATE), "GameServers", Set.of(BATCH_GET, UPDATE)));
         assertThat(FunctionAccess.of(Triggers.BALANCER.functionName()).scaling())
                 .containsExactlyInAnyOrder(Scaling.DESCRIBE, Scaling.BALANCE);
         // The group's scaling group for a replacement; the instance's status moved conditionally.

@@ -1,6 +1,8 @@
 package io.gamefleet.domain;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * An instance of a group's Auto Scaling group, as Gamefleet tracks it (whether it is in service
@@ -8,7 +10,7 @@ import java.time.Instant;
  * desired capacity was raised for this instance's replacement (by the balancer when it began
  * draining it, or at its Spot interruption warning), so desired capacity goes down by one again
  * when the instance ends. {@code pushConnectionId}: the instance's agent's push connection, if one
- * is open (null otherwise).
+ * is open (null otherwise), made at {@code pushConnectedAt}.
  */
 public record GameServerInstance(
         String gameServerGroupName,
@@ -18,12 +20,19 @@ public record GameServerInstance(
         String availabilityZone,
         Instant launchTime,
         boolean replacementRequested,
-        String pushConnectionId) {
+        String pushConnectionId,
+        Instant pushConnectedAt) {
+
+    /**
+     * API Gateway closes every WebSocket connection after 2 hours at most: one made longer ago is
+     * gone, whether or not its {@code $disconnect} (best effort) came.
+     */
+    public static final Duration PUSH_CONNECTION_LIFETIME = Duration.ofHours(2);
 
     public GameServerInstance(String gameServerGroupName, String instanceId, InstanceStatus instanceStatus,
             String instanceType, String availabilityZone, Instant launchTime, boolean replacementRequested) {
         this(gameServerGroupName, instanceId, instanceStatus, instanceType, availabilityZone, launchTime,
-                replacementRequested, null);
+                replacementRequested, null, null);
     }
 
     public GameServerInstance(String gameServerGroupName, String instanceId, InstanceStatus instanceStatus,
@@ -39,6 +48,21 @@ public record GameServerInstance(
 
     public GameServerInstance withStatus(InstanceStatus status) {
         return new GameServerInstance(gameServerGroupName, instanceId, status, instanceType,
-                availabilityZone, launchTime, replacementRequested, pushConnectionId);
+                availabilityZone, launchTime, replacementRequested, pushConnectionId, pushConnectedAt);
+    }
+
+    /**
+     * The push connection, unless it outlived {@link #PUSH_CONNECTION_LIFETIME} at {@code now}
+     * (then it is certainly closed: nothing is posted to it). One recorded without its time (before
+     * the time was recorded) is taken as open.
+     */
+    public Optional<String> openPushConnection(Instant now) {
+        return Optional.ofNullable(pushConnectionId).filter(c -> !pushConnectionOutlived(now));
+    }
+
+    /** Whether the recorded push connection was made {@link #PUSH_CONNECTION_LIFETIME} or more before {@code now}. */
+    public boolean pushConnectionOutlived(Instant now) {
+        return pushConnectionId != null && pushConnectedAt != null
+                && !pushConnectedAt.plus(PUSH_CONNECTION_LIFETIME).isAfter(now);
     }
 }

@@ -103,6 +103,12 @@ public interface GameServerRepository {
      */
     void setPushConnection(String instanceId, String connectionId);
 
+    /**
+     * Removes the server's copy of its instance's push connection if it is still {@code
+     * connectionId} (a newer copy is kept): false when it was not, or the server is gone.
+     */
+    boolean clearPushConnection(String gameServerId, String connectionId);
+
     /** Every game server of the group (the balancer's one query per group, paged). */
     List<GameServer> listAll(String group);
 

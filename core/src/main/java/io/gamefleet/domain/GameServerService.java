@@ -101,7 +101,7 @@ public final class GameServerService {
                 .lastHealthCheckTime(now)
                 .instanceStatus(instance.instanceStatus())
                 .instanceLaunchTime(instance.launchTime())
-                .pushConnectionId(instance.pushConnectionId())
+                .pushConnectionId(instance.openPushConnection(now).orElse(null))
                 .build();
         try {
             servers.register(server, group.maxSize());

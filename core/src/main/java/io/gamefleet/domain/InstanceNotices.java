@@ -1,6 +1,7 @@
 package io.gamefleet.domain;
 
 import io.gamefleet.domain.InstanceNotifier.Delivery;
+import java.time.Clock;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -15,7 +16,8 @@ import java.util.function.Supplier;
  * deletion's) own write returned, so the claim reads nothing more. A server with no copy is on an
  * instance whose agent has not connected: nothing is sent and nothing read. Only when that
  * connection is gone (410) is the instance read: the stale id is cleared from it, and a newer
- * connection, if the agent reconnected since, gets the notice.
+ * connection, if the agent reconnected since (and not older than API Gateway's connection
+ * lifetime), gets the notice.
  */
 public final class InstanceNotices {
     /** The terminate notice's reason when an administrator deregistered the server. */
@@ -25,22 +27,24 @@ public final class InstanceNotices {
     private final InstanceRepository instances;
     private final Supplier<Metrics> metrics;
     private final Consumer<String> log;
+    private final Clock clock;
 
     /**
      * {@code notifier} is asked for at the first notice (making the API client costs a cold start);
      * a dropped notice is logged and counted in {@code metrics}.
      */
     public InstanceNotices(Supplier<InstanceNotifier> notifier, InstanceRepository instances, Supplier<Metrics> metrics,
-            Consumer<String> log) {
+            Consumer<String> log, Clock clock) {
         this.notifier = notifier;
         this.instances = instances;
         this.metrics = metrics;
         this.log = log;
+        this.clock = clock;
     }
 
     /** A deployment without a push channel: nothing is sent. */
     public static InstanceNotices none() {
-        return new InstanceNotices(null, null, null, message -> {});
+        return new InstanceNotices(null, null, null, message -> {}, Clock.systemUTC());
     }
 
     public void claimed(GameServer server) {
@@ -61,8 +65,9 @@ public final class InstanceNotices {
                 return;
             }
             instances.clearPushConnection(server.gameServerGroupName(), server.instanceId(), carried);
+            // One that outlived API Gateway's lifetime is closed, $disconnect or not: nothing is posted to it.
             Optional<String> current = instances.find(server.gameServerGroupName(), server.instanceId())
-                    .map(GameServerInstance::pushConnectionId)
+                    .flatMap(i -> i.openPushConnection(clock.instant()))
                     .filter(c -> !c.equals(carried));
             if (current.isPresent() && post.apply(current.get()) == Delivery.GONE) {
                 instances.clearPushConnection(server.gameServerGroupName(), server.instanceId(), current.get());

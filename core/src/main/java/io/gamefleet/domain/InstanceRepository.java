@@ -1,5 +1,6 @@
 package io.gamefleet.domain;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -48,12 +49,15 @@ public interface InstanceRepository {
     void delete(String group, String instanceId);
 
     /**
-     * Records the instance's agent's push connection, replacing any other (a newer connect wins);
-     * false when the instance is not recorded (nothing is then written).
+     * Records the instance's agent's push connection and when it was made, replacing any other (a
+     * newer connect wins); false when the instance is not recorded (nothing is then written).
      */
-    boolean recordPushConnection(String group, String instanceId, String connectionId);
+    boolean recordPushConnection(String group, String instanceId, String connectionId, Instant connectedAt);
 
-    /** Clears the instance's push connection if it is still {@code connectionId}: false if it was not. */
+    /**
+     * Clears the instance's push connection (and its time) if it is still {@code connectionId}:
+     * false if it was not (a newer connection is never cleared).
+     */
     boolean clearPushConnection(String group, String instanceId, String connectionId);
 
     /** The instance holding this push connection, if any (read from an index: a moment behind its writes). */

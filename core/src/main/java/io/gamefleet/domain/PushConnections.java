@@ -4,7 +4,9 @@ import java.time.Clock;
 
 /**
  * The agents' push connections, one per instance: recorded on the instance when its agent
- * connects (and copied onto its game servers, for the notices), cleared when it disconnects.
+ * connects, with the time (and copied onto its game servers, for the notices), cleared when it
+ * disconnects; one whose {@code $disconnect} never came is taken as gone once it outlived API
+ * Gateway's lifetime ({@link GameServerInstance#openPushConnection}), and cleared by the balancer.
  */
 public final class PushConnections {
     private final InstanceRepository instances;
@@ -28,7 +30,7 @@ public final class PushConnections {
             throw GamefleetException.unauthorized("only the game server session of instance " + instanceId
                     + " or an administrator may open its push connection");
         }
-        if (!instances.recordPushConnection(group, instanceId, connectionId)) {
+        if (!instances.recordPushConnection(group, instanceId, connectionId, clock.instant())) {
             throw GamefleetException.notFound("instance " + instanceId + " is not recorded in game server group "
                     + group + " (a new instance is recorded within one balancer period: connect again then)");
         }

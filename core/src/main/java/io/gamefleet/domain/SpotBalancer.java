@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -129,6 +130,8 @@ public final class SpotBalancer {
             }
         }
 
+        sweepClosedConnections(name, recorded.values(), all, now);
+
         // A server registered while its instance changed status carries the old one: repair it.
         Map<String, List<GameServer>> byInstance = all.stream().collect(Collectors.groupingBy(GameServer::instanceId));
         // The copies kept in byInstance follow each status written, so that a refused retire puts
@@ -193,6 +196,25 @@ public final class SpotBalancer {
         GameServerCounts counts = count(all, recorded);
         metrics.gameServers(name, counts);
         return new GroupReport(name, swept, plan.nonViableTypes(), drained, terminated, desired, counts);
+    }
+
+    /**
+     * Push connections API Gateway has certainly closed (it closes each within its lifetime),
+     * whose {@code $disconnect} never came: cleared from the instance and its servers' copies, each
+     * with a conditional UpdateItem, so that an agent's newer connection is never cleared.
+     */
+    private void sweepClosedConnections(String group, Collection<GameServerInstance> recorded, List<GameServer> all,
+            Instant now) {
+        for (GameServerInstance i : recorded) {
+            String closed = i.pushConnectionId();
+            if (!i.pushConnectionOutlived(now) || !instances.clearPushConnection(group, i.instanceId(), closed)) {
+                continue;
+            }
+            all.stream().filter(s -> closed.equals(s.pushConnectionId()))
+                    .forEach(s -> servers.clearPushConnection(s.gameServerId(), closed));
+            log.accept("balancer: cleared push connection " + closed + " of instance " + i.instanceId() + " of group "
+                    + group + ": made at " + i.pushConnectedAt() + ", so closed by API Gateway since");
+        }
     }
 
     /**

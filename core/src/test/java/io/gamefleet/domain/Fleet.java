@@ -87,7 +87,7 @@ final class Fleet {
     GameServerService gameServers(GameServerRepository repository, InstanceRepository instanceRepository) {
         return new GameServerService(groups, repository, instanceRepository, () -> compute,
                 new ClaimPolicy(1, new SplittableRandom(1)), tokens, SETTINGS, clock,
-                new InstanceNotices(() -> notifier, instanceRepository, () -> metrics, log::add));
+                new InstanceNotices(() -> notifier, instanceRepository, () -> metrics, log::add, clock));
     }
 
     PushConnections pushConnections() {

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gamefleet.domain.fakes.RecordingInstanceNotifier.Notice;
 import io.gamefleet.domain.fakes.RecordingMetrics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -145,11 +146,76 @@ class PushChannelTest {
         connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
         fleet.notifier.close("conn-1");
         // the agent reconnected, and the copy onto the server was lost (a registration raced the connect)
-        fleet.instances.recordPushConnection(GROUP, "i-1", "conn-2");
+        fleet.instances.recordPushConnection(GROUP, "i-1", "conn-2", fleet.clock.instant());
         GameServer claimed = fleet.claim(GROUP);
         assertThat(fleet.notifier.delivered()).extracting(Notice::connectionId).containsExactly("conn-2");
         assertThat(claimed.gameServerId()).isEqualTo("gs-1");
         assertThat(connection("i-1")).isEqualTo("conn-2");
+    }
+
+    // ---- connections API Gateway has closed without $disconnect (2 hours at most) -----------
+
+    @Test
+    void aConnectionOlderThanTwoHoursIsGoneAndGetsNoNotice() {
+        fleet.register("gs-1", "i-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        // the copy lost a race with the reconnect that made conn-2; then neither $disconnect came
+        fleet.instances.recordPushConnection(GROUP, "i-1", "conn-2", fleet.clock.instant());
+        fleet.notifier.close("conn-1");
+        fleet.clock.advance(GameServerInstance.PUSH_CONNECTION_LIFETIME);
+        fleet.heartbeat("gs-1");
+        assertThat(fleet.claim(GROUP).gameServerId()).isEqualTo("gs-1");
+        assertThat(fleet.notifier.delivered()).as("conn-2 is closed by now: nothing is posted to it").isEmpty();
+        assertThat(fleet.notifier.posts()).isEqualTo(1);
+        assertThat(fleet.metrics.undeliveredNotices()).containsExactly(
+                new RecordingMetrics.UndeliveredNotice(GROUP, "claimed"));
+    }
+
+    @Test
+    void aServerRegisteredAfterItsInstancesConnectionOutlivedItGetsNoCopy() {
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        fleet.clock.advance(GameServerInstance.PUSH_CONNECTION_LIFETIME.minusSeconds(1));
+        assertThat(fleet.register("gs-1", "i-1").pushConnectionId()).isEqualTo("conn-1");
+        fleet.clock.advance(Duration.ofSeconds(1));
+        assertThat(fleet.register("gs-2", "i-1").pushConnectionId()).isNull();
+    }
+
+    @Test
+    void theBalancerClearsConnectionsOlderThanTwoHoursAndKeepsNewerOnes() {
+        fleet.register("gs-1", "i-1");
+        fleet.register("gs-2", "i-2");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        fleet.clock.advance(Duration.ofMinutes(1));
+        connections.connect(Caller.onInstance("i-2"), GROUP, "i-2", "conn-2");
+        fleet.clock.advance(GameServerInstance.PUSH_CONNECTION_LIFETIME.minusMinutes(1));
+        fleet.heartbeat("gs-1");
+        fleet.heartbeat("gs-2");
+        fleet.balancer().runAll();
+        assertThat(connection("i-1")).as("made 2 h ago: closed since").isNull();
+        assertThat(fleet.instances.find(GROUP, "i-1").orElseThrow().pushConnectedAt()).isNull();
+        assertThat(fleet.server("gs-1").pushConnectionId()).isNull();
+        assertThat(connection("i-2")).as("1 minute younger: may still be open").isEqualTo("conn-2");
+        assertThat(fleet.server("gs-2").pushConnectionId()).isEqualTo("conn-2");
+        assertThat(fleet.log).anyMatch(l -> l.contains("cleared push connection conn-1 of instance i-1"));
+    }
+
+    @Test
+    void theBalancersClearingNeverTouchesANewerConnection() {
+        fleet.register("gs-1", "i-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        fleet.clock.advance(GameServerInstance.PUSH_CONNECTION_LIFETIME);
+        fleet.heartbeat("gs-1");
+        // the agent reconnects after the balancer read the instances, before it clears conn-1
+        InstanceRepository racing = Fleet.around(InstanceRepository.class, fleet.instances, (method, args, proceed) -> {
+            if (method.equals("clearPushConnection")) {
+                connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-new");
+            }
+            return proceed.call();
+        });
+        new SpotBalancer(fleet.groups, fleet.servers, racing, fleet.interruptions, fleet.compute, fleet.metrics,
+                Fleet.SETTINGS, Fleet.VIABILITY_WINDOW, Fleet.VIABILITY_THRESHOLD, fleet.clock, fleet.log::add).runAll();
+        assertThat(connection("i-1")).isEqualTo("conn-new");
+        assertThat(fleet.server("gs-1").pushConnectionId()).isEqualTo("conn-new");
     }
 
     // ---- the terminate notice ---------------------------------------------------------------

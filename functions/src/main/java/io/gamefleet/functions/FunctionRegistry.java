@@ -21,6 +21,7 @@ import io.gamefleet.api.UpdateGameServerHandler;
 import io.gamefleet.catalog.EventRule;
 import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.PushChannel;
+import io.gamefleet.catalog.Routes;
 import io.gamefleet.catalog.Schedule;
 import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowStep;
@@ -45,10 +46,11 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Every function of the catalog built on one {@link Services}, without reflection: what Lambda
+ * Every function of the catalog built on its {@link Services}, without reflection: what Lambda
  * makes of a handler string in AWS, made here for the local profile and the tests. The catalog
  * names each handler class once (for the CDK app); a test checks that this registry builds
- * exactly those classes.
+ * exactly those classes. The services are one for all, or (the local profile) each function's
+ * own, as each is its own Lambda function with its own role.
  */
 public final class FunctionRegistry {
 
@@ -65,13 +67,19 @@ public final class FunctionRegistry {
                     Workflows.COMPLETE_DELETION, CompleteDeletionStep::new,
                     Workflows.RECORD_FAILURE, RecordFailureStep::new);
 
-    private final Services services;
+    private final Function<String, Services> servicesOf;
 
     public FunctionRegistry(Services services) {
-        this.services = services;
+        this(functionName -> services);
+    }
+
+    /** {@code servicesOf}: the services of a function, by its catalog name. */
+    public FunctionRegistry(Function<String, Services> servicesOf) {
+        this.servicesOf = servicesOf;
     }
 
     public ApiHandler api(Operation operation) {
+        Services services = servicesOf.apply(operation.functionName());
         return switch (operation) {
             case CREATE_GAME_SERVER_GROUP -> new CreateGameServerGroupHandler(services);
             case LIST_GAME_SERVER_GROUPS -> new ListGameServerGroupsHandler(services);
@@ -92,7 +100,7 @@ public final class FunctionRegistry {
 
     /** The AWS JSON 1.1 door, which runs every operation in-process. */
     public GameLiftJsonHandler jsonDoor() {
-        return new GameLiftJsonHandler(services);
+        return new GameLiftJsonHandler(servicesOf.apply(Routes.JSON_DOOR.functionName()));
     }
 
     public RequestHandler<Map<String, Object>, Map<String, Object>> step(WorkflowStep step) {
@@ -100,12 +108,12 @@ public final class FunctionRegistry {
         if (constructor == null) {
             throw new IllegalArgumentException("no handler for workflow step " + step.name());
         }
-        return constructor.apply(services);
+        return constructor.apply(servicesOf.apply(step.functionName()));
     }
 
     public RequestHandler<Map<String, Object>, Map<String, Object>> schedule(Schedule schedule) {
         if (schedule.equals(Triggers.BALANCER)) {
-            return new BalancerHandler(services);
+            return new BalancerHandler(servicesOf.apply(schedule.functionName()));
         }
         throw new IllegalArgumentException("no handler for schedule " + schedule.name());
     }
@@ -113,6 +121,7 @@ public final class FunctionRegistry {
     /** A route of the push channel's WebSocket API. */
     public RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> push(
             PushChannel.WebSocketRoute route) {
+        Services services = servicesOf.apply(route.functionName());
         if (route.equals(PushChannel.CONNECT)) {
             return new ConnectHandler(services);
         } else if (route.equals(PushChannel.DISCONNECT)) {
@@ -125,7 +134,7 @@ public final class FunctionRegistry {
 
     public RequestHandler<Map<String, Object>, Map<String, Object>> eventRule(EventRule rule) {
         if (rule.equals(Triggers.INSTANCE_EVENTS)) {
-            return new InstanceEventHandler(services);
+            return new InstanceEventHandler(servicesOf.apply(rule.functionName()));
         }
         throw new IllegalArgumentException("no handler for event rule " + rule.name());
     }

@@ -80,7 +80,7 @@ public final class Services {
         // SecureRandom: thread-safe (the local profile serves requests concurrently), and reseeded
         // after a SnapStart restore, so environments restored from one snapshot spread differently.
         InstanceNotices notices = ports.notifier() == null ? InstanceNotices.none()
-                : new InstanceNotices(ports.notifier(), ports.instances(), ports.metrics(), log);
+                : new InstanceNotices(ports.notifier(), ports.instances(), ports.metrics(), log, clock);
         this.gameServerService = new GameServerService(ports.groups(), ports.servers(), ports.instances(),
                 ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices);
         this.pushConnections = new PushConnections(ports.instances(), ports.servers(), clock);

@@ -63,9 +63,15 @@ record ApiThrottling(int expectedGameServers, int heartbeatSeconds, int claimsPe
         return Limit.of(Math.ceil(HEADROOM * Math.max(expectedGameServers / RECONNECT_SPREAD_SECONDS, 1)));
     }
 
-    /** The push channel's messages ({@code $default}): a ping per agent every {@link #PING_SECONDS}. */
+    /**
+     * The push channel's messages ({@code $default}): the agents' health reports, one per
+     * instance per health period, and their pings (every {@link #PING_SECONDS} of silence). Sized
+     * as {@link #pushConnects()} is, as if every game server had its own agent. A report refused
+     * here sends its agent back to UpdateGameServer, which costs more than the throttle saves.
+     */
     Limit pushMessages() {
-        return Limit.of(Math.ceil(HEADROOM * Math.max(expectedGameServers / PING_SECONDS, 1)));
+        double reports = (double) expectedGameServers / heartbeatSeconds;
+        return Limit.of(Math.ceil(HEADROOM * Math.max(reports + expectedGameServers / PING_SECONDS, 1)));
     }
 
     /** The push channel's stage (its other routes, {@code $disconnect}): both routes together. */

@@ -109,17 +109,27 @@ final class Monitoring extends Construct {
     }
 
     /**
-     * The push channel's health: its functions' failures (ExecutionError: a route's function that
-     * Lambda could not run, or that failed), a refusal rate well above normal (ClientError before
+     * The push channel's health: its functions' failures, a refusal rate well above normal (ClientError before
      * the integration, such as IAM denials and throttles, and IntegrationError, the functions' 4xx
      * and 5xx answers; a few 404s while a new instance is not yet recorded are normal), and the
      * notices that reached no agent (their claims lapse by themselves, after their TTL).
+     *
+     * <p>The failures: a route's handler catches its faults and answers 500, which API Gateway
+     * counts as IntegrationError (the integration's 4xx and 5xx answers), not as ExecutionError
+     * (a function that could not be called: not invocable, crashed, timed out); the alarm watches
+     * both. IntegrationError holds the handlers' refusals too (a 404 while a new instance is not yet
+     * recorded), a few at a time, below the alarm's threshold.
      */
     void pushAlarms(WebSocketStage stage) {
         MetricOptions options = sum();
         alarm("PushErrors", names.prefix() + "Push-Errors", "The push channel's functions failed 5 or more times in "
-                + "5 minutes, twice within 15 minutes (API Gateway ExecutionError): agents may not connect",
-                stage.metric("ExecutionError", options), 5, 2, 3, TreatMissingData.NOT_BREACHING);
+                + "5 minutes, twice within 15 minutes (API Gateway IntegrationError, the functions' 500s and 4xx, "
+                + "plus ExecutionError, functions that could not be called): agents may not connect",
+                MathExpression.Builder.create().expression("integration + execution")
+                        .usingMetrics(Map.of("integration", stage.metric("IntegrationError", options),
+                                "execution", stage.metric("ExecutionError", options)))
+                        .label("failed connects and messages").period(PERIOD).build(),
+                5, 2, 3, TreatMissingData.NOT_BREACHING);
         alarm("PushRefusedRate", names.prefix() + "Push-Refused-Rate", "More than a quarter of the push channel's "
                 + "connects and messages were refused (ClientError or IntegrationError) for 15 minutes, with at least "
                 + "100 in each 5 minutes",

@@ -120,17 +120,18 @@ class PushChannelStackTest extends SynthesizedStack {
         ApiThrottling throttling = new ApiThrottling(DeploymentContext.DEFAULT_EXPECTED_GAME_SERVERS,
                 DeploymentContext.DEFAULT_HEARTBEAT_SECONDS, DeploymentContext.DEFAULT_CLAIMS_PER_SECOND);
         assertThat(stage).containsEntry("StageName", STAGE.stage()).containsEntry("AutoDeploy", true);
-        // 10,000 agents reconnecting within a minute, and pinging every 5 minutes, with 20% headroom.
+        // 10,000 agents reconnecting within a minute, and reporting health every 30 s and pinging
+        // every 5 minutes (as if each server had its own agent), with 20% headroom.
         assertThat(throttling.pushConnects()).isEqualTo(new ApiThrottling.Limit(200, 400));
-        assertThat(throttling.pushMessages()).isEqualTo(new ApiThrottling.Limit(40, 80));
-        assertThat(map(stage.get("DefaultRouteSettings"))).containsEntry("ThrottlingRateLimit", 240)
-                .containsEntry("ThrottlingBurstLimit", 480);
+        assertThat(throttling.pushMessages()).isEqualTo(new ApiThrottling.Limit(440, 880));
+        assertThat(map(stage.get("DefaultRouteSettings"))).containsEntry("ThrottlingRateLimit", 640)
+                .containsEntry("ThrottlingBurstLimit", 1280);
         Map<String, Object> routes = map(stage.get("RouteSettings"));
         assertThat(routes).containsOnlyKeys(PushChannel.CONNECT.routeKey(), PushChannel.MESSAGE.routeKey());
         assertThat(map(routes.get(PushChannel.CONNECT.routeKey()))).containsEntry("ThrottlingRateLimit", 200)
                 .containsEntry("ThrottlingBurstLimit", 400);
-        assertThat(map(routes.get(PushChannel.MESSAGE.routeKey()))).containsEntry("ThrottlingRateLimit", 40)
-                .containsEntry("ThrottlingBurstLimit", 80);
+        assertThat(map(routes.get(PushChannel.MESSAGE.routeKey()))).containsEntry("ThrottlingRateLimit", 440)
+                .containsEntry("ThrottlingBurstLimit", 880);
 
         Map<String, Object> logs = map(stage.get("AccessLogSettings"));
         Map<String, Object> logGroup = props(resources.get(getAttId(logs.get("DestinationArn"))));
@@ -146,11 +147,11 @@ class PushChannelStackTest extends SynthesizedStack {
         Map<String, Map<String, Object>> stages = small.findResources("AWS::ApiGatewayV2::Stage",
                 Map.of("Properties", Map.of("StageName", STAGE.stage())));
         Map<String, Object> routes = map(props(stages.values().iterator().next()).get("RouteSettings"));
-        // ceil(1.2 * 300 / 60) = 6 connects; ceil(1.2 * 300 / 300) = 2 messages per second.
+        // ceil(1.2 * 300 / 60) = 6 connects; ceil(1.2 * (300 / 30 + 300 / 300)) = 14 messages per second.
         assertThat(map(routes.get(PushChannel.CONNECT.routeKey()))).containsEntry("ThrottlingRateLimit", 6)
                 .containsEntry("ThrottlingBurstLimit", 12);
-        assertThat(map(routes.get(PushChannel.MESSAGE.routeKey()))).containsEntry("ThrottlingRateLimit", 2)
-                .containsEntry("ThrottlingBurstLimit", 4);
+        assertThat(map(routes.get(PushChannel.MESSAGE.routeKey()))).containsEntry("ThrottlingRateLimit", 14)
+                .containsEntry("ThrottlingBurstLimit", 28);
     }
 
     @Test
@@ -158,12 +159,14 @@ class PushChannelStackTest extends SynthesizedStack {
         Map<String, Map<String, Object>> alarms = new HashMap<>();
         ofType("AWS::CloudWatch::Alarm").values().forEach(a -> alarms.put((String) props(a).get("AlarmName"), props(a)));
         Object stageDimension = Map.of("Name", "Stage", "Value", STAGE.stage());
-        Object apiDimension = Map.of("Name", "ApiId", "Value", ref(pushApiId()));
 
+        // The handlers answer their faults with a 500: IntegrationError counts those, ExecutionError
+        // only a function API Gateway could not call.
         Map<String, Object> errors = alarms.get(STAGE.prefix() + "Push-Errors");
-        assertThat(errors).containsEntry("MetricName", "ExecutionError").containsEntry("Namespace", "AWS/ApiGateway")
-                .containsEntry("DatapointsToAlarm", 2).containsEntry("EvaluationPeriods", 3);
-        assertThat(listOf(errors.get("Dimensions"))).contains(apiDimension, stageDimension);
+        assertThat(errors).containsEntry("DatapointsToAlarm", 2).containsEntry("EvaluationPeriods", 3)
+                .containsEntry("Threshold", 5);
+        assertThat(String.valueOf(errors.get("Metrics"))).contains("integration + execution", "IntegrationError",
+                "ExecutionError", "AWS/ApiGateway", "Name=ApiId, Value=" + ref(pushApiId()), "Name=Stage, Value=" + STAGE.stage());
 
         String refused = String.valueOf(alarms.get(STAGE.prefix() + "Push-Refused-Rate").get("Metrics"));
         assertThat(refused).contains("IF(requests >= 100, 100 * (client + integration) / requests, 0)",

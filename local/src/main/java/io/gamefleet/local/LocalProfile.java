@@ -9,6 +9,7 @@ import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
+import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.Workflows;
 import io.gamefleet.domain.LaunchTemplates;
@@ -20,6 +21,7 @@ import io.gamefleet.local.edge.EdgeServer;
 import io.gamefleet.local.edge.Functions;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.Principals;
+import io.gamefleet.local.edge.TableGrants;
 import io.gamefleet.local.fleet.EventRouter;
 import io.gamefleet.local.fleet.FleetMetrics;
 import io.gamefleet.local.fleet.Scheduler;
@@ -44,6 +46,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -98,6 +102,8 @@ public final class LocalProfile implements AutoCloseable {
     private EdgeServer edge;
     private SimulatedFleet fleet;
     private Services services;
+    private Services balancerServices;
+    private final List<String> deniedCalls = new CopyOnWriteArrayList<>();
     private Scheduler scheduler;
     private Supervisor supervisor;
     private List<ChildProcess> children = List.of();
@@ -141,14 +147,21 @@ public final class LocalProfile implements AutoCloseable {
         createTables(dynamoDb);
         environment.putAll(deployStateMachines(stepFunctions));
         Timeline timeline = new Timeline(o.clock());
-        // The simulated fleet has no launch templates: a group's is taken as given, with no instance profile.
-        services = AwsServices.fromEnvironment(environment).clock(o.clock()).compute(fleet)
-                .launchTemplates(template -> new LaunchTemplates.Resolved(template, Optional.empty()))
-                .metrics(new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet, timeline))
-                .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create(functionsPrincipal.accessKeyId(),
-                        functionsPrincipal.secretAccessKey())))
-                .interceptors(o.interceptors()).build();
-        Functions functions = Functions.of(new FunctionRegistry(services));
+        FleetMetrics metrics = new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet, timeline);
+        AwsCredentialsProvider functionsCredentials = StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                functionsPrincipal.accessKeyId(), functionsPrincipal.secretAccessKey()));
+        // The profile's own services, for its callers in this process; unrestricted.
+        services = services(environment, metrics, functionsCredentials, o.interceptors());
+        // Each function on services of its own, as each is its own Lambda function, whose
+        // DynamoDB calls are held to the grants its role has in AWS.
+        Map<String, Services> byFunction = new ConcurrentHashMap<>();
+        Functions functions = Functions.of(new FunctionRegistry(name -> byFunction.computeIfAbsent(name, n -> {
+            List<ExecutionInterceptor> interceptors = new ArrayList<>();
+            interceptors.add(new TableGrants(n, environment, this::denied));
+            interceptors.addAll(o.interceptors());
+            return services(environment, metrics, functionsCredentials, interceptors);
+        })));
+        balancerServices = byFunction.get(Triggers.BALANCER.functionName());
         EventRouter events = new EventRouter(functions.eventRules(), timeline);
         fleet.sendEventsTo(events::deliver);
         scheduler = closing(new Scheduler(functions.schedulesByName(), fleet, timeline));
@@ -179,8 +192,23 @@ public final class LocalProfile implements AutoCloseable {
         scheduler.start(o.balancerRate());
     }
 
+    /** The simulated fleet has no launch templates: a group's is taken as given, with no instance profile. */
+    private Services services(Map<String, String> environment, FleetMetrics metrics,
+            AwsCredentialsProvider credentials, List<ExecutionInterceptor> interceptors) {
+        return AwsServices.fromEnvironment(environment).clock(options.clock()).compute(fleet)
+                .launchTemplates(template -> new LaunchTemplates.Resolved(template, Optional.empty()))
+                .metrics(metrics).credentials(credentials).interceptors(interceptors).build();
+    }
+
+    /** A DynamoDB call a function's role would not be allowed in AWS: said at once, and kept. */
+    private void denied(String call) {
+        deniedCalls.add(call);
+        System.err.println(call);
+    }
+
+    /** As the balancer's schedule runs it in AWS, with that function's grants. */
     private void reconcile(Duration grace) {
-        WorkflowReconciler.Report report = services.reconciler().reconcile(grace);
+        WorkflowReconciler.Report report = balancerServices.reconciler().reconcile(grace);
         if (!report.restarted().isEmpty() || !report.failed().isEmpty()) {
             System.out.println("local profile: workflows started again for " + report.restarted()
                     + (report.failed().isEmpty() ? "" : "; put in ERROR: " + report.failed()));
@@ -295,8 +323,17 @@ public final class LocalProfile implements AutoCloseable {
         return fleet;
     }
 
+    /** Services on the profile's tables and fleet, not held to any function's grants: for callers in this process. */
     public Services services() {
         return services;
+    }
+
+    /**
+     * The DynamoDB calls of the functions that their roles' grants (the catalog's FunctionAccess)
+     * did not allow, and that failed as they would in AWS: none, unless a grant is missing.
+     */
+    public List<String> deniedCalls() {
+        return List.copyOf(deniedCalls);
     }
 
     /** The emulators the profile runs (none that was given by its endpoint). */

@@ -170,12 +170,18 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
             }
             return;
         }
+        List<String> denied = profile == null ? List.of() : profile.deniedCalls();
         if (profile != null) {
             profile.close();
             profile = null;
         }
         if (!backend().embedded()) {
             backend().dynamoDb().ifPresent(LocalProfileExtension::deleteCatalogTables); // leave the endpoint as found
+        }
+        // Also those a function caught (the balancer's per group, a notice's best effort): each would fail in AWS.
+        if (!denied.isEmpty()) {
+            throw new AssertionError(context.getDisplayName() + ": DynamoDB calls that the functions' grants do not"
+                    + " allow (fix the catalog's FunctionAccess):\n" + String.join("\n", denied));
         }
     }
 

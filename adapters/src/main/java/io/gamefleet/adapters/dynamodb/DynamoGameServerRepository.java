@@ -325,6 +325,21 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         }
     }
 
+    /** One conditional UpdateItem: the copy is removed only while it is still that connection. */
+    @Override
+    public boolean clearPushConnection(String gameServerId, String connectionId) {
+        try {
+            dynamoDb.updateItem(u -> u.tableName(tableName).key(GameServerSchema.key(gameServerId))
+                    .updateExpression("REMOVE #connection")
+                    .conditionExpression("#connection = :connection")
+                    .expressionAttributeNames(Map.of("#connection", PushChannel.CONNECTION_ATTRIBUTE))
+                    .expressionAttributeValues(Map.of(":connection", AttributeValue.fromS(connectionId))));
+            return true;
+        } catch (ConditionalCheckFailedException replacedOrGone) {
+            return false;
+        }
+    }
+
     /** Every server of the group, in registration order: the group index's shards merged, then the items. */
     @Override
     public List<GameServer> listAll(String group) {

@@ -6,6 +6,7 @@ import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceRepository;
 import io.gamefleet.domain.InstanceStatus;
 import io.gamefleet.domain.Page;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -154,25 +155,28 @@ public final class DynamoInstanceRepository implements InstanceRepository {
     }
 
     @Override
-    public boolean recordPushConnection(String group, String instanceId, String connectionId) {
-        return updateConnection(group, instanceId, "SET #connection = :connection", "attribute_exists(InstanceId)",
-                connectionId);
+    public boolean recordPushConnection(String group, String instanceId, String connectionId, Instant connectedAt) {
+        return updateConnection(group, instanceId, "SET #connection = :connection, #connectedAt = :connectedAt",
+                "attribute_exists(InstanceId)", Map.of(":connection", AttributeValue.fromS(connectionId),
+                        ":connectedAt", AttributeValue.fromN(Long.toString(connectedAt.toEpochMilli()))));
     }
 
     @Override
     public boolean clearPushConnection(String group, String instanceId, String connectionId) {
-        return updateConnection(group, instanceId, "REMOVE #connection", "#connection = :connection", connectionId);
+        return updateConnection(group, instanceId, "REMOVE #connection, #connectedAt", "#connection = :connection",
+                Map.of(":connection", AttributeValue.fromS(connectionId)));
     }
 
-    /** One conditional UpdateItem of the instance's connection: false when the condition failed. */
+    /** One conditional UpdateItem of the instance's connection (and its time): false when the condition failed. */
     private boolean updateConnection(String group, String instanceId, String update, String condition,
-            String connectionId) {
+            Map<String, AttributeValue> values) {
         try {
             dynamoDb.updateItem(u -> u.tableName(tableName).key(keyMap(group, instanceId))
                     .updateExpression(update)
                     .conditionExpression(condition)
-                    .expressionAttributeNames(Map.of("#connection", PushChannel.CONNECTION_ATTRIBUTE))
-                    .expressionAttributeValues(Map.of(":connection", AttributeValue.fromS(connectionId))));
+                    .expressionAttributeNames(Map.of("#connection", PushChannel.CONNECTION_ATTRIBUTE,
+                            "#connectedAt", PushChannel.CONNECTED_AT_ATTRIBUTE))
+                    .expressionAttributeValues(values));
             return true;
         } catch (ConditionalCheckFailedException notRecordedOrReplaced) {
             return false;

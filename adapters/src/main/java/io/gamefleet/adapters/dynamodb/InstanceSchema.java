@@ -38,10 +38,11 @@ final class InstanceSchema {
         private Instant launchTime;
         private boolean replacementRequested;
         private String pushConnectionId;
+        private Instant pushConnectedAt;
 
         GameServerInstance build() {
             return new GameServerInstance(group, instanceId, status, type, zone, launchTime, replacementRequested,
-                    pushConnectionId);
+                    pushConnectionId, pushConnectedAt);
         }
     }
 
@@ -64,6 +65,7 @@ final class InstanceSchema {
         s.addAttribute(String.class, a -> a.name(PushChannel.CONNECTION_ATTRIBUTE).getter(GameServerInstance::pushConnectionId)
                 .setter((b, v) -> b.pushConnectionId = v)
                 .tags(secondaryPartitionKey(Tables.INSTANCES_BY_PUSH_CONNECTION_INDEX)));
+        millis(s, PushChannel.CONNECTED_AT_ATTRIBUTE, GameServerInstance::pushConnectedAt, (b, v) -> b.pushConnectedAt = v);
         return s.build();
     }
 }

@@ -641,6 +641,22 @@ public abstract class GameServerRepositoryContract {
     }
 
     @Test
+    void clearPushConnectionRemovesTheCopyOnlyWhileItIsStillThatConnection() {
+        List<GameServer> on1 = registeredOn("i-1", 2);
+        servers.setPushConnection(instance("i-1"), "conn-old");
+        servers.setPushConnection(instance("i-1"), "conn-new");
+        assertThat(servers.clearPushConnection(on1.get(0).gameServerId(), "conn-old")).as("a newer copy is kept").isFalse();
+        assertThat(stored(on1.get(0)).pushConnectionId()).isEqualTo("conn-new");
+
+        assertThat(servers.clearPushConnection(on1.get(0).gameServerId(), "conn-new")).isTrue();
+        assertThat(stored(on1.get(0))).isEqualTo(on1.get(0));
+        assertThat(stored(on1.get(1)).pushConnectionId()).as("only that server's").isEqualTo("conn-new");
+        assertThat(servers.clearPushConnection(on1.get(0).gameServerId(), "conn-new")).isFalse();
+        assertThat(servers.clearPushConnection(id("s900"), "conn-new")).as("no server").isFalse();
+        assertThat(servers.find(id("s900"))).isEmpty();
+    }
+
+    @Test
     void aRegisteredServerKeepsTheConnectionItWasRegisteredWith() {
         GameServer s = registered(server("a", "i-1", 0).toBuilder().pushConnectionId("conn-a").build());
         assertThat(stored(s).pushConnectionId()).isEqualTo("conn-a");

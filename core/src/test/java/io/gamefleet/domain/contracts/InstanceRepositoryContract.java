@@ -221,13 +221,13 @@ public abstract class InstanceRepositoryContract {
     @Test
     void aPushConnectionIsRecordedOnlyOnARecordedInstanceAndANewerOneReplacesIt() {
         GameServerInstance i = saved(instance(group, id("1")));
-        assertThat(instances.recordPushConnection(group, id("ghost"), "conn-ghost")).isFalse();
+        assertThat(instances.recordPushConnection(group, id("ghost"), "conn-ghost", T0)).isFalse();
         assertThat(instances.find(group, id("ghost"))).as("nothing created").isEmpty();
-        assertThat(instances.recordPushConnection(other(), id("1"), "conn-other")).isFalse();
+        assertThat(instances.recordPushConnection(other(), id("1"), "conn-other", T0)).isFalse();
 
-        assertThat(instances.recordPushConnection(group, id("1"), "conn-1")).isTrue();
+        assertThat(instances.recordPushConnection(group, id("1"), "conn-1", T0)).isTrue();
         assertThat(instances.find(group, id("1")).orElseThrow().pushConnectionId()).isEqualTo("conn-1");
-        assertThat(instances.recordPushConnection(group, id("1"), "conn-2")).isTrue();
+        assertThat(instances.recordPushConnection(group, id("1"), "conn-2", T0)).isTrue();
         GameServerInstance connected = instances.find(group, id("1")).orElseThrow();
         assertThat(connected.pushConnectionId()).isEqualTo("conn-2");
         assertThat(connected.instanceStatus()).as("nothing else changed").isEqualTo(i.instanceStatus());
@@ -237,13 +237,14 @@ public abstract class InstanceRepositoryContract {
     @Test
     void aPushConnectionIsClearedOnlyIfItIsStillThatOne() {
         saved(instance(group, id("1")));
-        instances.recordPushConnection(group, id("1"), "conn-old");
-        instances.recordPushConnection(group, id("1"), "conn-new");
+        instances.recordPushConnection(group, id("1"), "conn-old", T0);
+        instances.recordPushConnection(group, id("1"), "conn-new", T0);
         assertThat(instances.clearPushConnection(group, id("1"), "conn-old")).isFalse();
         assertThat(instances.find(group, id("1")).orElseThrow().pushConnectionId()).isEqualTo("conn-new");
 
         assertThat(instances.clearPushConnection(group, id("1"), "conn-new")).isTrue();
         assertThat(instances.find(group, id("1")).orElseThrow().pushConnectionId()).isNull();
+        assertThat(instances.find(group, id("1")).orElseThrow().pushConnectedAt()).as("cleared with it").isNull();
         assertThat(instances.clearPushConnection(group, id("1"), "conn-new")).isFalse();
         assertThat(instances.clearPushConnection(group, id("ghost"), "conn-new")).isFalse();
         assertThat(instances.find(group, id("ghost"))).isEmpty();
@@ -252,18 +253,32 @@ public abstract class InstanceRepositoryContract {
     @Test
     void theStatusAndReplacementChangesKeepThePushConnection() {
         saved(instance(group, id("1")));
-        instances.recordPushConnection(group, id("1"), "conn-1");
+        instances.recordPushConnection(group, id("1"), "conn-1", T0);
         instances.changeStatus(group, id("1"), InstanceStatus.ACTIVE, InstanceStatus.DRAINING, true);
         instances.setReplacementRequested(group, id("1"), false);
         instances.addIfAbsent(instance(group, id("1")));
         assertThat(instances.find(group, id("1")).orElseThrow().pushConnectionId()).isEqualTo("conn-1");
+        assertThat(instances.find(group, id("1")).orElseThrow().pushConnectedAt()).isEqualTo(T0);
+    }
+
+    @Test
+    void aPushConnectionIsRecordedWithItsTimeToTheMillisecondAndANewerOneReplacesBoth() {
+        saved(instance(group, id("1")));
+        instances.recordPushConnection(group, id("1"), "conn-1", T0.plusNanos(1_999_999));
+        assertThat(instances.find(group, id("1")).orElseThrow().pushConnectedAt()).isEqualTo(T0.plusMillis(1));
+        instances.recordPushConnection(group, id("1"), "conn-2", T0.plusSeconds(60));
+        GameServerInstance connected = instances.find(group, id("1")).orElseThrow();
+        assertThat(connected.pushConnectionId()).isEqualTo("conn-2");
+        assertThat(connected.pushConnectedAt()).isEqualTo(T0.plusSeconds(60));
+        assertThat(instances.listAll(group)).singleElement().extracting(GameServerInstance::pushConnectedAt)
+                .as("listed with it, as the balancer reads it").isEqualTo(T0.plusSeconds(60));
     }
 
     @Test
     void findByPushConnectionFindsTheInstanceHoldingIt() {
         saved(instance(group, id("1")));
         saved(instance(other(), id("2")));
-        instances.recordPushConnection(other(), id("2"), "conn-" + group);
+        instances.recordPushConnection(other(), id("2"), "conn-" + group, T0);
         GameServerInstance found = instances.findByPushConnection("conn-" + group).orElseThrow();
         assertThat(found.gameServerGroupName()).isEqualTo(other());
         assertThat(found.instanceId()).isEqualTo(id("2"));

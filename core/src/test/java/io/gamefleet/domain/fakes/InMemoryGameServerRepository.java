@@ -186,6 +186,16 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
     }
 
     @Override
+    public synchronized boolean clearPushConnection(String gameServerId, String connectionId) {
+        GameServer s = servers.get(gameServerId);
+        if (s == null || !connectionId.equals(s.pushConnectionId())) {
+            return false;
+        }
+        servers.put(gameServerId, s.toBuilder().pushConnectionId(null).build());
+        return true;
+    }
+
+    @Override
     public synchronized List<GameServer> listAll(String group) {
         return inGroup(group);
     }

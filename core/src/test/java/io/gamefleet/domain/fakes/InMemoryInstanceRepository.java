@@ -4,6 +4,7 @@ import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceRepository;
 import io.gamefleet.domain.InstanceStatus;
 import io.gamefleet.domain.Page;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,7 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
             boolean replacementRequested) {
         Optional<GameServerInstance> current = find(group, instanceId).filter(i -> i.instanceStatus() == from);
         current.ifPresent(i -> save(new GameServerInstance(group, instanceId, to, i.instanceType(),
-                i.availabilityZone(), i.launchTime(), replacementRequested, i.pushConnectionId())));
+                i.availabilityZone(), i.launchTime(), replacementRequested, i.pushConnectionId(), i.pushConnectedAt())));
         return current.isPresent();
     }
 
@@ -75,21 +76,22 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
     public synchronized boolean setReplacementRequested(String group, String instanceId, boolean requested) {
         Optional<GameServerInstance> current = find(group, instanceId).filter(i -> i.replacementRequested() != requested);
         current.ifPresent(i -> save(new GameServerInstance(group, instanceId, i.instanceStatus(), i.instanceType(),
-                i.availabilityZone(), i.launchTime(), requested, i.pushConnectionId())));
+                i.availabilityZone(), i.launchTime(), requested, i.pushConnectionId(), i.pushConnectedAt())));
         return current.isPresent();
     }
 
     @Override
-    public synchronized boolean recordPushConnection(String group, String instanceId, String connectionId) {
+    public synchronized boolean recordPushConnection(String group, String instanceId, String connectionId,
+            Instant connectedAt) {
         Optional<GameServerInstance> current = find(group, instanceId);
-        current.ifPresent(i -> save(withConnection(i, connectionId)));
+        current.ifPresent(i -> save(withConnection(i, connectionId, Storage.millis(connectedAt))));
         return current.isPresent();
     }
 
     @Override
     public synchronized boolean clearPushConnection(String group, String instanceId, String connectionId) {
         Optional<GameServerInstance> current = find(group, instanceId).filter(i -> connectionId.equals(i.pushConnectionId()));
-        current.ifPresent(i -> save(withConnection(i, null)));
+        current.ifPresent(i -> save(withConnection(i, null, null)));
         return current.isPresent();
     }
 
@@ -99,9 +101,9 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
                 .filter(i -> connectionId.equals(i.pushConnectionId())).findFirst();
     }
 
-    private static GameServerInstance withConnection(GameServerInstance i, String connectionId) {
+    private static GameServerInstance withConnection(GameServerInstance i, String connectionId, Instant connectedAt) {
         return new GameServerInstance(i.gameServerGroupName(), i.instanceId(), i.instanceStatus(), i.instanceType(),
-                i.availabilityZone(), i.launchTime(), i.replacementRequested(), connectionId);
+                i.availabilityZone(), i.launchTime(), i.replacementRequested(), connectionId, connectedAt);
     }
 
     @Override
@@ -125,6 +127,7 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
     /** As DynamoDB keeps it: the launch time in milliseconds. */
     private static GameServerInstance stored(GameServerInstance i) {
         return new GameServerInstance(i.gameServerGroupName(), i.instanceId(), i.instanceStatus(), i.instanceType(),
-                i.availabilityZone(), Storage.millis(i.launchTime()), i.replacementRequested(), i.pushConnectionId());
+                i.availabilityZone(), Storage.millis(i.launchTime()), i.replacementRequested(), i.pushConnectionId(),
+                Storage.millis(i.pushConnectedAt()));
     }
 }
