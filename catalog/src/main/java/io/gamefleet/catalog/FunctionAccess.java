@@ -77,6 +77,11 @@ public final class FunctionAccess {
             tables = List.copyOf(tables);
             scaling = scaling.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(scaling));
         }
+
+        /** Whether the role may make this item action (without "dynamodb:") on the table. */
+        public boolean allows(TableDefinition table, String action) {
+            return tables.stream().anyMatch(t -> t.table().equals(table) && t.actions().contains(action));
+        }
     }
 
     private static final Map<String, Access> BY_FUNCTION = new LinkedHashMap<>();

@@ -1,6 +1,8 @@
 package io.gamefleet.api;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import io.gamefleet.catalog.FunctionAccess;
+import io.gamefleet.catalog.Tables;
 import java.util.Map;
 import org.crac.Context;
 import org.crac.Core;
@@ -48,11 +50,17 @@ final class SnapStartPriming implements Resource {
                 .withPathParameters(Map.of("GameServerGroupName", INVALID_GROUP)).build();
     }
 
-    /** Never throws: a snapshot without priming is slower to warm, not broken. */
+    /**
+     * Never throws: a snapshot without priming is slower to warm, not broken. The DynamoDB read is
+     * made only by a function whose role may make it (an AccessDenied would warm the same code, but
+     * leave a denied call in CloudTrail at every snapshot).
+     */
     static void prime(ApiHandler handler) {
         try {
             handler.handleRequest(request(), null);
-            handler.services.groups().describe(NO_SUCH_GROUP);
+            if (FunctionAccess.of(handler.operation().functionName()).allows(Tables.GAME_SERVER_GROUPS, FunctionAccess.GET)) {
+                handler.services.groups().describe(NO_SUCH_GROUP);
+            }
         } catch (RuntimeException expected) {
             // NotFound, or no network while priming: either way the code paths are loaded
         }
