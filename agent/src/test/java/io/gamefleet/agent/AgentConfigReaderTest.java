@@ -1,6 +1,7 @@
 package io.gamefleet.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
@@ -83,6 +84,18 @@ class AgentConfigReaderTest {
                         .hasMessageContaining("timings." + key.getName() + " is " + Double.parseDouble(value) + ": it must be above 0");
             }
         }
+    }
+
+    @Test
+    void everyTimingOverADayIsRefusedByName() {
+        for (java.lang.reflect.RecordComponent key : AgentConfig.Timings.class.getRecordComponents()) {
+            assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                    "\"processes\": 4, \"timings\": {\"" + key.getName() + "\": 1e18}")))
+                    .as(key.getName())
+                    .hasMessageContaining("timings." + key.getName() + " is 1.0E18: it must be at most 86400 (a day)");
+        }
+        assertThatCode(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"timings\": {\"startTimeoutSeconds\": 86400}"))).doesNotThrowAnyException();
     }
 
     @Test
