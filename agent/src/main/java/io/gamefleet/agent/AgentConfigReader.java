@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 
 /** Reads the agent's JSON file and refuses, with what to fix, a file the agent cannot run with. */
 public final class AgentConfigReader {
+    /** No timing needs more than a day; far beyond it, the agent's time arithmetic would overflow. */
     static final int MAX_TIMING_SECONDS = 86_400;
     /** {@code {gameServerId}}, {@code {logFolder}}, {@code {instanceId}}, {@code {port:NAME}}. */
     static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z]+)(?::([A-Za-z0-9_.-]+))?}");
@@ -149,7 +150,6 @@ public final class AgentConfigReader {
             if (!(e.getValue() > 0)) {
                 problems.add("timings." + e.getKey() + " is " + e.getValue() + ": it must be above 0");
             } else if (e.getValue() > MAX_TIMING_SECONDS) {
-                // beyond this, the agent's time arithmetic would overflow; no timing needs more than a day
                 problems.add("timings." + e.getKey() + " is " + e.getValue() + ": it must be at most "
                         + MAX_TIMING_SECONDS + " (a day)");
             }

@@ -1,6 +1,7 @@
 package io.gamefleet.agent;
 
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -24,9 +25,8 @@ record MaintenanceEvent(String eventId, String eventType, List<String> resources
          * recommendation's time, not the interruption's.
          */
         Instant next() {
-            return events.stream().filter(e -> !e.eventType().equals(REBALANCE)).map(MaintenanceEvent::notBefore)
-                    .min(Instant::compareTo)
-                    .orElseGet(() -> events.stream().map(MaintenanceEvent::notBefore).min(Instant::compareTo).orElse(null));
+            return events.stream().min(Comparator.comparing((MaintenanceEvent e) -> e.eventType().equals(REBALANCE))
+                    .thenComparing(MaintenanceEvent::notBefore)).map(MaintenanceEvent::notBefore).orElse(null);
         }
     }
 }
