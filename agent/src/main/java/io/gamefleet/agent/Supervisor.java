@@ -254,7 +254,9 @@ final class Supervisor {
             if (s == null) {
                 return new GsdkAnswer.Refusal(404, "SessionHostNotFound", "no game server process of this agent has that session host id");
             }
-            Optional<String> refusal = GsdkTransitions.refusal(s.state, hb.state(), s.activeSent);
+            // Once FleetIQ took the claim's UTILIZED, the match is the process's: an Active it reports is accepted
+            // even if the reply that told it was lost (the agent restarted before saving that it was sent).
+            Optional<String> refusal = GsdkTransitions.refusal(s.state, hb.state(), s.activeSent || s.utilizedWithinClaim());
             if (refusal.isPresent()) {
                 return new GsdkAnswer.Refusal(400, "InvalidTransition", refusal.get());
             }
@@ -266,6 +268,7 @@ final class Supervisor {
                 changed = true;
                 log.info(s.gameServerId + ": " + (from == null ? "first heartbeat" : from) + " -> " + s.state);
                 s.everReady |= s.state == GameState.StandingBy;
+                s.activeSent |= s.state == GameState.Active;
                 if (s.state.ending()) {
                     stop(s, "the process reported " + s.state, endedTooSoon(s, now), true, now);
                 }

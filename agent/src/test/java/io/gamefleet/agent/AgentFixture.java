@@ -38,6 +38,11 @@ final class AgentFixture {
 
     /** {@code apiCallsQueued}: each API call completes only when the test runs it, after the round that made it. */
     AgentFixture(Path root, String overrides, boolean apiCallsQueued) throws Exception {
+        this(root, overrides, apiCallsQueued, null);
+    }
+
+    /** {@code users}: the processes' uids, or null for the configuration's runAs (the agent's user unless per-server). */
+    AgentFixture(Path root, String overrides, boolean apiCallsQueued, ServerUsers users) throws Exception {
         this.work = root.resolve("agent");
         ObjectNode c = (ObjectNode) JSON.readTree("""
                 {"gameServerGroupName": "g", "instanceId": "i-1", "region": "us-east-1",
@@ -54,8 +59,10 @@ final class AgentFixture {
         folders = new ServerFolders(config.workDirectory(), config.serversDirectory());
         folders.prepare();
         GameServerLaunch launch = new GameServerLaunch(config, "i-1", "10.0.0.5", folders, AGENT_ENVIRONMENT);
-        ServerUsers users = config.runAs() == AgentConfig.RunAs.PER_SERVER
-                ? ServerUsers.perServer(config.runAsUidBase(), config.processes()) : ServerUsers.agent();
+        if (users == null) {
+            users = config.runAs() == AgentConfig.RunAs.PER_SERVER
+                    ? ServerUsers.perServer(config.runAsUidBase(), config.processes()) : ServerUsers.agent();
+        }
         supervisor = new Supervisor(config, "i-1", clock, processes, launch, users, api,
                 apiCallsQueued ? queuedApiCalls::add : Runnable::run,
                 s -> ready.contains(s.gameServerId), new FolderLogArchive(config.archiveDirectory(), "g", "i-1", agentLog),

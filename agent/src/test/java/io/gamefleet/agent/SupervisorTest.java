@@ -128,6 +128,19 @@ class SupervisorTest {
     }
 
     @Test
+    void anActiveReportedOnceUtilizedWentThroughWithinTheClaimIsAcceptedThoughTheReplyThatToldItWasLost() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        a.tick();
+        ServerRecord s = a.standingBy(0);
+        a.claim(s, "map=dust2");
+        // The previous agent told it Active and died before saving so: this one has not told it.
+        assertThat(s.activeSent).isFalse();
+        assertThat(a.reply(s, GameState.Active).path("operation").asText()).isEqualTo("Continue");
+        assertThat(s.state).isEqualTo(GameState.Active);
+        assertThat(s.activeSent).as("it plays a match").isTrue();
+    }
+
+    @Test
     void aClaimThatLapsesWhileItsUtilizedCannotBeWrittenIsNeverTurnedIntoActiveAndItsServerMakesWay() throws Exception {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1, \"timings\": {\"heartbeatTimeoutSeconds\": 100}}");
         a.tick();
