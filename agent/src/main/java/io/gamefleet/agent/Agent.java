@@ -2,6 +2,7 @@ package io.gamefleet.agent;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
@@ -112,7 +113,7 @@ public final class Agent implements AutoCloseable {
                 Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(ServerFolders.AGENT_ONLY_FILE));
         List<AutoCloseable> opened = new java.util.ArrayList<>(List.of(lockFile));
         try {
-            java.nio.file.Files.setPosixFilePermissions(config.workDirectory().resolve("agent.lock"), ServerFolders.AGENT_ONLY_FILE);
+            Files.setPosixFilePermissions(config.workDirectory().resolve("agent.lock"), ServerFolders.AGENT_ONLY_FILE);
             if (lockFile.tryLock() == null) {
                 throw new StartFailure("another agent runs on " + config.workDirectory() + "; stop it or give this one another workDirectory");
             }

@@ -334,7 +334,8 @@ final class Supervisor {
             }
             s.claim = notice;
             changed = true;
-            log.info(s.gameServerId + ": claimed; UTILIZED first, then Active at its next heartbeat");
+            log.info(s.gameServerId + ": claimed; UTILIZED first" + (config.mode() == AgentConfig.Mode.GSDK
+                    ? ", then Active at its next heartbeat" : ""));
             fleet.reconcile(s, now); // the UTILIZED now, not at the next round
         }
     }

@@ -124,6 +124,31 @@ class IsolationTest {
         assertThat(status.path("NoNewPrivs").asText()).isEqualTo("1");
     }
 
+    /**
+     * Under systemd the agent is not root but {@code gamefleet} with the unit's ambient capabilities,
+     * which a change from one nonzero uid to another keeps: the launcher's own setpriv line, run from
+     * exactly that state, must still leave the process none.
+     */
+    @Test
+    void fromTheUnitsAmbientCapabilitiesAProcessEndsWithNone() throws Exception {
+        String unit = "+setuid,+setgid,+chown,+fowner,+dac_override,+kill";
+        for (String caps : List.of(unit, unit + ",+setpcap")) {
+            List<String> command = new java.util.ArrayList<>(List.of("setpriv", "--reuid=999", "--regid=999", "--clear-groups",
+                    "--inh-caps=" + caps, "--ambient-caps=" + caps, "--no-new-privs", "--")); // the unit's agent
+            command.addAll(SetsidProcessLauncher.asUser(61002));
+            command.addAll(List.of("cat", "/proc/self/status"));
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String status = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as(status).isZero();
+            assertThat(status).containsPattern("Uid:\\s+61002\\s+61002\\s+61002\\s+61002").contains("NoNewPrivs:\t1");
+            for (String set : List.of("CapInh", "CapPrm", "CapEff", "CapAmb")) {
+                assertThat(status).as(caps + " " + set).contains(set + ":\t0000000000000000");
+            }
+            // The bounding set is emptied only with CAP_SETPCAP (the agent says so at start without it).
+            assertThat(status.contains("CapBnd:\t0000000000000000")).as(caps + " CapBnd").isEqualTo(caps.contains("setpcap"));
+        }
+    }
+
     @Test
     void aCompromisedProcessCannotReadTheAgentsFilesOrItsSiblingsNorActForItsSiblingsSession() throws Exception {
         hostileServers();
