@@ -111,6 +111,24 @@ class AgentStartTest {
     }
 
     @Test
+    void aCommandTheProcessesUidsCannotExecuteIsSaidOnceAtStart() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(ChildJvm.canSwitchUsers(), "runs per server: needs root (or CAP_SETUID and CAP_SETGID)");
+        ChildJvm.traversable(work);
+        Path home = java.nio.file.Files.createDirectories(work.resolve("home"));
+        java.nio.file.Files.setPosixFilePermissions(home, ServerFolders.AGENT_ONLY); // as /root is
+        Path game = java.nio.file.Files.writeString(home.resolve("game.sh"), "#!/bin/sh\nexec sleep 600\n");
+        java.nio.file.Files.setPosixFilePermissions(game, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        for (String command : List.of(game.toString(), "sleep")) {
+            log.clear();
+            Agent agent = Agent.start(config("{\"instanceId\": \"i-1\", \"runAs\": \"per-server\", \"command\": \"" + command + "\"}"),
+                    CREDENTIALS, context(() -> { }));
+            agent.shutdown();
+            List<String> said = log.stream().filter(l -> l.contains("is not executable by the game servers' uids 61000-61000")).toList();
+            assertThat(said).as(command).hasSize(command.equals("sleep") ? 0 : 1);
+        }
+    }
+
+    @Test
     void aConfigurationThatCannotWorkIsRefusedAtOnce() throws Exception {
         Privileges none = new Privileges(1000, 0);
         Agent.Context unprivileged = new Agent.Context(new AgentLog(java.time.Clock.systemUTC(), log::add), none, System.getenv(),
