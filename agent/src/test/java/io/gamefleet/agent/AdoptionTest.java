@@ -40,13 +40,15 @@ class AdoptionTest {
         GameProcess p = launcher.launch(new ProcessLauncher.LaunchSpec(List.of("sleep", "600"), Map.of("PATH", System.getenv("PATH")),
                 work, output, uid));
         started.add(p);
+        // setsid and setpriv take a moment to run: until then it is neither its session's leader nor of its uid.
+        ChildJvm.await("setsid and setpriv done", () -> ProcessStat.of(p.pid()).map(ProcessStat::leadsItsSession).orElse(false)
+                && (uid == ServerUsers.AGENT_USER || ProcessStat.realUid(p.pid()).orElse(-1) == uid));
         return p;
     }
 
     @Test
     void theSameProcessIsAdoptedALaterOneWithItsPidIsNot() throws Exception {
         GameProcess p = sleeper(ServerUsers.AGENT_USER);
-        ChildJvm.await("its start time", () -> ProcessStat.of(p.pid()).isPresent());
         long ticks = ProcessStat.of(p.pid()).orElseThrow().startTicks();
         assertThat(p.startTicks()).isEqualTo(ticks);
         assertThat(launcher.adopt(p.pid(), ticks, null, ServerUsers.AGENT_USER)).isPresent();
@@ -69,7 +71,6 @@ class AdoptionTest {
     void aProcessOfAnotherUidThanItWasStartedAsIsNotAdopted() throws Exception {
         Assumptions.assumeTrue(ChildJvm.canSwitchUsers(), "starts a process as another uid: needs root (or CAP_SETUID and CAP_SETGID)");
         GameProcess p = sleeper(61003);
-        ChildJvm.await("switched to its uid", () -> ProcessStat.realUid(p.pid()).orElse(-1) == 61003);
         assertThat(launcher.adopt(p.pid(), p.startTicks(), null, 61003)).isPresent();
         assertThat(launcher.adopt(p.pid(), p.startTicks(), null, 61004)).isEmpty();
     }
