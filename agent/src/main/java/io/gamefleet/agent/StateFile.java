@@ -8,8 +8,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * What a restarted agent needs to carry on: each process's pid and start time (to adopt its process
@@ -20,7 +23,7 @@ import java.util.Optional;
  */
 final class StateFile {
     static final String NAME = "agent-state.json";
-    private static final java.util.regex.Pattern SESSION_HOST_ID = java.util.regex.Pattern.compile("[0-9a-f]{32}");
+    private static final Pattern SESSION_HOST_ID = Pattern.compile("[0-9a-f]{32}");
     private static final ObjectMapper JSON = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     record Saved(int gsdkPort, List<SavedServer> servers) {}
@@ -80,7 +83,7 @@ final class StateFile {
     static void restore(Saved saved, Supervisor supervisor, ProcessLauncher launcher, ServerFolders folders, Clock clock,
             AgentLog log) {
         Instant now = clock.instant();
-        java.util.Set<Integer> slotsTaken = new java.util.HashSet<>();
+        Set<Integer> slotsTaken = new HashSet<>();
         for (SavedServer v : saved.servers()) {
             Path folder;
             try {
