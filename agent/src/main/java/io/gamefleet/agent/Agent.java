@@ -2,14 +2,15 @@ package io.gamefleet.agent;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -60,112 +61,188 @@ public final class Agent implements AutoCloseable {
         this.stopGrace = stopGrace;
     }
 
+    /** Waits out a retry's delay; tests give one that does not wait. */
+    interface Sleeper {
+        void sleep(Duration delay) throws InterruptedException;
+    }
+
+    /**
+     * What the agent takes from the machine it runs on: where its log goes, its privileges (which
+     * decide whether each process gets a user of its own), its environment (of which a process gets
+     * only the allow-list) and how it waits before trying a start again.
+     */
+    record Context(AgentLog log, Privileges privileges, java.util.Map<String, String> environment, Sleeper sleeper) {
+        static Context ofThisProcess() {
+            return new Context(AgentLog.stderr(Clock.systemUTC()), Privileges.ofThisProcess(), System.getenv(),
+                    delay -> Thread.sleep(delay.toMillis()));
+        }
+    }
+
+    /** A start that may work when tried again (the metadata unreadable, the GSDK port busy): never exit code 2. */
+    private static final class Transient extends Exception {
+        Transient(String message) {
+            super(message);
+        }
+    }
+
     /**
      * Starts the agent of one instance, signing with {@code credentials} (the SDK's default chain on
      * an instance; locally each simulated instance's principal).
      */
     static Agent start(AgentConfig config, AwsCredentialsProvider credentials) throws Exception {
+        return start(config, credentials, Context.ofThisProcess());
+    }
+
+    /**
+     * A configuration that cannot work is a {@link StartFailure} (exit code 2, which systemd does not
+     * restart); what may pass (the metadata, the GSDK port) is tried again with the API's backoff,
+     * logged each time, until it works or the thread is interrupted.
+     */
+    static Agent start(AgentConfig config, AwsCredentialsProvider credentials, Context context) throws Exception {
         Clock clock = Clock.systemUTC();
-        AgentLog log = AgentLog.stderr(clock);
-        Files.createDirectories(config.workDirectory());
-        FileChannel lockFile = FileChannel.open(config.workDirectory().resolve("agent.lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock held = lockFile.tryLock();
-        if (held == null) {
-            lockFile.close();
-            throw new StartFailure("another agent runs on " + config.workDirectory() + "; stop it or give this one another workDirectory");
-        }
-        Optional<InstanceMetadata> metadata = metadata(config);
-        String instanceId;
-        String address;
+        AgentLog log = context.log();
+        ServerUsers users = ServerUsers.decide(config, context.privileges(), log);
+        ServerFolders folders = new ServerFolders(config.workDirectory(), config.serversDirectory());
         try {
-            instanceId = config.instanceId() != null ? config.instanceId()
-                    : metadata.flatMap(m -> m.get(InstanceMetadata.INSTANCE_ID)).orElse(null);
-            address = config.connectionAddress() != null ? config.connectionAddress()
-                    : metadata.flatMap(m -> m.get(InstanceMetadata.PUBLIC_IPV4).or(() -> m.get(InstanceMetadata.LOCAL_IPV4)))
-                            .orElse(GsdkEndpoint.LOOPBACK);
-        } catch (RuntimeException e) {
-            lockFile.close();
-            throw new StartFailure("cannot read the instance metadata (" + e.getMessage() + "): set instanceId and "
-                    + "connectionAddress, or metadataEndpoint");
-        }
-        if (instanceId == null) {
-            lockFile.close();
-            throw new StartFailure("no instanceId in the configuration and no instance metadata to read it from");
-        }
-        String region = config.region() != null ? config.region() : new DefaultAwsRegionProviderChain().getRegion().id();
-
-        var gameLift = GameLiftClient.builder().region(Region.of(region)).credentialsProvider(credentials)
-                .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(2))
-                        .socketTimeout(Duration.ofSeconds(5)))
-                // FleetSync retries with its own backoff, the processes running on meanwhile.
-                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()).apiCallTimeout(Duration.ofSeconds(10)));
-        if (config.apiEndpoint() != null) {
-            gameLift.endpointOverride(config.apiEndpoint());
-        }
-        FleetApi api = new GameLiftFleetApi(gameLift.build(), config.gameServerGroupName(), instanceId);
-        ExecutorService apiThread = Executors.newSingleThreadExecutor(daemon("fleet-api"));
-        ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, daemon("agent-" + instanceId));
-
-        StateFile stateFile = new StateFile(config.workDirectory());
-        Optional<StateFile.Saved> saved;
-        try {
-            saved = stateFile.read();
+            folders.prepare();
         } catch (IOException e) {
-            // Starting afresh would leave the earlier run's processes running with no one to deregister them.
-            lockFile.close();
-            throw new StartFailure("the state file " + config.workDirectory().resolve(StateFile.NAME)
-                    + " is unreadable (" + e.getMessage() + "); stop the game servers it lists, then remove it");
+            throw new StartFailure("cannot prepare " + config.workDirectory() + " (the agent's alone, 0700) and "
+                    + config.serversDirectory() + " (0711) (" + e + "); give both to the agent's user");
         }
-        int port = config.gsdkPort() != 0 ? config.gsdkPort() : saved.map(StateFile.Saved::gsdkPort).orElse(0);
-        GameServerLaunch launch = new GameServerLaunch(config, instanceId, address);
-        ProcessLauncher launcher = new SetsidProcessLauncher();
-        LogArchive archive = config.archiveBucket() == null
-                ? new FolderLogArchive(config.archiveDirectory(), config.gameServerGroupName(), instanceId, log)
-                : new S3LogArchive(S3LogArchive.client(region, credentials),
-                        S3LogArchive.callerUserId(S3LogArchive.sts(region, credentials)), config.archiveBucket(),
-                        config.workDirectory().resolve(S3LogArchive.OUTBOX), config.gameServerGroupName(), instanceId, log)
-                        .retryingEvery(S3LogArchive.RETRY_PERIOD);
-        AgentMain.PortHolder gsdkPort = new AgentMain.PortHolder();
-        Supervisor supervisor = new Supervisor(config, instanceId, clock, launcher, launch, api, apiThread,
-                new OutputReadiness(config.wrapper(), launch), archive, log, gsdkPort);
-        saved.ifPresent(s -> StateFile.restore(s, supervisor, launcher, clock, log));
-        GsdkEndpoint endpoint = new GsdkEndpoint(supervisor, port);
+        FileChannel lockFile = FileChannel.open(config.workDirectory().resolve("agent.lock"),
+                Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(ServerFolders.AGENT_ONLY_FILE));
+        List<AutoCloseable> opened = new java.util.ArrayList<>(List.of(lockFile));
         try {
-            gsdkPort.port = endpoint.start();
-        } catch (java.io.IOException e) {
-            archive.close();
-            lockFile.close();
-            throw new StartFailure("cannot listen on 127.0.0.1:" + port + " for the GSDK (" + e.getMessage()
-                    + "); free that port or set gsdkPort");
-        }
-        log.info("agent of " + instanceId + " in " + config.gameServerGroupName() + ": GSDK endpoint 127.0.0.1:"
-                + gsdkPort.port + ", " + config.processes() + " x " + config.command() + " (" + config.mode() + ")");
-
-        scheduler.scheduleWithFixedDelay(() -> {
-            try {
-                supervisor.tick();
-                if (supervisor.takeChanged()) {
-                    stateFile.save(supervisor);
-                }
-            } catch (IOException | RuntimeException e) {
-                log.warn("supervision round failed: " + e);
+            Files.setPosixFilePermissions(config.workDirectory().resolve("agent.lock"), ServerFolders.AGENT_ONLY_FILE);
+            if (lockFile.tryLock() == null) {
+                throw new StartFailure("another agent runs on " + config.workDirectory() + "; stop it or give this one another workDirectory");
             }
-        }, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
-        metadata.ifPresent(m -> {
-            MaintenanceWatcher watcher = new MaintenanceWatcher(m, instanceId, supervisor::maintenance, log);
-            long period = config.timings().metadataPoll().toMillis();
-            scheduler.scheduleWithFixedDelay(watcher::poll, 0, period, TimeUnit.MILLISECONDS);
-        });
-        if (config.pushEndpoint() != null) {
-            PushChannel push = new PushChannel(config.pushEndpoint(), instanceId, config.gameServerGroupName(), region,
-                    credentials, supervisor, scheduler, config.timings().pushPing(), log);
-            supervisor.healthChannel(push);
-            push.onOpen(new ClaimCatchUp(api, supervisor, apiThread, clock, log)).start();
-        } else {
-            log.warn("no pushEndpoint: claims and operator shutdowns will not reach this agent");
+            Optional<InstanceMetadata> metadata = metadata(config, context.environment());
+            if (config.instanceId() == null && metadata.isEmpty()) {
+                throw new StartFailure("no instanceId in the configuration and no instance metadata to read it from");
+            }
+            String[] instance = retried("read the instance metadata", config.timings(), context, () -> {
+                try {
+                    String id = config.instanceId() != null ? config.instanceId()
+                            : metadata.get().get(InstanceMetadata.INSTANCE_ID).orElseThrow(() -> new Transient("no instance-id"));
+                    String address = config.connectionAddress() != null ? config.connectionAddress()
+                            : metadata.flatMap(m -> m.get(InstanceMetadata.PUBLIC_IPV4).or(() -> m.get(InstanceMetadata.LOCAL_IPV4)))
+                                    .orElse(GsdkEndpoint.LOOPBACK);
+                    return new String[] {id, address};
+                } catch (RuntimeException e) {
+                    throw new Transient(e.getMessage() + "; set instanceId and connectionAddress, or check metadataEndpoint");
+                }
+            });
+            String instanceId = instance[0];
+            String address = instance[1];
+            String region = config.region() != null ? config.region() : new DefaultAwsRegionProviderChain().getRegion().id();
+
+            var gameLift = GameLiftClient.builder().region(Region.of(region)).credentialsProvider(credentials)
+                    .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(2))
+                            .socketTimeout(Duration.ofSeconds(5)))
+                    // FleetSync retries with its own backoff, the processes running on meanwhile.
+                    .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()).apiCallTimeout(Duration.ofSeconds(10)));
+            if (config.apiEndpoint() != null) {
+                gameLift.endpointOverride(config.apiEndpoint());
+            }
+            FleetApi api = new GameLiftFleetApi(gameLift.build(), config.gameServerGroupName(), instanceId);
+            ExecutorService apiThread = Executors.newSingleThreadExecutor(daemon("fleet-api"));
+            ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, daemon("agent-" + instanceId));
+            opened.add(apiThread::shutdownNow);
+            opened.add(scheduler::shutdownNow);
+
+            StateFile stateFile = new StateFile(config.workDirectory());
+            Optional<StateFile.Saved> saved;
+            try {
+                saved = stateFile.read();
+            } catch (IOException e) {
+                // Starting afresh would leave the earlier run's processes running with no one to deregister them.
+                throw new StartFailure("the state file " + config.workDirectory().resolve(StateFile.NAME)
+                        + " is unreadable (" + e.getMessage() + "); stop the game servers it lists, then remove it");
+            }
+            int port = config.gsdkPort() != 0 ? config.gsdkPort() : saved.map(StateFile.Saved::gsdkPort).orElse(0);
+            GameServerLaunch launch = new GameServerLaunch(config, instanceId, address, folders, context.environment());
+            ProcessLauncher launcher = new SetsidProcessLauncher(GameServerLaunch.allowed(context.environment()).get("PATH"));
+            if (users.perServer() && !launcher.canExecute(users.uid(0), config.command(), launch.processPath())) {
+                log.warn("the command " + config.command() + " is not executable by the game servers' uids " + users.range()
+                        + " (searched as they search it): they will fail to start. Put the game where every user may read and "
+                        + "execute it (not under a 0700 home such as /root), or set runAs \"agent\"");
+            }
+            LogArchive archive = config.archiveBucket() == null
+                    ? new FolderLogArchive(config.archiveDirectory(), config.gameServerGroupName(), instanceId, log)
+                    : new S3LogArchive(S3LogArchive.client(region, credentials),
+                            S3LogArchive.callerUserId(S3LogArchive.sts(region, credentials)), config.archiveBucket(),
+                            config.workDirectory().resolve(S3LogArchive.OUTBOX), config.gameServerGroupName(), instanceId, log)
+                            .retryingEvery(S3LogArchive.RETRY_PERIOD);
+            opened.add(archive);
+            AgentMain.PortHolder gsdkPort = new AgentMain.PortHolder();
+            Supervisor supervisor = new Supervisor(config, instanceId, clock, launcher, launch, users, api, apiThread,
+                    new OutputReadiness(config.wrapper(), launch), archive, log, gsdkPort);
+            saved.ifPresent(s -> StateFile.restore(s, supervisor, launcher, folders, clock, log));
+            GsdkEndpoint endpoint = retried("listen on 127.0.0.1:" + port + " for the GSDK", config.timings(), context, () -> {
+                GsdkEndpoint e = new GsdkEndpoint(supervisor, port, SocketOwners.PROC_NET);
+                try {
+                    gsdkPort.port = e.start();
+                    return e;
+                } catch (IOException bind) {
+                    e.stop();
+                    throw new Transient(bind.getMessage() + "; free that port or set gsdkPort");
+                }
+            });
+            log.info("agent of " + instanceId + " in " + config.gameServerGroupName() + ": GSDK endpoint 127.0.0.1:"
+                    + gsdkPort.port + ", " + config.processes() + " x " + config.command() + " (" + config.mode() + ")");
+
+            scheduler.scheduleWithFixedDelay(() -> {
+                try {
+                    supervisor.tick();
+                    if (supervisor.takeChanged()) {
+                        stateFile.save(supervisor);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    log.warn("supervision round failed: " + e);
+                }
+            }, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
+            metadata.ifPresent(m -> {
+                MaintenanceWatcher watcher = new MaintenanceWatcher(m, instanceId, supervisor::maintenance, log);
+                long period = config.timings().metadataPoll().toMillis();
+                scheduler.scheduleWithFixedDelay(watcher::poll, 0, period, TimeUnit.MILLISECONDS);
+            });
+            if (config.pushEndpoint() != null) {
+                PushChannel push = new PushChannel(config.pushEndpoint(), instanceId, config.gameServerGroupName(), region,
+                        credentials, supervisor, scheduler, config.timings().pushPing(), log);
+                supervisor.healthChannel(push);
+                push.onOpen(new ClaimCatchUp(api, supervisor, apiThread, config.timings().claimTtl(), log)).start();
+            } else {
+                log.warn("no pushEndpoint: claims and operator shutdowns will not reach this agent");
+            }
+            return new Agent(supervisor, endpoint, scheduler, apiThread, lockFile, archive, gsdkPort.port, config.timings().stopGrace());
+        } catch (Exception | Error e) {
+            for (AutoCloseable resource : opened) {
+                try {
+                    resource.close();
+                } catch (Exception ignored) {
+                    // the start's own failure is the one to report
+                }
+            }
+            throw e;
         }
-        return new Agent(supervisor, endpoint, scheduler, apiThread, lockFile, archive, gsdkPort.port, config.timings().stopGrace());
+    }
+
+    /** What the attempt gives, trying again after 1, 2, 4... s (the API's backoff) while it fails transiently. */
+    private static <T> T retried(String what, AgentConfig.Timings timings, Context context, Attempt<T> attempt) throws Exception {
+        for (int failures = 1; ; failures++) {
+            try {
+                return attempt.run();
+            } catch (Transient e) {
+                Duration delay = FleetSync.backoff(timings.apiRetryInitial(), timings.apiRetryMax(), failures);
+                context.log().warn("cannot " + what + " (" + e.getMessage() + "); trying again in " + delay.toMillis() + " ms");
+                context.sleeper().sleep(delay);
+            }
+        }
+    }
+
+    private interface Attempt<T> {
+        T run() throws Exception;
     }
 
     public int gsdkPort() {
@@ -204,8 +281,8 @@ public final class Agent implements AutoCloseable {
      * The instance metadata, unless there is none: with no metadataEndpoint and
      * AWS_EC2_METADATA_DISABLED=true (off EC2, as in the tests), the agent reads none.
      */
-    private static Optional<InstanceMetadata> metadata(AgentConfig config) {
-        boolean disabled = "true".equalsIgnoreCase(System.getenv("AWS_EC2_METADATA_DISABLED"));
+    private static Optional<InstanceMetadata> metadata(AgentConfig config, java.util.Map<String, String> environment) {
+        boolean disabled = "true".equalsIgnoreCase(environment.get("AWS_EC2_METADATA_DISABLED"));
         if (config.metadataEndpoint() == null && disabled) {
             return Optional.empty();
         }

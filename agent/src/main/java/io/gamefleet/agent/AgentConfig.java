@@ -29,6 +29,9 @@ public record AgentConfig(
         Wrapper wrapper,
         Integer gsdkPort,
         Path workDirectory,
+        Path serversDirectory,
+        RunAs runAs,
+        Integer runAsUidBase,
         Path archiveDirectory,
         String archiveBucket,
         String titleId,
@@ -38,6 +41,8 @@ public record AgentConfig(
 
     /** PlayFab's agent listens on 56001; a GSDK game server finds the port in its config file. */
     public static final int DEFAULT_GSDK_PORT = 56001;
+    /** Slot i runs as uid and gid {@code runAsUidBase + i}: above the system's and people's ids, below nobody's 65534. */
+    public static final int DEFAULT_RUN_AS_UID_BASE = 61000;
 
     public AgentConfig {
         args = args == null ? List.of() : List.copyOf(args);
@@ -49,6 +54,10 @@ public record AgentConfig(
         // 0: any free port (tests); the agent records the one it got in its state file.
         gsdkPort = gsdkPort == null ? DEFAULT_GSDK_PORT : gsdkPort;
         workDirectory = workDirectory == null ? Path.of("/var/lib/gamefleet-agent") : workDirectory;
+        // Not under the work directory: that is the agent's alone (0700), and the processes must reach their folders.
+        serversDirectory = serversDirectory == null ? Path.of("/var/lib/gamefleet-servers") : serversDirectory;
+        // runAs stays null when not given: the agent picks per-server where it may switch users (RunAs).
+        runAsUidBase = runAsUidBase == null ? DEFAULT_RUN_AS_UID_BASE : runAsUidBase;
         // One archive: the folder by default, none when the logs go to a bucket (both given is refused).
         archiveDirectory = archiveDirectory == null && archiveBucket == null ? workDirectory.resolve("archive") : archiveDirectory;
         titleId = titleId == null ? "" : titleId;
@@ -63,6 +72,14 @@ public record AgentConfig(
         @JsonProperty("gsdk") GSDK,
         /** A game server with no SDK: ready when it listens or prints a line, healthy while it runs. */
         @JsonProperty("wrapper") WRAPPER
+    }
+
+    /** Which user the game server processes run as. */
+    public enum RunAs {
+        /** Slot i as uid and gid {@code runAsUidBase + i}, no supplementary groups, no capabilities. */
+        @JsonProperty("per-server") PER_SERVER,
+        /** The agent's own user: the processes are not isolated from each other. */
+        @JsonProperty("agent") AGENT
     }
 
     /** One named game port: process {@code i} of N gets {@code from + i}. */
@@ -87,9 +104,10 @@ public record AgentConfig(
             Double apiRetryInitialSeconds,
             Double apiRetryMaxSeconds,
             Double metadataPollSeconds,
-            Double pushPingSeconds) {
+            Double pushPingSeconds,
+            Double claimTtlSeconds) {
 
-        static final Timings DEFAULTS = new Timings(null, null, null, null, null, null, null, null, null, null, null);
+        static final Timings DEFAULTS = new Timings(null, null, null, null, null, null, null, null, null, null, null, null);
 
         public Timings {
             // PlayFab shuts down a server that does not reach StandingBy in time; GameLift's agent allows 5 min.
@@ -107,6 +125,8 @@ public record AgentConfig(
             metadataPollSeconds = or(metadataPollSeconds, 5);
             // API Gateway closes a WebSocket idle for 10 min.
             pushPingSeconds = or(pushPingSeconds, 300);
+            // The stage's claim TTL (FleetIQ's 60 s): DescribeGameServer gives a claim's LastClaimTime, not its end.
+            claimTtlSeconds = or(claimTtlSeconds, 60);
         }
 
         /** Every timing by its key, in the record's order (the configuration check goes through them all). */
@@ -123,6 +143,7 @@ public record AgentConfig(
             keys.put("apiRetryMaxSeconds", apiRetryMaxSeconds);
             keys.put("metadataPollSeconds", metadataPollSeconds);
             keys.put("pushPingSeconds", pushPingSeconds);
+            keys.put("claimTtlSeconds", claimTtlSeconds);
             return keys;
         }
 
@@ -145,5 +166,6 @@ public record AgentConfig(
         java.time.Duration apiRetryMax() { return duration(apiRetryMaxSeconds); }
         java.time.Duration metadataPoll() { return duration(metadataPollSeconds); }
         java.time.Duration pushPing() { return duration(pushPingSeconds); }
+        java.time.Duration claimTtl() { return duration(claimTtlSeconds); }
     }
 }

@@ -112,6 +112,17 @@ public final class AgentConfigReader {
             problems.add("archiveBucket \"" + c.archiveBucket() + "\" is not an S3 bucket name (the stack output "
                     + "AgentArchiveBucketName: 3 to 63 lowercase letters, digits, dots and hyphens)");
         }
+        if (c.runAsUidBase() < 1 || (long) c.runAsUidBase() + c.processes() - 1 > Integer.MAX_VALUE) {
+            problems.add("runAsUidBase " + c.runAsUidBase() + " is not a uid for " + c.processes() + " processes: slot i runs as "
+                    + "runAsUidBase + i, so it must be at least 1 (never root) and leave room below " + Integer.MAX_VALUE);
+        }
+        Path work = c.workDirectory().toAbsolutePath().normalize();
+        Path servers = c.serversDirectory().toAbsolutePath().normalize();
+        if (servers.startsWith(work) || work.startsWith(servers)) {
+            problems.add("serversDirectory " + c.serversDirectory() + " and workDirectory " + c.workDirectory() + " overlap: the work "
+                    + "directory is the agent's alone (0700), and each process must reach its folder in serversDirectory; "
+                    + "give them two separate folders (the defaults: /var/lib/gamefleet-agent, /var/lib/gamefleet-servers)");
+        }
         if (c.gsdkPort() < 0 || c.gsdkPort() > 65535) {
             problems.add("gsdkPort " + c.gsdkPort() + " is not a port (0 takes any free one)");
         }

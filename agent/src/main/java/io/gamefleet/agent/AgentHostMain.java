@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -21,11 +22,15 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  * </pre>
  * A stop, and the end of stdin (whoever started this JVM is gone, however it died), stop the agents'
  * processes: TERM, the grace, KILL of each process group. The credentials come on stdin, not on a
- * command line another user could read.
+ * command line another user could read. Each agent starts on a thread of its own, so one whose start
+ * is retried (its metadata unreadable, its GSDK port busy) holds up no other; a stop ends such a start.
  */
 public final class AgentHostMain {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Map<String, Agent> AGENTS = new ConcurrentHashMap<>();
+    /** Each instance's agent as it starts: its thread (interrupted by a stop) and the agent, or null once it failed. */
+    private record Starting(Thread thread, CompletableFuture<Agent> agent) {}
+
+    private static final Map<String, Starting> AGENTS = new ConcurrentHashMap<>();
 
     private AgentHostMain() {}
 
@@ -63,25 +68,41 @@ public final class AgentHostMain {
 
     private static void start(JsonNode command) {
         String instanceId = command.get("start").asText();
-        if (AGENTS.containsKey(instanceId)) {
-            return;
-        }
-        try {
-            AgentConfig config = AgentConfigReader.read(Path.of(command.path("config").asText()));
-            var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create(
-                    command.path("accessKeyId").asText(), command.path("secretAccessKey").asText()));
-            AGENTS.put(instanceId, Agent.start(config, credentials));
-        } catch (AgentConfigReader.ConfigException | Agent.StartFailure e) {
-            System.err.println("agent host: the agent of " + instanceId + " cannot start: " + e.getMessage());
-        } catch (Exception e) {
-            System.err.println("agent host: the agent of " + instanceId + " failed to start: " + e);
+        CompletableFuture<Agent> agent = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                AgentConfig config = AgentConfigReader.read(Path.of(command.path("config").asText()));
+                var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                        command.path("accessKeyId").asText(), command.path("secretAccessKey").asText()));
+                agent.complete(Agent.start(config, credentials));
+            } catch (AgentConfigReader.ConfigException | Agent.StartFailure e) {
+                System.err.println("agent host: the agent of " + instanceId + " cannot start: " + e.getMessage());
+            } catch (InterruptedException e) {
+                System.err.println("agent host: the agent of " + instanceId + " was stopped while it started");
+            } catch (Exception e) {
+                System.err.println("agent host: the agent of " + instanceId + " failed to start: " + e);
+            } finally {
+                if (agent.complete(null)) {
+                    AGENTS.values().removeIf(s -> s.agent() == agent); // a later start of that instance tries again
+                }
+            }
+        }, "start-" + instanceId);
+        if (AGENTS.putIfAbsent(instanceId, new Starting(thread, agent)) == null) {
+            thread.start();
         }
     }
 
     /** Stops the instance's agent on a thread of its own: its processes' grace does not hold up the others. */
     private static Thread stopInBackground(String instanceId) {
-        Agent agent = AGENTS.remove(instanceId);
+        Starting starting = AGENTS.remove(instanceId);
         Thread t = new Thread(() -> {
+            if (starting == null) {
+                return;
+            }
+            if (!starting.agent().isDone()) {
+                starting.thread().interrupt(); // a start still trying again gives up
+            }
+            Agent agent = starting.agent().join();
             if (agent == null) {
                 return;
             }

@@ -1,6 +1,5 @@
 package io.gamefleet.agent;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -11,26 +10,22 @@ import java.util.concurrent.Executor;
  * restart of the agent) had its notice posted to a connection that was gone. Each time the channel
  * opens, the agent asks DescribeGameServer about its registered StandingBy servers that no claim has
  * reached (at most {@code processes} requests, and none at the first start), and hands each one still
- * CLAIMED to the supervisor as a notice would have. One that cannot be asked lapses, as before.
+ * CLAIMED to the supervisor as a notice would have, ending when the claim does ({@code LastClaimTime}
+ * plus the stage's claim TTL, {@code timings.claimTtlSeconds}). One that cannot be asked lapses, as before.
  */
 final class ClaimCatchUp implements Runnable {
-    /**
-     * How long the process has to hear of a claim found so (its next heartbeat, 1 s away): the API
-     * says CLAIMED as of now, not until when.
-     */
-    static final Duration WINDOW = Duration.ofSeconds(5);
-
     private final FleetApi api;
     private final Supervisor supervisor;
     private final Executor apiThread;
-    private final Clock clock;
+    /** The stage's claim TTL: DescribeGameServer tells when a claim was made, not when it ends. */
+    private final Duration claimTtl;
     private final AgentLog log;
 
-    ClaimCatchUp(FleetApi api, Supervisor supervisor, Executor apiThread, Clock clock, AgentLog log) {
+    ClaimCatchUp(FleetApi api, Supervisor supervisor, Executor apiThread, Duration claimTtl, AgentLog log) {
         this.api = api;
         this.supervisor = supervisor;
         this.apiThread = apiThread;
-        this.clock = clock;
+        this.claimTtl = claimTtl;
         this.log = log;
     }
 
@@ -50,10 +45,14 @@ final class ClaimCatchUp implements Runnable {
                 continue;
             }
             claim.ifPresent(c -> {
-                Instant now = clock.instant();
-                log.info(id + ": claimed while the push channel was closed; telling the process now");
-                supervisor.claimed(new Notices.Claimed(id, c.gameServerData(),
-                        c.lastClaimTime() == null ? now : c.lastClaimTime(), now.plus(WINDOW)));
+                if (c.lastClaimTime() == null) {
+                    log.warn(id + ": CLAIMED with no LastClaimTime, so no telling when its claim ends; it lapses");
+                    return;
+                }
+                Instant expires = c.lastClaimTime().plus(claimTtl);
+                log.info(id + ": claimed at " + c.lastClaimTime() + " while the push channel was closed, until " + expires
+                        + "; telling the process now");
+                supervisor.claimed(new Notices.Claimed(id, c.gameServerData(), c.lastClaimTime(), expires));
             });
         }
     }

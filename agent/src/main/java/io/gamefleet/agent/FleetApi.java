@@ -3,7 +3,8 @@ package io.gamefleet.agent;
 /**
  * What the agent asks of Gamefleet's FleetIQ API for its game servers. Each call throws
  * {@link Unreachable} when it should be retried later and {@link NotFound} when the server is not
- * registered (any more).
+ * registered (any more); a registration throws {@link Refused} when FleetIQ holds that id for a
+ * server that is not this instance's.
  */
 public interface FleetApi {
     void register(String gameServerId, String connectionInfo);
@@ -26,6 +27,13 @@ public interface FleetApi {
 
     final class NotFound extends RuntimeException {
         public NotFound(String message) {
+            super(message);
+        }
+    }
+
+    /** A refusal that leaves nothing of this agent's registered: retried on the backoff. */
+    final class Refused extends RuntimeException {
+        public Refused(String message) {
             super(message);
         }
     }

@@ -75,6 +75,10 @@ final class FleetSync {
         } else if (held == Registration.AVAILABLE && target == Registration.UTILIZED) {
             // Over the channel the lease holds the health: a HealthCheck here would end lease mode.
             boolean healthy = s.healthy && !reportingOverChannel;
+            if (!s.utilizedAttempted) {
+                s.utilizedAttempted = true; // from now on FleetIQ may hold it UTILIZED
+                changed.run();
+            }
             submit(s, "UpdateGameServer UTILIZED", () -> api.update(s.gameServerId, healthy, true), Registration.UTILIZED, false);
         } else if (held != Registration.NONE && s.healthy && !now.isBefore(s.nextHealthAt)) {
             submit(s, "UpdateGameServer HEALTHY", () -> api.update(s.gameServerId, true, false), held, false);
@@ -146,6 +150,9 @@ final class FleetSync {
             try {
                 request.run();
                 result = after;
+            } catch (FleetApi.Refused e) {
+                result = Registration.NONE; // FleetIQ's server of that id is not this agent's
+                failure = e;
             } catch (FleetApi.NotFound e) {
                 // Gone already (an operator's deregistration, or the health timeout during an outage):
                 // what is still wanted is registered again on the next round.
@@ -171,6 +178,9 @@ final class FleetSync {
                     s.apiFailures = 0;
                     if (s.registration != result) {
                         s.registration = result;
+                        if (result == Registration.UTILIZED) {
+                            s.utilizedAt = now;
+                        }
                         changed.run();
                     }
                     if (result != Registration.NONE) {

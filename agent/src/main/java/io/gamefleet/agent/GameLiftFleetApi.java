@@ -1,6 +1,7 @@
 package io.gamefleet.agent;
 
 import java.util.Optional;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.gamelift.GameLiftClient;
 import software.amazon.awssdk.services.gamelift.model.ConflictException;
@@ -22,6 +23,11 @@ final class GameLiftFleetApi implements FleetApi {
         this.instanceId = instanceId;
     }
 
+    /**
+     * A ConflictException is "registered already" (an earlier attempt went through, its answer lost)
+     * only if DescribeGameServer shows the server on this instance: another instance may have taken
+     * the id first, and that server is not this agent's to report on or deregister.
+     */
     @Override
     public void register(String gameServerId, String connectionInfo) {
         call(() -> {
@@ -29,9 +35,23 @@ final class GameLiftFleetApi implements FleetApi {
                 client.registerGameServer(r -> r.gameServerGroupName(groupName).gameServerId(gameServerId)
                         .instanceId(instanceId).connectionInfo(connectionInfo));
             } catch (ConflictException e) {
-                // Registered already: an earlier attempt went through but its answer was lost.
+                GameServer holder;
+                try {
+                    holder = client.describeGameServer(r -> r.gameServerGroupName(groupName).gameServerId(gameServerId)).gameServer();
+                } catch (NotFoundException gone) {
+                    throw new Refused("refused as a conflict (" + message(e) + "), then not found: registered elsewhere and gone");
+                }
+                if (holder == null || !instanceId.equals(holder.instanceId())) {
+                    throw new Refused("refused as a conflict: " + gameServerId + " is registered on instance "
+                            + (holder == null ? "?" : holder.instanceId()) + ", not this instance " + instanceId
+                            + " (" + message(e) + ")");
+                }
             }
         });
+    }
+
+    private static String message(AwsServiceException e) {
+        return e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
     }
 
     @Override
@@ -58,7 +78,7 @@ final class GameLiftFleetApi implements FleetApi {
         try {
             server = client.describeGameServer(r -> r.gameServerGroupName(groupName).gameServerId(gameServerId)).gameServer();
         } catch (NotFoundException e) {
-            throw new NotFound(e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage());
+            throw new NotFound(message(e));
         } catch (SdkException e) {
             throw new Unreachable(e.getMessage(), e);
         }
@@ -70,7 +90,7 @@ final class GameLiftFleetApi implements FleetApi {
         try {
             request.run();
         } catch (NotFoundException e) {
-            throw new NotFound(e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage());
+            throw new NotFound(message(e));
         } catch (SdkException e) {
             throw new Unreachable(e.getMessage(), e);
         }

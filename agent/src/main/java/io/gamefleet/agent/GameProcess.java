@@ -7,7 +7,10 @@ import java.util.OptionalInt;
 public interface GameProcess {
     long pid();
 
-    /** When the OS started it: with the pid, it tells the same process from a later one with a reused pid. */
+    /** When the OS started it, in clock ticks since boot ({@code /proc/<pid>/stat}): with the pid, its identity. */
+    long startTicks();
+
+    /** The same as an instant, for people reading the state file. */
     Instant startInstant();
 
     boolean isAlive();

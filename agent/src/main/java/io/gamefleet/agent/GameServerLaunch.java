@@ -4,34 +4,55 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 
 /**
  * What one game server process is started with: the config's command and arguments with their
- * placeholders filled, PlayFab's GSDK config file and {@code PF_*} variables, its log folder.
+ * placeholders filled, PlayFab's GSDK config file and {@code PF_*} variables, its folders, and of the
+ * agent's own environment only what is harmless to hand on (PATH, LANG, LC_*, TZ): never the agent's
+ * credentials or any other secret of its environment.
  */
 final class GameServerLaunch {
     /** PlayFab's agent writes the process's stdout and stderr to this file of its log folder. */
     static final String CONSOLE_LOG = "PF_ConsoleLogs.txt";
     static final String GSDK_CONFIG = "gsdkConfig.json";
+    /** Where a process looks for its programs when the agent has no PATH (systemd always gives one). */
+    static final String DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final AgentConfig config;
     private final String instanceId;
     private final String address;
+    private final ServerFolders folders;
+    private final Map<String, String> handedOn;
 
-    GameServerLaunch(AgentConfig config, String instanceId, String address) {
+    /** {@code agentEnvironment}: the agent's own environment, of which only the allow-list reaches a process. */
+    GameServerLaunch(AgentConfig config, String instanceId, String address, ServerFolders folders,
+            Map<String, String> agentEnvironment) {
         this.config = config;
         this.instanceId = instanceId;
         this.address = address;
+        this.folders = folders;
+        this.handedOn = allowed(agentEnvironment);
+    }
+
+    /** PATH, LANG, LC_* and TZ: what a program needs to find programs and speak the locale, and no secret. */
+    static Map<String, String> allowed(Map<String, String> agentEnvironment) {
+        Map<String, String> allowed = new TreeMap<>();
+        agentEnvironment.forEach((name, value) -> {
+            if (name.equals("PATH") || name.equals("LANG") || name.equals("TZ") || name.startsWith("LC_")) {
+                allowed.put(name, value);
+            }
+        });
+        allowed.putIfAbsent("PATH", DEFAULT_PATH);
+        return allowed;
     }
 
     /** Process {@code slot}'s port of each name. */
@@ -49,17 +70,20 @@ final class GameServerLaunch {
 
     /** Creates the server's folders and GSDK config file; returns how to start it. */
     ProcessLauncher.LaunchSpec prepare(ServerRecord s, int gsdkPort) throws IOException {
-        Path logs = Files.createDirectories(s.logFolder());
-        Files.createDirectories(logs.resolve("_dumps"));
-        Path configFolder = Files.createDirectories(s.folder.resolve("config"));
-        Path shared = Files.createDirectories(config.workDirectory().resolve("shared"));
-        Path certificates = Files.createDirectories(config.workDirectory().resolve("certificates"));
+        Path logs = s.logFolder();
+        Path console = logs.resolve(CONSOLE_LOG);
+        folders.create(s, console);
+        Path shared = folders.shared();
+        Path certificates = folders.certificates();
         Map<String, Integer> ports = ports(s.slot);
-        Path gsdkFile = configFolder.resolve(GSDK_CONFIG);
-        Files.writeString(gsdkFile, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(
-                gsdkConfig(s, gsdkPort, ports, logs, shared, certificates)));
+        Path gsdkFile = folders.writeOwn(s, folders.configFolder(s).resolve(GSDK_CONFIG), JSON.writerWithDefaultPrettyPrinter()
+                .writeValueAsBytes(gsdkConfig(s, gsdkPort, ports, logs, shared, certificates)));
 
-        Map<String, String> env = new HashMap<>(System.getenv());
+        Map<String, String> env = new TreeMap<>(handedOn);
+        env.put("HOME", s.folder.toString());
+        env.put("TMPDIR", s.folder.toString());
+        // With GSDK_CONFIG_FILE, the GSDKs (C++, C#, Java, Unity, Unreal) read the rest from the file, and
+        // only PF_TITLE_ID, PF_BUILD_ID and PF_REGION from the environment: the session host id stays in the file.
         env.put("GSDK_CONFIG_FILE", gsdkFile.toString());
         env.put("PF_TITLE_ID", config.titleId());
         env.put("PF_BUILD_ID", config.buildId());
@@ -72,11 +96,6 @@ final class GameServerLaunch {
         env.put("CERTIFICATE_FOLDER", certificates.toString());
         env.put("PF_PUBLIC_IPV4_ADDRESS", address);
         env.put("PF_FQDN", address);
-        // The C++ GSDK's fallbacks when there is no config file.
-        env.put("HEARTBEAT_ENDPOINT", "127.0.0.1:" + gsdkPort);
-        env.put("SESSION_HOST_ID", s.sessionHostId);
-        env.put("GSDK_LOG_FOLDER", logs.toString());
-        env.put("SHARED_CONTENT_FOLDER", shared.toString());
         env.put("GAMEFLEET_GAME_SERVER_ID", s.gameServerId);
         env.put("GAMEFLEET_GAME_SERVER_GROUP_NAME", config.gameServerGroupName());
         ports.forEach((name, port) -> env.put("GAMEFLEET_PORT_" + name.toUpperCase().replaceAll("[^A-Z0-9]", "_"), String.valueOf(port)));
@@ -85,7 +104,12 @@ final class GameServerLaunch {
         List<String> command = new ArrayList<>();
         command.add(config.command());
         config.args().forEach(a -> command.add(fill(a, s, ports)));
-        return new ProcessLauncher.LaunchSpec(command, env, s.folder, logs.resolve(CONSOLE_LOG));
+        return new ProcessLauncher.LaunchSpec(command, env, s.folder, console, s.uid);
+    }
+
+    /** The PATH a process looks its command up in (the config's env may set another). */
+    String processPath() {
+        return config.env().getOrDefault("PATH", handedOn.get("PATH"));
     }
 
     private ObjectNode gsdkConfig(ServerRecord s, int gsdkPort, Map<String, Integer> ports, Path logs, Path shared,

@@ -1,6 +1,7 @@
 package io.gamefleet.agent;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutionException;
@@ -8,6 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -17,8 +19,11 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * PlayFab's GSDK endpoints on Jetty, on the loopback address only (the GSDK sends no credentials:
- * the unguessable session host id in the path is what tells one process from another).
+ * PlayFab's GSDK endpoints on Jetty, on the loopback address only. The GSDK sends no credentials: the
+ * unguessable session host id in the path tells one process from another, and where each process
+ * runs as its own uid, a call for a session is taken only from a socket of that uid (the kernel's
+ * word, {@link SocketOwners}, asked once per connection): any other caller gets 403 NotYourSession,
+ * unread, whatever id it knows.
  */
 final class GsdkEndpoint {
     static final String LOOPBACK = "127.0.0.1";
@@ -30,11 +35,15 @@ final class GsdkEndpoint {
     private static final Pattern GSDK_INFO = Pattern.compile("/v1/metrics/([^/]+)/gsdkinfo");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final GsdkAnswer TOO_LARGE = new GsdkAnswer.Refusal(413, "TooLarge", "a GSDK body is at most " + MAX_BODY + " bytes");
+    private static final GsdkAnswer NOT_YOURS = new GsdkAnswer.Refusal(403, "NotYourSession",
+            "this session host id is another game server process's: a process may call only for the session it was given");
+    /** The connection's caller, found once (a socket's owner never changes); Integer.MIN_VALUE when none owns it. */
+    private static final String CALLER_UID = GsdkEndpoint.class.getName() + ".callerUid";
 
     private final Server server;
     private final ServerConnector connector;
 
-    GsdkEndpoint(Supervisor supervisor, int port) {
+    GsdkEndpoint(Supervisor supervisor, int port, SocketOwners owners) {
         QueuedThreadPool threads = new QueuedThreadPool(16, 2);
         threads.setName("gsdk");
         server = new Server(threads);
@@ -42,7 +51,7 @@ final class GsdkEndpoint {
         connector.setHost(LOOPBACK);
         connector.setPort(port);
         server.addConnector(connector);
-        server.setHandler(new Routes(supervisor));
+        server.setHandler(new Routes(supervisor, owners));
     }
 
     /** Starts listening; returns the port (the one asked for, or the free one taken for 0). */
@@ -57,9 +66,11 @@ final class GsdkEndpoint {
 
     private static final class Routes extends Handler.Abstract {
         private final Supervisor supervisor;
+        private final SocketOwners owners;
 
-        Routes(Supervisor supervisor) {
+        Routes(Supervisor supervisor, SocketOwners owners) {
             this.supervisor = supervisor;
+            this.owners = owners;
         }
 
         @Override
@@ -96,21 +107,42 @@ final class GsdkEndpoint {
                 m = LEGACY_HEARTBEAT.matcher(path);
                 heartbeat = m.matches() && method.equals("POST");
             }
+            if (!heartbeat) {
+                m = GSDK_INFO.matcher(path);
+                if (!m.matches() || !method.equals("POST")) {
+                    return new GsdkAnswer.Refusal(404, "NotFound", method + " " + path + " is not a GSDK endpoint");
+                }
+            }
+            String sessionHostId = m.group(1);
+            int owner = supervisor.ownerOf(sessionHostId);
+            if (owner != ServerUsers.AGENT_USER && owner != callerUid(request)) {
+                return NOT_YOURS;
+            }
             try {
                 if (heartbeat) {
-                    return supervisor.heartbeat(m.group(1), GsdkHeartbeatReader.read(body(request)));
+                    return supervisor.heartbeat(sessionHostId, GsdkHeartbeatReader.read(body(request)));
                 }
-                m = GSDK_INFO.matcher(path);
-                if (m.matches() && method.equals("POST")) {
-                    String[] info = GsdkHeartbeatReader.gsdkInfo(body(request));
-                    return supervisor.gsdkInfo(m.group(1), info[0], info[1]);
-                }
+                String[] info = GsdkHeartbeatReader.gsdkInfo(body(request));
+                return supervisor.gsdkInfo(sessionHostId, info[0], info[1]);
             } catch (GsdkHeartbeatReader.Malformed e) {
                 return new GsdkAnswer.Refusal(400, "MalformedRequest", e.getMessage());
             } catch (TooLarge e) {
                 return TOO_LARGE;
             }
-            return new GsdkAnswer.Refusal(404, "NotFound", method + " " + path + " is not a GSDK endpoint");
+        }
+
+        /** The uid owning the connection's client socket, asked of the kernel at the connection's first GSDK call. */
+        private int callerUid(Request request) {
+            ConnectionMetaData connection = request.getConnectionMetaData();
+            Object known = connection.getAttribute(CALLER_UID);
+            if (known instanceof Integer uid) {
+                return uid;
+            }
+            int uid = connection.getRemoteSocketAddress() instanceof InetSocketAddress client
+                    && connection.getLocalSocketAddress() instanceof InetSocketAddress server
+                    ? owners.uidOf(client, server).orElse(Integer.MIN_VALUE) : Integer.MIN_VALUE;
+            connection.setAttribute(CALLER_UID, uid);
+            return uid;
         }
 
         /** The body, read up to {@link #MAX_BODY} bytes whatever its framing (a chunked body has no length). */

@@ -16,6 +16,8 @@ final class ServerRecord {
     final String sessionHostId;
     final Path folder;
     final Instant startedAt;
+    /** The uid (and gid) it runs as, {@link ServerUsers#AGENT_USER} for the agent's own: the only caller its session accepts. */
+    final int uid;
     GameProcess process;
 
     /** Null until the first heartbeat (or, in wrapper mode, until the readiness check passes). */
@@ -30,8 +32,12 @@ final class ServerRecord {
 
     Notices.Claimed claim;
     String sessionId;
-    /** A reply has said {@code operation: Active}: from then on FleetIQ is told UTILIZED. */
+    /** A reply has said {@code operation: Active} (told only once FleetIQ took UTILIZED within the claim). */
     boolean activeSent;
+    /** A claim's UpdateGameServer UTILIZED went out: FleetIQ may hold it UTILIZED, answer or not. */
+    boolean utilizedAttempted;
+    /** When FleetIQ answered the UTILIZED: before the claim's end, the process may be told Active. */
+    Instant utilizedAt;
     long maintenanceIncarnationSent;
 
     Registration registration = Registration.NONE;
@@ -56,8 +62,14 @@ final class ServerRecord {
     Integer exitCode;
     boolean archived;
 
+    /** A process that runs as the agent's own user. */
     ServerRecord(int slot, String gameServerId, String sessionHostId, Path folder, Instant startedAt) {
+        this(slot, gameServerId, sessionHostId, folder, startedAt, ServerUsers.AGENT_USER);
+    }
+
+    ServerRecord(int slot, String gameServerId, String sessionHostId, Path folder, Instant startedAt, int uid) {
         this.slot = slot;
+        this.uid = uid;
         this.gameServerId = gameServerId;
         this.sessionHostId = sessionHostId;
         this.folder = folder;
@@ -76,13 +88,21 @@ final class ServerRecord {
         return endedAt != null;
     }
 
-    /** What FleetIQ should hold: nothing once the process ends, stops or leaves StandingBy/Active. */
+    /** FleetIQ took the claim's UTILIZED while the claim lasted: the match is this process's. */
+    boolean utilizedWithinClaim() {
+        return claim != null && utilizedAt != null && utilizedAt.isBefore(claim.claimExpiresAt());
+    }
+
+    /**
+     * What FleetIQ should hold: nothing once the process ends, stops or leaves StandingBy/Active;
+     * UTILIZED as soon as a claim reaches a StandingBy process, before it is told Active.
+     */
     Registration target() {
         if (ended() || stopping() || state == null) {
             return Registration.NONE;
         }
         return switch (state) {
-            case StandingBy -> activeSent ? Registration.UTILIZED : Registration.AVAILABLE;
+            case StandingBy -> activeSent || claim != null ? Registration.UTILIZED : Registration.AVAILABLE;
             case Active -> Registration.UTILIZED;
             default -> Registration.NONE;
         };

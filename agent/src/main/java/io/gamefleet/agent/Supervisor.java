@@ -31,6 +31,7 @@ final class Supervisor {
     private final Clock clock;
     private final ProcessLauncher launcher;
     private final GameServerLaunch launch;
+    private final ServerUsers users;
     private final FleetSync fleet;
     private final ReadinessProbe probe;
     private final LogArchive archive;
@@ -57,13 +58,14 @@ final class Supervisor {
     }
 
     Supervisor(AgentConfig config, String instanceId, Clock clock, ProcessLauncher launcher, GameServerLaunch launch,
-            FleetApi api, java.util.concurrent.Executor apiExecutor, ReadinessProbe probe, LogArchive archive,
+            ServerUsers users, FleetApi api, java.util.concurrent.Executor apiExecutor, ReadinessProbe probe, LogArchive archive,
             AgentLog log, java.util.function.IntSupplier gsdkPort) {
         this.config = config;
         this.instanceId = instanceId;
         this.clock = clock;
         this.launcher = launcher;
         this.launch = launch;
+        this.users = users;
         this.probe = probe;
         this.archive = archive;
         this.log = log;
@@ -89,6 +91,7 @@ final class Supervisor {
                 if (s != null) {
                     supervise(s, now);
                     if (s.ended()) {
+                        endLeftovers(s.uid);
                         slot.current = null;
                         retiring.add(s);
                         afterEnd(slot, s, now);
@@ -115,9 +118,10 @@ final class Supervisor {
     private void start(Slot slot, Instant now) {
         // The game server id is public (FleetIQ lists it); the session host id is the process's secret.
         String gameServerId = "gs-" + hex(8);
-        ServerRecord s = new ServerRecord(slot.index, gameServerId, hex(16),
-                config.workDirectory().resolve("servers").resolve(gameServerId), now);
+        ServerRecord s = new ServerRecord(slot.index, gameServerId, hex(16), config.serversDirectory().resolve(gameServerId),
+                now, users.uid(slot.index));
         try {
+            endLeftovers(s.uid);
             s.process = launcher.launch(launch.prepare(s, gsdkPort.getAsInt()));
         } catch (IOException | RuntimeException e) {
             slot.failures++;
@@ -133,7 +137,25 @@ final class Supervisor {
         log.info(s.gameServerId + ": started, pid " + s.process.pid() + ", slot " + slot.index);
     }
 
+    /**
+     * Before a slot's uid starts a new process and before an ended one's folder is archived, nothing
+     * of that uid may run on: a process that left its group (setsid, a double fork) would otherwise
+     * pass as the next process of the slot on the GSDK endpoint, or race the archive in its folder.
+     */
+    private void endLeftovers(int uid) {
+        if (uid != ServerUsers.AGENT_USER) {
+            launcher.killAll(uid);
+        }
+    }
+
     private void supervise(ServerRecord s, Instant now) {
+        if (config.mode() == AgentConfig.Mode.WRAPPER && !s.activeSent && s.utilizedWithinClaim()) {
+            // Nothing to tell a game server with no SDK: its match began with the UTILIZED (even if it has just exited).
+            s.activeSent = true;
+            s.sessionId = UUID.randomUUID().toString();
+            changed = true;
+            log.info(s.gameServerId + ": claimed and UTILIZED");
+        }
         if (!s.process.isAlive()) {
             s.endedAt = now;
             s.exitCode = s.process.exitCode().isPresent() ? s.process.exitCode().getAsInt() : null;
@@ -155,9 +177,15 @@ final class Supervisor {
                 stop(s, "no heartbeat for " + t.heartbeatTimeoutSeconds() + " s", !s.state.ending(), false, now);
             }
         }
-        if (s.claim != null && !s.activeSent && !now.isBefore(s.claim.claimExpiresAt())) {
-            log.info(s.gameServerId + ": claim lapsed before the process heard of it");
+        if (s.claim != null && !s.activeSent && !s.utilizedWithinClaim() && !now.isBefore(s.claim.claimExpiresAt())) {
             s.claim = null;
+            changed = true;
+            if (s.utilizedAttempted && !s.stopping()) {
+                // FleetIQ may hold it UTILIZED with no match: never claimable again, so it makes way for a new one.
+                stop(s, "its claim lapsed before FleetIQ took its UTILIZED, so it was never told Active", false, true, now);
+            } else {
+                log.info(s.gameServerId + ": claim lapsed before its UTILIZED could be written; the process was not told");
+            }
         }
         if (s.stopping()) {
             if (s.termSentAt == null && !now.isBefore(s.termAt)) {
@@ -226,7 +254,9 @@ final class Supervisor {
             if (s == null) {
                 return new GsdkAnswer.Refusal(404, "SessionHostNotFound", "no game server process of this agent has that session host id");
             }
-            Optional<String> refusal = GsdkTransitions.refusal(s.state, hb.state(), s.activeSent);
+            // Once FleetIQ took the claim's UTILIZED, the match is the process's: an Active it reports is accepted
+            // even if the reply that told it was lost (the agent restarted before saving that it was sent).
+            Optional<String> refusal = GsdkTransitions.refusal(s.state, hb.state(), s.activeSent || s.utilizedWithinClaim());
             if (refusal.isPresent()) {
                 return new GsdkAnswer.Refusal(400, "InvalidTransition", refusal.get());
             }
@@ -238,6 +268,7 @@ final class Supervisor {
                 changed = true;
                 log.info(s.gameServerId + ": " + (from == null ? "first heartbeat" : from) + " -> " + s.state);
                 s.everReady |= s.state == GameState.StandingBy;
+                s.activeSent |= s.state == GameState.Active;
                 if (s.state.ending()) {
                     stop(s, "the process reported " + s.state, endedTooSoon(s, now), true, now);
                 }
@@ -245,7 +276,8 @@ final class Supervisor {
             Operation operation = Operation.Continue;
             if (s.stopping()) {
                 operation = Operation.Terminate;
-            } else if (s.state == GameState.StandingBy && s.claim != null && now.isBefore(s.claim.claimExpiresAt())) {
+            } else if (s.state == GameState.StandingBy && s.claim != null && (s.activeSent || s.utilizedWithinClaim())) {
+                // UTILIZED first: a process is told Active only once FleetIQ holds the match as its own.
                 operation = Operation.Active;
                 if (!s.activeSent) {
                     s.activeSent = true;
@@ -258,6 +290,17 @@ final class Supervisor {
             s.maintenanceIncarnationSent = maintenance.documentIncarnation();
             return new GsdkAnswer.Reply(GsdkReplies.reply(operation, s, config.gameServerGroupName(), instanceId,
                     maintenance, withSchedule));
+        }
+    }
+
+    /**
+     * The uid whose process alone may call for that session, or {@link ServerUsers#AGENT_USER} when
+     * any may (the agent's user runs it, or no running process has that session host id).
+     */
+    int ownerOf(String sessionHostId) {
+        synchronized (lock) {
+            ServerRecord s = bySessionHost.get(sessionHostId);
+            return s == null ? ServerUsers.AGENT_USER : s.uid;
         }
     }
 
@@ -291,13 +334,9 @@ final class Supervisor {
             }
             s.claim = notice;
             changed = true;
-            if (config.mode() == AgentConfig.Mode.WRAPPER) {
-                s.activeSent = true; // nothing to tell a game server with no SDK
-                s.sessionId = UUID.randomUUID().toString();
-                log.info(s.gameServerId + ": claimed");
-            } else {
-                log.info(s.gameServerId + ": claimed; Active at its next heartbeat");
-            }
+            log.info(s.gameServerId + ": claimed; UTILIZED first" + (config.mode() == AgentConfig.Mode.GSDK
+                    ? ", then Active at its next heartbeat" : ""));
+            fleet.reconcile(s, now); // the UTILIZED now, not at the next round
         }
     }
 
@@ -366,6 +405,10 @@ final class Supervisor {
             changed = false;
             return c;
         }
+    }
+
+    ServerUsers users() {
+        return users;
     }
 
     Slot[] slots() {

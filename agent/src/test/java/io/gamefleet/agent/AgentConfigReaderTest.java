@@ -21,6 +21,28 @@ class AgentConfigReaderTest {
         assertThat(c.timings().metadataPollSeconds()).isEqualTo(5);
         assertThat(c.timings().pushPingSeconds()).isEqualTo(300);
         assertThat(c.archiveDirectory()).isEqualTo(c.workDirectory().resolve("archive"));
+        assertThat(c.serversDirectory()).isEqualTo(java.nio.file.Path.of("/var/lib/gamefleet-servers"));
+        assertThat(c.runAs()).as("decided at start, by the agent's privileges").isNull();
+        assertThat(c.runAsUidBase()).isEqualTo(61000);
+        assertThat(c.timings().claimTtlSeconds()).isEqualTo(60);
+    }
+
+    @Test
+    void runAsIsPerServerOrAgentWithAUidBaseThatIsNeverRootAndFoldersThatDoNotOverlap() {
+        assertThat(AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4", "\"processes\": 4, \"runAs\": \"per-server\""))
+                .runAs()).isEqualTo(AgentConfig.RunAs.PER_SERVER);
+        assertThat(AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4", "\"processes\": 4, \"runAs\": \"agent\""))
+                .runAs()).isEqualTo(AgentConfig.RunAs.AGENT);
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4", "\"processes\": 4, \"runAs\": \"root\"")))
+                .hasMessageContaining("from String \"root\"").hasMessageContaining("[per-server, agent]");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4", "\"processes\": 4, \"runAsUidBase\": 0")))
+                .hasMessageContaining("runAsUidBase 0 is not a uid for 4 processes").hasMessageContaining("at least 1 (never root)");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"runAsUidBase\": 2147483646")))
+                .hasMessageContaining("runAsUidBase 2147483646 is not a uid for 4 processes");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"workDirectory\": \"/var/lib/g\", \"serversDirectory\": \"/var/lib/g/servers\"")))
+                .hasMessageContaining("serversDirectory /var/lib/g/servers and workDirectory /var/lib/g overlap");
     }
 
     @Test

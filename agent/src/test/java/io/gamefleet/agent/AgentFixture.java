@@ -14,6 +14,10 @@ import java.util.Set;
 /** One agent in-process: fake clock, fake processes, fake FleetIQ, the real supervisor. */
 final class AgentFixture {
     static final ObjectMapper JSON = new ObjectMapper();
+    /** The agent's own environment: what a process may get of it, and secrets it must not. */
+    static final java.util.Map<String, String> AGENT_ENVIRONMENT = java.util.Map.of("PATH", "/usr/bin:/bin", "LANG", "C.UTF-8",
+            "LC_TIME", "en_GB.UTF-8", "TZ", "UTC", "HOME", "/root", "AWS_SECRET_ACCESS_KEY", "agent-secret",
+            "AWS_ACCESS_KEY_ID", "AKIAAGENT", "GAMEFLEET_LOCAL_TOKEN", "local-token", "USER", "root");
 
     final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
     final FakeProcesses processes = new FakeProcesses();
@@ -23,6 +27,7 @@ final class AgentFixture {
     final AgentConfig config;
     final Supervisor supervisor;
     final Path work;
+    final ServerFolders folders;
 
     /** The API's calls waiting for {@link #runApiCalls} when they are queued, as on the agent's own thread. */
     final java.util.Queue<Runnable> queuedApiCalls = new java.util.ArrayDeque<>();
@@ -32,8 +37,13 @@ final class AgentFixture {
     }
 
     /** {@code apiCallsQueued}: each API call completes only when the test runs it, after the round that made it. */
-    AgentFixture(Path work, String overrides, boolean apiCallsQueued) throws Exception {
-        this.work = work;
+    AgentFixture(Path root, String overrides, boolean apiCallsQueued) throws Exception {
+        this(root, overrides, apiCallsQueued, null);
+    }
+
+    /** {@code users}: the processes' uids, or null for the configuration's runAs (the agent's user unless per-server). */
+    AgentFixture(Path root, String overrides, boolean apiCallsQueued, ServerUsers users) throws Exception {
+        this.work = root.resolve("agent");
         ObjectNode c = (ObjectNode) JSON.readTree("""
                 {"gameServerGroupName": "g", "instanceId": "i-1", "region": "us-east-1",
                  "connectionAddress": "10.0.0.5", "command": "/opt/game/server",
@@ -42,11 +52,18 @@ final class AgentFixture {
                  "gsdkPort": 56001, "titleId": "T1", "buildId": "B1"}
                 """);
         c.put("workDirectory", work.toString());
+        c.put("serversDirectory", root.resolve("servers").toString());
         c.setAll((ObjectNode) JSON.readTree(overrides));
         config = AgentConfigReader.parse("test", c.toString());
         AgentLog agentLog = new AgentLog(clock, log::add);
-        GameServerLaunch launch = new GameServerLaunch(config, "i-1", "10.0.0.5");
-        supervisor = new Supervisor(config, "i-1", clock, processes, launch, api,
+        folders = new ServerFolders(config.workDirectory(), config.serversDirectory());
+        folders.prepare();
+        GameServerLaunch launch = new GameServerLaunch(config, "i-1", "10.0.0.5", folders, AGENT_ENVIRONMENT);
+        if (users == null) {
+            users = config.runAs() == AgentConfig.RunAs.PER_SERVER
+                    ? ServerUsers.perServer(config.runAsUidBase(), config.processes()) : ServerUsers.agent();
+        }
+        supervisor = new Supervisor(config, "i-1", clock, processes, launch, users, api,
                 apiCallsQueued ? queuedApiCalls::add : Runnable::run,
                 s -> ready.contains(s.gameServerId), new FolderLogArchive(config.archiveDirectory(), "g", "i-1", agentLog),
                 agentLog, () -> 56001);

@@ -42,6 +42,7 @@ class AgentProcessTest {
     }
 
     private Process agent(Path config, String logName) throws Exception {
+        ChildJvm.traversable(work); // the path to serversDirectory, for the processes' own uids
         ProcessBuilder b = new ProcessBuilder(ChildJvm.java(), "-cp", System.getProperty("java.class.path"),
                 AgentMain.class.getName(), config.toString())
                 .redirectErrorStream(true).redirectOutput(work.resolve(logName).toFile());
@@ -75,7 +76,7 @@ class AgentProcessTest {
                 .put("apiEndpoint", "http://127.0.0.1:" + gamefleet.port())
                 .put("pushEndpoint", "ws://127.0.0.1:" + gamefleet.port() + "/push")
                 .put("command", ChildJvm.java()).put("processes", 1).put("gsdkPort", 0)
-                .put("workDirectory", work.resolve("agent").toString());
+                .put("workDirectory", work.resolve("agent").toString()).put("serversDirectory", work.resolve("servers").toString());
         ChildJvm.args(ScriptedGsdkServer.class, "match-until", endFile.toString()).forEach(c.putArray("args")::add);
         c.putObject("ports").putObject("game").put("from", gamePort).put("to", gamePort);
         c.putObject("timings").put("heartbeatTimeoutSeconds", 30).put("healthPeriodSeconds", 2);
@@ -141,7 +142,7 @@ class AgentProcessTest {
                 .put("apiEndpoint", "http://127.0.0.1:" + gamefleet.port())
                 .put("metadataEndpoint", "http://127.0.0.1:" + gamefleet.port())
                 .put("command", ChildJvm.java()).put("processes", 1).put("gsdkPort", 0)
-                .put("workDirectory", work.resolve("agent").toString());
+                .put("workDirectory", work.resolve("agent").toString()).put("serversDirectory", work.resolve("servers").toString());
         ChildJvm.args(ScriptedGsdkServer.class, "match-until", work.resolve("never").toString()).forEach(c.putArray("args")::add);
         c.putObject("ports").putObject("game").put("from", gamePort).put("to", gamePort);
         c.putObject("timings").put("metadataPollSeconds", 0.2);
@@ -150,7 +151,7 @@ class AgentProcessTest {
         String id = gamefleet.registered.keySet().iterator().next();
         // The instance id and the address came from the metadata.
         assertThat(log("agent.log")).contains("agent of i-0abc in g");
-        Path console = work.resolve("agent/servers").resolve(id).resolve("logs").resolve(GameServerLaunch.CONSOLE_LOG);
+        Path console = work.resolve("servers").resolve(id).resolve("logs").resolve(GameServerLaunch.CONSOLE_LOG);
         assertThat(ChildJvm.read(console)).doesNotContain("MAINTENANCE");
         gamefleet.metadata.put(InstanceMetadata.SPOT_INSTANCE_ACTION, "{\"action\": \"terminate\", \"time\": \"2026-12-01T10:02:00Z\"}");
         ChildJvm.await("the Spot notice in the process's console", () -> ChildJvm.read(console).contains("MAINTENANCE 2026-12-01T10:02:00Z Preempt"));

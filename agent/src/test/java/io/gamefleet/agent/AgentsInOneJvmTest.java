@@ -20,6 +20,7 @@ class AgentsInOneJvmTest {
 
     @Test
     void eachAgentSignsWithItsInstancesCredentialsAndShutdownStopsItsProcesses() throws Exception {
+        ChildJvm.traversable(work);
         try (FakeGamefleet gamefleet = new FakeGamefleet().start()) {
             List<Agent> agents = new ArrayList<>();
             List<Long> pids = new ArrayList<>();
@@ -31,7 +32,9 @@ class AgentsInOneJvmTest {
                             .put("apiEndpoint", "http://127.0.0.1:" + gamefleet.port())
                             .put("pushEndpoint", "ws://127.0.0.1:" + gamefleet.port() + "/push")
                             .put("command", ChildJvm.java()).put("gsdkPort", 0)
-                            .put("workDirectory", work.resolve(instance).toString());
+                            .put("workDirectory", work.resolve(instance).toString())
+                            .put("serversDirectory", work.resolve("servers-" + instance).toString())
+                            .put("runAsUidBase", 61000 + 10 * agents.size()); // two agents on one machine: uids of their own
                     ChildJvm.args(ScriptedGsdkServer.class, "match-until", work.resolve("never").toString())
                             .forEach(c.putArray("args")::add);
                     c.putObject("ports").putObject("game").put("from", port).put("to", port);

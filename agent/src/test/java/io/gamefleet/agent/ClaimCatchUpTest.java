@@ -12,7 +12,7 @@ class ClaimCatchUpTest {
     @TempDir Path work;
 
     private static ClaimCatchUp catchUp(AgentFixture a) {
-        return new ClaimCatchUp(a.api, a.supervisor, Runnable::run, a.clock, new AgentLog(a.clock, a.log::add));
+        return new ClaimCatchUp(a.api, a.supervisor, Runnable::run, a.config.timings().claimTtl(), new AgentLog(a.clock, a.log::add));
     }
 
     @Test
@@ -49,15 +49,29 @@ class ClaimCatchUpTest {
     }
 
     @Test
-    void aClaimFoundAfterItsWindowIsNotTold() throws Exception {
+    void aCaughtUpClaimEndsWhenTheClaimDoesItsLastClaimTimePlusTheClaimTtl() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1, \"timings\": {\"claimTtlSeconds\": 45}}", true);
+        a.tick();
+        ServerRecord s = a.reportsStandingBy(0);
+        a.runApiCalls();
+        Instant claimedAt = a.clock.instant().minusSeconds(10);
+        a.api.claims.put(s.gameServerId, new FleetApi.Claim("map=dust", claimedAt));
+        catchUp(a).run();
+        assertThat(s.claim.claimedAt()).isEqualTo(claimedAt);
+        assertThat(s.claim.claimExpiresAt()).isEqualTo(claimedAt.plusSeconds(45));
+    }
+
+    @Test
+    void aClaimMadeLongerAgoThanTheClaimTtlIsNotToldNorUtilized() throws Exception {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
         a.tick();
         ServerRecord s = a.standingBy(0);
-        a.api.claims.put(s.gameServerId, new FleetApi.Claim(null, a.clock.instant()));
+        a.api.claims.put(s.gameServerId, new FleetApi.Claim(null, a.clock.instant().minusSeconds(61)));
         catchUp(a).run();
-        a.clock.advanceSeconds(ClaimCatchUp.WINDOW.toSeconds());
         a.tick();
         assertThat(a.reply(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Continue");
+        assertThat(a.api.registered).containsEntry(s.gameServerId, "AVAILABLE");
+        assertThat(a.log).anyMatch(l -> l.contains(s.gameServerId + ": claim notice came after the claim lapsed"));
     }
 
     @Test

@@ -16,12 +16,17 @@ final class FakeFleetApi implements FleetApi {
     volatile boolean answersLost;
     /** Registrations refused NotFound (the group or the instance is not there). */
     volatile boolean groupMissing;
+    /** Ids another instance registered first: a registration of one is refused (a conflict, not ours). */
+    final java.util.Set<String> takenElsewhere = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Override
     public synchronized void register(String id, String info) {
         reach("register " + id);
         if (groupMissing) {
             throw new NotFound(id);
+        }
+        if (takenElsewhere.contains(id)) {
+            throw new Refused("refused as a conflict: " + id + " is registered on instance i-other, not this instance i-1");
         }
         registered.put(id, "AVAILABLE");
         connectionInfo.put(id, info);

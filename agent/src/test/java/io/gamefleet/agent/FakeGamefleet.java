@@ -20,8 +20,8 @@ import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 
 /**
- * Gamefleet as the agent JVM sees it, for the tests that run the agent as a process: the three
- * GameLift operations it calls (AWS JSON 1.1 on {@code POST /}) and the push channel at {@code /push}.
+ * Gamefleet as the agent JVM sees it, for the tests that run the agent as a process: the GameLift
+ * operations it calls (AWS JSON 1.1 on {@code POST /}) and the push channel at {@code /push}.
  * Records what arrives; the real ones are the local profile's.
  */
 final class FakeGamefleet implements AutoCloseable {
@@ -29,10 +29,14 @@ final class FakeGamefleet implements AutoCloseable {
 
     final List<String> calls = new CopyOnWriteArrayList<>();
     final Map<String, String> registered = new ConcurrentHashMap<>();
+    /** The instance each registered server is on. */
+    final Map<String, String> instanceOf = new ConcurrentHashMap<>();
     final List<Map<String, String>> pushConnects = new CopyOnWriteArrayList<>();
     /** The instance metadata items served (IMDSv2: a token first, then GETs that carry it). */
     final Map<String, String> metadata = new ConcurrentHashMap<>();
     final List<String> metadataReads = new CopyOnWriteArrayList<>();
+    /** The metadata service answers 503 to everything. */
+    volatile boolean metadataDown;
     private final List<Session> sockets = new CopyOnWriteArrayList<>();
     /** What the agents sent on the push channel. */
     final List<String> pushReceived = new CopyOnWriteArrayList<>();
@@ -63,7 +67,24 @@ final class FakeGamefleet implements AutoCloseable {
                 String answer = "{}";
                 int status = 200;
                 switch (operation) {
-                    case "RegisterGameServer" -> registered.put(id, "AVAILABLE");
+                    case "RegisterGameServer" -> {
+                        if (registered.containsKey(id)) {
+                            status = 400;
+                            answer = "{\"__type\":\"ConflictException\",\"message\":\"game server " + id + " is registered\"}";
+                        } else {
+                            registered.put(id, "AVAILABLE");
+                            instanceOf.put(id, body.path("InstanceId").asText());
+                        }
+                    }
+                    case "DescribeGameServer" -> {
+                        if (!registered.containsKey(id)) {
+                            status = 400;
+                            answer = "{\"__type\":\"NotFoundException\",\"message\":\"no such game server\"}";
+                        } else {
+                            answer = JSON.createObjectNode().set("GameServer", JSON.createObjectNode().put("GameServerId", id)
+                                    .put("InstanceId", instanceOf.get(id)).put("UtilizationStatus", registered.get(id))).toString();
+                        }
+                    }
                     case "UpdateGameServer" -> {
                         if (!registered.containsKey(id)) {
                             status = 400;
@@ -72,7 +93,10 @@ final class FakeGamefleet implements AutoCloseable {
                             registered.put(id, body.path("UtilizationStatus").asText());
                         }
                     }
-                    case "DeregisterGameServer" -> registered.remove(id);
+                    case "DeregisterGameServer" -> {
+                        registered.remove(id);
+                        instanceOf.remove(id);
+                    }
                     default -> { }
                 }
                 response.setStatus(status);
@@ -108,7 +132,9 @@ final class FakeGamefleet implements AutoCloseable {
     private boolean metadata(Request request, String path, Response response, Callback callback) {
         int status;
         String body = "";
-        if (path.equals("/latest/api/token") && request.getMethod().equals("PUT")) {
+        if (metadataDown) {
+            status = 503;
+        } else if (path.equals("/latest/api/token") && request.getMethod().equals("PUT")) {
             status = request.getHeaders().get("x-aws-ec2-metadata-token-ttl-seconds") == null ? 400 : 200;
             body = "token-1";
             response.getHeaders().put("x-aws-ec2-metadata-token-ttl-seconds", "21600");

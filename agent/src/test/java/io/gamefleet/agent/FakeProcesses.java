@@ -15,6 +15,10 @@ final class FakeProcesses implements ProcessLauncher {
     final List<LaunchSpec> specs = new ArrayList<>();
     final Map<Long, Fake> adoptable = new HashMap<>();
     IOException failLaunch;
+    /** The uids every process of which was killed, in order. */
+    final List<Integer> killedAll = new ArrayList<>();
+    /** What canExecute answers. */
+    boolean executable = true;
     private long nextPid = 1000;
 
     static final class Fake implements GameProcess {
@@ -38,6 +42,7 @@ final class FakeProcesses implements ProcessLauncher {
         }
 
         @Override public long pid() { return pid; }
+        @Override public long startTicks() { return start.getEpochSecond(); }
         @Override public Instant startInstant() { return start; }
         @Override public boolean isAlive() { return alive; }
         @Override public OptionalInt exitCode() { return exit == null ? OptionalInt.empty() : OptionalInt.of(exit); }
@@ -69,9 +74,19 @@ final class FakeProcesses implements ProcessLauncher {
     }
 
     @Override
-    public Optional<GameProcess> adopt(long pid, Instant startInstant) {
+    public Optional<GameProcess> adopt(long pid, Long startTicks, Instant startInstant, int uid) {
         Fake f = adoptable.get(pid);
-        return f != null && f.alive && f.start.equals(startInstant) ? Optional.of(f) : Optional.empty();
+        return f != null && f.alive && startTicks != null && f.startTicks() == startTicks ? Optional.of(f) : Optional.empty();
+    }
+
+    @Override
+    public void killAll(int uid) {
+        killedAll.add(uid);
+    }
+
+    @Override
+    public boolean canExecute(int uid, String command, String path) {
+        return executable;
     }
 
     Fake last() {

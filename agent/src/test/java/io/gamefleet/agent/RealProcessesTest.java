@@ -9,17 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The supervisor with real child processes in their own process groups, the real GSDK endpoint on
- * Jetty and the scripted GSDK game server; FleetIQ is the fake, the timeouts run on a clock the test
- * moves (the processes run in real time).
+ * The supervisor with real child processes in their own process groups (each of its own uid where
+ * the tests run as root), the real GSDK endpoint on Jetty and the scripted GSDK game server; FleetIQ
+ * is the fake, the timeouts run on a clock the test moves (the processes run in real time).
  */
 class RealProcessesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -28,30 +25,23 @@ class RealProcessesTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
     private final FakeFleetApi api = new FakeFleetApi();
     private final List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
+    private RealAgent agent;
     private Supervisor supervisor;
-    private GsdkEndpoint endpoint;
 
     private void start(String mode, List<String> args, String extra) throws Exception {
         int port = ChildJvm.freePort();
+        ChildJvm.traversable(work);
         ObjectNode c = JSON.createObjectNode().put("gameServerGroupName", "g").put("instanceId", "i-1")
                 .put("region", "us-east-1").put("connectionAddress", "127.0.0.1").put("command", ChildJvm.java())
-                .put("processes", 1).put("workDirectory", work.toString()).put("mode", mode);
+                .put("processes", 1).put("workDirectory", work.resolve("agent").toString())
+                .put("serversDirectory", work.resolve("servers").toString()).put("mode", mode);
         ArrayNode a = c.putArray("args");
         args.forEach(a::add);
         c.putObject("ports").putObject("game").put("from", port).put("to", port);
         c.putObject("timings").put("startTimeoutSeconds", 60).put("stopGraceSeconds", 5).put("terminateNoticeSeconds", 10);
         c.setAll((ObjectNode) JSON.readTree(extra));
-        AgentConfig config = AgentConfigReader.parse("test", c.toString());
-        AgentLog agentLog = new AgentLog(clock, log::add);
-        GameServerLaunch launch = new GameServerLaunch(config, "i-1", "127.0.0.1");
-        AgentMain.PortHolder gsdkPort = new AgentMain.PortHolder();
-        supervisor = new Supervisor(config, "i-1", clock, new SetsidProcessLauncher(), launch, api, Runnable::run,
-                new OutputReadiness(config.wrapper(), launch), new FolderLogArchive(config.archiveDirectory(), "g", "i-1", agentLog),
-                agentLog, gsdkPort);
-        endpoint = new GsdkEndpoint(supervisor, 0);
-        gsdkPort.port = endpoint.start();
-        ticker.scheduleWithFixedDelay(supervisor::tick, 0, 20, TimeUnit.MILLISECONDS);
+        agent = new RealAgent(AgentConfigReader.parse("test", c.toString()), clock, api, log, System.getenv());
+        supervisor = agent.supervisor;
     }
 
     private void startGsdk(String... scriptArgs) throws Exception {
@@ -60,26 +50,17 @@ class RealProcessesTest {
 
     @AfterEach
     void stop() throws Exception {
-        ticker.shutdownNow();
-        ticker.awaitTermination(5, TimeUnit.SECONDS);
-        if (supervisor != null) {
-            synchronized (supervisor.lock) {
-                supervisor.servers().filter(s -> s.process != null && s.process.isAlive()).forEach(s -> s.process.kill());
-            }
-        }
-        if (endpoint != null) {
-            endpoint.stop();
+        if (agent != null) {
+            agent.close();
         }
     }
 
     private ServerRecord current() {
-        synchronized (supervisor.lock) {
-            return supervisor.slots()[0].current;
-        }
+        return agent.current(0);
     }
 
     private Path archived(String gameServerId) {
-        return work.resolve("archive/g/i-1").resolve(gameServerId);
+        return work.resolve("agent/archive/g/i-1").resolve(gameServerId);
     }
 
     /** The process's console log, where it is while it runs or in the archive once it ended. */
@@ -121,13 +102,13 @@ class RealProcessesTest {
             }
         });
         ChildJvm.await("archived", () -> {
-            try (var dirs = Files.list(work.resolve("archive/g/i-1"))) {
+            try (var dirs = Files.list(work.resolve("agent/archive/g/i-1"))) {
                 return dirs.anyMatch(d -> Files.exists(d.resolve(LogArchive.REPORT)));
             } catch (java.io.IOException e) {
                 return false;
             }
         });
-        try (var dirs = Files.list(work.resolve("archive/g/i-1"))) {
+        try (var dirs = Files.list(work.resolve("agent/archive/g/i-1"))) {
             Path d = dirs.findFirst().orElseThrow();
             assertThat(JSON.readTree(d.resolve(LogArchive.REPORT).toFile()).path("exitCode").asInt()).isEqualTo(3);
             assertThat(ChildJvm.read(d.resolve(GameServerLaunch.CONSOLE_LOG))).contains("crashing");

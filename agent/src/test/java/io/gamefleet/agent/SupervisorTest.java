@@ -30,6 +30,15 @@ class SupervisorTest {
         assertThat(spec.environment()).containsEntry("PF_TITLE_ID", "T1").containsEntry("PF_BUILD_ID", "B1")
                 .containsEntry("PF_VM_ID", "i-1").containsEntry("PF_SERVER_INSTANCE_NUMBER", "1")
                 .containsEntry("PF_REGION", "us-east-1").containsEntry("PF_SERVER_LOG_DIRECTORY", s1.logFolder().toString());
+        // Of the agent's own environment, only the allow-list; the session host id is in the config file alone.
+        assertThat(spec.environment()).containsEntry("PATH", "/usr/bin:/bin").containsEntry("LANG", "C.UTF-8")
+                .containsEntry("LC_TIME", "en_GB.UTF-8").containsEntry("TZ", "UTC")
+                .containsEntry("HOME", s1.folder.toString()).containsEntry("TMPDIR", s1.folder.toString())
+                .doesNotContainKeys("AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID", "GAMEFLEET_LOCAL_TOKEN", "USER", "SESSION_HOST_ID",
+                        "HEARTBEAT_ENDPOINT");
+        assertThat(spec.environment().values()).doesNotContain(s1.sessionHostId, "agent-secret", "local-token");
+        assertThat(spec.workingDirectory()).isEqualTo(s1.folder);
+        assertThat(s1.folder.getParent()).isEqualTo(a.config.serversDirectory());
         JsonNode gsdk = AgentFixture.JSON.readTree(Path.of(spec.environment().get("GSDK_CONFIG_FILE")).toFile());
         assertThat(gsdk.path("heartbeatEndpoint").asText()).isEqualTo("127.0.0.1:56001");
         assertThat(gsdk.path("sessionHostId").asText()).isEqualTo(s1.sessionHostId);
@@ -92,15 +101,116 @@ class SupervisorTest {
     }
 
     @Test
-    void aClaimThatLapsesBeforeTheProcessHearsOfItIsDropped() throws Exception {
+    void utilizedIsWrittenBeforeTheProcessIsToldActive() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}", true);
+        a.tick();
+        ServerRecord s = a.reportsStandingBy(0);
+        a.runApiCalls();
+        a.claim(s, "map=dust2");
+        assertThat(a.reply(s, GameState.StandingBy).path("operation").asText()).as("UTILIZED not answered yet").isEqualTo("Continue");
+        a.runApiCalls();
+        assertThat(a.api.calls).last().isEqualTo("update " + s.gameServerId + " HEALTHY UTILIZED");
+        assertThat(a.reply(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Active");
+        assertThat(a.api.registered).containsEntry(s.gameServerId, "UTILIZED");
+    }
+
+    @Test
+    void aClaimWhoseUtilizedWentThroughWithinItIsToldActiveAtTheProcesssNextHeartbeatEvenAfterItsEnd() throws Exception {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1, \"timings\": {\"heartbeatTimeoutSeconds\": 100}}");
         a.tick();
         ServerRecord s = a.standingBy(0);
         a.claim(s, "late");
+        assertThat(a.api.registered).containsEntry(s.gameServerId, "UTILIZED");
+        a.clock.advanceSeconds(60);
+        a.tick();
+        // FleetIQ holds the match as this server's: its players are on their way.
+        assertThat(a.reply(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Active");
+    }
+
+    @Test
+    void anActiveReportedOnceUtilizedWentThroughWithinTheClaimIsAcceptedThoughTheReplyThatToldItWasLost() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        a.tick();
+        ServerRecord s = a.standingBy(0);
+        a.claim(s, "map=dust2");
+        // The previous agent told it Active and died before saving so: this one has not told it.
+        assertThat(s.activeSent).isFalse();
+        assertThat(a.reply(s, GameState.Active).path("operation").asText()).isEqualTo("Continue");
+        assertThat(s.state).isEqualTo(GameState.Active);
+        assertThat(s.activeSent).as("it plays a match").isTrue();
+    }
+
+    @Test
+    void aClaimThatLapsesWhileItsUtilizedCannotBeWrittenIsNeverTurnedIntoActiveAndItsServerMakesWay() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1, \"timings\": {\"heartbeatTimeoutSeconds\": 100}}");
+        a.tick();
+        ServerRecord s = a.standingBy(0);
+        a.api.down = true;
+        a.claim(s, "lost");
+        assertThat(a.reply(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Continue");
+        a.clock.advanceSeconds(60);
+        a.tick();
+        // The write may have reached FleetIQ (no answer): a server UTILIZED with no match is never claimed again.
+        assertThat(a.reply(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Terminate");
+        assertThat(s.activeSent).isFalse();
+        assertThat(a.log).anyMatch(l -> l.contains(s.gameServerId + ": stopping: its claim lapsed before FleetIQ took its UTILIZED"));
+        a.api.down = false;
+        a.advance(30);
+        assertThat(a.api.registered).doesNotContainKey(s.gameServerId);
+    }
+
+    @Test
+    void aUtilizedAnsweredOnlyAfterTheClaimEndedIsNotTurnedIntoActive() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1, \"timings\": {\"heartbeatTimeoutSeconds\": 100}}", true);
+        a.tick();
+        ServerRecord s = a.reportsStandingBy(0);
+        a.runApiCalls();
+        a.claim(s, "slow");
+        a.clock.advanceSeconds(60);
+        a.runApiCalls(); // FleetIQ takes the UTILIZED, but the claim has ended
+        a.tick();
+        assertThat(a.reply(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Terminate");
+        assertThat(s.activeSent).isFalse();
+    }
+
+    @Test
+    void aClaimThatLapsesBeforeAnyUtilizedWentOutIsDroppedAndItsServerStaysAvailable() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1, \"timings\": {\"heartbeatTimeoutSeconds\": 1000}}", true);
+        a.tick();
+        ServerRecord s = a.reportsStandingBy(0);
+        a.advance(60); // its first health report goes out, and stays in flight
+        assertThat(s.apiInFlight).isTrue();
+        a.claim(s, "busy");
         a.clock.advanceSeconds(60);
         a.tick();
         assertThat(a.reply(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Continue");
-        assertThat(a.api.registered).containsEntry(s.gameServerId, "AVAILABLE");
+        assertThat(s.claim).isNull();
+        assertThat(s.stopping()).isFalse();
+        assertThat(a.log).anyMatch(l -> l.contains(s.gameServerId + ": claim lapsed before its UTILIZED could be written"));
+    }
+
+    @Test
+    void aRegistrationRefusedAsAnotherInstancesServerIsRetriedOnTheBackoffAndNeverDeregistered() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        a.tick();
+        ServerRecord s = a.server(0);
+        a.api.takenElsewhere.add(s.gameServerId);
+        a.reply(s, GameState.Initializing);
+        a.reply(s, GameState.StandingBy);
+        a.tick();
+        a.tick();
+        assertThat(a.api.count("register")).isEqualTo(1);
+        assertThat(s.registration).isEqualTo(ServerRecord.Registration.NONE);
+        assertThat(s.registerAttempted).isFalse();
+        assertThat(a.log).anyMatch(l -> l.contains("WARN " + s.gameServerId + ": RegisterGameServer failed (refused as a conflict: "
+                + s.gameServerId + " is registered on instance i-other") && l.endsWith("retry in 1000 ms"));
+        a.clock.advanceSeconds(1);
+        a.reply(s, GameState.StandingBy);
+        a.tick();
+        assertThat(a.api.count("register")).isEqualTo(2);
+        a.processes.last().exit(0);
+        a.advance(1);
+        assertThat(a.api.count("deregister")).as("the server of that id is another instance's").isZero();
     }
 
     @Test
@@ -117,7 +227,7 @@ class SupervisorTest {
         a.tick();
         assertThat(a.api.registered).doesNotContainKey(s.gameServerId);
         assertThat(a.api.calls).contains("deregister " + s.gameServerId);
-        Path archived = work.resolve("archive/g/i-1").resolve(s.gameServerId);
+        Path archived = a.work.resolve("archive/g/i-1").resolve(s.gameServerId);
         assertThat(archived.resolve("PF_ConsoleLogs.txt")).hasContent("match over");
         JsonNode report = AgentFixture.JSON.readTree(archived.resolve("agent-report.json").toFile());
         assertThat(report.path("exitCode").asInt()).isZero();

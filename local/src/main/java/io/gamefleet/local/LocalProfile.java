@@ -101,6 +101,7 @@ public final class LocalProfile implements AutoCloseable {
     private Path logs;
     private EdgeServer edge;
     private SimulatedFleet fleet;
+    private InstanceAgents agents;
     private Services services;
     private Services balancerServices;
     private final List<String> deniedCalls = new CopyOnWriteArrayList<>();
@@ -289,7 +290,14 @@ public final class LocalProfile implements AutoCloseable {
     public InstanceAgents runAgents(AgentTemplate template, Consumer<String> agentLines) {
         Path jar = Optional.ofNullable(System.getenv("GAMEFLEET_AGENT_JAR")).map(Path::of)
                 .orElse(options.home().resolve("../agent/target/gamefleet-agent.jar").normalize());
-        return closing(InstanceAgents.start(template, fleet, edge, logs.resolve("agents"), jar, agentLines));
+        agents = closing(InstanceAgents.start(template, fleet, edge, logs.resolve("agents"), jar, options.claimTtl(),
+                options.keepTemp(), agentLines));
+        return agents;
+    }
+
+    /** The instances' agents, once {@link #runAgents} started them. */
+    public Optional<InstanceAgents> agents() {
+        return Optional.ofNullable(agents);
     }
 
     /** Runs a catalog schedule's function now (what the scheduler does at each period). */

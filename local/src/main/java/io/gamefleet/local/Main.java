@@ -90,8 +90,8 @@ public final class Main {
         launch.agents().ifPresent(a -> System.out.println("  agents:      " + agentsLine(a, launch.demo())));
         agents.ifPresent(a -> {
             System.out.println("               the agent jar " + a.jar() + " in one JVM; its lines on standard error (\"agent: \")");
-            System.out.println("               running servers' output: " + a.instancesFolder()
-                    + "/<instanceId>/servers/<gameServerId>/logs/PF_ConsoleLogs.txt");
+            System.out.println("               running servers' output: " + a.serversFolder()
+                    + "/<instanceId>/<gameServerId>/logs/PF_ConsoleLogs.txt");
             System.out.println("               ended servers' logs:     " + a.archive() + "/<group>/<instanceId>/<gameServerId>/");
         });
         System.out.println("  Ctrl-C stops it.");

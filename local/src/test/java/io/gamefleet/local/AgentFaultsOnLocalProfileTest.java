@@ -46,6 +46,8 @@ class AgentFaultsOnLocalProfileTest {
 
     @BeforeAll
     static void aGroupOfOneInstanceWithItsAgent() throws IOException {
+        // Run as root, the processes are uids of their own: they read the mode and end files by their names here.
+        java.nio.file.Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
         mode = folder.resolve("mode");
         mode("crash-standing-by-when");
         String server = AgentsOnProfile.agentTestMain("ScriptedGsdkServer").stream().map(a -> "'" + a + "'")
@@ -103,6 +105,15 @@ class AgentFaultsOnLocalProfileTest {
         LOCAL.matchmaker().claim(GROUP, GamefleetClient.obj().put("GameServerId", id).put("GameServerData", "map=kill")).ok();
         AgentsOnProfile.await("ACTIVE in the process", () -> servers.console(instance, id).contains("ACTIVE cookie=map=kill") ? id : null);
         AgentsOnProfile.await("UTILIZED", () -> utilization(id).equals("UTILIZED") ? id : null);
+        // Mid-match as far as the agent knows: its state file, written a round after a change, says Active.
+        Path stateFile = agents.instancesFolder().resolve(instance).resolve("agent-state.json");
+        AgentsOnProfile.await("Active in the agent's state file", () -> {
+            try {
+                return new ObjectMapper().readTree(stateFile.toFile()).path("servers").get(0).path("state").asText().equals("Active") ? id : null;
+            } catch (IOException | RuntimeException e) {
+                return null; // being replaced
+            }
+        });
         ProcessHandle killed = agentsJvm().orElseThrow();
         ProcessHandle match = killed.children().findFirst().orElseThrow(); // setsid, then sh, exec: one process
         killed.destroyForcibly(); // SIGKILL

@@ -54,6 +54,8 @@ class AgentsOnLocalProfileTest {
     static void aGroupOfOneInstanceWithItsAgent() throws IOException, InterruptedException {
         Assumptions.assumeTrue(python3(), "python3 runs the scripted GSDK game server and is not on PATH");
         Path script = Path.of(System.getProperty("gamefleet.agent.test-resources"), "scripted_gsdk_server.py");
+        // Run as root, the processes are uids of their own: they look for their end files by their names here.
+        java.nio.file.Files.setPosixFilePermissions(matches, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
         LOCAL.admin().createActive(GamefleetClient.groupBody(GROUP, 1, 1));
         instance = LOCAL.profile().fleet().instancesOf(GROUP).get(0).instanceId();
         agents = LOCAL.profile().runAgents(AgentTemplate.gameServer(
@@ -83,6 +85,7 @@ class AgentsOnLocalProfileTest {
         System.out.println("claim to Active in the process: " + Duration.between(claimed, Instant.now()).toMillis() + " ms");
         await("UTILIZED", () -> "UTILIZED".equals(admin.describeServer(GROUP, id).ok().server()
                 .path("UtilizationStatus").asText()) ? id : null);
+        asAnInstanceItsProcessIsItsOwnUidWithNoneOfTheProfilesEnvironment(id);
 
         Files.writeString(matches.resolve("over-" + instance + "-" + id), "");
         await("deregistered", () -> admin.describeServer(GROUP, id).status() == 404 ? id : null);
@@ -140,6 +143,20 @@ class AgentsOnLocalProfileTest {
         assertThat(gameServerProcesses()).isNotEmpty();
         agents.close(); // what the profile's close does; its own end closes the same pipe, however it ends
         assertThat(gameServerProcesses()).isEmpty();
+    }
+
+    /** Run as root (as on an instance), the process is a uid of its own, in its own folder, given nothing of the profile's. */
+    private static void asAnInstanceItsProcessIsItsOwnUidWithNoneOfTheProfilesEnvironment(String id) throws IOException {
+        if (!InstanceAgents.runsAsRoot()) {
+            return; // as a user, the agents cannot switch users (and the profile says so)
+        }
+        ProcessHandle process = gameServerProcesses().stream().filter(p -> p.info().commandLine().orElse("").contains(id))
+                .findFirst().orElseThrow();
+        String status = Files.readString(Path.of("/proc/" + process.pid() + "/status"));
+        assertThat(status).containsPattern("Uid:\\s+61000\\s+61000\\s+61000\\s+61000").contains("CapEff:\t0000000000000000");
+        List<String> environment = List.of(Files.readString(Path.of("/proc/" + process.pid() + "/environ")).split("\0"));
+        assertThat(environment).noneMatch(v -> v.startsWith("AWS_")).noneMatch(v -> v.startsWith("SESSION_HOST_ID="))
+                .contains("HOME=" + agents.serversFolder().resolve(instance).resolve(id));
     }
 
     /** This class's game server processes: their command lines name its temporary folder. */

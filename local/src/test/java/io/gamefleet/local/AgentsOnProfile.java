@@ -2,6 +2,7 @@ package io.gamefleet.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gamefleet.local.agents.ReadableClasspath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -35,8 +36,9 @@ final class AgentsOnProfile {
      * Jackson and the JDK only), with its test classes before this module's test classpath.
      */
     static List<String> agentTestMain(String name, String... args) {
-        String classpath = System.getProperty("gamefleet.agent.test-classes") + java.io.File.pathSeparator
-                + System.getProperty("java.class.path");
+        // As root, the agents run it as a uid of its own, which cannot read root's local Maven repository.
+        String classpath = ReadableClasspath.of(System.getProperty("gamefleet.agent.test-classes") + java.io.File.pathSeparator
+                + System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m", "-cp", classpath, "io.gamefleet.agent." + name));
         command.addAll(List.of(args));
@@ -82,10 +84,14 @@ final class AgentsOnProfile {
                 Optional.empty()).items().stream().findFirst().map(i -> i.pushConnectionId());
     }
 
-    /** The running process's output (its console log, in its folder under the agent's work directory). */
+    /** The instance's running processes' folders. */
+    private Path servers(String instance) {
+        return local.profile().agents().orElseThrow().serversFolder().resolve(instance);
+    }
+
+    /** The running process's output (its console log, in its folder in the instance's servers folder). */
     String console(String instance, String gameServerId) {
-        Path logs = local.profile().logsDirectory().resolve("agents/instances").resolve(instance).resolve("servers")
-                .resolve(gameServerId);
+        Path logs = servers(instance).resolve(gameServerId);
         try (Stream<Path> files = Files.walk(logs)) {
             Path log = files.filter(p -> p.getFileName().toString().equals("PF_ConsoleLogs.txt")).findFirst().orElse(null);
             return log == null ? "" : Files.readString(log);
@@ -96,9 +102,8 @@ final class AgentsOnProfile {
 
     /** The game server ids whose processes the instance's agent has started (running, or ended and not yet archived). */
     List<String> started(String instance) {
-        Path servers = local.profile().logsDirectory().resolve("agents/instances").resolve(instance).resolve("servers");
-        try (Stream<Path> folders = Files.list(servers)) {
-            return folders.map(p -> p.getFileName().toString()).toList();
+        try (Stream<Path> folders = Files.list(servers(instance))) {
+            return folders.map(p -> p.getFileName().toString()).filter(name -> name.startsWith("gs-")).toList();
         } catch (IOException e) {
             return List.of();
         }

@@ -7,6 +7,7 @@ import io.gamefleet.catalog.LocalAccount;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -15,7 +16,8 @@ import java.util.Optional;
  * What every simulated instance's agent runs (docs/agent.md's configuration), from
  * {@code --game-server 'COMMAND ARGS'} and {@code --servers-per-instance N}, or a whole
  * {@code --agent-config FILE}; {@link #forInstance} adds what differs per instance (the group, the
- * instance, its ports, its folders and the edge's endpoints), replacing those keys of the file.
+ * instance, its ports, its folders, its processes' uids and the edge's endpoints) and the profile's
+ * claim TTL, replacing those keys of the file.
  * {@code --demo}'s runs on the demo group's instances only ({@link #onlyOn}); the others on every group's.
  */
 public final class AgentTemplate {
@@ -97,9 +99,13 @@ public final class AgentTemplate {
         return names;
     }
 
-    /** The instance's agent configuration; {@code portsFrom} holds the first port of each of {@link #portNames}. */
+    /**
+     * The instance's agent configuration; {@code portsFrom} holds the first port of each of {@link
+     * #portNames}, {@code runAsUidBase} the first of its processes' uids (each instance's its own, as
+     * all of them share this machine), {@code claimTtl} the profile's.
+     */
     ObjectNode forInstance(String group, String instanceId, List<Integer> portsFrom, URI api, URI push, URI metadata,
-            Path workDirectory, Path archiveDirectory) {
+            Path workDirectory, Path serversDirectory, Path archiveDirectory, int runAsUidBase, Duration claimTtl) {
         ObjectNode c = template.deepCopy();
         c.put("gameServerGroupName", group);
         c.put("instanceId", instanceId);
@@ -115,7 +121,11 @@ public final class AgentTemplate {
         c.put("pushEndpoint", push.toString());
         c.put("metadataEndpoint", metadata.toString());
         c.put("workDirectory", workDirectory.toString());
+        c.put("serversDirectory", serversDirectory.toString());
         c.put("archiveDirectory", archiveDirectory.toString());
+        c.put("runAsUidBase", runAsUidBase);
+        ObjectNode timings = c.has("timings") && c.get("timings").isObject() ? (ObjectNode) c.get("timings") : c.putObject("timings");
+        timings.put("claimTtlSeconds", claimTtl.toSeconds());
         return c;
     }
 

@@ -15,7 +15,10 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,22 +39,35 @@ import java.util.function.Consumer;
  * That JVM is told what to do on its stdin, so it stops every agent and game server when this JVM
  * ends, however it ends (the pipe closes even on SIGKILL); if it dies itself, it is started again and
  * the agents adopt their running processes from their state files, as after a systemd restart.
+ *
+ * <p>Run as root, each instance's agent runs each of its processes as a uid of its own, as on an
+ * instance: a block of {@code processes} uids from 61000 per instance in service (a block is used
+ * again once its instance ended), and the processes' folders in a servers folder of their own that
+ * their uids may traverse (the run's folder stays the profile's alone). Run as a user, the agents
+ * cannot switch users, and the profile says once that the game servers are not isolated.
  */
 public final class InstanceAgents implements AutoCloseable {
     private static final long PERIOD_MS = 200;
     private static final int FIRST_PORT = 30000;
     private static final int LAST_PORT = 60000;
     private static final long HOST_STOP_SECONDS = 30;
+    /** The agent's own default runAsUidBase: the first instance's processes get the uids an instance's would. */
+    private static final int FIRST_UID = 61000;
 
-    private record Running(RunningInstance instance, Principal principal, Path config) {}
+    private record Running(RunningInstance instance, Principal principal, Path config, int uidBlock) {}
 
     private final AgentTemplate template;
     private final SimulatedFleet fleet;
     private final EdgeServer edge;
     private final Path folder;
     private final Path agentJar;
+    private final Path serversFolder;
+    private final Duration claimTtl;
+    private final boolean keepServersFolder;
     private final Consumer<String> log;
     private final Map<String, Running> running = new LinkedHashMap<>();
+    /** The blocks of uids the instances in service have, by index. */
+    private final BitSet uidBlocks = new BitSet();
     private final Thread thread;
     private Process host;
     private OutputStream commands;
@@ -59,25 +75,46 @@ public final class InstanceAgents implements AutoCloseable {
     private volatile boolean closed;
 
     private InstanceAgents(AgentTemplate template, SimulatedFleet fleet, EdgeServer edge, Path folder, Path agentJar,
-            Consumer<String> log) {
+            Path serversFolder, Duration claimTtl, boolean keepServersFolder, Consumer<String> log) {
         this.template = template;
         this.fleet = fleet;
         this.edge = edge;
         this.folder = folder;
         this.agentJar = agentJar;
+        this.serversFolder = serversFolder;
+        this.claimTtl = claimTtl;
+        this.keepServersFolder = keepServersFolder;
         this.log = log;
         this.thread = new Thread(this::watch, "instance-agents");
         thread.setDaemon(true);
     }
 
-    /** Starts the agents' JVM and follows the fleet from now on; {@code folder} holds their folders and archive. */
+    /**
+     * Starts the agents' JVM and follows the fleet from now on; {@code folder} holds their work
+     * directories and archive, and the processes' folders are in a temporary folder of their own
+     * (removed when this closes, unless {@code keepServersFolder}); {@code claimTtl} is the profile's.
+     */
     public static InstanceAgents start(AgentTemplate template, SimulatedFleet fleet, EdgeServer edge, Path folder,
-            Path agentJar, Consumer<String> log) {
+            Path agentJar, Duration claimTtl, boolean keepServersFolder, Consumer<String> log) {
         if (!Files.isRegularFile(agentJar)) {
             throw new IllegalStateException("the agent jar " + agentJar + " is not built; build it with"
                     + " `mvn -pl agent -am package -DskipTests` (local/run does it for you)");
         }
-        InstanceAgents agents = new InstanceAgents(template, fleet, edge, folder, agentJar, log);
+        Path serversFolder;
+        try {
+            // 0711: each process's uid reaches its own folder by its name, and lists nothing.
+            serversFolder = Files.setPosixFilePermissions(Files.createTempDirectory("gamefleet-servers-"),
+                    PosixFilePermissions.fromString("rwx--x--x"));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create the game servers' folder: " + e.getMessage(), e);
+        }
+        if (!runsAsRoot()) {
+            log.accept("local profile: not run as root, so every game server runs as " + System.getProperty("user.name")
+                    + ", like the agents: they are NOT isolated from each other (run local/run as root for a uid per game "
+                    + "server, as on an instance)");
+        }
+        InstanceAgents agents = new InstanceAgents(template, fleet, edge, folder, agentJar, serversFolder, claimTtl,
+                keepServersFolder, log);
         try {
             agents.startHost();
         } catch (IOException e) {
@@ -97,9 +134,23 @@ public final class InstanceAgents implements AutoCloseable {
         return agentJar;
     }
 
-    /** Each instance's agent folder, {@code <instanceId>/}: its state file and its running game servers' folders. */
+    /** Each instance's agent folder, {@code <instanceId>/}: its state file, lock and configuration. */
     public Path instancesFolder() {
         return folder.resolve("instances");
+    }
+
+    /** Each instance's running game servers' folders, {@code <instanceId>/<gameServerId>/}. */
+    public Path serversFolder() {
+        return serversFolder;
+    }
+
+    /** Whether this JVM, and so the agents' JVM, runs as root: the agents then give each process a uid of its own. */
+    public static boolean runsAsRoot() {
+        try {
+            return ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).intValue() == 0;
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
     }
 
     /** The instances whose agent runs now. */
@@ -147,6 +198,7 @@ public final class InstanceAgents implements AutoCloseable {
         for (String gone : new ArrayList<>(running.keySet())) {
             if (!now.contains(gone)) {
                 Running r = running.remove(gone);
+                uidBlocks.clear(r.uidBlock());
                 edge.principals().remove(r.principal().accessKeyId());
                 send(AgentTemplate.json().createObjectNode().put("stop", gone));
             }
@@ -161,13 +213,16 @@ public final class InstanceAgents implements AutoCloseable {
         for (String ignored : template.portNames()) {
             ports.add(freePorts(template.processes()));
         }
+        int uidBlock = uidBlocks.nextClearBit(0);
         ObjectNode config = template.forInstance(instance.gameServerGroupName(), id, ports, edge.endpoint(),
-                edge.pushEndpoint(), edge.metadataEndpoint(id), work, archive());
+                edge.pushEndpoint(), edge.metadataEndpoint(id), work, serversFolder.resolve(id), archive(),
+                FIRST_UID + uidBlock * template.processes(), claimTtl);
         Path file = work.resolve("agent.json");
         AgentTemplate.json().writerWithDefaultPrettyPrinter().writeValue(file.toFile(), config);
         Principal principal = Principals.instance(id);
         edge.principals().add(principal);
-        Running r = new Running(instance, principal, file);
+        uidBlocks.set(uidBlock);
+        Running r = new Running(instance, principal, file, uidBlock);
         running.put(id, r);
         send(startCommand(r));
     }
@@ -259,6 +314,13 @@ public final class InstanceAgents implements AutoCloseable {
         synchronized (this) {
             running.values().forEach(r -> edge.principals().remove(r.principal().accessKeyId()));
             running.clear();
+        }
+        if (!keepServersFolder) {
+            try (var paths = Files.walk(serversFolder)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                log.accept("local profile: " + serversFolder + " could not be removed: " + e.getMessage());
+            }
         }
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.local.agents.AgentTemplate;
+import io.gamefleet.local.agents.ReadableClasspath;
 import io.gamefleet.local.demo.ApiClient.Reply;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.fleet.SimulatedFleet;
@@ -86,10 +87,13 @@ public final class DemoGame implements AutoCloseable {
         return AgentTemplate.command(command, SERVERS_PER_INSTANCE).onlyOn(GROUP);
     }
 
-    /** Each process starts in a folder of its own: {@code java -jar local/target/...} gives a relative path. */
+    /**
+     * Each process starts in a folder of its own ({@code java -jar local/target/...} gives a relative
+     * path), and, the profile run as root, as a uid of its own, which must be able to read it.
+     */
     private static String absoluteClasspath() {
-        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .map(entry -> Path.of(entry).toAbsolutePath().toString()).collect(Collectors.joining(File.pathSeparator));
+        return ReadableClasspath.of(Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .map(entry -> Path.of(entry).toAbsolutePath().toString()).collect(Collectors.joining(File.pathSeparator)));
     }
 
     /** Ticks once a second until closed; a failed tick is reported and the next one tries again. */

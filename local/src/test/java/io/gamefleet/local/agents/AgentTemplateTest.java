@@ -17,7 +17,8 @@ class AgentTemplateTest {
 
     private static ObjectNode forInstance(AgentTemplate t, List<Integer> ports) {
         return t.forInstance("arena", "i-0123456789abcdef0", ports, API, URI.create("ws://127.0.0.1:4590/push"),
-                URI.create("http://127.0.0.1:4590/_local/imds/i-0123456789abcdef0"), Path.of("/w"), Path.of("/a"));
+                URI.create("http://127.0.0.1:4590/_local/imds/i-0123456789abcdef0"), Path.of("/w"), Path.of("/s"), Path.of("/a"),
+                61004, java.time.Duration.ofSeconds(45));
     }
 
     @Test
@@ -36,7 +37,10 @@ class AgentTemplateTest {
         assertThat(c.path("pushEndpoint").asText()).isEqualTo("ws://127.0.0.1:4590/push");
         assertThat(c.path("metadataEndpoint").asText()).endsWith("/_local/imds/i-0123456789abcdef0");
         assertThat(c.path("workDirectory").asText()).isEqualTo("/w");
+        assertThat(c.path("serversDirectory").asText()).isEqualTo("/s");
         assertThat(c.path("archiveDirectory").asText()).isEqualTo("/a");
+        assertThat(c.path("runAsUidBase").asInt()).as("each instance's processes uids of their own").isEqualTo(61004);
+        assertThat(c.path("timings").path("claimTtlSeconds").asInt()).as("the profile's claim TTL").isEqualTo(45);
     }
 
     @Test
@@ -49,6 +53,7 @@ class AgentTemplateTest {
         assertThat(c.path("command").asText()).isEqualTo("/opt/game");
         assertThat(c.path("mode").asText()).isEqualTo("wrapper");
         assertThat(c.path("timings").path("startTimeoutSeconds").asInt()).isEqualTo(5);
+        assertThat(c.path("timings").path("claimTtlSeconds").asInt()).isEqualTo(45);
         assertThat(c.path("gameServerGroupName").asText()).as("every group's instances run it").isEqualTo("arena");
         assertThat(c.path("gsdkPort").asInt()).as("several agents on one machine").isZero();
         assertThat(c.path("ports").toString())
