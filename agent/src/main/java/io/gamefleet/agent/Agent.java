@@ -121,10 +121,12 @@ public final class Agent implements AutoCloseable {
         GameServerLaunch launch = new GameServerLaunch(config, instanceId, address);
         ProcessLauncher launcher = new SetsidProcessLauncher();
         LogArchive archive = config.archiveBucket() == null
-                ? new FolderLogArchive(config.archiveDirectory(), config.gameServerGroupName(), instanceId, log)
+                ? new FolderLogArchive(config.archiveDirectory(), config.gameServerGroupName(), instanceId,
+                        config.archiveMaxBytes(), log)
                 : new S3LogArchive(S3LogArchive.client(region, credentials),
                         S3LogArchive.callerUserId(S3LogArchive.sts(region, credentials)), config.archiveBucket(),
-                        config.workDirectory().resolve(S3LogArchive.OUTBOX), config.gameServerGroupName(), instanceId, log)
+                        config.workDirectory().resolve(S3LogArchive.OUTBOX), config.gameServerGroupName(), instanceId,
+                        config.archiveMaxBytes(), log)
                         .retryingEvery(S3LogArchive.RETRY_PERIOD);
         AgentMain.PortHolder gsdkPort = new AgentMain.PortHolder();
         Supervisor supervisor = new Supervisor(config, instanceId, clock, launcher, launch, api, apiThread,

@@ -31,6 +31,7 @@ public record AgentConfig(
         Path workDirectory,
         Path archiveDirectory,
         String archiveBucket,
+        Long archiveMaxBytes,
         String titleId,
         String buildId,
         Map<String, String> buildMetadata,
@@ -38,6 +39,8 @@ public record AgentConfig(
 
     /** PlayFab's agent listens on 56001; a GSDK game server finds the port in its config file. */
     public static final int DEFAULT_GSDK_PORT = 56001;
+    /** What one game server's archive holds at most: its logs beyond it are cut or left out, as its report says. */
+    public static final long DEFAULT_ARCHIVE_MAX_BYTES = 100L * 1024 * 1024;
 
     public AgentConfig {
         args = args == null ? List.of() : List.copyOf(args);
@@ -51,6 +54,7 @@ public record AgentConfig(
         workDirectory = workDirectory == null ? Path.of("/var/lib/gamefleet-agent") : workDirectory;
         // One archive: the folder by default, none when the logs go to a bucket (both given is refused).
         archiveDirectory = archiveDirectory == null && archiveBucket == null ? workDirectory.resolve("archive") : archiveDirectory;
+        archiveMaxBytes = archiveMaxBytes == null ? DEFAULT_ARCHIVE_MAX_BYTES : archiveMaxBytes;
         titleId = titleId == null ? "" : titleId;
         buildId = buildId == null ? "" : buildId;
         buildMetadata = buildMetadata == null ? Map.of() : Map.copyOf(buildMetadata);

@@ -112,6 +112,10 @@ public final class AgentConfigReader {
             problems.add("archiveBucket \"" + c.archiveBucket() + "\" is not an S3 bucket name (the stack output "
                     + "AgentArchiveBucketName: 3 to 63 lowercase letters, digits, dots and hyphens)");
         }
+        if (c.archiveMaxBytes() < 1) {
+            problems.add("archiveMaxBytes is " + c.archiveMaxBytes() + ": it must be at least 1 (the default is "
+                    + AgentConfig.DEFAULT_ARCHIVE_MAX_BYTES + ", 100 MiB)");
+        }
         if (c.gsdkPort() < 0 || c.gsdkPort() > 65535) {
             problems.add("gsdkPort " + c.gsdkPort() + " is not a port (0 takes any free one)");
         }

@@ -48,7 +48,8 @@ final class AgentFixture {
         GameServerLaunch launch = new GameServerLaunch(config, "i-1", "10.0.0.5");
         supervisor = new Supervisor(config, "i-1", clock, processes, launch, api,
                 apiCallsQueued ? queuedApiCalls::add : Runnable::run,
-                s -> ready.contains(s.gameServerId), new FolderLogArchive(config.archiveDirectory(), "g", "i-1", agentLog),
+                s -> ready.contains(s.gameServerId), new FolderLogArchive(config.archiveDirectory(), "g", "i-1",
+                        config.archiveMaxBytes(), agentLog),
                 agentLog, () -> 56001);
     }
 

@@ -47,7 +47,8 @@ class RealProcessesTest {
         GameServerLaunch launch = new GameServerLaunch(config, "i-1", "127.0.0.1");
         AgentMain.PortHolder gsdkPort = new AgentMain.PortHolder();
         supervisor = new Supervisor(config, "i-1", clock, new SetsidProcessLauncher(), launch, api, Runnable::run,
-                new OutputReadiness(config.wrapper(), launch), new FolderLogArchive(config.archiveDirectory(), "g", "i-1", agentLog),
+                new OutputReadiness(config.wrapper(), launch), new FolderLogArchive(config.archiveDirectory(), "g", "i-1",
+                        config.archiveMaxBytes(), agentLog),
                 agentLog, gsdkPort);
         endpoint = new GsdkEndpoint(supervisor, 0);
         gsdkPort.port = endpoint.start();
