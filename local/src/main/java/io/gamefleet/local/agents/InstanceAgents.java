@@ -2,8 +2,6 @@ package io.gamefleet.local.agents;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.local.edge.EdgeServer;
-import io.gamefleet.local.edge.Principal;
-import io.gamefleet.local.edge.Principals;
 import io.gamefleet.local.fleet.SimulatedFleet;
 import io.gamefleet.local.fleet.SimulatedFleet.RunningInstance;
 import java.io.BufferedReader;
@@ -26,9 +24,10 @@ import java.util.function.Consumer;
 
 /**
  * The agent of every simulated instance, with real game server processes: when an instance comes into
- * service its agent starts, with a GAME_SERVER principal bound to it (minted here, admitted by the
- * edge) and ports of its own; when the instance ends, its principal is taken back and its agent
- * stopped (TERM, grace, KILL of each game server's process group).
+ * service its agent starts, with ports of its own and the instance's metadata endpoint, where it finds
+ * its instance profile's keys (a GAME_SERVER principal bound to the instance, which the edge makes and
+ * takes back when the instance ends); when the instance ends, its agent is stopped (TERM, grace, KILL
+ * of each game server's process group).
  *
  * <p>The agents run in one child JVM ({@code AgentHostMain} of the agent jar, which is built on the
  * GameLift client's SDK and cannot share this JVM's classpath): one JVM's start-up, JIT and heap on a
@@ -43,7 +42,7 @@ public final class InstanceAgents implements AutoCloseable {
     private static final int LAST_PORT = 60000;
     private static final long HOST_STOP_SECONDS = 30;
 
-    private record Running(RunningInstance instance, Principal principal, Path config) {}
+    private record Running(RunningInstance instance, Path config) {}
 
     private final AgentTemplate template;
     private final SimulatedFleet fleet;
@@ -146,8 +145,7 @@ public final class InstanceAgents implements AutoCloseable {
         }
         for (String gone : new ArrayList<>(running.keySet())) {
             if (!now.contains(gone)) {
-                Running r = running.remove(gone);
-                edge.principals().remove(r.principal().accessKeyId());
+                running.remove(gone);
                 send(AgentTemplate.json().createObjectNode().put("stop", gone));
             }
         }
@@ -165,17 +163,14 @@ public final class InstanceAgents implements AutoCloseable {
                 edge.pushEndpoint(), edge.metadataEndpoint(id), work, archive());
         Path file = work.resolve("agent.json");
         AgentTemplate.json().writerWithDefaultPrettyPrinter().writeValue(file.toFile(), config);
-        Principal principal = Principals.instance(id);
-        edge.principals().add(principal);
-        Running r = new Running(instance, principal, file);
+        Running r = new Running(instance, file);
         running.put(id, r);
         send(startCommand(r));
     }
 
     private static ObjectNode startCommand(Running r) {
         return AgentTemplate.json().createObjectNode().put("start", r.instance().instanceId())
-                .put("config", r.config().toString()).put("accessKeyId", r.principal().accessKeyId())
-                .put("secretAccessKey", r.principal().secretAccessKey());
+                .put("config", r.config().toString());
     }
 
     private void send(ObjectNode command) throws IOException {
@@ -257,7 +252,6 @@ public final class InstanceAgents implements AutoCloseable {
         }
         descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
         synchronized (this) {
-            running.values().forEach(r -> edge.principals().remove(r.principal().accessKeyId()));
             running.clear();
         }
     }
