@@ -32,6 +32,7 @@ public record AgentConfig(
         Path archiveDirectory,
         String archiveBucket,
         Long archiveMaxBytes,
+        Integer runAsUidBase,
         String titleId,
         String buildId,
         Map<String, String> buildMetadata,
@@ -41,6 +42,8 @@ public record AgentConfig(
     public static final int DEFAULT_GSDK_PORT = 56001;
     /** What one game server's archive holds at most: its logs beyond it are cut or left out, as its report says. */
     public static final long DEFAULT_ARCHIVE_MAX_BYTES = 100L * 1024 * 1024;
+    /** Slot i's game server runs as user {@code runAsUidBase + i} (the process isolation's key; the user data's firewall names them). */
+    public static final int DEFAULT_RUN_AS_UID_BASE = 61000;
 
     public AgentConfig {
         args = args == null ? List.of() : List.copyOf(args);
@@ -55,6 +58,7 @@ public record AgentConfig(
         // One archive: the folder by default, none when the logs go to a bucket (both given is refused).
         archiveDirectory = archiveDirectory == null && archiveBucket == null ? workDirectory.resolve("archive") : archiveDirectory;
         archiveMaxBytes = archiveMaxBytes == null ? DEFAULT_ARCHIVE_MAX_BYTES : archiveMaxBytes;
+        runAsUidBase = runAsUidBase == null ? DEFAULT_RUN_AS_UID_BASE : runAsUidBase;
         titleId = titleId == null ? "" : titleId;
         buildId = buildId == null ? "" : buildId;
         buildMetadata = buildMetadata == null ? Map.of() : Map.copyOf(buildMetadata);
