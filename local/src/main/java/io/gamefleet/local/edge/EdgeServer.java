@@ -56,6 +56,9 @@ public final class EdgeServer implements AutoCloseable {
     public record Settings(int port, String localToken, boolean allowUnsignedPayload,
             Optional<Consumer<String>> accessLog) {}
 
+    /** The header that carries the token of the unsigned paths that change state (and of the sidecar's calls). */
+    public static final String LOCAL_TOKEN_HEADER = LocalGuard.TOKEN_HEADER;
+
     /** A new token for {@link Settings#localToken}: 32 random bytes, base64url. */
     public static String newLocalToken() {
         return LocalGuard.newToken();
