@@ -234,6 +234,9 @@ public final class LocalProfile implements AutoCloseable {
         environment.put(Settings.CLAIM_TTL_SECONDS.environmentVariable(), Long.toString(o.claimTtl().toSeconds()));
         environment.put(Settings.HEALTH_TIMEOUT_SECONDS.environmentVariable(), Long.toString(o.healthTimeout().toSeconds()));
         environment.put(Settings.BALANCER_RATE_SECONDS.environmentVariable(), Long.toString(o.balancerRate().toSeconds()));
+        // The pagination tokens' HMAC key, new each run (a deployment's is its stack's secret): a page token does not
+        // outlive the run.
+        environment.put(Settings.PAGE_TOKEN_KEY.environmentVariable(), EdgeServer.newLocalToken());
         for (TableDefinition t : Tables.ALL) {
             environment.put(t.environmentVariable(), t.logicalName());
         }
