@@ -68,11 +68,15 @@ final class LogFolderCopy {
 
     /**
      * Copies {@code folder/name} (the log folder, in the server's folder {@code folder}, which is the
-     * agent's to name) to {@code target}, which is made; a log folder that is missing copies nothing.
+     * agent's to name) to {@code target}, which is made; a log folder (or server folder) that is missing
+     * copies nothing.
      */
     static Result copy(Path folder, String name, Path target, long maxBytes) throws IOException {
         LogFolderCopy copy = new LogFolderCopy(maxBytes);
         Files.createDirectories(target);
+        if (!Files.isDirectory(folder, NOFOLLOW)) {
+            return copy.result();
+        }
         try (SecureDirectoryStream<Path> parent = open(folder)) {
             Path logs = Path.of(name);
             BasicFileAttributes attributes;
