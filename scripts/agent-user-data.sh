@@ -121,9 +121,12 @@ if ! uids=\$($JAVA -jar $JAR --game-server-uids $CONFIG); then
   exit 0
 fi
 # One chain of its own, replaced whole (iptables-restore: no moment without the rule), and a jump to it.
+# TCP is answered with a reset (no ICMP rate limit can make a connection wait), anything else rejected.
 rule() {
-  chain='*filter\n:GAMEFLEET-METADATA - [0:0]\n-A GAMEFLEET-METADATA -d %s -m owner --uid-owner %s -j REJECT\nCOMMIT\n'
-  printf "\$chain" "\$2" "\$uids" | "\$1-restore" --noflush
+  chain='*filter\n:GAMEFLEET-METADATA - [0:0]
+-A GAMEFLEET-METADATA -d %s -p tcp -m owner --uid-owner %s -j REJECT --reject-with tcp-reset
+-A GAMEFLEET-METADATA -d %s -m owner --uid-owner %s -j REJECT\nCOMMIT\n'
+  printf "\$chain" "\$2" "\$uids" "\$2" "\$uids" | "\$1-restore" --noflush
   "\$1" -w -C OUTPUT -j GAMEFLEET-METADATA 2>/dev/null || "\$1" -w -I OUTPUT 1 -j GAMEFLEET-METADATA
 }
 rule iptables 169.254.169.254/32

@@ -236,9 +236,9 @@ class AgentUserDataTest {
                 for url in http://169.254.169.254:8080/ 'http://[fd00:ec2::254]:8080/'; do
                   curl -sg -o /dev/null --retry 50 --retry-connrefused --retry-delay 1 --max-time 30 "$url"
                   for user in 61000 61001 61002 0; do
-                    code=$(setpriv --reuid $user --regid $user --clear-groups curl -sg -o /dev/null -w '%{http_code}' \
-                      --max-time 10 "$url" || true)
-                    echo "$url $user $code"
+                    code=0
+                    setpriv --reuid $user --regid $user --clear-groups curl -sgf -o /dev/null --max-time 10 "$url" || code=$?
+                    echo "$url $user curl exit $code"
                   done
                 done
                 iptables -S; ip6tables -S
@@ -249,13 +249,17 @@ class AgentUserDataTest {
         String output = new String(p.getInputStream().readAllBytes());
         assertThat(p.waitFor()).as(output).isZero();
         for (String url : List.of("http://169.254.169.254:8080/", "http://[fd00:ec2::254]:8080/")) {
-            assertThat(output).as(output).contains(url + " 61000 000", url + " 61001 000", url + " 61002 200", url + " 0 200");
+            // curl's 7: the connection was refused (at once, a TCP reset); 0: the answer came, a 200.
+            assertThat(output).as(output).contains(url + " 61000 curl exit 7", url + " 61001 curl exit 7",
+                    url + " 61002 curl exit 0", url + " 0 curl exit 0");
         }
         assertThat(output).contains("the instance metadata refuses users 61000-61001 (the game servers)");
         assertThat(output.lines().filter(l -> l.equals("-A OUTPUT -j GAMEFLEET-METADATA"))).as("one jump per family, once")
                 .hasSize(2);
         assertThat(output.lines().filter(l -> l.startsWith("-A GAMEFLEET-METADATA"))).containsExactly(
+                "-A GAMEFLEET-METADATA -d 169.254.169.254/32 -p tcp -m owner --uid-owner 61000-61001 -j REJECT --reject-with tcp-reset",
                 "-A GAMEFLEET-METADATA -d 169.254.169.254/32 -m owner --uid-owner 61000-61001 -j REJECT --reject-with icmp-port-unreachable",
+                "-A GAMEFLEET-METADATA -d fd00:ec2::254/128 -p tcp -m owner --uid-owner 61000-61001 -j REJECT --reject-with tcp-reset",
                 "-A GAMEFLEET-METADATA -d fd00:ec2::254/128 -m owner --uid-owner 61000-61001 -j REJECT --reject-with icmp6-port-unreachable");
     }
 
