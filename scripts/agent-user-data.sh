@@ -1,13 +1,16 @@
 #!/bin/bash
 # The Gamefleet agent's install on an EC2 instance: the user data of the group's launch template
 # (docs/agent.md, "Install in AWS"). It reads the instance id and region from IMDSv2, copies the agent
-# jar (the stack output AgentJarS3Uri), writes /etc/gamefleet/agent.json, installs the systemd unit
-# gamefleet-agent.service and starts it; where systemd does not run, it starts the agent under a
-# restart loop instead. Fill in the inputs below (each may also come from the environment).
+# jar (the stack output AgentJarS3Uri) and checks its SHA-256 (AgentJarSha256), writes
+# /etc/gamefleet/agent.json, installs the systemd unit gamefleet-agent.service, which closes the
+# instance metadata to the game servers' users before each start of the agent, and starts it; where
+# systemd does not run, it starts the agent under a restart loop instead. Fill in the inputs below
+# (each may also come from the environment).
 set -euo pipefail
 
 # ---- Inputs: the outputs of `cdk deploy` and the studio's game server ----------------------------
 : "${AGENT_JAR_S3_URI:=REPLACE-ME}"        # output AgentJarS3Uri: s3://bucket/key (or file:///path, or a path)
+: "${AGENT_JAR_SHA256:=REPLACE-ME}"        # output AgentJarSha256: the jar is installed only if it has this SHA-256
 : "${API_ENDPOINT:=REPLACE-ME}"            # output ApiUrl: https://<id>.execute-api.<region>.amazonaws.com/
 : "${PUSH_ENDPOINT:=REPLACE-ME}"           # output PushEndpoint: wss://<id>.execute-api.<region>.amazonaws.com/<stage>
 : "${ARCHIVE_BUCKET=REPLACE-ME}"           # output AgentArchiveBucketName; empty: the logs stay on the instance
@@ -24,20 +27,23 @@ JSON
 fi
 
 # ---- How it installs (defaults for EC2; the tests and an AMI bake change them) --------------------
-: "${GAMEFLEET_STEPS:=install configure start}"  # any of: install configure start; `unit` prints the unit
+: "${GAMEFLEET_STEPS:=install configure start}"  # any of: install configure start firewall; `unit` prints the unit
 : "${GAMEFLEET_ROOT:=}"                          # a prefix of every path below (a test's folder)
 : "${GAMEFLEET_INIT:=auto}"                      # systemd, loop, or auto (systemd when it runs)
 : "${IMDS_ENDPOINT:=http://169.254.169.254}"
+: "${METADATA_FIREWALL:=on}"                     # off: the game servers may reach the metadata (nothing to close)
 : "${AGENT_USER:=gamefleet}"
 : "${JAVA:=/usr/bin/java}"
 
 ETC_DIR="$GAMEFLEET_ROOT/etc/gamefleet"
 OPT_DIR="$GAMEFLEET_ROOT/opt/gamefleet"
 STATE_DIR="$GAMEFLEET_ROOT/var/lib/gamefleet-agent"
+SERVERS_DIR="$GAMEFLEET_ROOT/var/lib/gamefleet-servers"
 UNIT_FILE="$GAMEFLEET_ROOT/etc/systemd/system/gamefleet-agent.service"
 LOOP_LOG="$GAMEFLEET_ROOT/var/log/gamefleet-agent.log"
 LOOP_PID="$GAMEFLEET_ROOT/run/gamefleet-agent.pid"
 JAR="$OPT_DIR/gamefleet-agent.jar"
+FIREWALL="$OPT_DIR/metadata-firewall"
 CONFIG="$ETC_DIR/agent.json"
 
 say() { echo "gamefleet-agent install: $*" >&2; }
@@ -54,6 +60,8 @@ After=network-online.target
 [Service]
 User=$AGENT_USER
 WorkingDirectory=$STATE_DIR
+# As root, before each start (so after every boot): the game servers' users may not reach the metadata.
+ExecStartPre=+/bin/sh $FIREWALL
 ExecStart=$JAVA -jar $JAR $CONFIG
 Restart=on-failure
 # Short: the GSDKs give up on an agent that stays away (the Java GSDK after about 8 s).
@@ -62,10 +70,86 @@ RestartSec=1
 RestartPreventExitStatus=2
 # Stop the agent only: a restarted agent adopts the running matches from its state file.
 KillMode=process
+# The agent runs each game server as a user of its own, owns, reads and removes their folders and
+# signals them: these capabilities, and none gained through a setuid binary. Its game servers run in
+# this same sandbox, with none of them (docs/agent.md).
+AmbientCapabilities=CAP_SETUID CAP_SETGID CAP_SETPCAP CAP_CHOWN CAP_FOWNER CAP_DAC_OVERRIDE CAP_KILL
+CapabilityBoundingSet=CAP_SETUID CAP_SETGID CAP_SETPCAP CAP_CHOWN CAP_FOWNER CAP_DAC_OVERRIDE CAP_KILL
+NoNewPrivileges=yes
+RestrictSUIDSGID=yes
+ProtectSystem=strict
+ReadWritePaths=$STATE_DIR $SERVERS_DIR
+PrivateTmp=yes
+PrivateDevices=yes
+ProtectHome=read-only
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+RestrictNamespaces=yes
+RestrictRealtime=yes
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
+LockPersonality=yes
+SystemCallArchitectures=native
+UMask=0077
 
 [Install]
 WantedBy=multi-user.target
 UNIT
+}
+
+# What gamefleet-agent.service runs as root before each start: a rule that refuses the game servers'
+# users (runAsUidBase to runAsUidBase + processes - 1 of agent.json, as the agent says) the metadata
+# service's addresses, in a chain of its own, replaced whole at each run (iptables-restore).
+metadata_firewall() {
+  if [ "$METADATA_FIREWALL" = off ]; then
+    cat <<FIREWALL
+#!/bin/sh
+echo "gamefleet-agent: METADATA_FIREWALL=off: the game servers may reach the instance metadata and its keys" >&2
+FIREWALL
+    return
+  fi
+  cat <<FIREWALL
+#!/bin/sh
+# Gamefleet: the game servers' users may not reach the instance metadata (docs/agent.md). Written by
+# the user data; run as root by gamefleet-agent.service before each start of the agent.
+set -eu
+if ! uids=\$($JAVA -jar $JAR --game-server-uids $CONFIG); then
+  echo "gamefleet-agent: no metadata rule: $CONFIG is refused (the agent says why, and runs no game server)" >&2
+  exit 0
+fi
+# One chain of its own, replaced whole (iptables-restore: no moment without the rule), and a jump to it.
+# TCP is answered with a reset (no ICMP rate limit can make a connection wait), anything else rejected.
+rule() {
+  chain='*filter\n:GAMEFLEET-METADATA - [0:0]
+-A GAMEFLEET-METADATA -d %s -p tcp -m owner --uid-owner %s -j REJECT --reject-with tcp-reset
+-A GAMEFLEET-METADATA -d %s -m owner --uid-owner %s -j REJECT\nCOMMIT\n'
+  printf "\$chain" "\$2" "\$uids" "\$2" "\$uids" | "\$1-restore" --noflush
+  "\$1" -w -C OUTPUT -j GAMEFLEET-METADATA 2>/dev/null || "\$1" -w -I OUTPUT 1 -j GAMEFLEET-METADATA
+}
+rule iptables 169.254.169.254/32
+if [ -e /proc/net/if_inet6 ]; then rule ip6tables fd00:ec2::254/128; fi
+echo "gamefleet-agent: the instance metadata refuses users \$uids (the game servers)" >&2
+FIREWALL
+}
+
+write_firewall() {
+  mkdir -p "$OPT_DIR"
+  metadata_firewall > "$FIREWALL.tmp"
+  mv "$FIREWALL.tmp" "$FIREWALL"
+}
+
+# The jar must be the stack's: its SHA-256 is the output AgentJarSha256.
+check_jar() {
+  local actual
+  actual=$(sha256sum "$1" | cut -d' ' -f1)
+  [ "$actual" = "$AGENT_JAR_SHA256" ] && return
+  say "the agent jar $2 has SHA-256 $actual, not AGENT_JAR_SHA256 $AGENT_JAR_SHA256 (the stack output" \
+    "AgentJarSha256): it is not the stack's, and is neither installed nor started. Take AgentJarS3Uri and" \
+    "AgentJarSha256 from the same deployment's outputs"
+  return 1
 }
 
 # IMDSv2 only (the launch template sets HttpTokens=required): a session token, then the items.
@@ -92,6 +176,15 @@ plain() {
   esac
 }
 
+# A SHA-256 as sha256sum prints it.
+sha256() {
+  case "$2" in
+    REPLACE-ME) fail "$1 is not set: fill it in at the top of this script (the stack output AgentJarSha256)";;
+    *[!0-9a-f]*|"") fail "$1 ($2) is not a SHA-256: 64 lower-case hex digits, the stack output AgentJarSha256";;
+  esac
+  [ "${#2}" -eq 64 ] || fail "$1 ($2) is not a SHA-256: 64 lower-case hex digits, the stack output AgentJarSha256"
+}
+
 # Installs a package: its dnf name (Amazon Linux) or its apt name (Debian, Ubuntu).
 packages() {
   if command -v dnf >/dev/null; then dnf install -y -q "$1"
@@ -101,8 +194,12 @@ packages() {
 
 install_agent() {
   plain AGENT_JAR_S3_URI "$AGENT_JAR_S3_URI"
+  sha256 AGENT_JAR_SHA256 "$AGENT_JAR_SHA256"
   if [ ! -x "$JAVA" ]; then
     packages java-17-amazon-corretto-headless openjdk-17-jre-headless || fail "no Java 17 at $JAVA: install one or set JAVA"
+  fi
+  if [ "$METADATA_FIREWALL" != off ] && ! command -v iptables-restore >/dev/null; then
+    packages iptables-nft iptables || fail "no iptables to close the instance metadata to the game servers: install it"
   fi
   case "$AGENT_JAR_S3_URI" in
     s3://*) command -v aws >/dev/null || packages awscli-2 awscli \
@@ -111,17 +208,21 @@ install_agent() {
   if ! id -u "$AGENT_USER" >/dev/null 2>&1; then
     useradd --system --home-dir "$STATE_DIR" --shell /sbin/nologin "$AGENT_USER"
   fi
-  mkdir -p "$ETC_DIR" "$OPT_DIR" "$STATE_DIR"
-  chown "$AGENT_USER": "$STATE_DIR"
+  mkdir -p "$ETC_DIR" "$OPT_DIR" "$STATE_DIR" "$SERVERS_DIR"
+  chown "$AGENT_USER": "$STATE_DIR" "$SERVERS_DIR"
+  # The game servers' folders: each its own user's; the others may pass through to theirs, not list.
+  chmod 0711 "$SERVERS_DIR"
   case "$AGENT_JAR_S3_URI" in
     s3://*) imds_session; aws s3 cp --only-show-errors --region "$(region)" "$AGENT_JAR_S3_URI" "$JAR.tmp";;
     file://*) cp "${AGENT_JAR_S3_URI#file://}" "$JAR.tmp";;
     *) cp "$AGENT_JAR_S3_URI" "$JAR.tmp";;
   esac
+  check_jar "$JAR.tmp" "copied from $AGENT_JAR_S3_URI" || { rm -f "$JAR.tmp"; exit 1; }
   mv "$JAR.tmp" "$JAR"
+  write_firewall
   mkdir -p "$(dirname "$UNIT_FILE")"
   unit > "$UNIT_FILE"
-  say "installed $JAR and $UNIT_FILE"
+  say "installed $JAR (SHA-256 $AGENT_JAR_SHA256), $FIREWALL and $UNIT_FILE"
 }
 
 configure_instance() {
@@ -147,6 +248,7 @@ configure_instance() {
   "pushEndpoint": "$PUSH_ENDPOINT",
   "metadataEndpoint": "$IMDS_ENDPOINT",
   "workDirectory": "$STATE_DIR",
+  "serversDirectory": "$SERVERS_DIR",
   $archive
 $GAME_SERVER_CONFIG
 }
@@ -157,6 +259,11 @@ CONFIG
 
 start_agent() {
   local init="$GAMEFLEET_INIT"
+  # A baked image's jar, against the stack the user data names.
+  if [ "$AGENT_JAR_SHA256" != REPLACE-ME ]; then
+    sha256 AGENT_JAR_SHA256 "$AGENT_JAR_SHA256"
+    check_jar "$JAR" "$JAR" || exit 1
+  fi
   if [ "$init" = auto ]; then
     if [ -d /run/systemd/system ] && [ -z "$GAMEFLEET_ROOT" ]; then init=systemd; else init=loop; fi
   fi
@@ -166,7 +273,11 @@ start_agent() {
     say "started gamefleet-agent.service (journalctl -u gamefleet-agent)"
     return
   fi
-  # No systemd (a container, a test): the same restarts, by a loop in a session of its own.
+  # No systemd (a container, a test): the rule now, then the same restarts, by a loop in a session of its own.
+  if [ "$METADATA_FIREWALL" != off ] && [ "$(id -u)" != 0 ]; then
+    fail "the metadata rule needs root; METADATA_FIREWALL=off only where the game servers cannot reach the metadata"
+  fi
+  /bin/sh "$FIREWALL"
   local as_user=()
   if [ "$(id -un)" != "$AGENT_USER" ]; then as_user=(runuser -u "$AGENT_USER" --); fi
   mkdir -p "$(dirname "$LOOP_LOG")" "$(dirname "$LOOP_PID")"
@@ -188,7 +299,8 @@ for step in $GAMEFLEET_STEPS; do
     install) install_agent;;
     configure) configure_instance;;
     start) start_agent;;
+    firewall) write_firewall; /bin/sh "$FIREWALL";;
     unit) unit;;
-    *) fail "unknown step $step in GAMEFLEET_STEPS (install, configure, start, unit)";;
+    *) fail "unknown step $step in GAMEFLEET_STEPS (install, configure, start, firewall, unit)";;
   esac
 done

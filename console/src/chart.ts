@@ -71,7 +71,10 @@ export class Chart {
         this.plot.append(path, dot);
         this.paths.set(name, path);
         this.dots.set(name, dot);
-        this.legend.append(el("span", { class: "key" }, el("i", { style: `background:${colour}` }), name));
+        // Through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+        const swatch = el("i");
+        swatch.style.background = colour;
+        this.legend.append(el("span", { class: "key" }, swatch, name));
       }
       const points = this.series.points(name);
       const d = points.map((p, j) => `${j === 0 ? "M" : "L"}${x(p.t).toFixed(1)},${y(p.v).toFixed(1)}`).join("");

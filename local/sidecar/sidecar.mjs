@@ -3,13 +3,15 @@
 // endpointOverride, and runs executions in-process with aws-local-stepfunctions. Lambda Task states are sent to
 // --invoke-endpoint using the Lambda Invoke REST shape, so nothing here ever talks to real AWS.
 //
-//   node local/sidecar/sidecar.mjs --port N --invoke-endpoint http://127.0.0.1:M --region R --account-id A [--wait-ms K]
+//   GAMEFLEET_LOCAL_TOKEN=... node local/sidecar/sidecar.mjs --port N --invoke-endpoint http://127.0.0.1:M --region R \
+//     --account-id A [--wait-ms K]
 //
-// The region and account come from the catalog (LocalAccount), through the local profile.
+// The region and account come from the catalog (LocalAccount), through the local profile. Every call needs the
+// run's token (X-Gamefleet-Local-Token) and a Host naming this listener, but GET /, which says it is up.
 //
 // The local profile runs it through tether.mjs, which ends it (SIGTERM) when the profile's JVM goes.
 import http from 'node:http';
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
 // aws-local-stepfunctions 3 targets Node 22 and calls Promise.withResolvers; polyfill it before the module loads.
@@ -31,8 +33,13 @@ if (args.port === undefined || !args['invoke-endpoint'] || !args.region || !args
   process.exit(2);
 }
 const INVOKE_ENDPOINT = args['invoke-endpoint'].replace(/\/+$/, '');
-// The edge's Invoke path needs this run's token; the profile passes it in the environment, not in argv.
+// This run's token, in the environment (not argv): the edge's Invoke path needs it, and so does every call to this
+// listener, which a page in the developer's browser or another local user could otherwise start executions on.
 const LOCAL_TOKEN = process.env.GAMEFLEET_LOCAL_TOKEN ?? '';
+if (LOCAL_TOKEN === '') {
+  console.error('sidecar: GAMEFLEET_LOCAL_TOKEN is not set: the sidecar takes calls only with the run\'s token');
+  process.exit(2);
+}
 const WAIT_MS = args['wait-ms'] === undefined ? undefined : Number(args['wait-ms']);
 const ARN_PREFIX = `arn:aws:states:${args.region}:${args['account-id']}:`;
 
@@ -244,7 +251,31 @@ function send(res, status, payload) {
   res.end(text);
 }
 
+const TOKEN_HEADER = 'x-gamefleet-local-token';
+
+// Whose call this is: the Host must name this listener (a page whose own name resolves to 127.0.0.1, DNS
+// rebinding, names another), and every call but the readiness GET / must carry this run's token.
+function refusal(req) {
+  const port = server.address().port;
+  const host = String(req.headers.host ?? '').toLowerCase();
+  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
+    return `the Host header must name this sidecar, 127.0.0.1:${port}, not ${JSON.stringify(req.headers.host ?? null)}`;
+  }
+  if (req.method === 'GET' && req.url === '/') return null;
+  const given = Buffer.from(String(req.headers[TOKEN_HEADER] ?? ''));
+  const own = Buffer.from(LOCAL_TOKEN);
+  if (given.length !== own.length || !timingSafeEqual(given, own)) {
+    return `calls to the Step Functions sidecar need this run's token in the X-Gamefleet-Local-Token header`;
+  }
+  return null;
+}
+
 const server = http.createServer(async (req, res) => {
+  const refused = refusal(req);
+  if (refused) {
+    req.resume();
+    return send(res, 403, { __type: 'UnauthorizedException', message: refused });
+  }
   if (req.method === 'GET') {
     res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/plain' });
     return res.end(req.url === '/' ? 'ok' : 'not found');

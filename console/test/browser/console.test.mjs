@@ -25,6 +25,8 @@ describe("the console against local/run --demo", { skip: skip ?? false }, () => 
   let api;
   const foreign = [];
   const pageErrors = [];
+  // What the page's Content-Security-Policy refused: Chromium says so on the console.
+  const refusedByPolicy = [];
 
   before(async () => {
     mkdirSync(screenshots, { recursive: true });
@@ -37,6 +39,7 @@ describe("the console against local/run --demo", { skip: skip ?? false }, () => 
       if (!r.url().startsWith(`http://127.0.0.1:${port}/`) && !r.url().startsWith("data:")) foreign.push(r.url());
     });
     page.on("pageerror", (e) => pageErrors.push(e.message));
+    page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) refusedByPolicy.push(m.text()); });
   });
 
   after(async () => {
@@ -47,7 +50,12 @@ describe("the console against local/run --demo", { skip: skip ?? false }, () => 
   const shot = (name, target = page, options = {}) => target.screenshot({ path: join(screenshots, `${name}.png`), ...options });
 
   test("the demo group appears, ACTIVE, with its instances", async () => {
-    await page.goto(`${profile.endpoint}/console/`);
+    const response = await page.goto(`${profile.endpoint}/console/`);
+    const policy = response.headers()["content-security-policy"];
+    assert.match(policy, /script-src 'self'/);
+    assert.match(policy, /frame-ancestors 'none'/);
+    assert.equal(response.headers()["x-frame-options"], "DENY");
+    assert.equal(response.headers()["x-content-type-options"], "nosniff");
     const row = page.locator('#groups tr[data-group="demo"]');
     await row.locator(".status", { hasText: "ACTIVE" }).waitFor(WAIT);
     await page.waitForFunction(() => Number(document.querySelector('#groups tr[data-group="demo"] td.num')?.textContent) >= 2, null, WAIT);
@@ -185,8 +193,19 @@ describe("the console against local/run --demo", { skip: skip ?? false }, () => 
     await page.locator('#groups tr[data-group="demo"]').waitFor(WAIT);
   });
 
-  test("nothing came from another origin, and the page threw nothing", () => {
+  test("a page of another origin cannot frame the console", async () => {
+    const other = await browser.newPage();
+    const refused = new Promise((ok) => other.on("console", (m) => { if (/frame-ancestors/.test(m.text())) ok(m.text()); }));
+    await other.setContent(`<iframe id="console" src="${profile.endpoint}/console/"></iframe>`);
+    assert.match(await refused, /frame-ancestors 'none'/);
+    const framed = other.frames().find((f) => f !== other.mainFrame());
+    assert.equal(await framed.locator("#main").count(), 0, "the console's page did not load in the frame");
+    await other.close();
+  });
+
+  test("nothing came from another origin, the page threw nothing, and its policy refused nothing", () => {
     assert.deepEqual(foreign, []);
     assert.deepEqual(pageErrors, []);
+    assert.deepEqual(refusedByPolicy, []);
   });
 });

@@ -169,10 +169,12 @@ public final class Agent implements AutoCloseable {
                         + "execute it (not under a 0700 home such as /root), or set runAs \"agent\"");
             }
             LogArchive archive = config.archiveBucket() == null
-                    ? new FolderLogArchive(config.archiveDirectory(), config.gameServerGroupName(), instanceId, log)
+                    ? new FolderLogArchive(config.archiveDirectory(), config.gameServerGroupName(), instanceId,
+                            config.archiveMaxBytes(), log)
                     : new S3LogArchive(S3LogArchive.client(region, credentials),
                             S3LogArchive.callerUserId(S3LogArchive.sts(region, credentials)), config.archiveBucket(),
-                            config.workDirectory().resolve(S3LogArchive.OUTBOX), config.gameServerGroupName(), instanceId, log)
+                            config.workDirectory().resolve(S3LogArchive.OUTBOX), config.gameServerGroupName(), instanceId,
+                            config.archiveMaxBytes(), log)
                             .retryingEvery(S3LogArchive.RETRY_PERIOD);
             opened.add(archive);
             AgentMain.PortHolder gsdkPort = new AgentMain.PortHolder();

@@ -34,6 +34,7 @@ public record AgentConfig(
         Integer runAsUidBase,
         Path archiveDirectory,
         String archiveBucket,
+        Long archiveMaxBytes,
         String titleId,
         String buildId,
         Map<String, String> buildMetadata,
@@ -41,6 +42,8 @@ public record AgentConfig(
 
     /** PlayFab's agent listens on 56001; a GSDK game server finds the port in its config file. */
     public static final int DEFAULT_GSDK_PORT = 56001;
+    /** What one game server's archive holds at most: its logs beyond it are cut or left out, as its report says. */
+    public static final long DEFAULT_ARCHIVE_MAX_BYTES = 100L * 1024 * 1024;
     /** Slot i runs as uid and gid {@code runAsUidBase + i}: above the system's and people's ids, below nobody's 65534. */
     public static final int DEFAULT_RUN_AS_UID_BASE = 61000;
 
@@ -60,6 +63,7 @@ public record AgentConfig(
         runAsUidBase = runAsUidBase == null ? DEFAULT_RUN_AS_UID_BASE : runAsUidBase;
         // One archive: the folder by default, none when the logs go to a bucket (both given is refused).
         archiveDirectory = archiveDirectory == null && archiveBucket == null ? workDirectory.resolve("archive") : archiveDirectory;
+        archiveMaxBytes = archiveMaxBytes == null ? DEFAULT_ARCHIVE_MAX_BYTES : archiveMaxBytes;
         titleId = titleId == null ? "" : titleId;
         buildId = buildId == null ? "" : buildId;
         buildMetadata = buildMetadata == null ? Map.of() : Map.copyOf(buildMetadata);

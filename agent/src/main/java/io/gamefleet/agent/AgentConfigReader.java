@@ -123,6 +123,10 @@ public final class AgentConfigReader {
                     + "directory is the agent's alone (0700), and each process must reach its folder in serversDirectory; "
                     + "give them two separate folders (the defaults: /var/lib/gamefleet-agent, /var/lib/gamefleet-servers)");
         }
+        if (c.archiveMaxBytes() < 1) {
+            problems.add("archiveMaxBytes is " + c.archiveMaxBytes() + ": it must be at least 1 (the default is "
+                    + AgentConfig.DEFAULT_ARCHIVE_MAX_BYTES + ", 100 MiB)");
+        }
         if (c.gsdkPort() < 0 || c.gsdkPort() > 65535) {
             problems.add("gsdkPort " + c.gsdkPort() + " is not a port (0 takes any free one)");
         }

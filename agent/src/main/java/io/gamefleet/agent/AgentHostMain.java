@@ -10,20 +10,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.InstanceProfileCredentialsProvider;
+import software.amazon.awssdk.core.SdkSystemSetting;
 
 /**
  * {@code java -cp gamefleet-agent.jar io.gamefleet.agent.AgentHostMain}: many instances' agents in one
  * JVM (the local profile's simulated instances), started and stopped by JSON lines on stdin:
  * <pre>
- * {"start":"i-...","config":"/path/agent.json","accessKeyId":"...","secretAccessKey":"..."}
+ * {"start":"i-...","config":"/path/agent.json"}
  * {"stop":"i-..."}
  * </pre>
  * A stop, and the end of stdin (whoever started this JVM is gone, however it died), stop the agents'
- * processes: TERM, the grace, KILL of each process group. The credentials come on stdin, not on a
- * command line another user could read. Each agent starts on a thread of its own, so one whose start
- * is retried (its metadata unreadable, its GSDK port busy) holds up no other; a stop ends such a start.
+ * processes: TERM, the grace, KILL of each process group. Each agent signs with its instance profile's
+ * keys from its own {@code metadataEndpoint}, through the SDK's instance profile provider, as on EC2.
+ * Each agent starts on a thread of its own, so one whose start is retried (its metadata unreadable, its
+ * GSDK port busy) holds up no other; a stop ends such a start.
  */
 public final class AgentHostMain {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -35,6 +36,10 @@ public final class AgentHostMain {
     private AgentHostMain() {}
 
     public static void main(String[] args) throws Exception {
+        // Every agent here names its metadata endpoint, and the SDK's instance profile provider is given it:
+        // the profile's AWS_EC2_METADATA_DISABLED (which keeps any default endpoint out of reach) must not
+        // turn that provider off.
+        System.setProperty(SdkSystemSetting.AWS_EC2_METADATA_DISABLED.property(), "false");
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             if (!line.isBlank()) {
@@ -72,8 +77,12 @@ public final class AgentHostMain {
         Thread thread = new Thread(() -> {
             try {
                 AgentConfig config = AgentConfigReader.read(Path.of(command.path("config").asText()));
-                var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create(
-                        command.path("accessKeyId").asText(), command.path("secretAccessKey").asText()));
+                if (config.metadataEndpoint() == null) {
+                    throw new AgentConfigReader.ConfigException("no metadataEndpoint: the agent takes its instance's keys"
+                            + " from it");
+                }
+                var credentials = InstanceProfileCredentialsProvider.builder()
+                        .endpoint(config.metadataEndpoint().toString()).build();
                 agent.complete(Agent.start(config, credentials));
             } catch (AgentConfigReader.ConfigException | Agent.StartFailure e) {
                 System.err.println("agent host: the agent of " + instanceId + " cannot start: " + e.getMessage());

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
@@ -37,7 +38,8 @@ final class LogZip {
     static int write(Path folder, Path zip) throws IOException {
         List<Path> files;
         try (Stream<Path> walk = Files.walk(folder)) {
-            files = walk.filter(Files::isRegularFile)
+            // The staged folder is the agent's (LogFolderCopy); a link in an outbox an older agent left is not followed.
+            files = walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
                     .sorted(Comparator.comparing((Path f) -> !f.equals(folder.resolve(LogArchive.REPORT))).thenComparing(Path::toString))
                     .toList();
         }
@@ -47,7 +49,9 @@ final class LogZip {
                 ZipEntry entry = new ZipEntry(folder.relativize(file).toString().replace('\\', '/'));
                 entry.setLastModifiedTime(Files.getLastModifiedTime(file));
                 entries.putNextEntry(entry); // DEFLATED: ZipOutputStream's default method
-                Files.copy(file, entries);
+                try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+                    in.transferTo(entries);
+                }
                 entries.closeEntry();
             }
         }

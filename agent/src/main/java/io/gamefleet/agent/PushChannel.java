@@ -31,6 +31,8 @@ final class PushChannel implements WebSocket.Listener, HealthChannel {
     static final String SIGNING_NAME = "execute-api";
     static final Duration RECONNECT_INITIAL = Duration.ofSeconds(1);
     static final Duration RECONNECT_MAX = Duration.ofSeconds(60);
+    /** How much of an unreadable notice the log shows. */
+    static final int NOTICE_PREFIX = 40;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> UNSIGNABLE = List.of("host", "connection", "upgrade");
 
@@ -153,14 +155,21 @@ final class PushChannel implements WebSocket.Listener, HealthChannel {
         if (last) {
             String text = partial.toString();
             partial.setLength(0);
-            try {
-                deliver(text);
-            } catch (RuntimeException e) {
-                log.warn("push channel: unreadable notice " + text + ": " + e.getMessage());
-            }
+            receive(text);
         }
         webSocket.request(1);
         return null;
+    }
+
+    /** A whole message: delivered, or, unreadable, said so in the log. */
+    void receive(String text) {
+        try {
+            deliver(text);
+        } catch (RuntimeException e) {
+            // A claim's notice carries the matchmaker's GameServerData, which is no log's to keep.
+            log.warn("push channel: unreadable notice (" + text.length() + " characters, starting "
+                    + text.substring(0, Math.min(text.length(), NOTICE_PREFIX)) + "): " + e.getMessage());
+        }
     }
 
     /** Hands a notice or a refusal to the supervisor; anything else (pong, unknown actions) is let go. */

@@ -3,6 +3,7 @@ package io.gamefleet.agent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -59,12 +60,12 @@ final class S3LogArchive implements LogArchive {
 
     /** {@code callerUserId}: the session's {@code aws:userid} ({@link #callerUserId(StsClient)}), asked at the first upload. */
     S3LogArchive(S3Client s3, Supplier<String> callerUserId, String bucket, Path outbox, String groupName, String instanceId,
-            AgentLog log) {
+            long maxBytes, AgentLog log) {
         this.s3 = s3;
         this.callerUserId = callerUserId;
         this.bucket = bucket;
         this.outbox = outbox;
-        this.staging = new FolderLogArchive(outbox, groupName, instanceId, log);
+        this.staging = new FolderLogArchive(outbox, groupName, instanceId, maxBytes, log);
         this.log = log;
     }
 
@@ -145,7 +146,7 @@ final class S3LogArchive implements LogArchive {
             if (Files.isDirectory(folder)) {
                 long logBytes = size(folder);
                 int files = LogZip.write(folder, zip);
-                FolderLogArchive.deleteTree(folder);
+                LogFolderCopy.deleteTree(folder);
                 log.info(gameServerId + ": " + files + " files, " + logBytes + " bytes zipped to " + Files.size(zip) + " bytes");
             }
             if (!Files.exists(zip)) {
@@ -175,7 +176,7 @@ final class S3LogArchive implements LogArchive {
 
     private static long size(Path folder) throws IOException {
         try (Stream<Path> walk = Files.walk(folder)) {
-            return walk.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+            return walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).mapToLong(f -> f.toFile().length()).sum();
         }
     }
 

@@ -70,6 +70,23 @@ class AgentConfigReaderTest {
     }
 
     @Test
+    void theGameServersUsersAreTheBaseAndOnePerSlotAsTheUserDatasMetadataRuleNamesThem() {
+        assertThat(AgentMain.gameServerUids(AgentConfigReader.parse("agent.json", MINIMAL))).isEqualTo("61000-61003");
+        assertThat(AgentMain.gameServerUids(AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 1, \"runAsUidBase\": 70000")))).isEqualTo("70000-70000");
+    }
+
+    @Test
+    void aServersArchiveHoldsAtMost100MiBByDefaultAndTheCapIsAtLeastAByte() {
+        assertThat(AgentConfigReader.parse("agent.json", MINIMAL).archiveMaxBytes()).isEqualTo(100L * 1024 * 1024);
+        assertThat(AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"archiveMaxBytes\": 1000000000000")).archiveMaxBytes()).isEqualTo(1_000_000_000_000L);
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"archiveMaxBytes\": 0")))
+                .hasMessageContaining("archiveMaxBytes is 0: it must be at least 1");
+    }
+
+    @Test
     void aMissingCommandIsNamed() {
         assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"command\": \"/game\",", "")))
                 .hasMessageContaining("command is missing");

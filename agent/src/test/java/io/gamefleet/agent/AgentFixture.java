@@ -65,7 +65,8 @@ final class AgentFixture {
         }
         supervisor = new Supervisor(config, "i-1", clock, processes, launch, users, api,
                 apiCallsQueued ? queuedApiCalls::add : Runnable::run,
-                s -> ready.contains(s.gameServerId), new FolderLogArchive(config.archiveDirectory(), "g", "i-1", agentLog),
+                s -> ready.contains(s.gameServerId), new FolderLogArchive(config.archiveDirectory(), "g", "i-1",
+                        config.archiveMaxBytes(), agentLog),
                 agentLog, () -> 56001);
     }
 

@@ -86,7 +86,7 @@ public final class GsdkCallerCheckBenchmark {
                 endpoint.stop();
             }
         } finally {
-            FolderLogArchive.deleteTree(root);
+            LogFolderCopy.deleteTree(root);
         }
     }
 

@@ -27,7 +27,7 @@ public final class LogZipBenchmark {
             measure(work.resolve("synthetic"), syntheticGame(seconds), seconds + " s synthetic game");
             measure(work.resolve("demo"), demoGameServer(), "demo game server");
         } finally {
-            FolderLogArchive.deleteTree(work);
+            LogFolderCopy.deleteTree(work);
         }
     }
 

@@ -32,7 +32,7 @@ final class RealAgent implements AutoCloseable {
         AgentMain.PortHolder gsdkPort = new AgentMain.PortHolder();
         supervisor = new Supervisor(config, "i-1", clock, new SetsidProcessLauncher(System.getenv("PATH")), launch, users, api,
                 Runnable::run, new OutputReadiness(config.wrapper(), launch),
-                new FolderLogArchive(config.archiveDirectory(), "g", "i-1", agentLog), agentLog, gsdkPort);
+                new FolderLogArchive(config.archiveDirectory(), "g", "i-1", config.archiveMaxBytes(), agentLog), agentLog, gsdkPort);
         endpoint = new GsdkEndpoint(supervisor, 0, SocketOwners.PROC_NET);
         gsdkPort.port = endpoint.start();
         StateFile stateFile = new StateFile(config.workDirectory());

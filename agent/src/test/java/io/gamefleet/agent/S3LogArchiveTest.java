@@ -156,13 +156,17 @@ class S3LogArchiveTest {
     }
 
     private S3LogArchive archive(Duration attemptTimeout) {
+        return archive(attemptTimeout, AgentConfig.DEFAULT_ARCHIVE_MAX_BYTES);
+    }
+
+    private S3LogArchive archive(Duration attemptTimeout, long maxBytes) {
         var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret"));
         S3Client s3 = S3LogArchive.builder(attemptTimeout).region(Region.US_EAST_1).credentialsProvider(credentials)
                 .endpointOverride(endpoint).forcePathStyle(true).build();
         StsClient sts = StsClient.builder().region(Region.US_EAST_1).credentialsProvider(credentials).endpointOverride(endpoint)
                 .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
         return new S3LogArchive(s3, S3LogArchive.callerUserId(sts), BUCKET, work.resolve(S3LogArchive.OUTBOX), "arena", "i-1",
-                new AgentLog(Clock.systemUTC(), logLines::add));
+                maxBytes, new AgentLog(Clock.systemUTC(), logLines::add));
     }
 
     /** An ended process with a console log and a file in a subfolder of its log folder. */
@@ -229,6 +233,28 @@ class S3LogArchiveTest {
             assertThat(puts.get(0).metadata()).doesNotContainKey("x-amz-meta-exit-code").containsKey("x-amz-meta-last-state");
             assertThat(puts.get(0).entries()).containsEntry("PF_ConsoleLogs.txt", log);
             assertThat(puts.get(0).decodedLength()).as("deflated").isLessThan(log.length() / 10);
+        }
+    }
+
+    @Test
+    void aLinkToTheAgentsEnvironmentUploadsNothingOfItsAndAnOversizeLogIsCutAsTheReportSays() throws Exception {
+        Path agentFile = Files.writeString(work.resolve("agent-state.json"), "agent-secret-0f1e2d3c");
+        try (S3LogArchive archive = archive(Duration.ofSeconds(10), 1000)) {
+            ServerRecord s = ended("gs-1");
+            Files.createSymbolicLink(s.logFolder().resolve("environ"), Path.of("/proc/self/environ"));
+            Files.createSymbolicLink(s.logFolder().resolve("state.json"), agentFile);
+            Files.writeString(s.logFolder().resolve("PF_ConsoleLogs.txt"), "x".repeat(5000) + "CRASH");
+            archive.archive(s);
+            assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
+
+            Map<String, String> entries = puts.get(0).entries();
+            assertThat(entries).containsOnlyKeys(LogArchive.REPORT, "PF_ConsoleLogs.txt");
+            assertThat(String.join("", entries.values())).doesNotContain("agent-secret").doesNotContain("PATH=");
+            assertThat(entries.get("PF_ConsoleLogs.txt")).hasSize(1000).endsWith("CRASH");
+            assertThat(entries.get(LogArchive.REPORT)).contains("\"path\" : \"PF_ConsoleLogs.txt\"", "\"size\" : 5005",
+                    "\"path\" : \"dumps/core.txt\"", "\"reason\" : \"the archive's cap of 1000 bytes (archiveMaxBytes) was reached\"",
+                    "\"path\" : \"environ\"", "\"reason\" : \"a symbolic link to /proc/self/environ\"",
+                    "\"reason\" : \"a symbolic link to " + agentFile + "\"");
         }
     }
 

@@ -39,5 +39,24 @@ public final class Catalog {
      */
     public static final String STAGE_TAG_KEY = "gamefleet:stage";
 
+    /**
+     * What a stage's Auto Scaling groups' names start with, {@code gamefleet-<stage>_}, the game server
+     * group's name after it. Neither a stage's name (lower-case letters, digits, hyphens) nor a group's
+     * (letters, digits, hyphens, dots) has an underscore, so no two pairs of them make one name: with a
+     * hyphen there, stage prod's group eu-arena and stage prod-eu's arena were both
+     * {@code gamefleet-prod-eu-arena}.
+     */
+    public static String scalingGroupPrefix(String stage) {
+        return FUNCTION_PREFIX + stage + "_";
+    }
+
+    /**
+     * What a stage's Auto Scaling groups' names started with before {@link #scalingGroupPrefix}: groups
+     * created then keep their names, and the stage still manages them (its stage tag tells them apart).
+     */
+    public static String formerScalingGroupPrefix(String stage) {
+        return FUNCTION_PREFIX + stage + "-";
+    }
+
     private Catalog() {}
 }

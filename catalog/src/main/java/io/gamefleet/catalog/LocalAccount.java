@@ -21,6 +21,11 @@ public final class LocalAccount {
 
     /** The IAM role the local profile's callers of a role act as (their sessions are of this role). */
     public static String roleArn(Role role) {
-        return "arn:aws:iam::" + ACCOUNT_ID + ":role/gamefleet-" + role.name().toLowerCase().replace('_', '-');
+        return "arn:aws:iam::" + ACCOUNT_ID + ":role/" + roleName(role);
+    }
+
+    /** That role's name: what a simulated instance's metadata names its instance profile's role. */
+    public static String roleName(Role role) {
+        return "gamefleet-" + role.name().toLowerCase().replace('_', '-');
     }
 }

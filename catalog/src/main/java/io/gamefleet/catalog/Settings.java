@@ -17,8 +17,13 @@ public final class Settings {
             new Setting("GAMEFLEET_DELETED_RETENTION_SECONDS", "86400", "how long a DELETED group stays describable");
     public static final Setting ACTIVATION_TIMEOUT_SECONDS =
             new Setting("GAMEFLEET_ACTIVATION_TIMEOUT_SECONDS", "900", "how long activation waits for the first instance");
+    /**
+     * No default: a key everyone knows would let any caller forge page tokens. Where no secret is
+     * named ({@link #PAGE_TOKEN_SECRET_ARN}) it must be set, else the functions refuse to start; the
+     * local profile sets one of its own, new each run.
+     */
     public static final Setting PAGE_TOKEN_KEY =
-            new Setting("GAMEFLEET_PAGE_TOKEN_KEY", "gamefleet-page-token", "HMAC key that signs pagination tokens");
+            new Setting("GAMEFLEET_PAGE_TOKEN_KEY", "", "HMAC key that signs pagination tokens");
     /**
      * Where a deployment keeps that key: the functions read the secret once, as they start (before
      * a SnapStart snapshot), so the key is in no function's configuration. Empty (the local

@@ -24,6 +24,23 @@ class SettingsTest {
     }
 
     @Test
+    void noTwoStagesAndGroupsMakeOneScalingGroupName() {
+        assertThat(Catalog.scalingGroupPrefix("prod") + "eu-arena").isEqualTo("gamefleet-prod_eu-arena")
+                .isNotEqualTo(Catalog.scalingGroupPrefix("prod-eu") + "arena");
+        // Stage names: lower-case letters, digits, hyphens; group names: letters, digits, hyphens, dots.
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (String stage : java.util.List.of("a", "p", "prod", "prod-eu", "prod-eu-west", "a-b", "a--b", "a-")) {
+            for (String group : java.util.List.of("a", "b-a", "arena", "eu-arena", "eu-west-arena", "arena.eu", "-x", "x-",
+                    "-", ".", "b")) {
+                assertThat(names.add(Catalog.scalingGroupPrefix(stage) + group)).as(stage + " + " + group).isTrue();
+            }
+        }
+        assertThat(Catalog.formerScalingGroupPrefix("prod") + "eu-arena")
+                .as("the former names, which only the stage tag told apart")
+                .isEqualTo(Catalog.formerScalingGroupPrefix("prod-eu") + "arena");
+    }
+
+    @Test
     void theLocalRolesAreNamedAfterTheRole() {
         assertThat(LocalAccount.roleArn(Role.ADMIN)).isEqualTo("arn:aws:iam::000000000000:role/gamefleet-admin");
         assertThat(LocalAccount.roleArn(Role.GAME_SERVER)).isEqualTo("arn:aws:iam::000000000000:role/gamefleet-game-server");

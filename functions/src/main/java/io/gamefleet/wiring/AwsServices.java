@@ -274,12 +274,19 @@ public final class AwsServices {
      * The pagination key: the secret's value, read once here, as the function starts (before a
      * SnapStart snapshot is taken, which then holds it; the client is closed, so no connection
      * outlives the snapshot), or the plain setting where no secret is named (the local profile).
-     * A secret that cannot be read fails the start, saying which.
+     * A secret that cannot be read fails the start, saying which, and so does no key at all: a
+     * default everyone knows would let any caller forge page tokens.
      */
     private String pageTokenKey(Region region) {
         String secret = setting(Settings.PAGE_TOKEN_SECRET_ARN);
         if (secret.isEmpty()) {
-            return setting(Settings.PAGE_TOKEN_KEY);
+            String key = setting(Settings.PAGE_TOKEN_KEY);
+            if (key.isEmpty()) {
+                throw new IllegalStateException("no pagination key: set " + Settings.PAGE_TOKEN_SECRET_ARN.environmentVariable()
+                        + " (the secret the stack makes) or " + Settings.PAGE_TOKEN_KEY.environmentVariable()
+                        + " (the key itself, as the local profile does); with none, page tokens could be forged");
+            }
+            return key;
         }
         AwsCredentialsProvider creds = credentials != null ? credentials : credentials(environment);
         try (SecretsManagerClient secrets = configure(SecretsManagerClient.builder(), endpoint("SECRETS_MANAGER"), region, creds,

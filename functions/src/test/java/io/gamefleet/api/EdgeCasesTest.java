@@ -110,7 +110,7 @@ class EdgeCasesTest {
                 calls.add(context.request().getClass().getSimpleName());
             }
         };
-        Services services = AwsServices.fromEnvironment(Map.of("AWS_REGION", "us-east-1",
+        Services services = AwsServices.fromEnvironment(Map.of("AWS_REGION", "us-east-1", "GAMEFLEET_PAGE_TOKEN_KEY", "a-test-pagination-key",
                 "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1"))
                 .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
                 .interceptors(List.of(counter)).build();

@@ -25,7 +25,7 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 class SnapStartPrimingTest {
     private final AtomicInteger dynamoCalls = new AtomicInteger();
     // Nothing listens on port 1: the read fails, as it may while a snapshot is taken.
-    private final Services services = AwsServices.fromEnvironment(Map.of("AWS_REGION", "us-east-1",
+    private final Services services = AwsServices.fromEnvironment(Map.of("AWS_REGION", "us-east-1", "GAMEFLEET_PAGE_TOKEN_KEY", "a-test-pagination-key",
             "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1")).credentials(StaticCredentialsProvider.create(
             AwsBasicCredentials.create("a", "b"))).interceptors(List.of(new ExecutionInterceptor() {
                 @Override

@@ -37,8 +37,10 @@ class AwsServicesTest {
         }
     };
 
+    private static final String KEY = "a-test-pagination-key";
+
     private Services build(Map<String, String> environment) {
-        Map<String, String> env = new HashMap<>(Map.of("AWS_REGION", "eu-west-1"));
+        Map<String, String> env = new HashMap<>(Map.of("AWS_REGION", "eu-west-1", "GAMEFLEET_PAGE_TOKEN_KEY", KEY));
         env.putAll(environment);
         return AwsServices.fromEnvironment(env)
                 .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
@@ -76,7 +78,7 @@ class AwsServicesTest {
                 context.httpRequest().firstMatchingHeader("X-Amz-Security-Token").ifPresent(tokens::add);
             }
         };
-        Services services = AwsServices.fromEnvironment(Map.of("AWS_REGION", "eu-west-1",
+        Services services = AwsServices.fromEnvironment(Map.of("AWS_REGION", "eu-west-1", "GAMEFLEET_PAGE_TOKEN_KEY", KEY,
                 "AWS_ACCESS_KEY_ID", "envkey", "AWS_SECRET_ACCESS_KEY", "envsecret", "AWS_SESSION_TOKEN", "envtoken"))
                 .interceptors(List.of(record, stop)).build();
         dynamoDb(services);
@@ -118,6 +120,19 @@ class AwsServicesTest {
         assertThat(sent).isEmpty();
     }
 
+    /** No secret and no key: the function does not start, rather than sign page tokens with a key everyone knows. */
+    @Test
+    void withNoPaginationKeyAtAllTheStartFailsSayingWhatToSet() {
+        assertThat(Settings.PAGE_TOKEN_KEY.defaultValue()).isEmpty();
+        for (String blank : List.of("", " ")) {
+            assertThatThrownBy(() -> build(Map.of("GAMEFLEET_PAGE_TOKEN_KEY", blank))).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("no pagination key: set GAMEFLEET_PAGE_TOKEN_SECRET_ARN (the secret the stack makes) or"
+                            + " GAMEFLEET_PAGE_TOKEN_KEY (the key itself, as the local profile does); with none, page tokens"
+                            + " could be forged");
+        }
+        assertThat(sent).as("nothing was asked of any service").isEmpty();
+    }
+
     @Test
     void settingsComeFromTheEnvironmentOrTheirDefaults() {
         Services defaults = build(Map.of());
@@ -149,7 +164,8 @@ class AwsServicesTest {
         MutableClock clock = new MutableClock(Instant.parse("2100-01-01T00:00:00Z"));
         FakeCompute compute = new FakeCompute();
         RecordingMetrics metrics = new RecordingMetrics();
-        Services services = AwsServices.fromEnvironment(Map.of("AWS_REGION", "eu-west-1")).clock(clock).compute(compute)
+        Services services = AwsServices.fromEnvironment(Map.of("AWS_REGION", "eu-west-1", "GAMEFLEET_PAGE_TOKEN_KEY", KEY))
+                .clock(clock).compute(compute)
                 .metrics(metrics).credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
                 .interceptors(List.of(stop)).build();
         assertThat(services.clock()).isSameAs(clock);

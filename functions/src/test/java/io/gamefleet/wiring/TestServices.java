@@ -67,6 +67,7 @@ public final class TestServices {
         env.put("AWS_REGION", LocalAccount.REGION);
         env.put("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:1");
         env.put("AWS_ENDPOINT_URL", "http://127.0.0.1:1");
+        env.putIfAbsent(Settings.PAGE_TOKEN_KEY.environmentVariable(), "a-test-pagination-key");
         // The local account's caller roles, unless the test names its own.
         for (Role role : Role.values()) {
             env.putIfAbsent(Settings.roleArn(role).environmentVariable(), LocalAccount.roleArn(role));

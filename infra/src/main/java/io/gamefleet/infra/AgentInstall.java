@@ -1,6 +1,14 @@
 package io.gamefleet.infra;
 
 import io.gamefleet.catalog.Role;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
@@ -103,9 +111,29 @@ final class AgentInstall extends Construct {
         CfnOutput.Builder.create(stack, "AgentJarS3Uri").value(agentJar.getS3ObjectUrl())
                 .description("The agent's jar (s3://bucket/key), which the user-data script installs")
                 .build();
+        CfnOutput.Builder.create(stack, "AgentJarSha256").value(sha256(context.agentJar()))
+                .description("The SHA-256 of the agent's jar, which the user-data script checks the copied jar against"
+                        + " (AGENT_JAR_SHA256)")
+                .build();
         CfnOutput.Builder.create(stack, "GameServerAgentPolicyArn").value(agentPolicy.getManagedPolicyArn())
                 .description("Attach to instance roles of your own (context instanceRoleArns) that run the agent")
                 .build();
+    }
+
+    /** The file's SHA-256, in lower-case hex, as {@code sha256sum} prints it. */
+    static String sha256(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            byte[] buffer = new byte[1 << 16];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                digest.update(buffer, 0, n);
+            }
+            return HexFormat.of().formatHex(digest.digest());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the agent jar " + file, e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     Bucket archive() {

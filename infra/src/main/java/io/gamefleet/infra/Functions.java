@@ -190,10 +190,9 @@ final class Functions extends Construct {
         if (kind == Kind.API) {
             data.pageTokenKey().grantRead(role);
         }
-        String scalingGroups = context.names().prefix();
-        ScalingPermissions.statements(Stack.of(this), access.scaling(), scalingGroups, context.names().stage(), launches)
+        ScalingPermissions.statements(Stack.of(this), access.scaling(), context.names().stage(), launches)
                 .forEach(role::addToPrincipalPolicy);
-        NagRules.function(fn, access.scaling(), scalingGroups, context.tracing());
+        NagRules.function(fn, access.scaling(), context.names().stage(), context.tracing());
 
         Alias.Builder alias = Alias.Builder.create(this, id + "Live")
                 .aliasName(LIVE_ALIAS)
@@ -260,7 +259,7 @@ final class Functions extends Construct {
         data.tables().forEach((definition, table) -> env.put(definition.environmentVariable(), table.getTableName()));
         env.put(Settings.ACCOUNT_ID.environmentVariable(), Stack.of(this).getAccount());
         context.functionSettings().forEach((setting, value) -> env.put(setting.environmentVariable(), value));
-        env.put(Settings.SCALING_GROUP_PREFIX.environmentVariable(), context.names().prefix());
+        env.put(Settings.SCALING_GROUP_PREFIX.environmentVariable(), context.names().scalingGroupPrefix());
         if (context.tracing()) {
             env.put(Settings.TRACING.environmentVariable(), "true");
         }

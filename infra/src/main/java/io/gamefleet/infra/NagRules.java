@@ -38,7 +38,8 @@ final class NagRules {
             + "launch template, subnets and AMI are the customer's choice per game server group, unknown at "
             + "deployment), and ec2:CreateTags, limited to tagging on launch by the ec2:CreateAction condition.";
     static final String GROUP_ARN_REASON = "Auto Scaling group ARNs carry a random id and the group's name, so "
-            + "the ARN is a pattern, limited to the names of this stage's groups (gamefleet-<stage>-*); every "
+            + "the ARN is a pattern, limited to the names of this stage's groups (gamefleet-<stage>_*, and "
+            + "gamefleet-<stage>-* for the groups it created before, which it may change but not create); every "
             + "statement on it requires the gamefleet:game-server-group tag and this stage's gamefleet:stage tag "
             + "(aws:RequestTag on create, aws:ResourceTag otherwise), so only groups this stage of Gamefleet "
             + "created are reachable.";
@@ -81,7 +82,7 @@ final class NagRules {
     private NagRules() {}
 
     /** L1 on the function; IAM5 on its role's policy for the Auto Scaling and EC2 wildcards it needs. */
-    static void function(Function fn, Set<Scaling> scaling, String scalingGroups, boolean tracing) {
+    static void function(Function fn, Set<Scaling> scaling, String stage, boolean tracing) {
         NagSuppressions.addResourceSuppressions(fn, List.of(suppression("AwsSolutions-L1", L1_REASON)));
         if (scaling.isEmpty() && !tracing) {
             return;
@@ -97,8 +98,8 @@ final class NagRules {
         iam5.add(suppression("AwsSolutions-IAM5", wildcard, "Resource::*"));
         Stack stack = Stack.of(fn);
         if (scaling.stream().anyMatch(ScalingPermissions.GROUP_ACTIONS::containsKey)) {
-            iam5.add(suppression("AwsSolutions-IAM5", GROUP_ARN_REASON,
-                    finding(stack, ScalingPermissions.groupArns(stack, scalingGroups))));
+            iam5.add(suppression("AwsSolutions-IAM5", GROUP_ARN_REASON, ScalingPermissions.managedGroupArns(stack, stage)
+                    .stream().map(arn -> finding(stack, arn)).toArray(String[]::new)));
         }
         NagSuppressions.addResourceSuppressions(defaultPolicy(fn.getRole()), iam5);
     }

@@ -17,11 +17,14 @@ import software.amazon.awscdk.services.iam.PolicyStatement;
 /**
  * The Auto Scaling and EC2 permissions of FleetIQ's model, scoped to the groups this stage of
  * Gamefleet manages: every action that supports resource-level permissions names the ARNs of the
- * Auto Scaling groups named with the stage's prefix, and requires
+ * Auto Scaling groups named with the stage's prefix ({@link Catalog#scalingGroupPrefix}; the
+ * groups it created under {@link Catalog#formerScalingGroupPrefix} may still be changed and deleted,
+ * not created), and requires
  * the managed tag ({@link Catalog#MANAGED_TAG_KEY}, which the compute adapter puts on every group it
  * creates and which a caller cannot replace) and the stage tag ({@link Catalog#STAGE_TAG_KEY}) with
  * this stage's value: on the request for CreateAutoScalingGroup, on the resource for the rest. The
- * name prefix alone would not do: {@code gamefleet-prod-*} also matches stage prod-eu's groups. The remaining wildcards are actions without resource-level permissions
+ * former name prefix alone would not do: {@code gamefleet-prod-*} also matches stage prod-eu's groups.
+ * The remaining wildcards are actions without resource-level permissions
  * (Describe*), or launches from the customer's own launch templates (see {@link #launch}).
  */
 final class ScalingPermissions {
@@ -42,12 +45,8 @@ final class ScalingPermissions {
 
     private ScalingPermissions() {}
 
-    /**
-     * {@code scalingGroups}: the prefix of this stage's Auto Scaling groups' names, which IAM scopes by;
-     * {@code stage}: the value of their stage tag.
-     */
-    static List<PolicyStatement> statements(Stack stack, Set<Scaling> scaling, String scalingGroups, String stage,
-            LaunchAllowance launches) {
+    /** {@code stage}: the stage, whose Auto Scaling groups' names and stage tag IAM scopes by. */
+    static List<PolicyStatement> statements(Stack stack, Set<Scaling> scaling, String stage, LaunchAllowance launches) {
         List<PolicyStatement> statements = new ArrayList<>();
         if (scaling.contains(Scaling.DESCRIBE)) {
             statements.add(statement("DescribeScalingGroups", List.of("autoscaling:DescribeAutoScalingGroups"),
@@ -60,7 +59,7 @@ final class ScalingPermissions {
         if (scaling.contains(Scaling.CREATE)) {
             // The tag must be in the request: Gamefleet can create only groups that carry its tag.
             statements.add(statement("CreateManagedScalingGroups", List.of("autoscaling:CreateAutoScalingGroup"),
-                    List.of(groupArns(stack, scalingGroups)), Map.of("Null", Map.of(REQUEST_TAG, "false"),
+                    List.of(groupArns(stack, Catalog.scalingGroupPrefix(stage))), Map.of("Null", Map.of(REQUEST_TAG, "false"),
                             "StringEquals", Map.of(REQUEST_STAGE_TAG, stage))));
             // The first group of an account creates Auto Scaling's service-linked role.
             statements.add(statement("CreateAutoScalingServiceLinkedRole", List.of("iam:CreateServiceLinkedRole"),
@@ -79,7 +78,7 @@ final class ScalingPermissions {
             }
         }
         if (!groupActions.isEmpty()) {
-            statements.add(statement("ManageManagedScalingGroups", groupActions, List.of(groupArns(stack, scalingGroups)),
+            statements.add(statement("ManageManagedScalingGroups", groupActions, managedGroupArns(stack, stage),
                     Map.of("Null", Map.of(RESOURCE_TAG, "false"), "StringEquals", Map.of(RESOURCE_STAGE_TAG, stage))));
         }
         if (scaling.contains(Scaling.CREATE) || scaling.contains(Scaling.BALANCE)) {
@@ -127,6 +126,12 @@ final class ScalingPermissions {
     }
 
     /** This stage's Auto Scaling groups in this account and region (the group id part of the ARN is random). */
+    /** The stage's Auto Scaling groups that may be changed: those of its prefix, and those of its former one. */
+    static List<String> managedGroupArns(Stack stack, String stage) {
+        return List.of(groupArns(stack, Catalog.scalingGroupPrefix(stage)),
+                groupArns(stack, Catalog.formerScalingGroupPrefix(stage)));
+    }
+
     static String groupArns(Stack stack, String scalingGroups) {
         return Stack.of(stack).formatArn(ArnComponents.builder()
                 .service("autoscaling").resource("autoScalingGroup")

@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 /**
  * The physical names of one stage of Gamefleet: functions, state machines, the schedule, the event
  * rule, alarms and the Auto Scaling groups' prefix all carry the stage, so two stages in one account
- * and region share no name, and each stage's IAM reaches only its own Auto Scaling groups.
+ * and region share no name, and each stage's IAM reaches only its own Auto Scaling groups (by name and
+ * by stage tag).
  */
 record StageNames(String stage) {
     /** Short enough that the longest name ({@code gamefleet-<stage>-DescribeGameServerInstances}) fits Lambda's 64. */
@@ -27,8 +28,13 @@ record StageNames(String stage) {
         return prefix() + catalogName.substring(Catalog.FUNCTION_PREFIX.length());
     }
 
-    /** What every physical name of the stage starts with, the Auto Scaling groups' too. */
+    /** What every physical name of the stage starts with but its Auto Scaling groups' ({@link #scalingGroupPrefix}). */
     String prefix() {
         return Catalog.FUNCTION_PREFIX + stage + "-";
+    }
+
+    /** What the stage's Auto Scaling groups' names start with: no other stage's and group's make the same name. */
+    String scalingGroupPrefix() {
+        return Catalog.scalingGroupPrefix(stage);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gamefleet.catalog.Role;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -103,6 +104,18 @@ class AgentInstallStackTest extends SynthesizedStack {
         String uri = render(map(outputs.get("AgentJarS3Uri")).get("Value"));
         assertThat(uri).startsWith("s3://cdk-").endsWith("/" + jarKey());
         assertThat(map(outputs.get("GameServerAgentPolicyArn")).get("Value")).isEqualTo(ref(agentPolicyId()));
+    }
+
+    @Test
+    void outputsTheJarsSha256AsSha256sumPrintsItForTheUserDataToCheck() throws Exception {
+        Map<String, Object> outputs = cast(template.toJSON().get("Outputs"));
+        Path jar = TestApps.agentJar(temp);
+        String expected = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(java.nio.file.Files.readAllBytes(jar)));
+        assertThat(map(outputs.get("AgentJarSha256")).get("Value")).isEqualTo(expected);
+        Path known = java.nio.file.Files.write(temp.resolve("known.bin"), new byte[] {1, 2, 3});
+        assertThat(AgentInstall.sha256(known)).as("sha256sum of bytes 01 02 03")
+                .isEqualTo("039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81");
     }
 
     @Test

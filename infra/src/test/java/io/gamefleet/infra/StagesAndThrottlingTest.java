@@ -45,9 +45,28 @@ class StagesAndThrottlingTest {
         assertThat(prodNames).contains("gamefleet-prod-ClaimGameServer");
         assertThat(stagingNames).contains("gamefleet-staging-ClaimGameServer");
 
-        assertThat(scalingGroupPrefixes(prod)).containsExactly("gamefleet-prod-");
-        assertThat(scalingGroupPrefixes(staging)).containsExactly("gamefleet-staging-");
-        assertThat(staging).contains("\"GAMEFLEET_SCALING_GROUP_PREFIX\":\"gamefleet-staging-\"");
+        // Its own prefix, and its former one for the groups it created before (the stage tag keeps those apart).
+        assertThat(scalingGroupPrefixes(prod)).containsExactlyInAnyOrder("gamefleet-prod_", "gamefleet-prod-");
+        assertThat(scalingGroupPrefixes(staging)).containsExactlyInAnyOrder("gamefleet-staging_", "gamefleet-staging-");
+        assertThat(staging).contains("\"GAMEFLEET_SCALING_GROUP_PREFIX\":\"gamefleet-staging_\"");
+    }
+
+    @Test
+    void twoStagesGroupsNeverShareAScalingGroupName() throws IOException {
+        // prod + eu-arena and prod-eu + arena were both gamefleet-prod-eu-arena.
+        String prod = synth(Map.of(), "Gamefleet-prod");
+        String prodEu = synth(Map.of(DeploymentContext.STAGE, "prod-eu"), "Gamefleet-prod-eu");
+        String prodPrefix = prefixSetting(prod);
+        String prodEuPrefix = prefixSetting(prodEu);
+        assertThat(prodPrefix + "eu-arena").isEqualTo("gamefleet-prod_eu-arena").isNotEqualTo(prodEuPrefix + "arena");
+        assertThat(prodEuPrefix + "arena").isEqualTo("gamefleet-prod-eu_arena");
+        assertThat(prodEuPrefix).doesNotStartWith(prodPrefix);
+    }
+
+    private static String prefixSetting(String template) {
+        Matcher m = Pattern.compile("\"GAMEFLEET_SCALING_GROUP_PREFIX\":\"([^\"]+)\"").matcher(template);
+        assertThat(m.find()).isTrue();
+        return m.group(1);
     }
 
     @Test

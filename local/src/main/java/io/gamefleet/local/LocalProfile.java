@@ -29,6 +29,7 @@ import io.gamefleet.local.fleet.SimulatedFleet;
 import io.gamefleet.local.fleet.Timeline;
 import io.gamefleet.local.process.ChildProcess;
 import io.gamefleet.local.process.Emulators;
+import io.gamefleet.local.process.SidecarToken;
 import io.gamefleet.local.process.Supervisor;
 import io.gamefleet.wiring.AwsServices;
 import io.gamefleet.wiring.Services;
@@ -139,6 +140,11 @@ public final class LocalProfile implements AutoCloseable {
                 : Optional.of(closing(Emulators.stepFunctions(o.home(), logs, endpoint(), o.localToken(),
                         o.workflowWait())));
         URI stepFunctions = o.stepFunctionsEndpoint().orElseGet(() -> sidecar.orElseThrow().endpoint());
+        // The profile's own sidecar takes calls only with this run's token.
+        List<ExecutionInterceptor> sidecarToken = sidecar.<ExecutionInterceptor>map(s -> new SidecarToken(s.endpoint(),
+                o.localToken())).stream().toList();
+        List<ExecutionInterceptor> interceptors = new ArrayList<>(o.interceptors());
+        interceptors.addAll(sidecarToken);
 
         fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), ACCOUNT_ID);
         Map<String, String> environment = environment(o, dynamoDb);
@@ -146,21 +152,21 @@ public final class LocalProfile implements AutoCloseable {
         environment.put(Settings.PUSH_ENDPOINT.environmentVariable(), endpoint().toString());
         Principal functionsPrincipal = Principals.functions();
         createTables(dynamoDb);
-        environment.putAll(deployStateMachines(stepFunctions));
+        environment.putAll(deployStateMachines(stepFunctions, sidecarToken));
         Timeline timeline = new Timeline(o.clock());
         FleetMetrics metrics = new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet, timeline);
         AwsCredentialsProvider functionsCredentials = StaticCredentialsProvider.create(AwsBasicCredentials.create(
                 functionsPrincipal.accessKeyId(), functionsPrincipal.secretAccessKey()));
         // The profile's own services, for its callers in this process; unrestricted.
-        services = services(environment, metrics, functionsCredentials, o.interceptors());
+        services = services(environment, metrics, functionsCredentials, interceptors);
         // Each function on services of its own, as each is its own Lambda function, whose
         // DynamoDB calls are held to the grants its role has in AWS.
         Map<String, Services> byFunction = new ConcurrentHashMap<>();
         Functions functions = Functions.of(new FunctionRegistry(name -> byFunction.computeIfAbsent(name, n -> {
-            List<ExecutionInterceptor> interceptors = new ArrayList<>();
-            interceptors.add(new TableGrants(n, environment, this::denied));
-            interceptors.addAll(o.interceptors());
-            return services(environment, metrics, functionsCredentials, interceptors);
+            List<ExecutionInterceptor> own = new ArrayList<>();
+            own.add(new TableGrants(n, environment, this::denied));
+            own.addAll(interceptors);
+            return services(environment, metrics, functionsCredentials, own);
         })));
         balancerServices = byFunction.get(Triggers.BALANCER.functionName());
         EventRouter events = new EventRouter(functions.eventRules(), timeline);
@@ -175,7 +181,7 @@ public final class LocalProfile implements AutoCloseable {
         // The sidecar's executions are lost with it: its state machines are created again, and
         // the workflows of the groups that were in the middle of one started again.
         sidecar.ifPresent(s -> watched.add(new Supervisor.Watched(s, Optional.empty(), () -> {
-            deployStateMachines(stepFunctions);
+            deployStateMachines(stepFunctions, sidecarToken);
             reconcile(Duration.ZERO);
         })));
         Map<String, String> external = new LinkedHashMap<>();
@@ -229,6 +235,9 @@ public final class LocalProfile implements AutoCloseable {
         environment.put(Settings.CLAIM_TTL_SECONDS.environmentVariable(), Long.toString(o.claimTtl().toSeconds()));
         environment.put(Settings.HEALTH_TIMEOUT_SECONDS.environmentVariable(), Long.toString(o.healthTimeout().toSeconds()));
         environment.put(Settings.BALANCER_RATE_SECONDS.environmentVariable(), Long.toString(o.balancerRate().toSeconds()));
+        // The pagination tokens' HMAC key, new each run (a deployment's is its stack's secret): a page token does not
+        // outlive the run.
+        environment.put(Settings.PAGE_TOKEN_KEY.environmentVariable(), EdgeServer.newLocalToken());
         for (TableDefinition t : Tables.ALL) {
             environment.put(t.environmentVariable(), t.logicalName());
         }
@@ -244,11 +253,12 @@ public final class LocalProfile implements AutoCloseable {
     }
 
     /** The state machines, as {@code cdk deploy} makes them; the variables that give their ARNs. */
-    private static Map<String, String> deployStateMachines(URI stepFunctions) {
+    private static Map<String, String> deployStateMachines(URI stepFunctions, List<ExecutionInterceptor> interceptors) {
         Map<String, String> environment = new HashMap<>();
         environment.put("AWS_ENDPOINT_URL_SFN", stepFunctions.toString());
         try (SfnClient sfn = SfnClient.builder().region(Region.of(REGION)).credentialsProvider(CREDENTIALS)
-                .endpointOverride(stepFunctions).build()) {
+                .endpointOverride(stepFunctions).overrideConfiguration(c -> c.executionInterceptors(interceptors))
+                .build()) {
             for (WorkflowDefinition w : Workflows.ALL) {
                 Map<String, String> arns = new LinkedHashMap<>();
                 w.steps().forEach(s -> arns.put(s.placeholder(),

@@ -43,6 +43,7 @@ class BadInputTest {
     private static GamefleetClient admin;
     private static String i1;
     private static String i2;
+    private static String otherInstance;
 
     /** Two ACTIVE groups; in G: avail-1 (AVAILABLE, on i1), avail-2 (AVAILABLE, on i2), used-1 (UTILIZED, on i1). */
     @BeforeAll
@@ -59,7 +60,7 @@ class BadInputTest {
         admin.register(G, "avail-2", i2).ok();
         admin.register(G, "used-1", i1).ok();
         admin.setUtilized(G, "used-1").ok();
-        String otherInstance = admin.firstInstance(OTHER);
+        otherInstance = admin.firstInstance(OTHER);
         admin.register(OTHER, "elsewhere-1", otherInstance).ok();
     }
 
@@ -462,6 +463,44 @@ class BadInputTest {
             refused(() -> unbound.deregister(G, "avail-1"), 403, "UnauthorizedException", "this caller is bound to no instance");
         }
         assertThat(unbound.describeServer(G, "avail-1").ok().serverId()).isEqualTo("avail-1");
+    }
+
+    /**
+     * What a compromised instance holds is its own instance profile's keys, as its metadata hands them to
+     * its agent: with them it acts on its own servers, and on no other instance's, of its group or another.
+     */
+    @Test
+    void anInstancesOwnKeysActOnItsOwnServersAndOnNoOtherInstancesOrGroups() {
+        GamefleetClient own = LOCAL.asInstance(i1);
+        // Its own: so what it is refused below is the binding to its instance, not its role.
+        own.call("POST", groupPath(G) + "/game-servers", obj().put("GameServerId", "own-1").put("InstanceId", i1)
+                .put("ConnectionInfo", "127.0.0.1:7777")).ok();
+        assertThat(own.describeServer(G, "own-1").ok().serverId()).isEqualTo("own-1");
+        own.updateServer(G, "own-1", obj().put("HealthCheck", "HEALTHY")).ok();
+        own.deregister(G, "own-1").ok();
+        changed();
+
+        // Another instance of its group: its servers, and registering on it.
+        refused(() -> own.register(G, "theirs-1", i2), 403, "UnauthorizedException", "its own instance");
+        refused(() -> own.describeServer(G, "avail-2"), 403, "UnauthorizedException");
+        refused(() -> own.updateServer(G, "avail-2", obj().put("HealthCheck", "HEALTHY")), 403, "UnauthorizedException");
+        refused(() -> own.updateServer(G, "avail-2", obj().put("UtilizationStatus", "UTILIZED")), 403,
+                "UnauthorizedException");
+        refused(() -> own.deregister(G, "avail-2"), 403, "UnauthorizedException");
+        // Another group: its own instance is none of that group's, and that group's instance is not its own.
+        invalid(() -> own.register(OTHER, "theirs-2", i1), i1);
+        refused(() -> own.register(OTHER, "theirs-2", otherInstance), 403, "UnauthorizedException", "its own instance");
+        refused(() -> own.describeServer(OTHER, "elsewhere-1"), 403, "UnauthorizedException");
+        refused(() -> own.updateServer(OTHER, "elsewhere-1", obj().put("HealthCheck", "HEALTHY")), 403,
+                "UnauthorizedException");
+        refused(() -> own.deregister(OTHER, "elsewhere-1"), 403, "UnauthorizedException");
+        // What its role may do nowhere.
+        refused(() -> own.claim(G), 403, "UnauthorizedException");
+        refused(() -> own.claim(G, obj().put("GameServerId", "avail-1")), 403, "UnauthorizedException");
+        refused(() -> own.listServers(G, ""), 403, "UnauthorizedException");
+        refused(() -> own.describeInstances(G, ""), 403, "UnauthorizedException");
+        refused(() -> own.createGroup(groupBody("mine", 1, 1)), 403, "UnauthorizedException");
+        refused(() -> own.deleteGroup(G, "FORCE_DELETE"), 403, "UnauthorizedException");
     }
 
     // ------------------------------------------------------------------ wire format of successes

@@ -9,8 +9,13 @@ import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.Principals;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,6 +34,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.identity.spi.AwsSessionCredentialsIdentity;
 import software.amazon.awssdk.core.retry.backoff.FixedDelayBackoffStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -288,6 +294,37 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
     GamefleetClient client(Principal principal) {
         requireLocalProfile("principals of one role each");
         return new GamefleetClient(profile.endpoint(), principal, clock);
+    }
+
+    /**
+     * A client signing with instance {@code instanceId}'s own keys, as its metadata hands them to its
+     * agent (read through {@code GET /_local/instances/<id>/credentials}, with this run's token): what a
+     * compromised instance can do. A test that needs one is skipped against a deployed API.
+     */
+    GamefleetClient asInstance(String instanceId) {
+        requireLocalProfile("an instance's own keys");
+        JsonNode keys = instanceCredentials(instanceId);
+        return new GamefleetClient(profile.endpoint(), LocalAccount.REGION, AwsSessionCredentialsIdentity.create(
+                keys.get("AccessKeyId").asText(), keys.get("SecretAccessKey").asText(), keys.get("Token").asText()),
+                signingClock(), GamefleetClient.Pace.LOCAL_PROFILE);
+    }
+
+    /** {@code GET /_local/instances/<id>/credentials}, with this run's token: the instance profile's keys in EC2's shape. */
+    JsonNode instanceCredentials(String instanceId) {
+        HttpRequest request = HttpRequest.newBuilder(profile.endpoint().resolve("/_local/instances/" + instanceId
+                + "/credentials")).header("X-Gamefleet-Local-Token", profile.localToken()).GET().build();
+        try {
+            HttpResponse<String> answer = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() != 200) {
+                throw new AssertionError("no keys for instance " + instanceId + ": " + answer.statusCode() + " " + answer.body());
+            }
+            return GamefleetClient.JSON.readTree(answer.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** May do anything: the profile's built-in admin, or a deployed API's caller. */

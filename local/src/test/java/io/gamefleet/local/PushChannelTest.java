@@ -149,8 +149,9 @@ class PushChannelTest {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** At the instance's metadata endpoint as its agent is given it, with the endpoint's secret. */
     private static HttpRequest.Builder imds(String instance, String path) {
-        return HttpRequest.newBuilder(URI.create(LOCAL.profile().endpoint() + "/_local/imds/" + instance + path));
+        return HttpRequest.newBuilder(URI.create(LOCAL.profile().edge().metadataEndpoint(instance) + path));
     }
 
     private static HttpResponse<String> item(String instance, String item, String token) throws Exception {

@@ -181,13 +181,20 @@ public final class AwsAutoScalingCompute implements Compute {
 
     /**
      * Whether the scaling group is this stage's, for the game server group its name is for: its
-     * stage tag is this stage and its group tag that group (the name alone may be another stage's,
-     * when one stage's prefix is the start of another's).
+     * stage tag is this stage and its group tag that group, named with the stage's prefix or, for a
+     * group created before the prefix had its underscore, with its former one (a name of the former
+     * kind may also be another stage's: prod's eu-arena and prod-eu's arena were both
+     * gamefleet-prod-eu-arena, which the stage tag tells apart).
      */
     private boolean owned(AutoScalingGroup g) {
+        return tagged(g, Catalog.STAGE_TAG_KEY, stage)
+                && (named(g, scalingGroupPrefix) || named(g, Catalog.formerScalingGroupPrefix(stage)));
+    }
+
+    /** Whether the group is named {@code prefix} and the game server group its group tag names. */
+    private static boolean named(AutoScalingGroup g, String prefix) {
         String name = g.autoScalingGroupName();
-        return name.startsWith(scalingGroupPrefix) && tagged(g, Catalog.STAGE_TAG_KEY, stage)
-                && tagged(g, Catalog.MANAGED_TAG_KEY, name.substring(scalingGroupPrefix.length()));
+        return name.startsWith(prefix) && tagged(g, Catalog.MANAGED_TAG_KEY, name.substring(prefix.length()));
     }
 
     private static boolean tagged(AutoScalingGroup g, String key, String value) {

@@ -403,8 +403,9 @@ class AwsAutoScalingComputeTest {
     }
 
     /**
-     * Stage prod's group eu-arena and stage prod-eu's arena share the name gamefleet-prod-eu-arena:
-     * prod's creation is refused (the group goes to ERROR), and its FORCE_DELETE then deletes nothing.
+     * Under the former prefix, stage prod's group eu-arena and stage prod-eu's arena shared the name
+     * gamefleet-prod-eu-arena: a prod group stored with that name finds prod-eu's, its creation is refused
+     * (the group goes to ERROR), and its FORCE_DELETE then deletes nothing.
      */
     @Test
     void forceDeleteAfterARefusedCreationLeavesTheOtherStagesGroupAlone() {
@@ -417,7 +418,7 @@ class AwsAutoScalingComputeTest {
                 .awsErrorDetails(error("AlreadyExists", "AutoScalingGroup by this name already exists")).build();
         fake.describes.add(List.of(prodEuArena));
         fake.describes.add(List.of(prodEuArena));
-        AwsAutoScalingCompute prod = new AwsAutoScalingCompute(fake, CLOCK, "prod", "gamefleet-prod-");
+        AwsAutoScalingCompute prod = new AwsAutoScalingCompute(fake, CLOCK, "prod", Catalog.scalingGroupPrefix("prod"));
         GameServerGroup euArena = group().name("eu-arena").autoScalingGroupName(shared).build();
 
         assertThatThrownBy(() -> prod.createScalingGroup(euArena)).isInstanceOf(ComputeException.class)
@@ -426,6 +427,20 @@ class AwsAutoScalingComputeTest {
 
         assertThat(fake.calls).noneMatch(DeleteAutoScalingGroupRequest.class::isInstance)
                 .noneMatch(UpdateAutoScalingGroupRequest.class::isInstance);
+    }
+
+    /** A group the stage created under its former prefix is still its own: changed, and deleted. */
+    @Test
+    void aGroupOfTheStagesFormerPrefixIsStillItsOwn() {
+        String former = Catalog.formerScalingGroupPrefix("prod") + "arena";
+        AutoScalingGroup old = asg(1, 10, 2, List.of(inService("i-1")), "arena").toBuilder().autoScalingGroupName(former)
+                .tags(TagDescription.builder().key(Catalog.MANAGED_TAG_KEY).value("arena").build(),
+                        TagDescription.builder().key(Catalog.STAGE_TAG_KEY).value("prod").build()).build();
+        FakeAutoScaling fake = new FakeAutoScaling();
+        fake.describes.add(List.of(old));
+        new AwsAutoScalingCompute(fake, CLOCK, "prod", Catalog.scalingGroupPrefix("prod")).setDesiredCapacity(former, 3);
+        assertThat(fake.calls).containsExactly(ScalingGroupRequests.describeRequest(former),
+                ScalingGroupRequests.desiredCapacityRequest(former, 3));
     }
 
     @Test

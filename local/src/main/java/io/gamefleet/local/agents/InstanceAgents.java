@@ -2,8 +2,6 @@ package io.gamefleet.local.agents;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.local.edge.EdgeServer;
-import io.gamefleet.local.edge.Principal;
-import io.gamefleet.local.edge.Principals;
 import io.gamefleet.local.fleet.SimulatedFleet;
 import io.gamefleet.local.fleet.SimulatedFleet.RunningInstance;
 import java.io.BufferedReader;
@@ -29,9 +27,10 @@ import java.util.function.Consumer;
 
 /**
  * The agent of every simulated instance, with real game server processes: when an instance comes into
- * service its agent starts, with a GAME_SERVER principal bound to it (minted here, admitted by the
- * edge) and ports of its own; when the instance ends, its principal is taken back and its agent
- * stopped (TERM, grace, KILL of each game server's process group).
+ * service its agent starts, with ports of its own and the instance's metadata endpoint, where it finds
+ * its instance profile's keys (a GAME_SERVER principal bound to the instance, which the edge makes and
+ * takes back when the instance ends); when the instance ends, its agent is stopped (TERM, grace, KILL
+ * of each game server's process group).
  *
  * <p>The agents run in one child JVM ({@code AgentHostMain} of the agent jar, which is built on the
  * GameLift client's SDK and cannot share this JVM's classpath): one JVM's start-up, JIT and heap on a
@@ -54,7 +53,7 @@ public final class InstanceAgents implements AutoCloseable {
     /** The agent's own default runAsUidBase: the first instance's processes get the uids an instance's would. */
     private static final int FIRST_UID = 61000;
 
-    private record Running(RunningInstance instance, Principal principal, Path config, int uidBlock) {}
+    private record Running(RunningInstance instance, Path config, int uidBlock) {}
 
     private final AgentTemplate template;
     private final SimulatedFleet fleet;
@@ -199,7 +198,6 @@ public final class InstanceAgents implements AutoCloseable {
             if (!now.contains(gone)) {
                 Running r = running.remove(gone);
                 uidBlocks.clear(r.uidBlock());
-                edge.principals().remove(r.principal().accessKeyId());
                 send(AgentTemplate.json().createObjectNode().put("stop", gone));
             }
         }
@@ -208,7 +206,9 @@ public final class InstanceAgents implements AutoCloseable {
     private void begin(RunningInstance instance) throws IOException {
         String id = instance.instanceId();
         Path work = instancesFolder().resolve(id);
+        // The agent's alone before it starts: agent.json holds the instance's metadata secret.
         Files.createDirectories(work);
+        Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwx------"));
         List<Integer> ports = new ArrayList<>();
         for (String ignored : template.portNames()) {
             ports.add(freePorts(template.processes()));
@@ -218,19 +218,18 @@ public final class InstanceAgents implements AutoCloseable {
                 edge.pushEndpoint(), edge.metadataEndpoint(id), work, serversFolder.resolve(id), archive(),
                 FIRST_UID + uidBlock * template.processes(), claimTtl);
         Path file = work.resolve("agent.json");
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         AgentTemplate.json().writerWithDefaultPrettyPrinter().writeValue(file.toFile(), config);
-        Principal principal = Principals.instance(id);
-        edge.principals().add(principal);
         uidBlocks.set(uidBlock);
-        Running r = new Running(instance, principal, file, uidBlock);
+        Running r = new Running(instance, file, uidBlock);
         running.put(id, r);
         send(startCommand(r));
     }
 
     private static ObjectNode startCommand(Running r) {
         return AgentTemplate.json().createObjectNode().put("start", r.instance().instanceId())
-                .put("config", r.config().toString()).put("accessKeyId", r.principal().accessKeyId())
-                .put("secretAccessKey", r.principal().secretAccessKey());
+                .put("config", r.config().toString());
     }
 
     private void send(ObjectNode command) throws IOException {
@@ -312,7 +311,6 @@ public final class InstanceAgents implements AutoCloseable {
         }
         descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
         synchronized (this) {
-            running.values().forEach(r -> edge.principals().remove(r.principal().accessKeyId()));
             running.clear();
         }
         if (!keepServersFolder) {

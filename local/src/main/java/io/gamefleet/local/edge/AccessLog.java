@@ -33,7 +33,7 @@ final class AccessLog implements RequestLog {
         Object operation = request.getAttribute(OPERATION);
         Object caller = request.getAttribute(CALLER);
         out.accept(TIME.format(clock.instant()) + " " + request.getMethod() + " "
-                + HttpEdge.printable(String.valueOf(request.getHttpURI().getPath())) + " "
+                + HttpEdge.printable(InstanceMetadataService.logged(String.valueOf(request.getHttpURI().getPath()))) + " "
                 + (operation == null ? "-" : operation) + " " + response.getStatus() + " " + millis + " ms "
                 + (caller == null ? "-" : caller));
     }

@@ -12,7 +12,11 @@ import java.util.Map;
  * files, and {@code /console/config.json}, which hands the page the local admin's keys, so that it
  * calls the API at its own origin as any signed client does, and this run's local token, for the
  * {@code /_local/*} paths it posts to. Only GET; no file outside the folder. Behind the edge's
- * {@link LocalGuard}, like every service: a page of another origin cannot read the config.
+ * {@link LocalGuard}, like every service: a page of another origin cannot read the config. Every
+ * answer carries {@link #SECURITY_HEADERS}: the page runs only its own files and talks only to its
+ * own origin (Content-Security-Policy), no page of another origin may frame it (clickjacking:
+ * {@code frame-ancestors 'none'}, and X-Frame-Options for browsers before CSP 2), and no file is read
+ * as another type than it is served as.
  */
 final class ConsoleService implements EdgeService {
     static final String PREFIX = "/console";
@@ -20,6 +24,14 @@ final class ConsoleService implements EdgeService {
     private static final Map<String, String> TYPES = Map.of("html", "text/html; charset=utf-8",
             "js", "text/javascript; charset=utf-8", "css", "text/css; charset=utf-8", "svg", "image/svg+xml",
             "json", "application/json", "png", "image/png", "ico", "image/x-icon", "map", "application/json");
+
+    /** What every answer of the console carries. */
+    static final Map<String, String> SECURITY_HEADERS = Map.of(
+            "Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+                    + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            "X-Frame-Options", "DENY",
+            "X-Content-Type-Options", "nosniff",
+            "Referrer-Policy", "no-referrer");
 
     private final Path dist;
     private final Principal admin;
@@ -57,8 +69,15 @@ final class ConsoleService implements EdgeService {
         }
     }
 
-    /** The answer to {@code GET path}, a path under {@link #PREFIX} still percent-encoded. */
+    /** The answer to {@code GET path}, a path under {@link #PREFIX} still percent-encoded, with {@link #SECURITY_HEADERS}. */
     Answer answer(String path) throws IOException {
+        Answer content = content(path);
+        Map<String, String> headers = new LinkedHashMap<>(content.headers());
+        headers.putAll(SECURITY_HEADERS);
+        return new Answer(content.status(), headers, content.body());
+    }
+
+    private Answer content(String path) throws IOException {
         if (path.equals(PREFIX)) {
             return Answer.json(302, Map.of("Location", PREFIX + "/"), Map.of());
         }

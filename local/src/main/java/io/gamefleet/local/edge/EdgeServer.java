@@ -56,6 +56,9 @@ public final class EdgeServer implements AutoCloseable {
     public record Settings(int port, String localToken, boolean allowUnsignedPayload,
             Optional<Consumer<String>> accessLog) {}
 
+    /** The header that carries the token of the unsigned paths that change state (and of the sidecar's calls). */
+    public static final String LOCAL_TOKEN_HEADER = LocalGuard.TOKEN_HEADER;
+
     /** A new token for {@link Settings#localToken}: 32 random bytes, base64url. */
     public static String newLocalToken() {
         return LocalGuard.newToken();
@@ -73,6 +76,7 @@ public final class EdgeServer implements AutoCloseable {
     private final Clock clock;
     private final ErrorLog errors = ErrorLog.SHARED;
     private volatile List<EdgeService> services = List.of(STARTING);
+    private volatile InstanceMetadata metadata;
 
     /** Listens at once: the sidecar, started before the functions exist, needs this endpoint. */
     public EdgeServer(Settings settings, List<Principal> principals, Clock clock) throws IOException {
@@ -136,9 +140,16 @@ public final class EdgeServer implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + http.port());
     }
 
-    /** The instance's metadata service (IMDSv2), as its agent is given it. */
+    /**
+     * The instance's metadata service (IMDSv2), as its agent alone is given it: its path holds the
+     * instance's endpoint secret ({@link InstanceMetadata#secretOf}). Known once the edge serves.
+     */
     public URI metadataEndpoint(String instanceId) {
-        return endpoint().resolve(InstanceMetadataService.PREFIX + instanceId);
+        InstanceMetadata m = metadata;
+        if (m == null) {
+            throw new IllegalStateException("the edge serves no instance metadata yet");
+        }
+        return endpoint().resolve(InstanceMetadataService.PREFIX + instanceId + "/" + m.secretOf(instanceId));
     }
 
     /** The push channel's WebSocket, as the agents are given it. */
@@ -164,11 +175,15 @@ public final class EdgeServer implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("the push channel's WebSocket endpoint did not start: " + e.getMessage(), e);
         }
+        InstanceProfileKeys instanceKeys = new InstanceProfileKeys(instances.fleet(), clock);
+        principals.issuedBy(instanceKeys::principal);
+        InstanceMetadata instanceMetadata = new InstanceMetadata(instances.fleet(), clock, instanceKeys);
+        metadata = instanceMetadata;
         services = List.of(new ControlService(scheduler, dependencies, timeline),
                 new ConsoleService(console, admin, settings.localToken()),
                 new EventBridgeService(events, principals, clock, settings.allowUnsignedPayload()),
-                new InstanceMetadataService(new InstanceMetadata(instances.fleet(), clock)),
-                new InstancesService(instances.fleet()), new ConnectionsService(push, instances.functions(), clock),
+                new InstanceMetadataService(instanceMetadata),
+                new InstancesService(instances.fleet(), instanceMetadata), new ConnectionsService(push, instances.functions(), clock),
                 new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock,
                         settings.allowUnsignedPayload()));
     }

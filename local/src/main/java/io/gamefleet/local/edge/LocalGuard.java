@@ -18,7 +18,8 @@ import org.eclipse.jetty.util.Callback;
  * itself in {@code Host} (so a page whose own name was made to resolve to 127.0.0.1, DNS
  * rebinding, is refused), and any {@code Origin} must be the edge's own (so a page elsewhere,
  * which the browser lets send simple POSTs, is refused). The unsigned paths that change state,
- * Lambda's Invoke path and the state-changing {@code /_local/*} paths, also need this run's token
+ * Lambda's Invoke path and the state-changing {@code /_local/*} paths, and an instance's keys
+ * ({@code GET /_local/instances/<id>/credentials}), also need this run's token
  * in {@value #TOKEN_HEADER}: a caller must have read it from the profile (its banner, or its
  * wiring for in-process services such as a console). Each refusal is a 403 with the JSON error body.
  */
@@ -66,9 +67,9 @@ final class LocalGuard extends Handler.Wrapper {
     private static boolean needsToken(Request request) {
         String path = request.getHttpURI().getPath();
         String method = request.getMethod();
-        // An instance's metadata (its IMDSv2 token PUT included) changes no state of the profile:
-        // its own token is its guard, as on EC2, and the agents are given no run token.
-        return path.startsWith(INVOKE_PATHS)
+        // An instance's metadata (its IMDSv2 token PUT included) changes no state of the profile: its
+        // endpoint secret and IMDSv2 token are its guards, and the agents are given no run token.
+        return path.startsWith(INVOKE_PATHS) || InstancesService.isCredentials(path)
                 || path.startsWith(LOCAL_PATHS) && !path.startsWith(InstanceMetadataService.PREFIX)
                         && !method.equals("GET") && !method.equals("HEAD");
     }

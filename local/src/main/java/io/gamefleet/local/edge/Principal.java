@@ -13,9 +13,8 @@ public record Principal(String accessKeyId, String secretAccessKey, Role role, O
 
     /** The caller ARN API Gateway would put in the request context for this principal. */
     String callerArn() {
-        String roleArn = LocalAccount.roleArn(role);
-        String roleName = roleArn.substring(roleArn.lastIndexOf('/') + 1);
-        return "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/" + roleName + "/" + sessionName();
+        return "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/" + LocalAccount.roleName(role) + "/"
+                + sessionName();
     }
 
     /** The caller's userId as API Gateway reports it: the role's unique id and the session's name. */

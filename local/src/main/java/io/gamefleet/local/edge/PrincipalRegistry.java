@@ -4,13 +4,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
- * The edge's callers by access key: those the profile starts with, and those it gives out while it
- * runs and takes back (each simulated instance's GAME_SERVER principal, for its agent).
+ * The edge's callers by access key: those the profile starts with, those it gives out while it
+ * runs and takes back, and those an issuer vouches for at each request (each simulated instance's
+ * instance profile session, {@link InstanceProfileKeys}).
  */
 public final class PrincipalRegistry {
     private final Map<String, Principal> byAccessKey = new ConcurrentHashMap<>();
+    private volatile Function<String, Optional<Principal>> issuer = key -> Optional.empty();
 
     /** A later principal of the same access key wins: a --principals file may replace the built-in admin. */
     public PrincipalRegistry(List<Principal> initial) {
@@ -18,7 +21,12 @@ public final class PrincipalRegistry {
     }
 
     public Optional<Principal> find(String accessKeyId) {
-        return Optional.ofNullable(byAccessKey.get(accessKeyId));
+        return Optional.ofNullable(byAccessKey.get(accessKeyId)).or(() -> issuer.apply(accessKeyId));
+    }
+
+    /** From now on also the callers {@code issuer} knows, asked at each request. */
+    void issuedBy(Function<String, Optional<Principal>> issuer) {
+        this.issuer = issuer;
     }
 
     /** The secret SigV4 checks a signature with. */

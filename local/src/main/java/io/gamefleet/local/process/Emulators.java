@@ -57,8 +57,9 @@ public final class Emulators {
 
     /**
      * The Step Functions sidecar: its Task states invoke the functions at {@code invokeEndpoint}
-     * (Lambda's Invoke API) with {@code localToken} (in its environment, not its command line), and
-     * its Wait states last {@code workflowWait}, whatever the ASL says.
+     * (Lambda's Invoke API) with {@code localToken} (in its environment, not its command line), which
+     * its own callers must send too ({@link SidecarToken}), and its Wait states last
+     * {@code workflowWait}, whatever the ASL says.
      */
     public static ChildProcess stepFunctions(Path home, File logs, URI invokeEndpoint, String localToken,
             Duration workflowWait) {

@@ -57,6 +57,19 @@ class ConsoleServiceTest {
     }
 
     @Test
+    void everyAnswerKeepsThePageToItsOwnFilesAndOriginAndOutOfOtherPagesFrames() throws IOException {
+        for (String path : List.of("/console/", "/console/assets/index-abc.js", "/console/config.json", "/console",
+                "/console/no-such-file")) {
+            Answer answer = get(dist, path);
+            assertThat(answer.header("Content-Security-Policy")).as(path).contains("default-src 'none'",
+                    "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'",
+                    "base-uri 'none'").doesNotContain("unsafe");
+            assertThat(answer.header("X-Frame-Options")).as(path).isEqualTo("DENY");
+            assertThat(answer.header("X-Content-Type-Options")).as(path).isEqualTo("nosniff");
+        }
+    }
+
+    @Test
     void handsThePageTheLocalAdminsKeysAndTheRunsToken() throws IOException {
         Answer config = get(dist, "/console/config.json");
         assertThat(config.status()).isEqualTo(200);

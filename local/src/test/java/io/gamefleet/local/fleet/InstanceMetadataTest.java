@@ -14,11 +14,17 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A simulated instance's IMDSv2: tokens on the profile's clock, and what an interruption shows. */
+/**
+ * A simulated instance's IMDSv2: its agent's endpoint secret, tokens on the profile's clock, what an
+ * interruption shows, and the instance profile's keys.
+ */
 class InstanceMetadataTest {
+    private static final InstanceMetadata.RoleCredentials KEYS = new InstanceMetadata.RoleCredentials("gamefleet-game-server",
+            "local-instance-1", "secret-1", "token-1", Instant.parse("2100-01-01T00:00:00Z"));
     private final MutableClock clock = new MutableClock(Instant.parse("2100-01-01T00:00:00Z"));
     private final SimulatedFleet fleet = new SimulatedFleet(clock, Duration.ZERO, LocalAccount.ACCOUNT_ID);
-    private final InstanceMetadata imds = new InstanceMetadata(fleet, clock);
+    private final InstanceMetadata imds = new InstanceMetadata(fleet, clock,
+            id -> fleet.instance(id).map(i -> KEYS));
     private String instance;
     private String other;
 
@@ -31,14 +37,14 @@ class InstanceMetadataTest {
     }
 
     private String token(String instanceId, String ttl) {
-        Answer a = imds.serve(instanceId, "PUT", InstanceMetadata.TOKEN_PATH, ttl, null);
+        Answer a = imds.serve(instanceId, imds.secretOf(instanceId), "PUT", InstanceMetadata.TOKEN_PATH, ttl, null);
         assertThat(a.status()).isEqualTo(200);
         assertThat(a.tokenTtlSeconds()).as("EC2's TTL header, which the SDK's client requires").contains(Long.parseLong(ttl));
         return a.body();
     }
 
     private Answer get(String instanceId, String item, String token) {
-        return imds.serve(instanceId, "GET", "/latest/meta-data/" + item, null, token);
+        return imds.serve(instanceId, imds.secretOf(instanceId), "GET", "/latest/meta-data/" + item, null, token);
     }
 
     @Test
@@ -55,13 +61,51 @@ class InstanceMetadataTest {
     }
 
     @Test
+    void withoutItsAgentsEndpointSecretACallerGetsA403AndNothingOfTheInstance() {
+        String token = token(instance, "60");
+        String otherSecret = imds.secretOf(other);
+        for (String secret : new String[] {null, "", "latest", otherSecret, imds.secretOf(instance) + "x"}) {
+            Answer put = imds.serve(instance, secret, "PUT", InstanceMetadata.TOKEN_PATH, "60", null);
+            Answer keys = imds.serve(instance, secret, "GET", "/latest/meta-data/iam/security-credentials/gamefleet-game-server",
+                    null, token);
+            for (Answer refused : new Answer[] {put, keys}) {
+                assertThat(refused.status()).as(secret).isEqualTo(403);
+                assertThat(refused.tokenTtlSeconds()).isEmpty();
+                assertThat(refused.body()).contains("metadata answers its agent only").doesNotContain(KEYS.accessKeyId())
+                        .doesNotContain(KEYS.secretAccessKey()).doesNotContain("c5.large");
+            }
+        }
+        assertThat(imds.secretOf(instance)).as("one secret per instance, the same each time").isEqualTo(imds.secretOf(instance))
+                .isNotEqualTo(otherSecret).hasSizeGreaterThanOrEqualTo(43);
+    }
+
+    @Test
+    void theInstanceProfilesKeysAreEc2sItemsInEc2sShape() throws Exception {
+        String token = token(instance, "60");
+        assertThat(get(instance, "iam/security-credentials/", token)).isEqualTo(new Answer(200, "text/plain",
+                "gamefleet-game-server", Optional.empty()));
+        Answer keys = get(instance, "iam/security-credentials/gamefleet-game-server", token);
+        assertThat(keys.status()).isEqualTo(200);
+        assertThat(keys.contentType()).isEqualTo("application/json");
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(keys.body())).isEqualTo(
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree("""
+                        {"Code": "Success", "LastUpdated": "2100-01-01T00:00:00Z", "Type": "AWS-HMAC",
+                         "AccessKeyId": "local-instance-1", "SecretAccessKey": "secret-1", "Token": "token-1",
+                         "Expiration": "2100-01-01T06:00:00Z"}"""));
+        assertThat(imds.credentials(instance)).contains(keys.body());
+        assertThat(get(instance, "iam/security-credentials/another-role", token).status()).isEqualTo(404);
+        assertThat(imds.credentials("i-00000000000000000")).isEmpty();
+    }
+
+    @Test
     void aTokenNeedsATtlWithinEc2sBounds() {
         for (String ttl : new String[] {null, "", "0", "21601", "soon"}) {
-            assertThat(imds.serve(instance, "PUT", InstanceMetadata.TOKEN_PATH, ttl, null).status()).as(ttl)
-                    .isEqualTo(400);
+            assertThat(imds.serve(instance, imds.secretOf(instance), "PUT", InstanceMetadata.TOKEN_PATH, ttl, null)
+                    .status()).as(ttl).isEqualTo(400);
         }
-        assertThat(imds.serve(instance, "GET", InstanceMetadata.TOKEN_PATH, "60", null).status()).isEqualTo(405);
-        assertThat(imds.serve("i-00000000000000000", "PUT", InstanceMetadata.TOKEN_PATH, "60", null).status())
+        assertThat(imds.serve(instance, imds.secretOf(instance), "GET", InstanceMetadata.TOKEN_PATH, "60", null).status())
+                .isEqualTo(405);
+        assertThat(imds.serve("i-00000000000000000", "x", "PUT", InstanceMetadata.TOKEN_PATH, "60", null).status())
                 .isEqualTo(404);
     }
 
