@@ -69,6 +69,9 @@ class AgentUserDataTest {
                 "python3 (the scripted GSDK server), curl and setsid (the script) are needed and not all on PATH");
         Path jar = REPOSITORY.resolve("agent/target/gamefleet-agent.jar");
         assertThat(jar).as("the agent jar: build it with mvn -pl local -am verify").isRegularFile();
+        // The instance's root: as on an instance, the game servers' uids (run as root, the agent switches to them)
+        // traverse it to their folders in var/lib/gamefleet-servers and read their end files.
+        Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
         LOCAL.admin().createActive(GamefleetClient.groupBody(GROUP, 1, 1));
         instance = LOCAL.profile().fleet().instancesOf(GROUP).get(0).instanceId();
         int port;
