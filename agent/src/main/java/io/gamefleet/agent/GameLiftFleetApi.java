@@ -8,6 +8,7 @@ import software.amazon.awssdk.services.gamelift.model.GameServer;
 import software.amazon.awssdk.services.gamelift.model.GameServerClaimStatus;
 import software.amazon.awssdk.services.gamelift.model.GameServerHealthCheck;
 import software.amazon.awssdk.services.gamelift.model.GameServerUtilizationStatus;
+import software.amazon.awssdk.services.gamelift.model.LimitExceededException;
 import software.amazon.awssdk.services.gamelift.model.NotFoundException;
 
 /** {@link FleetApi} through the official AWS SDK GameLift client, pointed at Gamefleet's endpoint. */
@@ -30,8 +31,19 @@ final class GameLiftFleetApi implements FleetApi {
                         .instanceId(instanceId).connectionInfo(connectionInfo));
             } catch (ConflictException e) {
                 // Registered already: an earlier attempt went through but its answer was lost.
+            } catch (LimitExceededException e) {
+                // The stage lets an instance hold fewer game servers than this agent runs: retried on
+                // the API backoff (up to apiRetryMaxSeconds), never in a tight loop, until one ends.
+                throw new Unreachable("a configuration error: this instance already has the most game servers the"
+                        + " stage's maxGameServersPerInstance allows (" + message(e) + "); run fewer processes, or"
+                        + " raise maxGameServersPerInstance", e);
             }
         });
+    }
+
+    private static String message(SdkException e) {
+        return e instanceof software.amazon.awssdk.awscore.exception.AwsServiceException s && s.awsErrorDetails() != null
+                ? s.awsErrorDetails().errorMessage() : e.getMessage();
     }
 
     @Override
