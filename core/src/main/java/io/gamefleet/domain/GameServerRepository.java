@@ -17,7 +17,7 @@ public interface GameServerRepository {
      * group, or the group stopped being ACTIVE; LimitExceededException, with nothing stored, when
      * its instance has {@code maxOnInstance} game servers already. The count is exact whatever
      * runs at once: every way a server goes (deregistration, deletion, a sweep, a purge) gives its
-     * instance's slot back.
+     * instance's count back.
      */
     void register(GameServer server, int groupMaxSize, int maxOnInstance);
 

@@ -146,8 +146,8 @@ public final class GroupLifecycle {
 
     /**
      * Deletes a batch of the group's game server and instance records, the servers first (each
-     * freeing its instance's slot), then the instances with what counted their servers; true once
-     * none is left.
+     * giving its instance's count back), then the instances, and their counts; true once none is
+     * left.
      */
     public boolean purgeRecords(String name) {
         require(name, EnumSet.of(GameServerGroupStatus.DELETING));

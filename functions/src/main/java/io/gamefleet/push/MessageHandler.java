@@ -55,7 +55,7 @@ public final class MessageHandler extends WebSocketHandler {
         List<HealthReports.Report> reports = new ArrayList<>();
         for (JsonNode server : listed) {
             // FleetIQ's game server id, before any read: no other item of the table (a gate, an
-            // instance's slots) can be named.
+            // instance's count) can be named.
             String id = valid(text(server, "gameServerId"), "GameServerId",
                     PushChannel.HEALTH_SERVERS + "[" + reports.size() + "].gameServerId");
             String health = text(server, "healthCheck");

@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
 /**
  * Game servers in the GameServers table (see {@link GameServerSchema} for the keys, indexes and
  * item mapping), through the low-level client: registration and instance-status moves are
- * transactions (with the group's gate and the instance's slots, or up to 100 servers), and claims
+ * transactions (with the group's gate and the instance's count, or up to 100 servers), and claims
  * and updates are UpdateItem expressions. Each instance's count of servers is {@link InstanceCounts}.
  */
 public final class DynamoGameServerRepository implements GameServerRepository {
