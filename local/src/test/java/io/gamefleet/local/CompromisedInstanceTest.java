@@ -3,6 +3,7 @@ package io.gamefleet.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.domain.Caller;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.Principals;
 import java.time.Duration;
@@ -121,7 +122,8 @@ class CompromisedInstanceTest {
             }
         }
         assertThat(servers()).isEqualTo(before);
-        assertThat(LOCAL.admin().describeServer(GROUP, theirs).ok().server().has("HealthLeaseExpiresAt")).isFalse();
+        assertThat(LOCAL.profile().services().gameServers().describe(GROUP, theirs, Caller.UNBOUND).healthLeaseExpiresAt())
+                .as("the neighbour's server: no lease written").isNull();
     }
 
     /**
