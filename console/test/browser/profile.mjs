@@ -45,7 +45,9 @@ export async function startProfile(port, name) {
   const child = spawn("node", [join(localHome, "sidecar/tether.mjs"), java, "-jar", jar, "--port", String(port), "--demo",
     "--instance-launch-seconds", "1", "--claim-ttl-seconds", String(CLAIM_TTL_SECONDS),
     // The tests run the balancer from the page; its schedule stays out of their way.
-    "--balancer-rate-seconds", "3600"], {
+    "--balancer-rate-seconds", "3600",
+    // 5,000 game servers registered on the demo's instances, 16 at a time: a stage sized for them.
+    "--max-game-servers-per-instance", "5000", "--expected-game-servers", "5000", "--claims-per-second", "1000"], {
     cwd: localHome,
     stdio: ["pipe", out, out],
     env: profileEnvironment(),

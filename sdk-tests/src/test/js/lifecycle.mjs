@@ -159,7 +159,7 @@ const registered = await send(
     GameServerGroupName: group,
     GameServerId: server,
     InstanceId: instance,
-    ConnectionInfo: "10.0.0.7:7777",
+    ConnectionInfo: "localhost:7777",
   }),
 );
 expect(registered.GameServer.UtilizationStatus === "AVAILABLE", "registered, but not AVAILABLE");
@@ -170,7 +170,7 @@ const claimed = await send(
 );
 expect(claimed.GameServer.GameServerId === server, `claimed ${claimed.GameServer.GameServerId}`);
 expect(claimed.GameServer.ClaimStatus === "CLAIMED", `claim status ${claimed.GameServer.ClaimStatus}`);
-expect(claimed.GameServer.ConnectionInfo === "10.0.0.7:7777", "claimed without its ConnectionInfo");
+expect(claimed.GameServer.ConnectionInfo === "localhost:7777", "claimed without its ConnectionInfo");
 expect(claimed.GameServer.LastClaimTime instanceof Date, "LastClaimTime is not a Date");
 
 const utilized = await send(

@@ -86,12 +86,12 @@ def main():
     first, second = group + "-match-1", group + "-match-2"
     for server in (first, second):
         gamelift.register_game_server(GameServerGroupName=group, GameServerId=server,
-                                      InstanceId=instances[0]["InstanceId"], ConnectionInfo="10.0.0.8:7777")
+                                      InstanceId=instances[0]["InstanceId"], ConnectionInfo="127.0.0.1:7778")
         check("RegisterGameServer")
 
     claimed = gamelift.claim_game_server(GameServerGroupName=group, GameServerId=first)["GameServer"]
     check("ClaimGameServer")
-    if claimed["ClaimStatus"] != "CLAIMED" or claimed["ConnectionInfo"] != "10.0.0.8:7777":
+    if claimed["ClaimStatus"] != "CLAIMED" or claimed["ConnectionInfo"] != "127.0.0.1:7778":
         sys.exit(f"boto3: claimed {claimed}")
 
     try:

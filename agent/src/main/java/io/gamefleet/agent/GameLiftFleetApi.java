@@ -9,6 +9,7 @@ import software.amazon.awssdk.services.gamelift.model.GameServer;
 import software.amazon.awssdk.services.gamelift.model.GameServerClaimStatus;
 import software.amazon.awssdk.services.gamelift.model.GameServerHealthCheck;
 import software.amazon.awssdk.services.gamelift.model.GameServerUtilizationStatus;
+import software.amazon.awssdk.services.gamelift.model.LimitExceededException;
 import software.amazon.awssdk.services.gamelift.model.NotFoundException;
 
 /** {@link FleetApi} through the official AWS SDK GameLift client, pointed at Gamefleet's endpoint. */
@@ -46,6 +47,12 @@ final class GameLiftFleetApi implements FleetApi {
                             + (holder == null ? "?" : holder.instanceId()) + ", not this instance " + instanceId
                             + " (" + message(e) + ")");
                 }
+            } catch (LimitExceededException e) {
+                // The stage lets an instance hold fewer game servers than this agent runs: retried on
+                // the API backoff (up to apiRetryMaxSeconds), never in a tight loop, until one ends.
+                throw new Refused("a configuration error: this instance already has the most game servers the"
+                        + " stage's maxGameServersPerInstance allows (" + message(e) + "); run fewer processes, or"
+                        + " raise maxGameServersPerInstance");
             }
         });
     }

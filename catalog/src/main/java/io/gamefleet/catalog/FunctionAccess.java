@@ -44,6 +44,11 @@ public final class FunctionAccess {
     public enum Scaling {
         /** DescribeAutoScalingGroups. */
         DESCRIBE,
+        /**
+         * EC2 DescribeInstances: a new instance's own addresses, recorded with it, which its game
+         * servers' ConnectionInfo must name.
+         */
+        DESCRIBE_INSTANCES,
         /** DescribeLaunchTemplateVersions: a new group's template's instance profile, checked before it is stored. */
         READ_LAUNCH_TEMPLATES,
         /** CreateAutoScalingGroup with the managed tag, its scaling policy, launching from a template. */
@@ -104,18 +109,22 @@ public final class FunctionAccess {
         api(Operation.DESCRIBE_GAME_SERVER_INSTANCES, items(GAME_SERVER_GROUPS, GET),
                 items(GAME_SERVER_INSTANCES, QUERY, BATCH_GET));
         // the ACTIVE group, the instance record (an instance launched since the balancer last ran is
-        // looked up in the scaling group and recorded), then ConditionCheck on the gate + conditional Put.
-        apiWithScaling(Operation.REGISTER_GAME_SERVER, Set.of(Scaling.DESCRIBE), items(GAME_SERVER_GROUPS, GET),
-                items(GAME_SERVER_INSTANCES, GET, PUT), items(GAME_SERVERS, CONDITION_CHECK, PUT));
+        // looked up in the scaling group and EC2, and recorded), then one transaction: ConditionCheck on the
+        // gate, conditional Put, the instance's count (UpdateItem).
+        apiWithScaling(Operation.REGISTER_GAME_SERVER, Set.of(Scaling.DESCRIBE, Scaling.DESCRIBE_INSTANCES),
+                items(GAME_SERVER_GROUPS, GET), items(GAME_SERVER_INSTANCES, GET, PUT),
+                items(GAME_SERVERS, CONDITION_CHECK, PUT, UPDATE));
         // the group, one page of the group index (each shard), the page's servers by key (BatchGetItem).
         api(Operation.LIST_GAME_SERVERS, items(GAME_SERVER_GROUPS, GET),
                 new TableAccess(GAME_SERVERS, Set.of(BATCH_GET), Set.of(Tables.SERVERS_BY_GROUP_INDEX)));
         api(Operation.DESCRIBE_GAME_SERVER, items(GAME_SERVERS, GET));
         // the group's status, a conditional UpdateItem; on a failed condition a GetItem says why.
         api(Operation.UPDATE_GAME_SERVER, items(GAME_SERVER_GROUPS, GET), items(GAME_SERVERS, GET, UPDATE));
-        // a conditional DeleteItem; on a failed condition a GetItem says why. An ADMIN's terminate
-        // notice whose connection is gone: the instance's connection cleared (UpdateItem) and read again.
-        api(Operation.DEREGISTER_GAME_SERVER, items(GAME_SERVERS, GET, DELETE), items(GAME_SERVER_INSTANCES, GET, UPDATE));
+        // the server (GetItem), then one transaction: a conditional DeleteItem and its instance's count
+        // (UpdateItem); on a failed condition a GetItem says why. An ADMIN's terminate notice whose
+        // connection is gone: the instance's connection cleared (UpdateItem) and read again.
+        api(Operation.DEREGISTER_GAME_SERVER, items(GAME_SERVERS, GET, DELETE, UPDATE),
+                items(GAME_SERVER_INSTANCES, GET, UPDATE));
         // the claim index, the group when the gate is not ACTIVE, conditional UpdateItems (GetItem for a
         // named claim; an UpdateItem takes a server that stopped reporting health out of the index); a
         // claimed notice whose connection is gone: as for DeregisterGameServer.
@@ -130,18 +139,19 @@ public final class FunctionAccess {
         // each transition reads the group's first gate (GetItem on GameServers) before its transaction.
         step(Workflows.START_ACTIVATION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, GET, PUT));
         step(Workflows.CREATE_SCALING_GROUP, Set.of(Scaling.DESCRIBE, Scaling.CREATE), items(GAME_SERVER_GROUPS, GET));
-        // records the scaling group's instances.
-        step(Workflows.CHECK_ACTIVATION, Set.of(Scaling.DESCRIBE), items(GAME_SERVER_GROUPS, GET),
-                items(GAME_SERVER_INSTANCES, PUT));
+        // records the scaling group's new instances (those the group's records lack: Query), with their addresses.
+        step(Workflows.CHECK_ACTIVATION, Set.of(Scaling.DESCRIBE, Scaling.DESCRIBE_INSTANCES), items(GAME_SERVER_GROUPS, GET),
+                items(GAME_SERVER_INSTANCES, QUERY, PUT));
         step(Workflows.COMPLETE_ACTIVATION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, GET, PUT));
         // counts UTILIZED servers over the group's index.
         step(Workflows.CHECK_READY_TO_DELETE, Set.of(), items(GAME_SERVER_GROUPS, GET),
                 index(GAME_SERVERS, Tables.SERVERS_BY_GROUP_INDEX));
         step(Workflows.START_DELETING, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, GET, PUT));
         step(Workflows.DELETE_SCALING_GROUP, Set.of(Scaling.DESCRIBE, Scaling.DELETE), items(GAME_SERVER_GROUPS, GET));
-        // deletes a batch of the group's servers (found through its index) and instances.
+        // deletes a batch of the group's servers (found through its index; each read, then deleted with its
+        // instance's count, UpdateItem) and instances (each one's count deleted).
         step(Workflows.PURGE_GROUP_RECORDS, Set.of(), items(GAME_SERVER_GROUPS, GET),
-                new TableAccess(GAME_SERVERS, Set.of(DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
+                new TableAccess(GAME_SERVERS, Set.of(GET, DELETE, UPDATE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
                 items(GAME_SERVER_INSTANCES, QUERY, DELETE));
         // to DELETED: the gate is deleted.
         step(Workflows.COMPLETE_DELETION, Set.of(), items(GAME_SERVER_GROUPS, GET, PUT), items(GAME_SERVERS, GET, DELETE));
@@ -152,10 +162,11 @@ public final class FunctionAccess {
         // every group (creation-time index); a group whose workflow was lost: a transition (its
         // restart noted in StatusReason, or ERROR); per ACTIVE group: its servers (group index, then
         // BatchGetItem), instances (Query), recent interruptions (Query); writes: instance records
-        // (PutItem; conditional UpdateItem to drain, or to end an interrupted instance's replacement),
-        // servers' instance status (GetItem + conditional UpdateItem), sweeps and forgotten instances (DeleteItem),
+        // (PutItem, with their addresses from EC2; conditional UpdateItem to drain, or to end an interrupted
+        // instance's replacement), servers' instance status (GetItem + conditional UpdateItem), sweeps and
+        // forgotten instances (GetItem, DeleteItem with the instance's count, UpdateItem; the count deleted),
         // push connections older than API Gateway's lifetime cleared (conditional UpdateItem, instance and servers).
-        trigger(Triggers.BALANCER.functionName(), Set.of(Scaling.DESCRIBE, Scaling.BALANCE),
+        trigger(Triggers.BALANCER.functionName(), Set.of(Scaling.DESCRIBE, Scaling.DESCRIBE_INSTANCES, Scaling.BALANCE),
                 new TableAccess(GAME_SERVER_GROUPS, Set.of(GET, PUT), Set.of(Tables.GROUPS_BY_CREATION_INDEX)),
                 new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET, PUT, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
                 items(GAME_SERVER_INSTANCES, QUERY, PUT, UPDATE, DELETE),
@@ -164,7 +175,7 @@ public final class FunctionAccess {
         // (conditional UpdateItem, GetItem when it moved meanwhile), one interruption record, the
         // group's status, and its replacement (describe, desired capacity, conditional UpdateItem);
         // a termination: the replacement's end (describe, termination or desired capacity,
-        // conditional UpdateItem), then both deleted.
+        // conditional UpdateItem), then both deleted (each server with its instance's count, the count deleted).
         trigger(Triggers.INSTANCE_EVENTS.functionName(), Set.of(Scaling.DESCRIBE, Scaling.REPLACE),
                 items(GAME_SERVER_GROUPS, GET),
                 new TableAccess(GAME_SERVER_INSTANCES, Set.of(GET, UPDATE, DELETE), Set.of(Tables.INSTANCES_BY_ID_INDEX)),

@@ -41,6 +41,33 @@ public final class Settings {
     public static final Setting VIABILITY_THRESHOLD =
             new Setting("GAMEFLEET_VIABILITY_THRESHOLD", "0.2",
                     "interruptions per instance of a type within the window above which the type is not viable");
+    /**
+     * The most game servers one instance may have registered at once: one more RegisterGameServer
+     * is refused LimitExceededException, whoever calls, so that one instance's credentials cannot
+     * fill a group (docs/api.md, "What one instance can do").
+     */
+    public static final Setting MAX_GAME_SERVERS_PER_INSTANCE =
+            new Setting("GAMEFLEET_MAX_GAME_SERVERS_PER_INSTANCE", "16",
+                    "how many game servers one instance may have registered at once");
+    /**
+     * {@code on}: a game server's ConnectionInfo names one of its instance's own addresses, with a
+     * port, so that an instance cannot send players to a host of its choosing; {@code off} lets
+     * game servers name relays.
+     */
+    public static final Setting CONNECTION_INFO_CHECK =
+            new Setting("GAMEFLEET_CONNECTION_INFO_CHECK", "on",
+                    "on: ConnectionInfo must name one of the instance's own addresses and a port; off: any (relays)");
+    /**
+     * The fleet the throttles are sized for ({@link Throttles}): API Gateway's per route, the
+     * local edge's, and each instance's fair share of them, which the functions hold.
+     */
+    public static final Setting EXPECTED_GAME_SERVERS =
+            new Setting("GAMEFLEET_EXPECTED_GAME_SERVERS", "10000", "how many game servers the throttles are sized for");
+    public static final Setting HEARTBEAT_SECONDS =
+            new Setting("GAMEFLEET_HEARTBEAT_SECONDS", "30", "how often each game server reports health");
+    /** FleetIQ's own ClaimGameServer quota by default. */
+    public static final Setting CLAIMS_PER_SECOND =
+            new Setting("GAMEFLEET_CLAIMS_PER_SECOND", "20", "the claims per second the throttles admit");
     public static final Setting SCALING_GROUP_PREFIX =
             new Setting("GAMEFLEET_SCALING_GROUP_PREFIX", "gamefleet-",
                     "prefix of the Auto Scaling groups' names, which IAM scopes a deployment's permissions by");
@@ -94,6 +121,15 @@ public final class Settings {
     public static final Setting GAME_SERVER_ROLE_ID =
             new Setting("GAMEFLEET_GAME_SERVER_ROLE_ID", "", "the unique id of the GAME_SERVER callers' IAM role");
 
+    /** Whether a switch setting ({@link #CONNECTION_INFO_CHECK}) is on: {@code on} or {@code off}, nothing else. */
+    public static boolean isOn(Setting setting, String value) {
+        return switch (value) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException(setting.environmentVariable() + " must be on or off, not " + value);
+        };
+    }
+
     public static Setting roleId(Role role) {
         return switch (role) {
             case ADMIN -> ADMIN_ROLE_ID;
@@ -112,7 +148,8 @@ public final class Settings {
 
     public static final List<Setting> ALL = List.of(CLAIM_TTL_SECONDS, HEALTH_TIMEOUT_SECONDS,
             DELETED_RETENTION_SECONDS, ACTIVATION_TIMEOUT_SECONDS, BALANCER_RATE_SECONDS, VIABILITY_WINDOW_SECONDS,
-            VIABILITY_THRESHOLD, PAGE_TOKEN_KEY, PAGE_TOKEN_SECRET_ARN, ACCOUNT_ID, SCALING_GROUP_PREFIX, STAGE, INSTANCE_PROFILE_ARNS,
+            VIABILITY_THRESHOLD, MAX_GAME_SERVERS_PER_INSTANCE, CONNECTION_INFO_CHECK, EXPECTED_GAME_SERVERS,
+            HEARTBEAT_SECONDS, CLAIMS_PER_SECOND, PAGE_TOKEN_KEY, PAGE_TOKEN_SECRET_ARN, ACCOUNT_ID, SCALING_GROUP_PREFIX, STAGE, INSTANCE_PROFILE_ARNS,
             ACTIVATION_STATE_MACHINE_ARN, DELETION_STATE_MACHINE_ARN, ADMIN_ROLE_ARN, MATCHMAKER_ROLE_ARN,
             GAME_SERVER_ROLE_ARN, ADMIN_ROLE_ID, MATCHMAKER_ROLE_ID, GAME_SERVER_ROLE_ID);
 

@@ -78,9 +78,13 @@ class FunctionAccessTest {
                 new TableAccess(Tables.GAME_SERVER_GROUPS, Set.of(), Set.of(Tables.GROUPS_BY_CREATION_INDEX)));
         assertThat(tables(Operation.REGISTER_GAME_SERVER.functionName())).isEqualTo(Map.of(
                 "GameServerGroups", Set.of(GET), "GameServerInstances", Set.of(GET, PUT),
-                "GameServers", Set.of(CONDITION_CHECK, PUT)));
+                "GameServers", Set.of(CONDITION_CHECK, PUT, UPDATE)));
+        // A new instance's addresses, recorded with it.
         assertThat(FunctionAccess.of(Operation.REGISTER_GAME_SERVER.functionName()).scaling())
-                .containsExactly(Scaling.DESCRIBE);
+                .containsExactlyInAnyOrder(Scaling.DESCRIBE, Scaling.DESCRIBE_INSTANCES);
+        // A deregistration gives its instance's count back.
+        assertThat(tables(Operation.DEREGISTER_GAME_SERVER.functionName())).containsEntry("GameServers",
+                Set.of(GET, DELETE, UPDATE));
         assertThat(FunctionAccess.of(Operation.CLAIM_GAME_SERVER.functionName()).scaling()).isEmpty();
         assertThat(FunctionAccess.of(Workflows.DELETE_SCALING_GROUP.functionName()).scaling())
                 .containsExactlyInAnyOrder(Scaling.DESCRIBE, Scaling.DELETE);
@@ -91,7 +95,7 @@ class FunctionAccessTest {
         assertThat(tables(PushChannel.DISCONNECT.functionName())).isEqualTo(Map.of(
                 "GameServerInstances", Set.of(GET, UPDATE), "GameServers", Set.of(BATCH_GET, UPDATE)));
         assertThat(FunctionAccess.of(Triggers.BALANCER.functionName()).scaling())
-                .containsExactlyInAnyOrder(Scaling.DESCRIBE, Scaling.BALANCE);
+                .containsExactlyInAnyOrder(Scaling.DESCRIBE, Scaling.DESCRIBE_INSTANCES, Scaling.BALANCE);
         // The group's scaling group for a replacement; the instance's status moved conditionally.
         assertThat(tables(Triggers.INSTANCE_EVENTS.functionName())).isEqualTo(Map.of(
                 "GameServerGroups", Set.of(GET), "GameServerInstances", Set.of(GET, UPDATE, DELETE),
@@ -112,7 +116,8 @@ class FunctionAccessTest {
                 assertThat(doors.queriedIndexes()).containsAll(t.queriedIndexes());
             }
         }
-        assertThat(door.scaling()).isEqualTo(scaling).containsExactlyInAnyOrder(Scaling.DESCRIBE, Scaling.READ_LAUNCH_TEMPLATES);
+        assertThat(door.scaling()).isEqualTo(scaling).containsExactlyInAnyOrder(Scaling.DESCRIBE,
+                Scaling.DESCRIBE_INSTANCES, Scaling.READ_LAUNCH_TEMPLATES);
         assertThat(tables(Routes.JSON_DOOR.functionName())).isEqualTo(Map.of(
                 "GameServerGroups", Set.of(GET, PUT),
                 "GameServers", Set.of(GET, BATCH_GET, PUT, UPDATE, DELETE, CONDITION_CHECK),

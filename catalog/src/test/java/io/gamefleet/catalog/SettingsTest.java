@@ -16,7 +16,7 @@ class SettingsTest {
 
     @Test
     void everySettingIsListedOnceWithItsOwnVariable() {
-        assertThat(Settings.ALL).doesNotHaveDuplicates().hasSize(21);
+        assertThat(Settings.ALL).doesNotHaveDuplicates().hasSize(26);
         assertThat(Settings.ALL.stream().map(Settings.Setting::environmentVariable)).doesNotHaveDuplicates()
                 .allMatch(v -> v.startsWith("GAMEFLEET_"));
         assertThat(Settings.ACCOUNT_ID.defaultValue()).isEqualTo(LocalAccount.ACCOUNT_ID);
@@ -38,6 +38,15 @@ class SettingsTest {
         assertThat(Catalog.formerScalingGroupPrefix("prod") + "eu-arena")
                 .as("the former names, which only the stage tag told apart")
                 .isEqualTo(Catalog.formerScalingGroupPrefix("prod-eu") + "arena");
+    }
+
+    @Test
+    void aSwitchIsOnOrOffAndNothingElse() {
+        assertThat(Settings.isOn(Settings.CONNECTION_INFO_CHECK, "on")).isTrue();
+        assertThat(Settings.isOn(Settings.CONNECTION_INFO_CHECK, "off")).isFalse();
+        assertThat(Settings.CONNECTION_INFO_CHECK.defaultValue()).isEqualTo("on");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Settings.isOn(Settings.CONNECTION_INFO_CHECK, "true"))
+                .hasMessage("GAMEFLEET_CONNECTION_INFO_CHECK must be on or off, not true");
     }
 
     @Test

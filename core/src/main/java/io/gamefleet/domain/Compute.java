@@ -1,7 +1,9 @@
 package io.gamefleet.domain;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -21,6 +23,13 @@ public interface Compute {
     default List<ComputeInstance> describeInstances(String scalingGroupName) {
         return describeScalingGroup(scalingGroupName).map(ScalingGroupState::instances).orElse(List.of());
     }
+
+    /**
+     * The instances' own addresses: private and public IPv4, IPv6, private and public DNS names,
+     * each instance's as EC2 knows them now (an instance it does not know is left out). Asked once
+     * per instance, when Gamefleet records it.
+     */
+    Map<String, List<String>> addresses(Collection<String> instanceIds);
 
     /**
      * Starts deleting the scaling group and its instances (protected ones too when

@@ -2,6 +2,7 @@ package io.gamefleet.domain;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -10,7 +11,9 @@ import java.util.Optional;
  * desired capacity was raised for this instance's replacement (by the balancer when it began
  * draining it, or at its Spot interruption warning), so desired capacity goes down by one again
  * when the instance ends. {@code pushConnectionId}: the instance's agent's push connection, if one
- * is open (null otherwise), made at {@code pushConnectedAt}.
+ * is open (null otherwise), made at {@code pushConnectedAt}. {@code addresses}: the instance's own
+ * IPv4 and IPv6 addresses and DNS names as EC2 gave them when Gamefleet first saw it, which its game
+ * servers' ConnectionInfo must name (empty for a record made before they were recorded).
  */
 public record GameServerInstance(
         String gameServerGroupName,
@@ -21,13 +24,25 @@ public record GameServerInstance(
         Instant launchTime,
         boolean replacementRequested,
         String pushConnectionId,
-        Instant pushConnectedAt) {
+        Instant pushConnectedAt,
+        List<String> addresses) {
 
     /**
      * API Gateway closes every WebSocket connection after 2 hours at most: one made longer ago is
      * gone, whether or not its {@code $disconnect} (best effort) came.
      */
     public static final Duration PUSH_CONNECTION_LIFETIME = Duration.ofHours(2);
+
+    public GameServerInstance {
+        addresses = addresses == null ? List.of() : List.copyOf(addresses);
+    }
+
+    public GameServerInstance(String gameServerGroupName, String instanceId, InstanceStatus instanceStatus,
+            String instanceType, String availabilityZone, Instant launchTime, boolean replacementRequested,
+            String pushConnectionId, Instant pushConnectedAt) {
+        this(gameServerGroupName, instanceId, instanceStatus, instanceType, availabilityZone, launchTime,
+                replacementRequested, pushConnectionId, pushConnectedAt, List.of());
+    }
 
     public GameServerInstance(String gameServerGroupName, String instanceId, InstanceStatus instanceStatus,
             String instanceType, String availabilityZone, Instant launchTime, boolean replacementRequested) {
@@ -40,15 +55,15 @@ public record GameServerInstance(
         this(gameServerGroupName, instanceId, instanceStatus, instanceType, availabilityZone, launchTime, false);
     }
 
-    /** A scaling group's instance Gamefleet has not recorded before: ACTIVE. */
-    public static GameServerInstance active(String group, Compute.ComputeInstance i) {
+    /** A scaling group's instance Gamefleet has not recorded before, with its own addresses: ACTIVE. */
+    public static GameServerInstance active(String group, Compute.ComputeInstance i, List<String> addresses) {
         return new GameServerInstance(group, i.instanceId(), InstanceStatus.ACTIVE, i.instanceType(),
-                i.availabilityZone(), i.launchTime());
+                i.availabilityZone(), i.launchTime(), false, null, null, addresses);
     }
 
     public GameServerInstance withStatus(InstanceStatus status) {
         return new GameServerInstance(gameServerGroupName, instanceId, status, instanceType,
-                availabilityZone, launchTime, replacementRequested, pushConnectionId, pushConnectedAt);
+                availabilityZone, launchTime, replacementRequested, pushConnectionId, pushConnectedAt, addresses);
     }
 
     /**

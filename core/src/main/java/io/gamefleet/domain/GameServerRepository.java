@@ -14,9 +14,12 @@ public interface GameServerRepository {
      * size as it is now), which a store may spread over fewer parts the smaller the group is, so
      * that a claim reads fewer: a size is required, since a server stored outside the parts its
      * group's claims read would never be claimed. ConflictException when the id exists in any
-     * group, or the group stopped being ACTIVE.
+     * group, or the group stopped being ACTIVE; LimitExceededException, with nothing stored, when
+     * its instance has {@code maxOnInstance} game servers already. The count is exact whatever
+     * runs at once: every way a server goes (deregistration, deletion, a sweep, a purge) gives its
+     * instance's count back.
      */
-    void register(GameServer server, int groupMaxSize);
+    void register(GameServer server, int groupMaxSize, int maxOnInstance);
 
     /** A strongly consistent read. */
     Optional<GameServer> find(String gameServerId);
@@ -140,6 +143,12 @@ public interface GameServerRepository {
 
     /** Deletes the server whatever its state (its instance is gone). */
     void delete(String gameServerId);
+
+    /**
+     * The instance is gone and its servers deleted: what the store keeps for the instance's count
+     * goes too, unless a server registered on it meanwhile.
+     */
+    void forgetInstance(String instanceId);
 
     /** How many game servers of the group are UTILIZED (a query over the group's servers). */
     long countUtilized(String group);

@@ -50,6 +50,8 @@ public final class GameServerService {
     private final AskedInstances askedOfCompute = new AskedInstances(ASKED_INSTANCES);
     private final Map<String, ReadGroup> readGroups = new ConcurrentHashMap<>();
     private final ClaimCandidateCache candidates;
+    /** Each instance's registrations, within its fair share of the stage's RegisterGameServer throttle. */
+    private final FairShare registrations;
 
     public GameServerService(GroupRepository groupRepository, GameServerRepository servers,
             InstanceRepository instances, Supplier<Compute> compute, ClaimPolicy claimPolicy, PageTokens tokens,
@@ -71,24 +73,41 @@ public final class GameServerService {
         this.clock = clock;
         this.groups = new Groups(groupRepository);
         this.candidates = new ClaimCandidateCache(servers, groups, claimPolicy);
+        this.registrations = new FairShare(settings.instanceLimits().registrations(), clock, "registrations");
     }
 
     public record Registration(String groupNameOrArn, String gameServerId, String instanceId,
             Optional<String> connectionInfo, Optional<String> gameServerData) {}
 
+    /**
+     * Registers an AVAILABLE game server within what one instance may do ({@link InstanceLimits}):
+     * an instance's own session registers within its fair share of the stage's throttle (counted
+     * before anything is read, so a flood costs no DynamoDB call), ConnectionInfo must name one of
+     * the instance's own addresses when the stage checks it, and an instance holds at most the
+     * stage's number of game servers, whoever registers them.
+     */
     public GameServer register(Registration r, Caller caller) {
         Instant now = clock.instant();
+        InstanceLimits limits = settings.instanceLimits();
+        caller.requireInstance(r.instanceId());
+        if (!caller.administrator() && caller.boundInstanceId().isPresent()) {
+            registrations.take(caller.boundInstanceId().get(), "instance " + caller.boundInstanceId().get());
+        }
         // The group's status as read within GROUP_STATUS_MAX_AGE: the put's condition on the gate decides.
         GameServerGroup group = recentGroup(settings.groupName(r.groupNameOrArn()), now);
         if (group.status() != GameServerGroupStatus.ACTIVE) {
             throw Groups.notActive(group, "RegisterGameServer");
         }
-        caller.requireInstance(r.instanceId());
         GameServerInstance instance = instances.findRecent(group.name(), r.instanceId())
                 .orElseGet(() -> newInstance(groups.require(group.name(), now), r.instanceId(), caller));
         if (instance.instanceStatus() == InstanceStatus.SPOT_TERMINATING) {
             throw GamefleetException.conflict("instance " + r.instanceId()
                     + " is being interrupted and takes no new game servers");
+        }
+        if (limits.connectionInfoCheck() && r.connectionInfo().isPresent()) {
+            ConnectionInfoCheck.refusal(r.connectionInfo().get(), instance).ifPresent(why -> {
+                throw GamefleetException.invalidRequest(why);
+            });
         }
         GameServer server = GameServer.builder()
                 .gameServerGroupName(group.name())
@@ -104,7 +123,7 @@ public final class GameServerService {
                 .pushConnectionId(instance.openPushConnection(now).orElse(null))
                 .build();
         try {
-            servers.register(server, group.maxSize());
+            servers.register(server, group.maxSize(), limits.maxGameServers());
         } catch (GamefleetException e) {
             if (e.kind() == ErrorKind.CONFLICT) {
                 // Refused by the gate, perhaps: the group as it is now says exactly why.
@@ -138,10 +157,13 @@ public final class GameServerService {
                     + " one balancer period: register again then");
         }
         Optional<ComputeInstance> found;
+        Optional<List<String>> addresses;
         try {
             found = compute.get().describeInstances(group.autoScalingGroupName()).stream()
                     .filter(i -> i.instanceId().equals(instanceId))
                     .findFirst();
+            addresses = found.isEmpty() ? Optional.empty()
+                    : Optional.ofNullable(compute.get().addresses(List.of(instanceId)).get(instanceId));
         } catch (RuntimeException e) {
             askedOfCompute.forget(group.name() + "/" + instanceId); // no answer: the next registration may ask
             throw e;
@@ -150,8 +172,13 @@ public final class GameServerService {
             throw GamefleetException.invalidRequest("InstanceId " + instanceId + " is not an instance of game server group "
                     + group.name() + " (its Auto Scaling group " + group.autoScalingGroupName() + " does not have it)");
         }
-        askedOfCompute.forget(group.name() + "/" + instanceId); // recorded now: only the ids not found stay
-        GameServerInstance added = GameServerInstance.active(group.name(), found.get());
+        askedOfCompute.forget(group.name() + "/" + instanceId); // answered: only the ids not found stay
+        if (addresses.isEmpty()) {
+            // Recorded without addresses, its ConnectionInfo could name any host for good.
+            throw GamefleetException.internal("instance " + instanceId + " is not described by EC2 yet; it is safe to"
+                    + " retry");
+        }
+        GameServerInstance added = GameServerInstance.active(group.name(), found.get(), addresses.get());
         instances.addIfAbsent(added);
         return added;
     }

@@ -41,6 +41,14 @@ public final class GamefleetException extends RuntimeException {
         return new GamefleetException(ErrorKind.OUT_OF_CAPACITY, message);
     }
 
+    public static GamefleetException limitExceeded(String message) {
+        return new GamefleetException(ErrorKind.LIMIT_EXCEEDED, message);
+    }
+
+    public static GamefleetException throttled(String message) {
+        return new GamefleetException(ErrorKind.THROTTLED, message);
+    }
+
     public static GamefleetException internal(String message) {
         return new GamefleetException(ErrorKind.INTERNAL, message);
     }

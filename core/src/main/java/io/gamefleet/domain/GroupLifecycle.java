@@ -6,8 +6,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 
 /**
  * The steps of the activation and deletion workflows. Each step is idempotent: Step Functions
@@ -66,12 +68,23 @@ public final class GroupLifecycle {
         return arn;
     }
 
-    /** Records the scaling group's instances; true once one of them is in service. */
+    /**
+     * Records the scaling group's new instances, with their own addresses (one EC2 is yet to
+     * describe waits for a later check, or the balancer); true once one of them is in service.
+     */
     public boolean checkActivation(String name) {
         GameServerGroup group = require(name, EnumSet.of(GameServerGroupStatus.ACTIVATING));
         List<ComputeInstance> found = compute.describeInstances(group.autoScalingGroupName());
-        for (ComputeInstance i : found) {
-            instances.addIfAbsent(GameServerInstance.active(name, i));
+        Set<String> recorded = instances.listAll(name).stream().map(GameServerInstance::instanceId)
+                .collect(Collectors.toSet());
+        List<ComputeInstance> added = found.stream().filter(i -> !recorded.contains(i.instanceId())).toList();
+        if (!added.isEmpty()) {
+            Map<String, List<String>> addresses = compute.addresses(added.stream().map(ComputeInstance::instanceId).toList());
+            for (ComputeInstance i : added) {
+                if (addresses.containsKey(i.instanceId())) {
+                    instances.addIfAbsent(GameServerInstance.active(name, i, addresses.get(i.instanceId())));
+                }
+            }
         }
         if (found.stream().anyMatch(ComputeInstance::inService)) {
             return true;
@@ -131,12 +144,19 @@ public final class GroupLifecycle {
         return compute.deleteScalingGroup(group.autoScalingGroupName(), force);
     }
 
-    /** Deletes a batch of the group's game server and instance records; true once none is left. */
+    /**
+     * Deletes a batch of the group's game server and instance records, the servers first (each
+     * giving its instance's count back), then the instances, and their counts; true once none is
+     * left.
+     */
     public boolean purgeRecords(String name) {
         require(name, EnumSet.of(GameServerGroupStatus.DELETING));
         int deleted = servers.deleteSome(name, PURGE_BATCH);
         if (deleted < PURGE_BATCH) {
-            deleted += instances.deleteSome(name, PURGE_BATCH - deleted);
+            for (String instanceId : instances.deleteSome(name, PURGE_BATCH - deleted)) {
+                servers.forgetInstance(instanceId);
+                deleted++;
+            }
         }
         return deleted < PURGE_BATCH;
     }

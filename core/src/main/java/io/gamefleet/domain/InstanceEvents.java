@@ -106,6 +106,7 @@ public final class InstanceEvents {
         for (GameServer s : servers.onInstance(instanceId)) {
             servers.delete(s.gameServerId());
         }
+        servers.forgetInstance(instanceId);
         instances.delete(found.get().gameServerGroupName(), instanceId);
         log.accept("instance events: instance " + instanceId + " of group " + found.get().gameServerGroupName()
                 + " terminated; its game servers are deregistered");

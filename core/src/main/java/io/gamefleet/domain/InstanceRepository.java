@@ -63,6 +63,6 @@ public interface InstanceRepository {
     /** The instance holding this push connection, if any (read from an index: a moment behind its writes). */
     Optional<GameServerInstance> findByPushConnection(String connectionId);
 
-    /** Deletes up to {@code max} of the group's instances; returns how many it deleted. */
-    int deleteSome(String group, int max);
+    /** Deletes up to {@code max} of the group's instances; returns the ids of those it deleted. */
+    List<String> deleteSome(String group, int max);
 }

@@ -12,11 +12,25 @@ public final class PushConnections {
     private final InstanceRepository instances;
     private final GameServerRepository servers;
     private final Clock clock;
+    /** Each connection's messages, within its instance's fair share of the stage's message throttle. */
+    private final FairShare messages;
 
-    public PushConnections(InstanceRepository instances, GameServerRepository servers, Clock clock) {
+    /** {@code messages}: an instance's fair share of the push channel's messages ({@link InstanceLimits#pushMessages}). */
+    public PushConnections(InstanceRepository instances, GameServerRepository servers, FairShare.Budget messages,
+            Clock clock) {
         this.instances = instances;
         this.servers = servers;
         this.clock = clock;
+        this.messages = new FairShare(messages, clock, "push messages");
+    }
+
+    /**
+     * Counts one message of the connection (a ping, a health report) against its fair share: past
+     * it, the message is refused (ThrottlingException) before anything is read, for this connection
+     * alone. An instance has one connection at a time (the newest, {@link #connect}).
+     */
+    public void message(String connectionId) {
+        messages.take(connectionId, "push connection " + connectionId);
     }
 
     /**

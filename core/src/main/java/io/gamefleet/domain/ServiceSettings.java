@@ -10,7 +10,8 @@ public record ServiceSettings(
         Duration healthTimeout,
         Duration deletedRetention,
         Duration activationTimeout,
-        String scalingGroupPrefix) {
+        String scalingGroupPrefix,
+        InstanceLimits instanceLimits) {
 
     /** The Auto Scaling group a group created now gets: one name per deployment (stage) and group. */
     public String autoScalingGroupName(String groupName) {

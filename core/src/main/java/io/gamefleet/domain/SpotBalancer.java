@@ -97,14 +97,14 @@ public final class SpotBalancer {
 
         // Instances: record new ones, forget those the scaling group no longer has.
         Set<String> live = new HashSet<>();
+        List<ComputeInstance> added = new ArrayList<>();
         for (ComputeInstance c : scaling.instances()) {
             live.add(c.instanceId());
             if (!recorded.containsKey(c.instanceId())) {
-                GameServerInstance added = GameServerInstance.active(name, c);
-                instances.addIfAbsent(added);
-                recorded.put(c.instanceId(), added);
+                added.add(c);
             }
         }
+        record(name, added, recorded);
         for (GameServerInstance gone : List.copyOf(recorded.values())) {
             if (!live.contains(gone.instanceId())) {
                 // An interrupted instance's replacement was started at its warning: undone here
@@ -231,7 +231,31 @@ public final class SpotBalancer {
         return target;
     }
 
-    /** An instance that is gone: its game servers and its record go too. */
+    /**
+     * Instances new to Gamefleet, recorded with their own addresses (one EC2 does not describe yet
+     * is recorded at a later run; if EC2 cannot be asked, none is this run).
+     */
+    private void record(String group, List<ComputeInstance> added, Map<String, GameServerInstance> recorded) {
+        if (added.isEmpty()) {
+            return;
+        }
+        Map<String, List<String>> addresses;
+        try {
+            addresses = compute.addresses(added.stream().map(ComputeInstance::instanceId).toList());
+        } catch (Compute.ComputeException e) {
+            log.accept("balancer: the new instances of group " + group + " are recorded at a later run: " + e.getMessage());
+            return;
+        }
+        for (ComputeInstance c : added) {
+            if (addresses.containsKey(c.instanceId())) {
+                GameServerInstance instance = GameServerInstance.active(group, c, addresses.get(c.instanceId()));
+                instances.addIfAbsent(instance);
+                recorded.put(c.instanceId(), instance);
+            }
+        }
+    }
+
+    /** An instance that is gone: its game servers and its record go too, and what counted its servers. */
     private void forget(GameServerInstance instance, List<GameServer> all) {
         for (GameServer s : List.copyOf(all)) {
             if (s.instanceId().equals(instance.instanceId())) {
@@ -239,6 +263,7 @@ public final class SpotBalancer {
                 all.remove(s);
             }
         }
+        servers.forgetInstance(instance.instanceId());
         instances.delete(instance.gameServerGroupName(), instance.instanceId());
     }
 

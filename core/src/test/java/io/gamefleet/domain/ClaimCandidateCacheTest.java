@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * candidates at the same time share one read instead of queueing behind each other's.
  */
 class ClaimCandidateCacheTest {
-    private final Fleet fleet = new Fleet();
+    /** Up to 50 servers on each instance: a stage that raised maxGameServersPerInstance. */
+    private final Fleet fleet = new Fleet().allowGameServersPerInstance(50);
     /** The repository calls made, by method name. */
     private final List<String> calls = new CopyOnWriteArrayList<>();
 

@@ -37,8 +37,15 @@ final class Fleet {
     static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(60);
     static final Duration DELETED_RETENTION = Duration.ofHours(24);
     static final Duration ACTIVATION_TIMEOUT = Duration.ofMinutes(10);
+    /**
+     * What one instance may do: 16 game servers, ConnectionInfo checked, and fair shares of about
+     * what the catalog's default throttles give (Throttles: 16 registrations at once, then one
+     * every 5 s; 6 push messages at once, then 3 a second).
+     */
+    static final InstanceLimits LIMITS = new InstanceLimits(16, true, new FairShare.Budget(0.2, 16),
+            new FairShare.Budget(3, 6));
     static final ServiceSettings SETTINGS = new ServiceSettings("us-east-1", "123456789012", CLAIM_TTL,
-            HEALTH_TIMEOUT, DELETED_RETENTION, ACTIVATION_TIMEOUT, "gamefleet-");
+            HEALTH_TIMEOUT, DELETED_RETENTION, ACTIVATION_TIMEOUT, "gamefleet-", LIMITS);
     static final Duration VIABILITY_WINDOW = Duration.ofHours(1);
     static final double VIABILITY_THRESHOLD = 0.2;
     static final String C5 = "c5.large";
@@ -46,6 +53,8 @@ final class Fleet {
     static final List<InstanceDefinition> TYPES = List.of(new InstanceDefinition(C5, null), new InstanceDefinition(M5, null));
 
     final MutableClock clock = new MutableClock(T0);
+    /** What the services are built with: {@link #SETTINGS}, or what {@link #allowGameServersPerInstance} made of it. */
+    private ServiceSettings settings = SETTINGS;
     final InMemoryGameServerRepository servers = new InMemoryGameServerRepository();
     final InMemoryGroupRepository groups = new InMemoryGroupRepository(servers);
     final InMemoryInstanceRepository instances = new InMemoryInstanceRepository();
@@ -66,7 +75,7 @@ final class Fleet {
     }
 
     GroupService groupService(GroupRepository repository) {
-        return new GroupService(repository, instances, workflows, tokens, SETTINGS, clock, launchGuard());
+        return new GroupService(repository, instances, workflows, tokens, settings, clock, launchGuard());
     }
 
     /** The deployment allows its own instance profile, {@link #ALLOWED_PROFILE}, and no other. */
@@ -86,12 +95,12 @@ final class Fleet {
     /** Its notices go to {@link #notifier}, and read and clear connections in {@code instanceRepository}. */
     GameServerService gameServers(GameServerRepository repository, InstanceRepository instanceRepository) {
         return new GameServerService(groups, repository, instanceRepository, () -> compute,
-                new ClaimPolicy(1, new SplittableRandom(1)), tokens, SETTINGS, clock,
+                new ClaimPolicy(1, new SplittableRandom(1)), tokens, settings, clock,
                 new InstanceNotices(() -> notifier, instanceRepository, () -> metrics, log::add, clock));
     }
 
     PushConnections pushConnections() {
-        return new PushConnections(instances, servers, clock);
+        return new PushConnections(instances, servers, LIMITS.pushMessages(), clock);
     }
 
     HealthReports healthReports() {
@@ -99,7 +108,7 @@ final class Fleet {
     }
 
     GroupLifecycle lifecycle() {
-        return new GroupLifecycle(groupService(), groups, servers, instances, compute, SETTINGS, clock);
+        return new GroupLifecycle(groupService(), groups, servers, instances, compute, settings, clock);
     }
 
     SpotBalancer balancer() {
@@ -107,7 +116,7 @@ final class Fleet {
     }
 
     SpotBalancer balancer(GameServerRepository servers, Compute compute) {
-        return new SpotBalancer(groups, servers, instances, interruptions, compute, metrics, SETTINGS,
+        return new SpotBalancer(groups, servers, instances, interruptions, compute, metrics, settings,
                 VIABILITY_WINDOW, VIABILITY_THRESHOLD, clock, log::add);
     }
 
@@ -121,6 +130,14 @@ final class Fleet {
     }
 
     // ---- arrangement ---------------------------------------------------------------------
+
+    /** From now on, the services let one instance hold {@code max} game servers (a stage that raised the cap). */
+    Fleet allowGameServersPerInstance(int max) {
+        settings = new ServiceSettings(SETTINGS.region(), SETTINGS.accountId(), SETTINGS.claimTtl(), SETTINGS.healthTimeout(),
+                SETTINGS.deletedRetention(), SETTINGS.activationTimeout(), SETTINGS.scalingGroupPrefix(),
+                new InstanceLimits(max, LIMITS.connectionInfoCheck(), LIMITS.registrations(), LIMITS.pushMessages()));
+        return this;
+    }
 
     /** What CreateGameServerGroup is given: two instance types, a launch template by name, sizes 1 to 4. */
     static GameServerGroup.Builder draft(String name) {
@@ -159,7 +176,7 @@ final class Fleet {
         raiseDesiredCapacity(group);
         ComputeInstance instance = new ComputeInstance(instanceId, type, "us-east-1a", launchTime, true, false);
         compute.addInstance(SETTINGS.autoScalingGroupName(group), instance);
-        GameServerInstance recorded = GameServerInstance.active(group, instance);
+        GameServerInstance recorded = GameServerInstance.active(group, instance, FakeCompute.ADDRESSES);
         instances.save(recorded);
         return recorded;
     }

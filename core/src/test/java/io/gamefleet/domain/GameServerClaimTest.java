@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /** ClaimGameServer: which server a claim gets, when none can be had, and what contention costs. */
 class GameServerClaimTest {
-    private final Fleet fleet = new Fleet();
+    /** Up to 30 servers on one instance (a contended group): a stage that raised maxGameServersPerInstance. */
+    private final Fleet fleet = new Fleet().allowGameServersPerInstance(30);
 
     @BeforeEach
     void anActiveGroup() {

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /** The steps of the activation and deletion workflows, each run twice as a retry would. */
 class GroupLifecycleTest {
-    private final Fleet fleet = new Fleet();
+    /** Up to 250 servers on one instance (several purge batches): a stage that raised maxGameServersPerInstance. */
+    private final Fleet fleet = new Fleet().allowGameServersPerInstance(250);
     private final GroupLifecycle steps = fleet.lifecycle();
     private final GroupService groups = fleet.groupService();
     private final String scalingGroup = Fleet.SETTINGS.autoScalingGroupName(GROUP);

@@ -35,6 +35,24 @@ class PushChannelTest {
 
     // ---- connect, disconnect ----------------------------------------------------------------
 
+    /**
+     * A connection sends 6 messages at once, then 3 a second (Fleet's share): past that it alone
+     * is refused, and the other instance's connection goes on.
+     */
+    @Test
+    void messagesPastAConnectionsFairShareAreRefusedForItAlone() {
+        for (int n = 0; n < Fleet.LIMITS.pushMessages().burst(); n++) {
+            connections.message("conn-1");
+        }
+        fails(() -> connections.message("conn-1"), ErrorKind.THROTTLED, "push connection conn-1 sent more push messages"
+                + " than its fair share of the stage's throttle (6 at once, then 180.0 a minute); retry with backoff");
+        connections.message("conn-2");
+        fleet.clock.advance(Duration.ofMillis(334));
+        connections.message("conn-1");
+        fails(() -> connections.message("conn-1"), ErrorKind.THROTTLED, "push connection conn-1 sent more push messages"
+                + " than its fair share of the stage's throttle (6 at once, then 180.0 a minute); retry with backoff");
+    }
+
     @Test
     void anotherInstancesSessionOrAnUnverifiedOneIsRefusedAndNothingIsRecorded() {
         fleet.register("gs-1", "i-1");

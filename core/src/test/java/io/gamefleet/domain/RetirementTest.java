@@ -26,7 +26,8 @@ class RetirementTest {
     private static final String DRAINING = "i-0draining0000000";
     private static final int SERVERS = 150;
 
-    private final Fleet fleet = new Fleet();
+    /** Up to 150 servers on one instance (two transactions): a stage that raised maxGameServersPerInstance. */
+    private final Fleet fleet = new Fleet().allowGameServersPerInstance(150);
     private final MutableClock clock = fleet.clock;
     private final InMemoryGameServerRepository servers = fleet.servers;
     private final FakeCompute compute = fleet.compute;

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class ServiceSettingsTest {
     private final ServiceSettings settings = new ServiceSettings("us-west-2", "123456789012", Duration.ofMinutes(1),
-            Duration.ofMinutes(1), Duration.ofDays(1), Duration.ofMinutes(10), "gamefleet-test-");
+            Duration.ofMinutes(1), Duration.ofDays(1), Duration.ofMinutes(10), "gamefleet-test-", Fleet.LIMITS);
 
     @Test
     void groupArn() {

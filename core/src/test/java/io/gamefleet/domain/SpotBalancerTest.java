@@ -241,6 +241,11 @@ class SpotBalancerTest {
         }
 
         @Override
+        public java.util.Map<String, List<String>> addresses(java.util.Collection<String> instanceIds) {
+            return delegate.addresses(instanceIds);
+        }
+
+        @Override
         public boolean deleteScalingGroup(String scalingGroupName, boolean force) {
             return delegate.deleteScalingGroup(scalingGroupName, force);
         }

@@ -42,8 +42,15 @@ public final class AwsJsonProtocol implements WireProtocol {
                 .withBody(Json.text(body)).build();
     }
 
-    /** The RPC protocols tell errors apart by name only: a client's fault is a 400, ours a 500. */
+    /**
+     * The RPC protocols tell errors apart by name: a client's fault is a 400, ours a 500, and a
+     * caller past its fair share 429, as API Gateway's own throttle answers at every door.
+     */
     static int rpcStatus(ErrorKind kind) {
-        return kind == ErrorKind.INTERNAL ? 500 : 400;
+        return switch (kind) {
+            case INTERNAL -> 500;
+            case THROTTLED -> 429;
+            default -> 400;
+        };
     }
 }

@@ -109,6 +109,20 @@ public final class ModelValidator {
     }
 
     /**
+     * Validates one value against a named shape of the model: what the push channel takes
+     * (connect parameters, a health report's ids) follows FleetIQ's own shapes.
+     *
+     * @throws GamefleetException InvalidRequestException naming {@code path}
+     * @throws IllegalArgumentException if the model has no such shape
+     */
+    public void validateValue(String shapeName, JsonNode value, String path) {
+        if (!shapes.has(shapeName)) {
+            throw new IllegalArgumentException("the model has no shape " + shapeName);
+        }
+        validate(shapeName, value, path);
+    }
+
+    /**
      * The model type ("string", "integer", "double", "boolean", "timestamp", "list",
      * "structure") of a top-level input member, so the HTTP layer can turn path and query
      * strings into the right JSON node before validation. Empty if either name is unknown.

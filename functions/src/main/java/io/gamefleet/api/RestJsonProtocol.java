@@ -68,10 +68,11 @@ public final class RestJsonProtocol implements WireProtocol {
     /** The status the REST routes answer each error kind with. */
     public static int httpStatus(ErrorKind kind) {
         return switch (kind) {
-            case INVALID_REQUEST -> 400;
+            case INVALID_REQUEST, LIMIT_EXCEEDED -> 400;
             case UNAUTHORIZED -> 403;
             case NOT_FOUND -> 404;
             case CONFLICT, OUT_OF_CAPACITY -> 409;
+            case THROTTLED -> 429;
             case INTERNAL -> 500;
         };
     }

@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * {@code $connect}: the agent of {@code instanceId} in {@code gameServerGroupName} (query
- * parameters), as the IAM identity API Gateway verified; the caller is bound to its instance as
- * the REST API binds GAME_SERVER callers. Anything but 200 refuses the connection.
+ * parameters, held to FleetIQ's shapes for an instance id and a group's name or ARN before anything
+ * is read), as the IAM identity API Gateway verified; the caller is bound to its instance as the
+ * REST API binds GAME_SERVER callers. Anything but 200 refuses the connection.
  */
 public final class ConnectHandler extends WebSocketHandler {
     public ConnectHandler() {
@@ -25,19 +26,21 @@ public final class ConnectHandler extends WebSocketHandler {
     @Override
     protected JsonNode handle(APIGatewayV2WebSocketEvent event) {
         Map<String, String> query = event.getQueryStringParameters() == null ? Map.of() : event.getQueryStringParameters();
-        String instanceId = required(query, PushChannel.INSTANCE_ID_PARAMETER);
-        String group = services.settings().groupName(required(query, PushChannel.GROUP_NAME_PARAMETER));
+        String instanceId = required(query, PushChannel.INSTANCE_ID_PARAMETER, "GameServerInstanceId");
+        String group = services.settings().groupName(required(query, PushChannel.GROUP_NAME_PARAMETER,
+                "GameServerGroupNameOrArn"));
         IamCaller caller = IamCaller.of(event);
         services.pushConnections().connect(caller.domainCaller(caller.roleIn(services.callerRoles())), group,
                 instanceId, connectionId(event));
         return null;
     }
 
-    private static String required(Map<String, String> query, String name) {
+    /** The query parameter, held to the FleetIQ shape of what it names (an EC2 instance id, a group's name or ARN). */
+    private static String required(Map<String, String> query, String name, String shape) {
         String value = query.get(name);
         if (value == null || value.isBlank()) {
             throw GamefleetException.invalidRequest("the connect request needs the query parameter " + name);
         }
-        return value;
+        return valid(value, shape, name);
     }
 }

@@ -15,11 +15,9 @@ import java.util.List;
  * 10-minute idle timeout) is answered with a pong, as the route's response. A health report
  * (docs/agent.md, "Health over the push channel") is answered with nothing when it is taken, so a
  * report costs one message, not two; a refused one with its JSON error. Nothing else is known.
+ * Every message counts against its connection's fair share of the route's throttle, first.
  */
 public final class MessageHandler extends WebSocketHandler {
-    /** Longer than FleetIQ's game server ids (128): refused before any read. */
-    private static final int MAX_ID_LENGTH = 128;
-
     public MessageHandler() {
         this(Services.shared());
     }
@@ -30,6 +28,7 @@ public final class MessageHandler extends WebSocketHandler {
 
     @Override
     protected JsonNode handle(APIGatewayV2WebSocketEvent event) {
+        services.pushConnections().message(connectionId(event)); // within its fair share, before anything else
         JsonNode message = Json.readObject(event.getBody() == null ? "" : event.getBody());
         String action = message.path("action").asText("");
         switch (action) {
@@ -37,7 +36,8 @@ public final class MessageHandler extends WebSocketHandler {
                 return Json.NODES.objectNode().put("action", PushChannel.PONG);
             }
             case PushChannel.HEALTH -> {
-                String group = services.settings().groupName(text(message, "gameServerGroupName"));
+                String group = services.settings().groupName(valid(text(message, "gameServerGroupName"),
+                        "GameServerGroupNameOrArn", "gameServerGroupName"));
                 services.healthReports().report(connectionId(event), group, reports(message));
                 return null;
             }
@@ -54,11 +54,11 @@ public final class MessageHandler extends WebSocketHandler {
         }
         List<HealthReports.Report> reports = new ArrayList<>();
         for (JsonNode server : listed) {
-            String id = text(server, "gameServerId");
+            // FleetIQ's game server id, before any read: no other item of the table (a gate, an
+            // instance's count) can be named.
+            String id = valid(text(server, "gameServerId"), "GameServerId",
+                    PushChannel.HEALTH_SERVERS + "[" + reports.size() + "].gameServerId");
             String health = text(server, "healthCheck");
-            if (id.length() > MAX_ID_LENGTH) {
-                throw GamefleetException.invalidRequest("gameServerId is longer than " + MAX_ID_LENGTH + " characters");
-            }
             if (!health.equals(PushChannel.HEALTHY) && !health.equals(PushChannel.UNHEALTHY)) {
                 throw GamefleetException.invalidRequest("healthCheck of game server " + id + " must be "
                         + PushChannel.HEALTHY + " or " + PushChannel.UNHEALTHY + ", not " + health);

@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.json.Json;
+import io.gamefleet.api.ModelValidator;
 import io.gamefleet.api.RestJsonProtocol;
 import io.gamefleet.catalog.PushChannel.WebSocketRoute;
 import io.gamefleet.domain.GamefleetException;
@@ -21,6 +22,8 @@ import java.util.Map;
  */
 abstract class WebSocketHandler implements RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse> {
     private static final Map<String, String> HEADERS = Map.of("Content-Type", "application/json");
+    /** FleetIQ's model: what the routes take (ids, names) is held to its shapes, as the API's input is. */
+    static final ModelValidator MODEL = ModelValidator.load();
 
     protected final Services services;
     private final WebSocketRoute route;
@@ -50,6 +53,12 @@ abstract class WebSocketHandler implements RequestHandler<APIGatewayV2WebSocketE
 
     /** The answer's body (null: none). */
     protected abstract JsonNode handle(APIGatewayV2WebSocketEvent event);
+
+    /** A text value held to a shape of FleetIQ's model; refused InvalidRequestException naming {@code what}. */
+    static String valid(String value, String shape, String what) {
+        MODEL.validateValue(shape, Json.NODES.textNode(value), what);
+        return value;
+    }
 
     static String connectionId(APIGatewayV2WebSocketEvent event) {
         return event.getRequestContext() == null ? null : event.getRequestContext().getConnectionId();

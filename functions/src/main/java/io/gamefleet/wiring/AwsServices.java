@@ -6,6 +6,7 @@ import io.gamefleet.adapters.dynamodb.DynamoGroupRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInstanceRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInterruptionRepository;
 import io.gamefleet.adapters.dynamodb.TableNames;
+import io.gamefleet.adapters.ec2.Ec2InstanceAddresses;
 import io.gamefleet.adapters.ec2.Ec2LaunchTemplates;
 import io.gamefleet.adapters.metrics.EmfMetrics;
 import io.gamefleet.adapters.push.ApiGatewayInstanceNotifier;
@@ -14,7 +15,10 @@ import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.Settings.Setting;
+import io.gamefleet.catalog.Throttles;
 import io.gamefleet.domain.Compute;
+import io.gamefleet.domain.FairShare;
+import io.gamefleet.domain.InstanceLimits;
 import io.gamefleet.domain.InstanceNotifier;
 import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
@@ -31,6 +35,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -147,13 +152,14 @@ public final class AwsServices {
                 .dynamoDbClient(dynamoDb).build());
         TableNames tables = new TableNames(environment);
         Supplier<SfnClient> sfn = Lazy.of(() -> configure(SfnClient.builder(), endpoint("SFN"), region, creds, traced).build());
-        // Built on first use: most API functions never need Auto Scaling.
+        // Built on first use: most API functions never need Auto Scaling or EC2.
+        Supplier<Ec2Client> ec2 = Lazy.of(() -> configure(Ec2Client.builder(), endpoint("EC2"), region, creds, traced).build());
         Supplier<Compute> computePort = compute != null ? () -> compute : Lazy.of(() -> new AwsAutoScalingCompute(
                 configure(AutoScalingClient.builder(), endpoint("AUTO_SCALING"), region, creds,
-                        traced).build(), clock, setting(Settings.STAGE), setting(Settings.SCALING_GROUP_PREFIX)));
+                        traced).build(), new Ec2InstanceAddresses(ec2.get()), clock, setting(Settings.STAGE),
+                setting(Settings.SCALING_GROUP_PREFIX)));
         Supplier<LaunchTemplates> templatesPort = launchTemplates != null ? () -> launchTemplates
-                : Lazy.of(() -> new Ec2LaunchTemplates(configure(Ec2Client.builder(), endpoint("EC2"), region, creds,
-                        traced).build()));
+                : Lazy.of(() -> new Ec2LaunchTemplates(ec2.get()));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
                 : Lazy.of(() -> new EmfMetrics(clock, System.out::println, setting(Settings.STAGE)));
         Services.Ports ports = new Services.Ports(
@@ -188,13 +194,28 @@ public final class AwsServices {
         ServiceSettings settings = new ServiceSettings(region.id(), setting(Settings.ACCOUNT_ID),
                 seconds(Settings.CLAIM_TTL_SECONDS), seconds(Settings.HEALTH_TIMEOUT_SECONDS),
                 seconds(Settings.DELETED_RETENTION_SECONDS), seconds(Settings.ACTIVATION_TIMEOUT_SECONDS),
-                setting(Settings.SCALING_GROUP_PREFIX));
+                setting(Settings.SCALING_GROUP_PREFIX), instanceLimits(this::setting));
         Map<Role, CallerRole> roles = new EnumMap<>(Role.class);
         for (Role role : Role.values()) {
             roles.put(role, new CallerRole(setting(Settings.roleArn(role)), setting(Settings.roleId(role))));
         }
         return new Services.Config(settings, pageTokenKey(region), seconds(Settings.VIABILITY_WINDOW_SECONDS),
                 number(Settings.VIABILITY_THRESHOLD), roles, list(Settings.INSTANCE_PROFILE_ARNS));
+    }
+
+    /**
+     * What one instance may do: the stage's cap and ConnectionInfo check, and its fair shares of
+     * the throttles the same settings size ({@link Throttles}). A bad value fails the start, naming it.
+     */
+    public static InstanceLimits instanceLimits(Function<Setting, String> settings) {
+        Throttles throttles = Throttles.of(settings);
+        return new InstanceLimits(throttles.maxGameServersPerInstance(),
+                Settings.isOn(Settings.CONNECTION_INFO_CHECK, settings.apply(Settings.CONNECTION_INFO_CHECK)),
+                budget(throttles.instanceRegistrations()), budget(throttles.instanceMessages()));
+    }
+
+    private static FairShare.Budget budget(Throttles.Limit share) {
+        return new FairShare.Budget(share.rate(), share.burst());
     }
 
     /**

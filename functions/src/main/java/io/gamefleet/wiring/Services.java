@@ -83,7 +83,8 @@ public final class Services {
                 : new InstanceNotices(ports.notifier(), ports.instances(), ports.metrics(), log, clock);
         this.gameServerService = new GameServerService(ports.groups(), ports.servers(), ports.instances(),
                 ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices);
-        this.pushConnections = new PushConnections(ports.instances(), ports.servers(), clock);
+        this.pushConnections = new PushConnections(ports.instances(), ports.servers(),
+                settings.instanceLimits().pushMessages(), clock);
         this.healthReports = new HealthReports(ports.servers(), ports.instances(), clock);
         // Built on first use: only the workflow steps, the balancer and the event handler need them.
         this.lifecycle = Lazy.of(() -> new GroupLifecycle(groupService, ports.groups(), ports.servers(),

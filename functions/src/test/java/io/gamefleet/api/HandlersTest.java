@@ -234,13 +234,13 @@ class HandlersTest {
     void gameServersFromRegistrationToDeregistration() {
         activeArena();
         JsonNode registered = ok(call(Operation.REGISTER_GAME_SERVER, "POST", ARENA + "/game-servers", ARENA_PATH, null,
-                "{\"GameServerId\": \"gs-1\", \"InstanceId\": \"" + I0 + "\", \"ConnectionInfo\": \"10.0.0.5:7777\","
+                "{\"GameServerId\": \"gs-1\", \"InstanceId\": \"" + I0 + "\", \"ConnectionInfo\": \"10.0.0.1:7777\","
                         + " \"GameServerData\": \"map=dust\"}")).get("GameServer");
         assertThat(registered.get("GameServerGroupName").asText()).isEqualTo("arena");
         assertThat(registered.get("GameServerGroupArn").asText()).isEqualTo(ARENA_ARN);
         assertThat(registered.get("GameServerId").asText()).isEqualTo("gs-1");
         assertThat(registered.get("InstanceId").asText()).isEqualTo(I0);
-        assertThat(registered.get("ConnectionInfo").asText()).isEqualTo("10.0.0.5:7777");
+        assertThat(registered.get("ConnectionInfo").asText()).isEqualTo("10.0.0.1:7777");
         assertThat(registered.get("GameServerData").asText()).isEqualTo("map=dust");
         assertThat(registered.get("UtilizationStatus").asText()).isEqualTo("AVAILABLE");
         assertThat(registered.get("InstanceStatus").asText()).isEqualTo("ACTIVE");

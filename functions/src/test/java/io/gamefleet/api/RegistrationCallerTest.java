@@ -1,6 +1,7 @@
 package io.gamefleet.api;
 
 import io.gamefleet.wiring.CallerRole;
+import static io.gamefleet.api.RestEvents.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
@@ -103,10 +104,6 @@ class RegistrationCallerTest {
         return test.compute.calls(FakeCompute.DESCRIBE_SCALING_GROUP).size();
     }
 
-    private static String session(Role role, String name) {
-        String roleArn = LocalAccount.roleArn(role);
-        return "arn:aws:sts::" + ACCOUNT + ":assumed-role/" + roleArn.substring(roleArn.lastIndexOf('/') + 1) + "/" + name;
-    }
 
     private static IamCaller iam(String callerArn) {
         return IamCaller.of(event(callerArn, "{}"));

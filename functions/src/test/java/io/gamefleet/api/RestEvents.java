@@ -34,6 +34,13 @@ public final class RestEvents {
                 .withRequestContext(context.build()).build();
     }
 
+    /** A session named {@code name} of the local account's role, as API Gateway reports its caller ARN. */
+    public static String session(Role role, String name) {
+        String roleArn = LocalAccount.roleArn(role);
+        return "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/" + roleArn.substring(roleArn.lastIndexOf('/') + 1)
+                + "/" + name;
+    }
+
     /**
      * What API Gateway reports as the userId of a session of one of the local account's caller
      * roles ({@code <role id>:<session>}); null for anyone else.

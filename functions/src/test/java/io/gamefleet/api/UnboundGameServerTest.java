@@ -2,12 +2,8 @@ package io.gamefleet.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
-import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.domain.Compute.ComputeInstance;
@@ -15,15 +11,9 @@ import io.gamefleet.domain.Compute.ScalingGroupState;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupStatus;
-import io.gamefleet.functions.FunctionRegistry;
-import io.gamefleet.functions.GameLiftJsonHandler;
 import io.gamefleet.json.Json;
 import io.gamefleet.wiring.TestServices;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
@@ -40,73 +30,17 @@ class UnboundGameServerTest {
 
     private final TestServices test = new TestServices();
 
-    /** How a request reaches ApiHandler.serve, and how its answer reads. */
-    private interface Door {
-        APIGatewayV2HTTPResponse call(Operation operation, String callerArn, ObjectNode input);
-
-        JsonNode body(APIGatewayV2HTTPResponse response);
-
-        String errorType(APIGatewayV2HTTPResponse response);
-    }
-
     @Test
     void theJsonDoorRefusesAnUnboundGameServerAndAdmitsTheInstancesOwn() {
-        GameLiftJsonHandler door = new GameLiftJsonHandler(test.services);
-        refusesUnboundAndAdmitsBound(new Door() {
-            @Override
-            public APIGatewayV2HTTPResponse call(Operation operation, String callerArn, ObjectNode input) {
-                return door.handleRequest(event(Map.of("x-amz-target", "GameLift." + operation.fleetIqName(),
-                        "content-type", "application/x-amz-json-1.1"), "POST /", callerArn, input.toString(), false), null);
-            }
-
-            @Override
-            public JsonNode body(APIGatewayV2HTTPResponse response) {
-                return response.getBody() == null || response.getBody().isEmpty() ? Json.NODES.objectNode()
-                        : Json.readObject(response.getBody());
-            }
-
-            @Override
-            public String errorType(APIGatewayV2HTTPResponse response) {
-                return response.getHeaders().get("x-amzn-ErrorType");
-            }
-        });
+        refusesUnboundAndAdmitsBound(Doors.json(test.services));
     }
 
     @Test
     void theCborProtocolRefusesAnUnboundGameServerAndAdmitsTheInstancesOwn() {
-        FunctionRegistry functions = new FunctionRegistry(test.services);
-        CBORMapper cbor = new CBORMapper();
-        refusesUnboundAndAdmitsBound(new Door() {
-            @Override
-            public APIGatewayV2HTTPResponse call(Operation operation, String callerArn, ObjectNode input) {
-                try {
-                    String body = Base64.getEncoder().encodeToString(cbor.writeValueAsBytes(input));
-                    return functions.api(operation).handleRequest(event(Map.of(RpcV2CborProtocol.HEADER,
-                            RpcV2CborProtocol.PROTOCOL, "content-type", RpcV2CborProtocol.CONTENT_TYPE),
-                            "POST /service/GameLift/operation/" + operation.fleetIqName(), callerArn, body, true), null);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
-
-            @Override
-            public JsonNode body(APIGatewayV2HTTPResponse response) {
-                try {
-                    return response.getBody() == null ? Json.NODES.objectNode()
-                            : cbor.readTree(Base64.getDecoder().decode(response.getBody()));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
-
-            @Override
-            public String errorType(APIGatewayV2HTTPResponse response) {
-                return body(response).path("__type").asText().replace(RpcV2CborProtocol.SHAPE_NAMESPACE, "");
-            }
-        });
+        refusesUnboundAndAdmitsBound(Doors.cbor(test.services));
     }
 
-    private void refusesUnboundAndAdmitsBound(Door door) {
+    private void refusesUnboundAndAdmitsBound(Doors.Door door) {
         anActiveGroupWithOneInstance();
         assertThat(door.call(Operation.REGISTER_GAME_SERVER, BOUND, register("gs-1")).getStatusCode())
                 .as("the instance's own process registers").isEqualTo(200);
@@ -133,10 +67,10 @@ class UnboundGameServerTest {
     }
 
     /** The RPC protocols answer a client's fault with 400 and name it (the REST routes say 403). */
-    private static void refused(SoftAssertions softly, Door door, APIGatewayV2HTTPResponse response) {
+    private static void refused(SoftAssertions softly, Doors.Door door, APIGatewayV2HTTPResponse response) {
         softly.assertThat(response.getStatusCode()).as("%s", door.body(response)).isEqualTo(400);
         softly.assertThat(door.errorType(response)).isEqualTo("UnauthorizedException");
-        softly.assertThat(door.body(response).path("message").asText()).contains("this caller is bound to no instance");
+        softly.assertThat(door.message(response)).contains("this caller is bound to no instance");
     }
 
     private void anActiveGroupWithOneInstance() {
@@ -157,20 +91,6 @@ class UnboundGameServerTest {
 
     /** A session of the local account's GameServer role, as EC2 names it after the instance. */
     private static String session(String name) {
-        String roleArn = LocalAccount.roleArn(Role.GAME_SERVER);
-        return "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/" + roleArn.substring(roleArn.lastIndexOf('/') + 1)
-                + "/" + name;
-    }
-
-    private static APIGatewayV2HTTPEvent event(Map<String, String> headers, String routeKey, String callerArn, String body,
-            boolean base64) {
-        var iam = APIGatewayV2HTTPEvent.RequestContext.IAM.builder().withUserArn(callerArn)
-                .withUserId(RestEvents.userId(callerArn)).withAccountId(LocalAccount.ACCOUNT_ID).build();
-        return APIGatewayV2HTTPEvent.builder().withVersion("2.0").withRouteKey(routeKey).withHeaders(headers)
-                .withBody(body).withIsBase64Encoded(base64)
-                .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()
-                        .withAuthorizer(APIGatewayV2HTTPEvent.RequestContext.Authorizer.builder().withIam(iam).build())
-                        .build())
-                .build();
+        return RestEvents.session(Role.GAME_SERVER, name);
     }
 }

@@ -42,8 +42,7 @@ class PushHandlersTest {
     }
 
     private static String session(Role role, String name) {
-        String roleName = LocalAccount.roleArn(role).substring(LocalAccount.roleArn(role).lastIndexOf('/') + 1);
-        return "arn:aws:sts::" + LocalAccount.ACCOUNT_ID + ":assumed-role/" + roleName + "/" + name;
+        return RestEvents.session(role, name);
     }
 
     static APIGatewayV2WebSocketEvent event(String routeKey, String connectionId, String userArn,
@@ -120,7 +119,8 @@ class PushHandlersTest {
     private void serverOn(String id, String instanceId) {
         test.servers.register(GameServer.builder().gameServerGroupName("arena").gameServerId(id).instanceId(instanceId)
                 .registrationTime(test.clock.instant()).lastHealthCheckTime(test.clock.instant())
-                .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(test.clock.instant()).build(), 4); // arena's maxSize
+                .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(test.clock.instant()).build(), 4, 16); // arena's
+                // maxSize, and the stage's game servers per instance
     }
 
     private static String health(String... idAndHealth) {
@@ -172,6 +172,7 @@ class PushHandlersTest {
         refusals.put("{\"action\":\"health\",\"gameServerGroupName\":\"arena\",\"gameServers\":[\"gs-1\"]}",
                 "400 InvalidRequestException");
         refusals.forEach((body, expected) -> {
+            test.clock.advance(java.time.Duration.ofSeconds(1)); // within the connection's fair share of messages
             APIGatewayV2WebSocketResponse refused = message.handleRequest(event("$default", "conn-1", null, null, body),
                     null);
             assertThat(refused.getStatusCode() + " " + refused.getBody()).as(body)
@@ -194,5 +195,66 @@ class PushHandlersTest {
             assertThat(refused.getStatusCode()).as(body).isEqualTo(400);
             assertThat(refused.getBody()).contains("InvalidRequestException");
         }
+    }
+
+    /**
+     * A report may name only game servers, by FleetIQ's id pattern: an internal item of the table
+     * (a group's gate, an instance's slots) is refused before any read, not read as a server.
+     */
+    @Test
+    void aReportNamingAnythingButAGameServerIdIsRefusedBeforeAnyRead() {
+        connect(session(Role.GAME_SERVER, INSTANCE), INSTANCE, "conn-1");
+        serverOn("gs-1", INSTANCE);
+        var message = registry.push(PushChannel.MESSAGE);
+        String longId = "g".repeat(129);
+        for (String id : new String[] {"#gate#arena#0", "#instance#" + INSTANCE, "gs/1", "ab", longId, "gs 1"}) {
+            test.clock.advance(java.time.Duration.ofSeconds(1));
+            APIGatewayV2WebSocketResponse refused = message.handleRequest(event("$default", "conn-1", null, null,
+                    health("gs-1", "HEALTHY", id, "HEALTHY")), null);
+            assertThat(refused.getStatusCode()).as(id).isEqualTo(400);
+            assertThat(refused.getBody()).contains("InvalidRequestException").contains("gameServers[1].gameServerId: must");
+        }
+        assertThat(test.servers.find("gs-1").orElseThrow().healthLeaseExpiresAt()).as("nothing written").isNull();
+        APIGatewayV2WebSocketResponse group = message.handleRequest(event("$default", "conn-1", null, null,
+                health("gs-1", "HEALTHY").replace("\"arena\"", "\"" + "a".repeat(257) + "\"")), null);
+        assertThat(group.getStatusCode()).isEqualTo(400);
+        assertThat(group.getBody()).contains("gameServerGroupName: must be");
+    }
+
+    @Test
+    void aConnectNamingNoInstanceIdOrGroupNameIsRefusedAndNothingIsRecorded() {
+        for (Map.Entry<String, String> bad : Map.of(PushChannel.INSTANCE_ID_PARAMETER, "i-1",
+                PushChannel.GROUP_NAME_PARAMETER, "a".repeat(257)).entrySet()) {
+            for (String value : new String[] {bad.getValue(), "../" + INSTANCE, INSTANCE + "#x"}) {
+                Map<String, String> query = new HashMap<>(Map.of(PushChannel.INSTANCE_ID_PARAMETER, INSTANCE,
+                        PushChannel.GROUP_NAME_PARAMETER, "arena"));
+                query.put(bad.getKey(), value);
+                APIGatewayV2WebSocketResponse refused = connect.handleRequest(event("$connect", "conn-x",
+                        session(Role.GAME_SERVER, INSTANCE), query, null), null);
+                assertThat(refused.getStatusCode()).as(value).isEqualTo(400);
+                assertThat(refused.getBody()).contains("InvalidRequestException").contains(bad.getKey() + ": must");
+            }
+        }
+        assertThat(recorded()).isNull();
+    }
+
+    /** A connection's messages past its fair share (6 at once, then about 2.8 a second) are refused 429, it alone. */
+    @Test
+    void messagesPastAConnectionsFairShareAreRefused429ForItAlone() {
+        var message = registry.push(PushChannel.MESSAGE);
+        for (int n = 0; n < 6; n++) {
+            assertThat(message.handleRequest(event("$default", "conn-1", null, null, "{\"action\":\"ping\"}"), null)
+                    .getStatusCode()).isEqualTo(200);
+        }
+        APIGatewayV2WebSocketResponse refused = message.handleRequest(event("$default", "conn-1", null, null,
+                "{\"action\":\"ping\"}"), null);
+        assertThat(refused.getStatusCode()).isEqualTo(429);
+        assertThat(refused.getBody()).contains("ThrottlingException")
+                .contains("push connection conn-1 sent more push messages than its fair share");
+        assertThat(message.handleRequest(event("$default", "conn-2", null, null, "{\"action\":\"ping\"}"), null)
+                .getStatusCode()).isEqualTo(200);
+        test.clock.advance(java.time.Duration.ofSeconds(1));
+        assertThat(message.handleRequest(event("$default", "conn-1", null, null, "{\"action\":\"ping\"}"), null)
+                .getStatusCode()).isEqualTo(200);
     }
 }

@@ -2,6 +2,7 @@ package io.gamefleet.infra;
 
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
+import io.gamefleet.catalog.Throttles;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -138,20 +139,15 @@ final class Api extends Construct {
                 .build();
     }
 
-    /** Each route's own limits ({@link ApiThrottling}), on the stage as API Gateway keys them: by route key. */
-    private static void routeThrottles(HttpStage stage, ApiThrottling throttling) {
+    /** Each route's own limits ({@link Throttles}), on the stage as API Gateway keys them: by route key. */
+    private static void routeThrottles(HttpStage stage, Throttles throttling) {
         Map<String, Object> settings = new LinkedHashMap<>();
-        throttling.perOperation().forEach((operation, limit) -> {
-            Route route = Routes.of(operation);
-            settings.put(route.method() + " " + route.path(), routeSettings(limit));
-            settings.put("POST " + operation.cborPath(), routeSettings(limit));
-        });
-        settings.put(Routes.JSON_DOOR.method() + " " + Routes.JSON_DOOR.path(), routeSettings(throttling.jsonDoor()));
+        throttling.httpRoutes().forEach((routeKey, limit) -> settings.put(routeKey, routeSettings(limit)));
         ((CfnStage) stage.getNode().getDefaultChild()).setRouteSettings(settings);
     }
 
     /** A route's throttle as the stage's RouteSettings take it. */
-    static Map<String, Object> routeSettings(ApiThrottling.Limit limit) {
+    static Map<String, Object> routeSettings(Throttles.Limit limit) {
         return Map.of("ThrottlingRateLimit", limit.rate(), "ThrottlingBurstLimit", limit.burst());
     }
 

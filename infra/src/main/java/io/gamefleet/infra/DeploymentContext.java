@@ -1,6 +1,7 @@
 package io.gamefleet.infra;
 
 import io.gamefleet.catalog.Schedule;
+import io.gamefleet.catalog.Throttles;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.catalog.Triggers;
@@ -33,9 +34,10 @@ public final class DeploymentContext {
     public static final String AGENT_LOG_RETENTION_DAYS = "agentLogRetentionDays";
     public static final String REMOVAL_POLICY = "removalPolicy";
     public static final String LOG_RETENTION_DAYS = "logRetentionDays";
-    public static final String EXPECTED_GAME_SERVERS = "expectedGameServers";
-    public static final String HEARTBEAT_SECONDS = "heartbeatSeconds";
-    public static final String CLAIMS_PER_SECOND = "claimsPerSecond";
+    /** The fleet the throttles are sized for: context keys of the catalog's settings ({@link Throttles}). */
+    public static final String EXPECTED_GAME_SERVERS = contextKey(Settings.EXPECTED_GAME_SERVERS);
+    public static final String HEARTBEAT_SECONDS = contextKey(Settings.HEARTBEAT_SECONDS);
+    public static final String CLAIMS_PER_SECOND = contextKey(Settings.CLAIMS_PER_SECOND);
     public static final String ALARM_EMAIL = "alarmEmail";
     public static final String STAGE = "stage";
     public static final String SNAP_START = "snapStart";
@@ -57,10 +59,6 @@ public final class DeploymentContext {
     static final String DEFAULT_REMOVAL_POLICY = "retain";
     static final int DEFAULT_LOG_RETENTION_DAYS = 30;
     static final int DEFAULT_AGENT_LOG_RETENTION_DAYS = 30;
-    static final int DEFAULT_EXPECTED_GAME_SERVERS = 10_000;
-    static final int DEFAULT_HEARTBEAT_SECONDS = 30;
-    /** FleetIQ's own ClaimGameServer quota. */
-    static final int DEFAULT_CLAIMS_PER_SECOND = 20;
 
     /**
      * Settings the stack sets itself: the account (from the stack), the workflow ARNs (from the
@@ -72,6 +70,9 @@ public final class DeploymentContext {
     /** The settings a deployer tunes through context, in catalog order. */
     public static final List<Setting> CONTEXT_SETTINGS = Settings.ALL.stream()
             .filter(s -> !DERIVED.contains(s)).toList();
+
+    /** Settings that are on or off. */
+    static final Set<Setting> SWITCHES = Set.of(Settings.CONNECTION_INFO_CHECK);
 
     /** The schedules' periods: context settings for the schedules, which no function reads. */
     static final Set<Setting> SCHEDULE_RATES = Triggers.SCHEDULES.stream().map(Schedule::rate)
@@ -178,6 +179,8 @@ public final class DeploymentContext {
                 }
             } else if (isNumber(setting.defaultValue()) && (!isNumber(value) || Double.parseDouble(value) < 0)) {
                 throw new IllegalArgumentException("context " + key + " must be a non-negative number, not " + value);
+            } else if (SWITCHES.contains(setting) && !value.equals("on") && !value.equals("off")) {
+                throw new IllegalArgumentException("context " + key + " must be on or off, not " + value);
             }
             values.put(setting, value);
         }
@@ -220,14 +223,19 @@ public final class DeploymentContext {
         return days;
     }
 
-    /** The fleet the API's throttles are sized for (see {@link ApiThrottling}). */
-    ApiThrottling throttling() {
-        int heartbeat = integer(HEARTBEAT_SECONDS, DEFAULT_HEARTBEAT_SECONDS);
-        if (heartbeat == 0) {
-            throw new IllegalArgumentException("context " + HEARTBEAT_SECONDS + " must be at least 1");
+    /**
+     * The stage's throttles ({@link Throttles}), from the context settings that size them: the
+     * functions get the same settings, and hold each instance to its share of these.
+     */
+    Throttles throttling() {
+        Map<Setting, String> values = settings();
+        for (Setting setting : List.of(Settings.HEARTBEAT_SECONDS, Settings.EXPECTED_GAME_SERVERS,
+                Settings.MAX_GAME_SERVERS_PER_INSTANCE)) {
+            if (Long.parseLong(values.get(setting)) < 1) {
+                throw new IllegalArgumentException("context " + contextKey(setting) + " must be at least 1");
+            }
         }
-        return new ApiThrottling(integer(EXPECTED_GAME_SERVERS, DEFAULT_EXPECTED_GAME_SERVERS), heartbeat,
-                integer(CLAIMS_PER_SECOND, DEFAULT_CLAIMS_PER_SECOND));
+        return Throttles.of(values::get);
     }
 
     Optional<String> alarmEmail() {

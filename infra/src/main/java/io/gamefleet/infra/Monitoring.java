@@ -103,8 +103,9 @@ final class Monitoring extends Construct {
                 .metricValue("1")
                 .defaultValue(0)
                 .build();
-        alarm("Api429", names.prefix() + "Api-429", "API Gateway throttled 20 or more requests (429) in 5 minutes, twice "
-                + "within 15 minutes: the per-route limits are below the fleet's load",
+        alarm("Api429", names.prefix() + "Api-429", "20 or more requests were refused 429 in 5 minutes, twice within 15"
+                + " minutes: the per-route limits are below the fleet's load, or an instance (the access log's caller)"
+                + " floods past its fair share",
                 throttled.metric(sum()), 20, 2, 3, TreatMissingData.NOT_BREACHING);
     }
 

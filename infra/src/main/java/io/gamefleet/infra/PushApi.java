@@ -2,6 +2,7 @@ package io.gamefleet.infra;
 
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.PushChannel.WebSocketRoute;
+import io.gamefleet.catalog.Throttles;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import software.amazon.awscdk.ArnFormat;
@@ -56,7 +57,7 @@ final class PushApi extends Construct {
                 NagRules.pushRoute(route);
             }
         }
-        ApiThrottling.Limit all = context.throttling().pushStage();
+        Throttles.Limit all = context.throttling().pushStage();
         stage = WebSocketStage.Builder.create(this, "PushStage")
                 .webSocketApi(api)
                 .stageName(context.names().stage())
@@ -65,8 +66,7 @@ final class PushApi extends Construct {
                 .accessLogSettings(Logs.accessLogSettings(accessLogs, ACCESS_LOG_FORMAT))
                 .build();
         Map<String, Object> routeSettings = new LinkedHashMap<>();
-        routeSettings.put(PushChannel.CONNECT.routeKey(), Api.routeSettings(context.throttling().pushConnects()));
-        routeSettings.put(PushChannel.MESSAGE.routeKey(), Api.routeSettings(context.throttling().pushMessages()));
+        context.throttling().pushRoutes().forEach((routeKey, limit) -> routeSettings.put(routeKey, Api.routeSettings(limit)));
         ((CfnStage) stage.getNode().getDefaultChild()).setRouteSettings(routeSettings);
 
         // On the stack, so that the output's name is exactly the agents' contract's.

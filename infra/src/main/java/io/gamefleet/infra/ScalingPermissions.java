@@ -52,6 +52,9 @@ final class ScalingPermissions {
             statements.add(statement("DescribeScalingGroups", List.of("autoscaling:DescribeAutoScalingGroups"),
                     List.of("*"), Map.of()));
         }
+        if (scaling.contains(Scaling.DESCRIBE_INSTANCES)) {
+            statements.add(statement("DescribeInstances", List.of("ec2:DescribeInstances"), List.of("*"), Map.of()));
+        }
         if (scaling.contains(Scaling.READ_LAUNCH_TEMPLATES)) {
             statements.add(statement("ReadLaunchTemplates", List.of("ec2:DescribeLaunchTemplateVersions"),
                     List.of("*"), Map.of()));

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The HTTP API (Api, ApiThrottling): its routes, their integrations and the default stage. */
+/** The HTTP API (Api, the catalog's Throttles): its routes, their integrations and the default stage. */
 class ApiStackTest extends SynthesizedStack {
     @Test
     void oneIamAuthorizedRoutePerRestRouteAndCborPathAndTheJsonDoor() {

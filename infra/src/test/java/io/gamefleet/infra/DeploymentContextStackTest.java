@@ -162,9 +162,6 @@ class DeploymentContextStackTest extends SynthesizedStack {
         keys.put(DeploymentContext.STAGE, DeploymentContext.DEFAULT_STAGE);
         keys.put(DeploymentContext.SNAP_START, "auto");
         keys.put(DeploymentContext.TRACING, "true");
-        keys.put(DeploymentContext.EXPECTED_GAME_SERVERS, Integer.toString(DeploymentContext.DEFAULT_EXPECTED_GAME_SERVERS));
-        keys.put(DeploymentContext.HEARTBEAT_SECONDS, Integer.toString(DeploymentContext.DEFAULT_HEARTBEAT_SECONDS));
-        keys.put(DeploymentContext.CLAIMS_PER_SECOND, Integer.toString(DeploymentContext.DEFAULT_CLAIMS_PER_SECOND));
         keys.put(DeploymentContext.AGENT_LOG_RETENTION_DAYS,
                 Integer.toString(DeploymentContext.DEFAULT_AGENT_LOG_RETENTION_DAYS));
         for (Map.Entry<String, String> key : keys.entrySet()) {

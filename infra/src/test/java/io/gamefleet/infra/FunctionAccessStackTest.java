@@ -92,7 +92,8 @@ class FunctionAccessStackTest extends SynthesizedStack {
                         && resourcesOf(s).contains(machineRef))).as(route.operation() + " starts " + workflow.name())
                         .isEqualTo(starts);
             }
-            // RegisterGameServer may look up an instance the scaling group launched since the balancer's last run.
+            // RegisterGameServer may look up an instance the scaling group launched since the balancer's last
+            // run, and its addresses.
             boolean describes = route.operation() == Operation.REGISTER_GAME_SERVER;
             assertThat(statements.stream().flatMap(s -> actions(s).stream())).as(route.operation().fleetIqName())
                     .allMatch(a -> a.startsWith("dynamodb:") || a.startsWith("logs:")
@@ -100,7 +101,8 @@ class FunctionAccessStackTest extends SynthesizedStack {
                             // the pagination key's secret, read at start
                             || a.equals("secretsmanager:GetSecretValue") || a.equals("secretsmanager:DescribeSecret")
                             || (started != null && a.equals("states:StartExecution"))
-                            || (describes && a.equals("autoscaling:DescribeAutoScalingGroups"))
+                            || (describes && (a.equals("autoscaling:DescribeAutoScalingGroups")
+                                    || a.equals("ec2:DescribeInstances")))
                             // the claim's and the deregistration's notices (PushChannelStackTest)
                             || (FunctionAccess.postsNotices(route.functionName())
                                     && a.equals("execute-api:ManageConnections"))
@@ -198,10 +200,11 @@ class FunctionAccessStackTest extends SynthesizedStack {
         // A new group's launch template is read (its instance profile), nothing more.
         assertThat(compute.get(Operation.CREATE_GAME_SERVER_GROUP.functionName()))
                 .containsExactly("ec2:DescribeLaunchTemplateVersions");
+        // A new instance's addresses (EC2), which its game servers' ConnectionInfo must name.
         assertThat(compute.get(Workflows.CHECK_ACTIVATION.functionName()))
-                .containsExactly("autoscaling:DescribeAutoScalingGroups");
+                .containsExactlyInAnyOrder("autoscaling:DescribeAutoScalingGroups", "ec2:DescribeInstances");
         assertThat(compute.get(Operation.REGISTER_GAME_SERVER.functionName()))
-                .containsExactly("autoscaling:DescribeAutoScalingGroups");
+                .containsExactlyInAnyOrder("autoscaling:DescribeAutoScalingGroups", "ec2:DescribeInstances");
         assertThat(compute.get(Workflows.DELETE_SCALING_GROUP.functionName())).containsExactlyInAnyOrder(
                 "autoscaling:DescribeAutoScalingGroups", "autoscaling:UpdateAutoScalingGroup",
                 "autoscaling:DeleteAutoScalingGroup", "autoscaling:SetInstanceProtection");
@@ -209,7 +212,7 @@ class FunctionAccessStackTest extends SynthesizedStack {
                 "autoscaling:CreateAutoScalingGroup", "autoscaling:PutScalingPolicy", "ec2:RunInstances",
                 "iam:PassRole").doesNotContain("autoscaling:DeleteAutoScalingGroup",
                 "autoscaling:TerminateInstanceInAutoScalingGroup");
-        assertThat(compute.get(Triggers.BALANCER.functionName())).contains("autoscaling:SetDesiredCapacity",
+        assertThat(compute.get(Triggers.BALANCER.functionName())).contains("ec2:DescribeInstances", "autoscaling:SetDesiredCapacity",
                 "autoscaling:SetInstanceProtection", "autoscaling:TerminateInstanceInAutoScalingGroup")
                 .doesNotContain("autoscaling:CreateAutoScalingGroup", "autoscaling:DeleteAutoScalingGroup");
         // An interrupted instance's replacement: started at its warning, ended with it.

@@ -7,6 +7,7 @@ import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
+import io.gamefleet.catalog.Throttles;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,13 +118,12 @@ class PushChannelStackTest extends SynthesizedStack {
         Map<String, Map<String, Object>> stages = ofApi("AWS::ApiGatewayV2::Stage", pushApiId());
         assertThat(stages).hasSize(1);
         Map<String, Object> stage = props(stages.values().iterator().next());
-        ApiThrottling throttling = new ApiThrottling(DeploymentContext.DEFAULT_EXPECTED_GAME_SERVERS,
-                DeploymentContext.DEFAULT_HEARTBEAT_SECONDS, DeploymentContext.DEFAULT_CLAIMS_PER_SECOND);
+        Throttles throttling = Throttles.of(Settings.Setting::defaultValue);
         assertThat(stage).containsEntry("StageName", STAGE.stage()).containsEntry("AutoDeploy", true);
         // 10,000 agents reconnecting within a minute, and reporting health every 30 s and pinging
         // every 5 minutes (as if each server had its own agent), with 20% headroom.
-        assertThat(throttling.pushConnects()).isEqualTo(new ApiThrottling.Limit(200, 400));
-        assertThat(throttling.pushMessages()).isEqualTo(new ApiThrottling.Limit(440, 880));
+        assertThat(throttling.pushConnects()).isEqualTo(new Throttles.Limit(200, 400));
+        assertThat(throttling.pushMessages()).isEqualTo(new Throttles.Limit(440, 880));
         assertThat(map(stage.get("DefaultRouteSettings"))).containsEntry("ThrottlingRateLimit", 640)
                 .containsEntry("ThrottlingBurstLimit", 1280);
         Map<String, Object> routes = map(stage.get("RouteSettings"));

@@ -118,6 +118,17 @@ class StagesAndThrottlingTest {
                 .hasMessageContaining(DeploymentContext.HEARTBEAT_SECONDS);
     }
 
+    /** What one instance may do: two context keys, checked at synthesis, and given to the functions. */
+    @Test
+    void theInstanceLimitsAreContextKeysCheckedAtSynthesis() {
+        assertThatThrownBy(() -> synth(Map.of("maxGameServersPerInstance", "0"), "Gamefleet-x"))
+                .hasMessage("context maxGameServersPerInstance must be at least 1");
+        assertThatThrownBy(() -> synth(Map.of("connectionInfoCheck", "maybe"), "Gamefleet-x"))
+                .hasMessage("context connectionInfoCheck must be on or off, not maybe");
+        assertThat(DeploymentContext.CONTEXT_SETTINGS).contains(io.gamefleet.catalog.Settings.MAX_GAME_SERVERS_PER_INSTANCE,
+                io.gamefleet.catalog.Settings.CONNECTION_INFO_CHECK);
+    }
+
     private static double rate(Map<String, Map<String, Object>> routes, String key) {
         return ((Number) routes.get(key).get("ThrottlingRateLimit")).doubleValue();
     }

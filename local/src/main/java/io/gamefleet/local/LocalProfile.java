@@ -9,6 +9,7 @@ import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.TableDefinition;
 import io.gamefleet.catalog.Tables;
+import io.gamefleet.catalog.Throttles;
 import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.WorkflowDefinition;
 import io.gamefleet.catalog.Workflows;
@@ -73,23 +74,83 @@ public final class LocalProfile implements AutoCloseable {
             Duration instanceLaunch, Optional<Path> dataDir, Optional<URI> dynamoDbEndpoint,
             Optional<URI> stepFunctionsEndpoint, List<Principal> principals, Clock clock,
             Duration workflowWait, Path home, List<ExecutionInterceptor> interceptors, String localToken,
-            boolean allowUnsignedPayload, boolean keepTemp, boolean accessLog) {
+            boolean allowUnsignedPayload, boolean keepTemp, boolean accessLog, Limits limits) {
 
-        /** A new token, UNSIGNED-PAYLOAD refused, the folder removed at the end, no access log. */
+        /**
+         * A new token, UNSIGNED-PAYLOAD refused, the folder removed at the end, no access log, and
+         * the stage's default limits without the edge's route throttles (their buckets would never
+         * fill again on a clock that stands still).
+         */
         public Options(int port, Duration claimTtl, Duration healthTimeout, Duration balancerRate,
                 Duration instanceLaunch, Optional<Path> dataDir, Optional<URI> dynamoDbEndpoint,
                 Optional<URI> stepFunctionsEndpoint, List<Principal> principals, Clock clock,
                 Duration workflowWait, Path home, List<ExecutionInterceptor> interceptors) {
             this(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
                     stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors,
-                    EdgeServer.newLocalToken(), false, false, false);
+                    EdgeServer.newLocalToken(), false, false, false, Limits.defaults().withEdgeThrottles(false));
         }
 
+        public Options withLimits(Limits given) {
+            return new Options(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
+                    stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors, localToken,
+                    allowUnsignedPayload, keepTemp, accessLog, given);
+        }
+
+        /** local/run's: the stage's default limits, the edge throttling as API Gateway does. */
         public static Options defaults() {
             return new Options(4590, Duration.ofSeconds(60), Duration.ofSeconds(180), Duration.ofSeconds(60),
                     Duration.ofSeconds(2), Optional.empty(), Optional.empty(), Optional.empty(),
                     List.of(Principals.builtInAdmin()), Clock.systemUTC(), Duration.ofSeconds(1), Emulators.home(),
-                    List.of());
+                    List.of()).withLimits(Limits.defaults());
+        }
+    }
+
+    /**
+     * What the stage lets one instance do, and the fleet its throttles are sized for: the settings
+     * of the same names in AWS (docs/deploy.md), locally flags (docs/local-profile.md).
+     * {@code edgeThrottles}: whether the edge applies the stage's route throttles as API Gateway
+     * does ({@code local/run} does).
+     */
+    public record Limits(int maxGameServersPerInstance, boolean connectionInfoCheck, int expectedGameServers,
+            int heartbeatSeconds, int claimsPerSecond, boolean edgeThrottles) {
+        public Limits {
+            throttles(maxGameServersPerInstance, expectedGameServers, heartbeatSeconds, claimsPerSecond); // refused if bad
+        }
+
+        /** The catalog's defaults, and the edge throttling. */
+        public static Limits defaults() {
+            Throttles d = Throttles.of(Settings.Setting::defaultValue);
+            return new Limits(d.maxGameServersPerInstance(),
+                    Settings.isOn(Settings.CONNECTION_INFO_CHECK, Settings.CONNECTION_INFO_CHECK.defaultValue()),
+                    d.expectedGameServers(), d.heartbeatSeconds(), d.claimsPerSecond(), true);
+        }
+
+        public Limits withEdgeThrottles(boolean on) {
+            return new Limits(maxGameServersPerInstance, connectionInfoCheck, expectedGameServers, heartbeatSeconds,
+                    claimsPerSecond, on);
+        }
+
+        public Limits withMaxGameServersPerInstance(int max) {
+            return new Limits(max, connectionInfoCheck, expectedGameServers, heartbeatSeconds, claimsPerSecond,
+                    edgeThrottles);
+        }
+
+        /** The stage's throttles these size. */
+        public Throttles throttles() {
+            return throttles(maxGameServersPerInstance, expectedGameServers, heartbeatSeconds, claimsPerSecond);
+        }
+
+        private static Throttles throttles(int max, int expected, int heartbeat, int claims) {
+            return new Throttles(expected, heartbeat, claims, max);
+        }
+
+        /** As the CDK app gives them to the functions. */
+        Map<Settings.Setting, String> settings() {
+            return Map.of(Settings.MAX_GAME_SERVERS_PER_INSTANCE, Integer.toString(maxGameServersPerInstance),
+                    Settings.CONNECTION_INFO_CHECK, connectionInfoCheck ? "on" : "off",
+                    Settings.EXPECTED_GAME_SERVERS, Integer.toString(expectedGameServers),
+                    Settings.HEARTBEAT_SECONDS, Integer.toString(heartbeatSeconds),
+                    Settings.CLAIMS_PER_SECOND, Integer.toString(claimsPerSecond));
         }
     }
 
@@ -135,7 +196,9 @@ public final class LocalProfile implements AutoCloseable {
                 : Optional.of(closing(Emulators.dynamoDb(o.home(), o.dataDir(), logs)));
         URI dynamoDb = o.dynamoDbEndpoint().orElseGet(() -> dynoxide.orElseThrow().endpoint());
         edge = closing(new EdgeServer(new EdgeServer.Settings(o.port(), o.localToken(), o.allowUnsignedPayload(),
-                o.accessLog() ? Optional.of(System.err::println) : Optional.empty()), o.principals(), o.clock()));
+                o.accessLog() ? Optional.of(System.err::println) : Optional.empty(),
+                o.limits().edgeThrottles() ? Optional.of(o.limits().throttles()) : Optional.empty()), o.principals(),
+                o.clock()));
         Optional<ChildProcess> sidecar = o.stepFunctionsEndpoint().isPresent() ? Optional.empty()
                 : Optional.of(closing(Emulators.stepFunctions(o.home(), logs, endpoint(), o.localToken(),
                         o.workflowWait())));
@@ -238,6 +301,7 @@ public final class LocalProfile implements AutoCloseable {
         // The pagination tokens' HMAC key, new each run (a deployment's is its stack's secret): a page token does not
         // outlive the run.
         environment.put(Settings.PAGE_TOKEN_KEY.environmentVariable(), EdgeServer.newLocalToken());
+        o.limits().settings().forEach((setting, value) -> environment.put(setting.environmentVariable(), value));
         for (TableDefinition t : Tables.ALL) {
             environment.put(t.environmentVariable(), t.logicalName());
         }

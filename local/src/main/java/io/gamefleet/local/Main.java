@@ -112,6 +112,8 @@ public final class Main {
                              [--dynamodb-endpoint URL] [--stepfunctions-endpoint URL] [--principals FILE]
                              [--spot-interruption-rate TYPE=PER_HOUR]... [--demo] [--local-token TOKEN]
                              [--game-server 'COMMAND ARGS' [--servers-per-instance N] | --agent-config FILE]
+                             [--max-game-servers-per-instance N] [--connection-info-check on|off]
+                             [--expected-game-servers N] [--heartbeat-seconds S] [--claims-per-second N]
                              [--allow-unsigned-payload] [--keep-temp] [--quiet]
                              [--localstack]   (local/run only: LocalStack's DynamoDB in Docker)""";
 
@@ -153,6 +155,12 @@ public final class Main {
         Optional<String> gameServer = Optional.empty();
         Optional<Integer> serversPerInstance = Optional.empty();
         Optional<Path> agentConfig = Optional.empty();
+        LocalProfile.Limits limits = o.limits();
+        int maxPerInstance = limits.maxGameServersPerInstance();
+        boolean connectionInfoCheck = limits.connectionInfoCheck();
+        int expectedGameServers = limits.expectedGameServers();
+        int heartbeatSeconds = limits.heartbeatSeconds();
+        int claimsPerSecond = limits.claimsPerSecond();
         Iterator<String> it = args.iterator();
         while (it.hasNext()) {
             String flag = it.next();
@@ -206,6 +214,16 @@ public final class Main {
                 case "--game-server" -> gameServer = Optional.of(value);
                 case "--servers-per-instance" -> serversPerInstance = Optional.of(integer(flag, value, 1, 1000));
                 case "--agent-config" -> agentConfig = Optional.of(Path.of(value));
+                case "--max-game-servers-per-instance" -> maxPerInstance = integer(flag, value, 1, 10_000);
+                case "--connection-info-check" -> {
+                    if (!value.equals("on") && !value.equals("off")) {
+                        throw new IllegalArgumentException("--connection-info-check must be on or off, not " + value);
+                    }
+                    connectionInfoCheck = value.equals("on");
+                }
+                case "--expected-game-servers" -> expectedGameServers = integer(flag, value, 1, 10_000_000);
+                case "--heartbeat-seconds" -> heartbeatSeconds = integer(flag, value, 1, 86400);
+                case "--claims-per-second" -> claimsPerSecond = integer(flag, value, 0, 1_000_000);
                 case "--local-token" -> {
                     if (value.length() < 16 || !value.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
                         throw new IllegalArgumentException("--local-token must be at least 16 printable ASCII"
@@ -245,9 +263,19 @@ public final class Main {
         Optional<AgentTemplate> agents = gameServer.isPresent()
                 ? Optional.of(AgentTemplate.gameServer(gameServer.get(), serversPerInstance.orElse(1)))
                 : demo ? Optional.of(DemoGame.agentTemplate()) : agentConfig.map(AgentTemplate::read);
+        if (agents.isPresent() && agents.get().processes() > maxPerInstance) {
+            int processes = agents.get().processes();
+            throw new IllegalArgumentException((gameServer.isPresent() ? "--servers-per-instance " + processes
+                    : demo ? "the demo's " + processes + " game servers per instance"
+                    : "the agent configuration's \"processes\": " + processes)
+                    + " is more than --max-game-servers-per-instance " + maxPerInstance + ", the most game servers one"
+                    + " instance may have registered: the processes past it would be refused LimitExceededException;"
+                    + " run fewer, or raise --max-game-servers-per-instance");
+        }
         return new Launch(new LocalProfile.Options(port, claimTtl, health, balancer, launch, dataDir, dynamo, sfn,
                 List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors(), localToken,
-                allowUnsignedPayload, keepTemp, accessLog), interruptions, demo, agents);
+                allowUnsignedPayload, keepTemp, accessLog, new LocalProfile.Limits(maxPerInstance, connectionInfoCheck,
+                        expectedGameServers, heartbeatSeconds, claimsPerSecond, true)), interruptions, demo, agents);
     }
 
     private static int integer(String flag, String value, int min, int max) {

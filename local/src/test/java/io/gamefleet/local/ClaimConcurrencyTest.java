@@ -28,7 +28,8 @@ class ClaimConcurrencyTest {
     private static final int CLAIMERS = 32;
 
     @RegisterExtension
-    static final LocalProfileExtension LOCAL = new LocalProfileExtension();
+    /** 200 servers on 4 instances: a stage that lets an instance hold 50. */
+    static final LocalProfileExtension LOCAL = new LocalProfileExtension().withMaxGameServersPerInstance(50);
 
     @Test
     void concurrentClaimsHandOutEachServerAtMostOnce() throws Exception {

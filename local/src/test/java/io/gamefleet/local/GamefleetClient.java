@@ -358,7 +358,7 @@ final class GamefleetClient {
 
     Response register(String group, String id, String instanceId) {
         ObjectNode body = obj().put("GameServerId", id).put("InstanceId", instanceId)
-                .put("ConnectionInfo", "10.0.0.1:7777");
+                .put("ConnectionInfo", "127.0.0.1:7777");
         return call("POST", groupPath(group) + "/game-servers", body);
     }
 

@@ -99,7 +99,7 @@ class LifecycleScenarioTest {
             assertThat(server.get("InstanceId").asText()).isEqualTo(on.get(s));
             assertThat(server.get("UtilizationStatus").asText()).isEqualTo("AVAILABLE");
             assertThat(server.get("InstanceStatus").asText()).isEqualTo("ACTIVE");
-            assertThat(server.get("ConnectionInfo").asText()).isEqualTo("10.0.0.1:7777");
+            assertThat(server.get("ConnectionInfo").asText()).isEqualTo("127.0.0.1:7777");
             assertThat(server.get("GameServerGroupArn").asText()).isEqualTo(arn);
             assertThat(server.has("ClaimStatus")).isFalse();
             assertThat(server.get("LastHealthCheckTime")).isEqualTo(server.get("RegistrationTime"));

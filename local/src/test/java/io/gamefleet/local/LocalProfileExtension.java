@@ -76,6 +76,8 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
             "unbound-secret/0123456789", Role.GAME_SERVER, Optional.empty());
 
     private final List<ExecutionInterceptor> interceptors = new ArrayList<>();
+    /** The stage's default limits, without the edge's route throttles unless {@link #withEdgeThrottles}. */
+    private LocalProfile.Limits limits = LocalProfile.Limits.defaults().withEdgeThrottles(false);
     private final Optional<DeployedApi> deployed = DeployedApi.selected();
     private final AtomicInteger leftOut = new AtomicInteger();
     private String localOnly;
@@ -87,6 +89,21 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
 
     LocalProfileExtension withInterceptor(ExecutionInterceptor interceptor) {
         interceptors.add(interceptor);
+        return this;
+    }
+
+    /**
+     * The edge applies the stage's route throttles (the defaults), as local/run's does: their
+     * buckets fill only as the class moves the clock.
+     */
+    LocalProfileExtension withEdgeThrottles() {
+        limits = limits.withEdgeThrottles(true);
+        return this;
+    }
+
+    /** One instance may hold {@code max} game servers (a stage that raised maxGameServersPerInstance). */
+    LocalProfileExtension withMaxGameServersPerInstance(int max) {
+        limits = limits.withMaxGameServersPerInstance(max);
         return this;
     }
 
@@ -132,7 +149,7 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
                 Duration.ZERO, d.dataDir(), dynamoDb, backend().stepFunctions(),
                 List.of(ADMIN, MATCHMAKER, BOUND_GAME_SERVER, UNBOUND_GAME_SERVER), realTime ? Clock.systemUTC() : clock,
                 Duration.ofMillis(50),
-                d.home(), List.copyOf(interceptors));
+                d.home(), List.copyOf(interceptors)).withLimits(limits);
         long started = System.nanoTime();
         profile = LocalProfile.start(options);
         startup = Duration.ofNanos(System.nanoTime() - started);

@@ -44,13 +44,39 @@ class MainTest {
         assertThatThrownBy(() -> Main.parse(List.of("--local-token", "short"))).hasMessageContaining("--local-token");
     }
 
+    /** What one instance may do, and the fleet the throttles are sized for: the stage's settings, as flags. */
+    @Test
+    void theStagesLimitsAreFlagsWithTheCatalogsDefaults() {
+        assertThat(Main.parse(List.of()).options().limits())
+                .isEqualTo(new LocalProfile.Limits(16, true, 10_000, 30, 20, true));
+        assertThat(Main.parse(List.of("--max-game-servers-per-instance", "4", "--connection-info-check", "off",
+                "--expected-game-servers", "200", "--heartbeat-seconds", "10", "--claims-per-second", "50")).options()
+                .limits()).isEqualTo(new LocalProfile.Limits(4, false, 200, 10, 50, true));
+        assertThatThrownBy(() -> Main.parse(List.of("--connection-info-check", "yes")))
+                .hasMessage("--connection-info-check must be on or off, not yes");
+        assertThatThrownBy(() -> Main.parse(List.of("--max-game-servers-per-instance", "0")))
+                .hasMessageContaining("--max-game-servers-per-instance must be a whole number from 1");
+    }
+
+    @Test
+    void moreServersPerInstanceThanTheStageAllowsAreRefusedAtStart() {
+        assertThatThrownBy(() -> Main.parse(List.of("--game-server", "/bin/true", "--servers-per-instance", "17")))
+                .hasMessage("--servers-per-instance 17 is more than --max-game-servers-per-instance 16, the most game"
+                        + " servers one instance may have registered: the processes past it would be refused"
+                        + " LimitExceededException; run fewer, or raise --max-game-servers-per-instance");
+        assertThat(Main.parse(List.of("--game-server", "/bin/true", "--servers-per-instance", "17",
+                "--max-game-servers-per-instance", "17")).agents().orElseThrow().processes()).isEqualTo(17);
+        assertThatThrownBy(() -> Main.parse(List.of("--demo", "--max-game-servers-per-instance", "1")))
+                .hasMessageStartingWith("the demo's ");
+    }
+
     @Test
     void aPortInUseNamesThePortAndTheFlag() throws IOException {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             int port = taken.getLocalPort();
             IOException failure = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () ->
                     new io.gamefleet.local.edge.EdgeServer(new io.gamefleet.local.edge.EdgeServer.Settings(port, "t",
-                            false, Optional.empty()), List.of(), java.time.Clock.systemUTC()));
+                            false, Optional.empty(), Optional.empty()), List.of(), java.time.Clock.systemUTC()));
             assertThat(Main.whyNotStarted(port, new IllegalStateException(failure.getMessage(), failure)))
                     .contains("port " + port + " is in use").contains("--port");
             assertThat(Main.whyNotStarted(port, new IllegalStateException("dynoxide did not start")))

@@ -34,6 +34,7 @@ import software.amazon.awssdk.services.gamelift.model.GameServerInstanceStatus;
 import software.amazon.awssdk.services.gamelift.model.GameServerUtilizationStatus;
 import software.amazon.awssdk.services.gamelift.model.InstanceDefinition;
 import software.amazon.awssdk.services.gamelift.model.InvalidRequestException;
+import software.amazon.awssdk.services.gamelift.model.LimitExceededException;
 import software.amazon.awssdk.services.gamelift.model.ListGameServersResponse;
 import software.amazon.awssdk.services.gamelift.model.NotFoundException;
 import software.amazon.awssdk.services.gamelift.model.OutOfCapacityException;
@@ -63,6 +64,8 @@ class JavaClientTest {
     private String doomed;
     /** ACTIVE; the paginated listing's group. */
     private String pages;
+    /** ACTIVE; its instance is filled to the stage's cap by its test. */
+    private String capped;
     private String instance;
 
     @BeforeAll
@@ -74,11 +77,12 @@ class JavaClientTest {
         empty = uniqueName("java-empty");
         doomed = uniqueName("java-doomed");
         pages = uniqueName("java-pages");
+        capped = uniqueName("java-capped");
         // Created together, they activate together.
-        for (String name : List.of(arena, empty, doomed, pages)) {
+        for (String name : List.of(arena, empty, doomed, pages, capped)) {
             createGroup(admin, name);
         }
-        for (String name : List.of(arena, empty, doomed, pages)) {
+        for (String name : List.of(arena, empty, doomed, pages, capped)) {
             awaitActive(admin, name);
         }
         instance = anInstance(admin, arena);
@@ -181,14 +185,14 @@ class JavaClientTest {
     void registerDescribeUpdateAndDeregisterGameServer() {
         String id = uniqueName("java-server");
         GameServer registered = admin.registerGameServer(r -> r.gameServerGroupName(arena).gameServerId(id)
-                .instanceId(instance).connectionInfo("10.0.0.5:7777").gameServerData("map=dunes")).gameServer();
+                .instanceId(instance).connectionInfo("127.0.0.1:7777").gameServerData("map=dunes")).gameServer();
         assertThat(registered.utilizationStatus()).isEqualTo(GameServerUtilizationStatus.AVAILABLE);
         assertThat(registered.claimStatus()).isNull();
         assertThat(registered.registrationTime()).isNotNull();
 
         GameServer described = matchmaker.describeGameServer(r -> r.gameServerGroupName(arena).gameServerId(id))
                 .gameServer();
-        assertThat(described.connectionInfo()).isEqualTo("10.0.0.5:7777");
+        assertThat(described.connectionInfo()).isEqualTo("127.0.0.1:7777");
         assertThat(described.gameServerData()).isEqualTo("map=dunes");
         assertThat(described.instanceId()).isEqualTo(instance);
 
@@ -222,11 +226,11 @@ class JavaClientTest {
     void claimGameServer() {
         String id = uniqueName("java-claimed");
         admin.registerGameServer(r -> r.gameServerGroupName(arena).gameServerId(id).instanceId(instance)
-                .connectionInfo("10.0.0.6:7777"));
+                .connectionInfo("127.0.0.1:7776"));
         ClaimGameServerResponse claimed = matchmaker.claimGameServer(r -> r.gameServerGroupName(arena).gameServerId(id)
                 .gameServerData("players=4"));
         assertThat(claimed.gameServer().claimStatus()).isEqualTo(GameServerClaimStatus.CLAIMED);
-        assertThat(claimed.gameServer().connectionInfo()).isEqualTo("10.0.0.6:7777");
+        assertThat(claimed.gameServer().connectionInfo()).isEqualTo("127.0.0.1:7776");
         assertThat(claimed.gameServer().gameServerData()).isEqualTo("players=4");
         assertThat(claimed.gameServer().lastClaimTime()).isNotNull();
         // Without an id, Gamefleet picks one.
@@ -274,6 +278,21 @@ class JavaClientTest {
     @Test
     void outOfCapacityException() {
         thrown(OutOfCapacityException.class, () -> matchmaker.claimGameServer(r -> r.gameServerGroupName(empty)));
+    }
+
+    /** The stage's maxGameServersPerInstance (16 by default): the next registration on the instance, whoever makes it. */
+    @Test
+    void limitExceededException() {
+        String full = anInstance(admin, capped);
+        for (int n = 0; n < 16; n++) {
+            String id = uniqueName("java-cap");
+            admin.registerGameServer(r -> r.gameServerGroupName(capped).gameServerId(id).instanceId(full)
+                    .connectionInfo("127.0.0.1:7777"));
+        }
+        LimitExceededException e = thrown(LimitExceededException.class, () -> admin.registerGameServer(r -> r
+                .gameServerGroupName(capped).gameServerId(uniqueName("java-cap")).instanceId(full)));
+        assertThat(e.getMessage()).contains("has 16 game servers registered, the most one instance may have");
+        assertThat(e.statusCode()).isEqualTo(400);
     }
 
     @Test

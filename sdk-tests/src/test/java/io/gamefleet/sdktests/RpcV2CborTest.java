@@ -129,7 +129,7 @@ class RpcV2CborTest {
         server.put("GameServerGroupName", group);
         server.put("GameServerId", "cbor-match-1");
         server.put("InstanceId", instance);
-        server.put("ConnectionInfo", "10.0.0.9:7777");
+        server.put("ConnectionInfo", "127.0.0.1:7779");
         Map<?, ?> registered = (Map<?, ?>) ok(call(profile, admin, "RegisterGameServer", Cbor.encode(server), Map.of()))
                 .map().get("GameServer");
         assertThat(registered.get("RegistrationTime")).isInstanceOf(Tagged.class);
@@ -137,7 +137,7 @@ class RpcV2CborTest {
         Map<?, ?> claimed = (Map<?, ?>) ok(call(profile, LocalGamefleet.MATCHMAKER, "ClaimGameServer", describe, Map.of()))
                 .map().get("GameServer");
         assertThat(claimed.get("ClaimStatus")).isEqualTo("CLAIMED");
-        assertThat(claimed.get("ConnectionInfo")).isEqualTo("10.0.0.9:7777");
+        assertThat(claimed.get("ConnectionInfo")).isEqualTo("127.0.0.1:7779");
         assertThat(((Tagged) claimed.get("LastClaimTime")).tag()).isEqualTo(1);
 
         byte[] serverKey = Cbor.encode(Map.of("GameServerGroupName", group, "GameServerId", "cbor-match-1"));

@@ -42,7 +42,7 @@ class SeedScenarioTest {
 
             String instance = anInstance(admin, group);
             GameServer registered = admin.registerGameServer(r -> r.gameServerGroupName(group).gameServerId("seed-match-1")
-                    .instanceId(instance).connectionInfo("10.0.0.5:7777")).gameServer();
+                    .instanceId(instance).connectionInfo("127.0.0.1:7777")).gameServer();
             assertThat(registered.claimStatus()).isNull();
 
             GameServer claimed = matchmaker.claimGameServer(r -> r.gameServerGroupName(group)

@@ -1,12 +1,15 @@
 package io.gamefleet.adapters.autoscaling;
 
+import io.gamefleet.adapters.ec2.Ec2InstanceAddresses;
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.InstanceDefinition;
 import java.time.Clock;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -34,17 +37,21 @@ public final class AwsAutoScalingCompute implements Compute {
     private static final String DELETE_IN_PROGRESS = "Delete in progress";
 
     private final AutoScalingClient autoScaling;
+    private final Ec2InstanceAddresses addresses;
     private final Clock clock;
     private final String stage;
     private final String scalingGroupPrefix;
 
     /**
-     * {@code clock}: the time it reports as an instance's launch time (see {@link #toInstance}).
-     * {@code stage} and {@code scalingGroupPrefix}: the deployment's; it changes only the scaling
-     * groups tagged with this stage and with the game server group their name is for.
+     * {@code addresses}: EC2's answer for a new instance's addresses. {@code clock}: the time it
+     * reports as an instance's launch time (see {@link #toInstance}). {@code stage} and
+     * {@code scalingGroupPrefix}: the deployment's; it changes only the scaling groups tagged with
+     * this stage and with the game server group their name is for.
      */
-    public AwsAutoScalingCompute(AutoScalingClient autoScaling, Clock clock, String stage, String scalingGroupPrefix) {
+    public AwsAutoScalingCompute(AutoScalingClient autoScaling, Ec2InstanceAddresses addresses, Clock clock, String stage,
+            String scalingGroupPrefix) {
         this.autoScaling = autoScaling;
+        this.addresses = addresses;
         this.clock = clock;
         this.stage = stage;
         this.scalingGroupPrefix = scalingGroupPrefix;
@@ -88,6 +95,12 @@ public final class AwsAutoScalingCompute implements Compute {
                         && Integer.valueOf(100).equals(
                                 g.mixedInstancesPolicy().instancesDistribution().onDemandPercentageAboveBaseCapacity()),
                 g.instances().stream().map(this::toInstance).toList()));
+    }
+
+    /** EC2's DescribeInstances ({@link Ec2InstanceAddresses}): Auto Scaling does not know an instance's addresses. */
+    @Override
+    public Map<String, List<String>> addresses(Collection<String> instanceIds) {
+        return addresses.of(instanceIds);
     }
 
     /**

@@ -30,8 +30,8 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
 /**
  * Game servers in the GameServers table (see {@link GameServerSchema} for the keys, indexes and
  * item mapping), through the low-level client: registration and instance-status moves are
- * transactions (with the group's gate, or up to 100 servers), and claims and updates are
- * UpdateItem expressions.
+ * transactions (with the group's gate and the instance's count, or up to 100 servers), and claims
+ * and updates are UpdateItem expressions. Each instance's count of servers is {@link InstanceCounts}.
  */
 public final class DynamoGameServerRepository implements GameServerRepository {
     private final DynamoDbClient dynamoDb;
@@ -40,6 +40,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     private final InstanceStatusMoves moves;
     private final ServerListings listings;
     private final HealthLeases leases;
+    private final InstanceCounts counts;
 
     /** Game server items are mapped by hand ({@link GameServerSchema}): no Enhanced Client. */
     public DynamoGameServerRepository(DynamoDbClient dynamoDb, TableNames names) {
@@ -49,42 +50,57 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         this.moves = new InstanceStatusMoves(dynamoDb, tableName, this::find);
         this.listings = new ServerListings(dynamoDb, tableName);
         this.leases = new HealthLeases(dynamoDb, tableName, this::putBackIfTakenOut);
+        this.counts = new InstanceCounts(dynamoDb, tableName);
     }
 
     /**
      * One transaction: the server is written only while its group's gate (that of the server's
      * shard) says ACTIVE, so a registration racing a deletion cannot leave a server behind in a
-     * deleted group. In a shard of {@link Tables#shardsFor}{@code (groupMaxSize)}, which every
-     * later write keeps.
+     * deleted group, and only while its instance holds fewer than {@code maxOnInstance}, whose
+     * count takes it in the same transaction ({@link InstanceCounts#take}). In a shard of
+     * {@link Tables#shardsFor}{@code (groupMaxSize)}, which every later write keeps.
      */
     @Override
-    public void register(GameServer server, int groupMaxSize) {
+    public void register(GameServer server, int groupMaxSize, int maxOnInstance) {
         int shard = Tables.shardOf(server.gameServerId(), Tables.shardsFor(groupMaxSize));
         ConditionCheck groupActive = ConditionCheck.builder().tableName(tableName)
                 .key(GameServerSchema.key(GameServerSchema.gateId(server.gameServerGroupName(), shard)))
                 .conditionExpression("GroupStatus = :active")
                 .expressionAttributeValues(Map.of(":active", AttributeValue.fromS(GameServerGroupStatus.ACTIVE.name())))
                 .build();
+        Map<String, AttributeValue> item = new HashMap<>(GameServerSchema.toItem(server, shard));
+        item.put(InstanceCounts.COUNTED, AttributeValue.fromBool(true));
         Put put = Put.builder().tableName(tableName)
-                .item(GameServerSchema.toItem(server, shard))
+                .item(item)
                 .conditionExpression("attribute_not_exists(GameServerId)")
                 .build();
-        try {
-            dynamoDb.transactWriteItems(t -> t.transactItems(
-                    TransactWriteItem.builder().conditionCheck(groupActive).build(),
-                    TransactWriteItem.builder().put(put).build()));
-        } catch (TransactionCanceledException e) {
-            List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
-            if (reasons.size() > 1 && "ConditionalCheckFailed".equals(reasons.get(1).code())) {
-                throw GamefleetException.conflict("a game server with id " + server.gameServerId()
-                        + " is already registered (ids are unique across all game server groups)");
+        for (int attempt = 1; ; attempt++) {
+            try {
+                dynamoDb.transactWriteItems(t -> t.transactItems(
+                        TransactWriteItem.builder().conditionCheck(groupActive).build(),
+                        TransactWriteItem.builder().put(put).build(),
+                        counts.take(server.instanceId(), maxOnInstance)));
+                return;
+            } catch (TransactionCanceledException e) {
+                List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
+                if (reasons.size() > 1 && "ConditionalCheckFailed".equals(reasons.get(1).code())) {
+                    throw GamefleetException.conflict("a game server with id " + server.gameServerId()
+                            + " is already registered (ids are unique across all game server groups)");
+                }
+                if (!reasons.isEmpty() && "ConditionalCheckFailed".equals(reasons.get(0).code())) {
+                    throw GamefleetException.conflict("game server group " + server.gameServerGroupName()
+                            + " stopped being ACTIVE during the registration");
+                }
+                if (reasons.size() > 2 && "ConditionalCheckFailed".equals(reasons.get(2).code())) {
+                    throw GamefleetException.limitExceeded("instance " + server.instanceId() + " has " + maxOnInstance
+                            + " game servers registered, the most one instance may have; deregister one first");
+                }
+                if (!InstanceCounts.conflicted(reasons) || attempt == InstanceCounts.ATTEMPTS) {
+                    throw GamefleetException.conflict("game server " + server.gameServerId()
+                            + " could not be registered because of a concurrent change; try again");
+                }
+                InstanceCounts.pause(attempt); // another registration of the instance was writing its count
             }
-            if (!reasons.isEmpty() && "ConditionalCheckFailed".equals(reasons.get(0).code())) {
-                throw GamefleetException.conflict("game server group " + server.gameServerGroupName()
-                        + " stopped being ACTIVE during the registration");
-            }
-            throw GamefleetException.conflict("game server " + server.gameServerId()
-                    + " could not be registered because of a concurrent change; try again");
         }
     }
 
@@ -282,15 +298,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
             values.put(":instance", AttributeValue.fromS(requiredInstanceId.get()));
             condition += " AND InstanceId = :instance";
         }
-        String conditionExpression = condition;
-        try {
-            var deleted = dynamoDb.deleteItem(d -> d.tableName(tableName).key(GameServerSchema.key(gameServerId))
-                    .conditionExpression(conditionExpression).expressionAttributeValues(values)
-                    .returnValues(ReturnValue.ALL_OLD));
-            return Optional.of(GameServerSchema.fromItem(deleted.attributes()));
-        } catch (ConditionalCheckFailedException e) {
-            return Optional.empty();
-        }
+        return counts.delete(gameServerId, Optional.of(condition), Map.of(), values).map(GameServerSchema::fromItem);
     }
 
     /** One BatchGetItem per 100, eventually consistent: half a read unit per item ({@link ServerListings#some}). */
@@ -365,20 +373,19 @@ public final class DynamoGameServerRepository implements GameServerRepository {
 
     @Override
     public boolean deleteIfUnhealthy(String gameServerId, Instant cutoff) {
-        try {
-            dynamoDb.deleteItem(d -> d.tableName(tableName).key(GameServerSchema.key(gameServerId))
-                    .conditionExpression("(attribute_not_exists(#lease) AND LastHealthCheckTime < :cutoff) OR #lease < :cutoff")
-                    .expressionAttributeNames(GameServerSchema.LEASE_NAME)
-                    .expressionAttributeValues(Map.of(":cutoff", GameServerSchema.number(cutoff))));
-            return true;
-        } catch (ConditionalCheckFailedException e) {
-            return false;
-        }
+        return counts.delete(gameServerId,
+                Optional.of("(attribute_not_exists(#lease) AND LastHealthCheckTime < :cutoff) OR #lease < :cutoff"),
+                GameServerSchema.LEASE_NAME, Map.of(":cutoff", GameServerSchema.number(cutoff))).isPresent();
     }
 
     @Override
     public void delete(String gameServerId) {
-        dynamoDb.deleteItem(d -> d.tableName(tableName).key(GameServerSchema.key(gameServerId)));
+        counts.delete(gameServerId, Optional.empty(), Map.of(), Map.of());
+    }
+
+    @Override
+    public void forgetInstance(String instanceId) {
+        counts.forget(instanceId);
     }
 
     @Override

@@ -200,10 +200,10 @@ public final class DynamoInstanceRepository implements InstanceRepository {
     }
 
     @Override
-    public int deleteSome(String group, int max) {
+    public List<String> deleteSome(String group, int max) {
         List<GameServerInstance> batch = list(group, max, Optional.empty()).items();
         batch.forEach(i -> table().deleteItem(key(group, i.instanceId())));
-        return batch.size();
+        return batch.stream().map(GameServerInstance::instanceId).toList();
     }
 
     private static Key key(String group, String instanceId) {

@@ -13,6 +13,8 @@ import io.gamefleet.catalog.Tables;
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceStatus;
 import java.time.Instant;
+import java.util.List;
+import software.amazon.awssdk.enhanced.dynamodb.EnhancedType;
 import software.amazon.awssdk.enhanced.dynamodb.TableSchema;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchema;
 
@@ -22,6 +24,7 @@ import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchem
  * (DescribeGameServerInstances, the workflows, all of them for the balancer); one instance by id
  * alone through the ByInstanceId index (EC2 events name only the instance); the instance holding a
  * push connection through the sparse ByPushConnection index ($disconnect names only the connection).
+ * {@code Addresses}: the instance's own addresses, as EC2 gave them when it was first seen.
  */
 final class InstanceSchema {
     static final TableSchema<GameServerInstance> SCHEMA = build();
@@ -39,10 +42,11 @@ final class InstanceSchema {
         private boolean replacementRequested;
         private String pushConnectionId;
         private Instant pushConnectedAt;
+        private List<String> addresses;
 
         GameServerInstance build() {
             return new GameServerInstance(group, instanceId, status, type, zone, launchTime, replacementRequested,
-                    pushConnectionId, pushConnectedAt);
+                    pushConnectionId, pushConnectedAt, addresses);
         }
     }
 
@@ -66,6 +70,10 @@ final class InstanceSchema {
                 .setter((b, v) -> b.pushConnectionId = v)
                 .tags(secondaryPartitionKey(Tables.INSTANCES_BY_PUSH_CONNECTION_INDEX)));
         millis(s, PushChannel.CONNECTED_AT_ATTRIBUTE, GameServerInstance::pushConnectedAt, (b, v) -> b.pushConnectedAt = v);
+        // A list, in EC2's order; none on a record made before addresses were recorded.
+        s.addAttribute(EnhancedType.listOf(String.class), a -> a.name("Addresses")
+                .getter(i -> i.addresses().isEmpty() ? null : i.addresses())
+                .setter((b, v) -> b.addresses = v));
         return s.build();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.gamefleet.adapters.ec2.Ec2InstanceAddresses;
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.domain.AutoScalingPolicy;
 import io.gamefleet.domain.BalancingStrategy;
@@ -418,7 +419,7 @@ class AwsAutoScalingComputeTest {
                 .awsErrorDetails(error("AlreadyExists", "AutoScalingGroup by this name already exists")).build();
         fake.describes.add(List.of(prodEuArena));
         fake.describes.add(List.of(prodEuArena));
-        AwsAutoScalingCompute prod = new AwsAutoScalingCompute(fake, CLOCK, "prod", Catalog.scalingGroupPrefix("prod"));
+        AwsAutoScalingCompute prod = new AwsAutoScalingCompute(fake, NO_EC2, CLOCK, "prod", Catalog.scalingGroupPrefix("prod"));
         GameServerGroup euArena = group().name("eu-arena").autoScalingGroupName(shared).build();
 
         assertThatThrownBy(() -> prod.createScalingGroup(euArena)).isInstanceOf(ComputeException.class)
@@ -438,7 +439,7 @@ class AwsAutoScalingComputeTest {
                         TagDescription.builder().key(Catalog.STAGE_TAG_KEY).value("prod").build()).build();
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of(old));
-        new AwsAutoScalingCompute(fake, CLOCK, "prod", Catalog.scalingGroupPrefix("prod")).setDesiredCapacity(former, 3);
+        new AwsAutoScalingCompute(fake, NO_EC2, CLOCK, "prod", Catalog.scalingGroupPrefix("prod")).setDesiredCapacity(former, 3);
         assertThat(fake.calls).containsExactly(ScalingGroupRequests.describeRequest(former),
                 ScalingGroupRequests.desiredCapacityRequest(former, 3));
     }
@@ -540,8 +541,19 @@ class AwsAutoScalingComputeTest {
     }
 
     private static AwsAutoScalingCompute compute(AutoScalingClient client) {
-        return new AwsAutoScalingCompute(client, CLOCK, STAGE, "gamefleet-");
+        return new AwsAutoScalingCompute(client, NO_EC2, CLOCK, STAGE, "gamefleet-");
     }
+
+    /** EC2, which these tests never ask (Ec2InstanceAddressesTest does). */
+    private static final Ec2InstanceAddresses NO_EC2 = new Ec2InstanceAddresses(new software.amazon.awssdk.services.ec2.Ec2Client() {
+        @Override
+        public String serviceName() {
+            return SERVICE_NAME;
+        }
+
+        @Override
+        public void close() {}
+    });
 
     /** {@code managedFor}: the game server group its tags name, with this stage; null: no tags. */
     private static AutoScalingGroup asg(int min, int max, int desired, List<Instance> instances, String managedFor) {

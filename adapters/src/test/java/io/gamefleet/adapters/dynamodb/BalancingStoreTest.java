@@ -26,6 +26,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class BalancingStoreTest {
     /** The group's maximum size, which its servers are registered for: large, so that they spread over every shard. */
     private static final int GROUP_MAX_SIZE = 1_000;
+    /** How many servers one instance may hold: more than any of these tests registers on one. */
+    private static final int ON_ONE_INSTANCE = 1_000;
     @RegisterExtension
     static final Dynoxide DYNAMO = new Dynoxide();
 
@@ -61,7 +63,7 @@ class BalancingStoreTest {
         GameServer s = GameServer.builder().gameServerGroupName(group).gameServerId(id).instanceId(instanceId)
                 .registrationTime(T0).lastHealthCheckTime(T0).instanceStatus(InstanceStatus.ACTIVE)
                 .instanceLaunchTime(T0.minusSeconds(600)).build();
-        servers.register(s, GROUP_MAX_SIZE);
+        servers.register(s, GROUP_MAX_SIZE, ON_ONE_INSTANCE);
         return s;
     }
 
@@ -118,7 +120,7 @@ class BalancingStoreTest {
         GameServer healthy = GameServer.builder().gameServerGroupName(g).gameServerId(g + "-healthy")
                 .instanceId("i-0000000000000001b").registrationTime(T0).lastHealthCheckTime(T0.plusSeconds(300))
                 .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build();
-        servers.register(healthy, GROUP_MAX_SIZE);
+        servers.register(healthy, GROUP_MAX_SIZE, ON_ONE_INSTANCE);
         Instant now = T0.plusSeconds(400);
         ClaimCondition condition = new ClaimCondition(now, now.minusSeconds(180),
                 EnumSet.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING));

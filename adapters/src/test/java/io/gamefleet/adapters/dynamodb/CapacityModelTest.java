@@ -34,7 +34,8 @@ class CapacityModelTest {
     static final int SERVERS = 50_000;
     static final int HEARTBEAT_SECONDS = 30;
     static final int CLAIMS_PER_SECOND = 3_000;
-    static final int SERVERS_PER_INSTANCE = 50;
+    /** The stage's default maxGameServersPerInstance: 3,125 instances. */
+    static final int SERVERS_PER_INSTANCE = 16;
     /** Warm function containers claiming at once (3,000/s at ~10 ms each is ~30; with room). */
     static final int CLAIMING_CONTAINERS = 100;
     /** Warm containers of all API functions, each reading a group's status once a second at most. */
@@ -132,10 +133,13 @@ class CapacityModelTest {
             change(s, claimed, 1);
             GameServer utilized = claimed.toBuilder().utilizationStatus(UtilizationStatus.UTILIZED).claimExpiresAt(null).build();
             change(claimed, utilized, 1);
-            change(utilized, null, 1);
+            read("GameServers/" + utilized.gameServerId(), 1); // the deregistration reads it, strongly consistent
+            change(utilized, null, 2); // then deletes it in a transaction: two units
+            write("GameServers/" + InstanceCounts.ID_PREFIX + utilized.instanceId(), 2); // with its instance's count
             GameServer fresh = available("gs-new-" + n);
             change(null, fresh, 2); // a transactional put: two units
             write("GameServers/" + GameServerSchema.gateId(GROUP, Tables.shardOf(fresh.gameServerId())), 2); // its ConditionCheck
+            write("GameServers/" + InstanceCounts.ID_PREFIX + fresh.instanceId(), 2); // and its instance's count
             read("GameServerInstances/" + GROUP, 0.5); // the instance, eventually consistent (the table's key is the group)
         }
         // Claim candidates: each claiming container reads one shard's head per refresh (ClaimIndex#some),
@@ -167,10 +171,14 @@ class CapacityModelTest {
                 SERVERS, HEARTBEAT_SECONDS, CLAIMS_PER_SECOND);
         Set<String> shown = new HashSet<>();
         for (Map.Entry<String, double[]> e : hottest) {
-            String kind = e.getKey().replaceAll("/.*", "");
+            String table = e.getKey().replaceAll("/.*", "");
+            String key = e.getKey().substring(table.length() + 1);
+            // GameServers' own items: a server's, a gate, an instance's count.
+            String kind = !table.equals("GameServers") ? table : key.startsWith(GameServerSchema.GATE_ID_PREFIX)
+                    ? table + " (gate)" : key.startsWith(InstanceCounts.ID_PREFIX) ? table + " (instance count)" : table;
             if (shown.add(kind)) {
                 System.out.printf("  %-40s %8.1f writes/s %8.1f reads/s  (%s)%n", kind, e.getValue()[0], e.getValue()[1],
-                        e.getKey().substring(kind.length() + 1));
+                        key);
             }
         }
         for (Map.Entry<String, double[]> e : load.entrySet()) {

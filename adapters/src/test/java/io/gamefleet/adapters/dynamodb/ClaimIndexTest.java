@@ -40,6 +40,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 class ClaimIndexTest {
     /** The group's maximum size, which its servers are registered for: large, so that they spread over every shard. */
     private static final int GROUP_MAX_SIZE = 1_000;
+    /** How many servers one instance may hold: more than these tests register on one. */
+    private static final int ON_ONE_INSTANCE = 1_000;
     @RegisterExtension
     static final Dynoxide DYNAMO = new Dynoxide();
 
@@ -81,7 +83,7 @@ class ClaimIndexTest {
         for (int i = 0; i < count; i++) {
             registrar.register(GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + i)
                     .instanceId("i-" + i / 50).utilizationStatus(UtilizationStatus.AVAILABLE).registrationTime(T0)
-                    .lastHealthCheckTime(T0).instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build(), GROUP_MAX_SIZE);
+                    .lastHealthCheckTime(T0).instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build(), GROUP_MAX_SIZE, ON_ONE_INSTANCE);
         }
         CALLS.clear();
     }
@@ -151,7 +153,7 @@ class ClaimIndexTest {
             registrar.register(GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + i)
                     .instanceId("i-" + i % 3).utilizationStatus(UtilizationStatus.AVAILABLE).registrationTime(T0)
                     .lastHealthCheckTime(T0).instanceStatus(i % 3 == 2 ? InstanceStatus.DRAINING : InstanceStatus.ACTIVE)
-                    .instanceLaunchTime(T0.minusSeconds(3600 * (3 - i % 3))).build(), GROUP_MAX_SIZE);
+                    .instanceLaunchTime(T0.minusSeconds(3600 * (3 - i % 3))).build(), GROUP_MAX_SIZE, ON_ONE_INSTANCE);
         }
         read();
         for (int n = 0; n < 64; n++) {
@@ -176,7 +178,7 @@ class ClaimIndexTest {
         Runnable registerOne = () -> registrar.register(GameServer.builder().gameServerGroupName(group)
                 .gameServerId(group + "-" + next[0]++).instanceId("i-1").utilizationStatus(UtilizationStatus.AVAILABLE)
                 .registrationTime(T0).lastHealthCheckTime(T0).instanceStatus(InstanceStatus.ACTIVE)
-                .instanceLaunchTime(T0).build(), 1);
+                .instanceLaunchTime(T0).build(), 1, ON_ONE_INSTANCE);
         for (int i = 0; i < 10; i++) {
             registerOne.run();
         }
@@ -204,7 +206,7 @@ class ClaimIndexTest {
         for (int i = from; i < to; i++) {
             registrar.register(GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + i)
                     .instanceId("i-" + i % groupMaxSize).utilizationStatus(UtilizationStatus.AVAILABLE).registrationTime(T0)
-                    .lastHealthCheckTime(T0).instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build(), groupMaxSize);
+                    .lastHealthCheckTime(T0).instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build(), groupMaxSize, ON_ONE_INSTANCE);
         }
         CALLS.clear();
     }

@@ -32,6 +32,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class DynamoGameServerLayoutTest {
     /** The group's maximum size, which its servers are registered for: large, so that they spread over every shard. */
     private static final int GROUP_MAX_SIZE = 1_000;
+    /** How many servers one instance may hold: more than any of these tests registers on one. */
+    private static final int ON_ONE_INSTANCE = 1_000;
     @RegisterExtension
     static final Dynoxide DYNAMO = new Dynoxide();
 
@@ -65,7 +67,7 @@ class DynamoGameServerLayoutTest {
                 .instanceId(instanceId).connectionInfo("10.0.0.1:7777").registrationTime(T0).lastHealthCheckTime(T0)
                 .instanceStatus(instanceStatus).instanceLaunchTime(T0.minusSeconds(3600).plusSeconds(launchSeconds))
                 .build();
-        servers.register(s, GROUP_MAX_SIZE);
+        servers.register(s, GROUP_MAX_SIZE, ON_ONE_INSTANCE);
         return s;
     }
 
@@ -92,6 +94,45 @@ class DynamoGameServerLayoutTest {
 
         assertThat(candidates.groupStatus()).contains(GameServerGroupStatus.ACTIVE);
         assertThat(candidates.servers()).containsExactly(indexed(oldest), indexed(oldestToo), indexed(middle), indexed(young));
+    }
+
+    /**
+     * An instance's count is a number on its own item, no index key on it, and each server it
+     * counts is marked; the item goes when the instance is forgotten with no server counted on it.
+     */
+    @Test
+    void anInstancesCountIsOneItemGoneOnceForgotten() {
+        String instance = group + "-i1";
+        GameServer a = registered("a", instance, 0, InstanceStatus.ACTIVE);
+        GameServer b = registered("b", instance, 0, InstanceStatus.ACTIVE);
+        Map<String, AttributeValue> count = rawItem(InstanceCounts.ID_PREFIX + instance);
+        assertThat(count).containsOnlyKeys("GameServerId", InstanceCounts.COUNT);
+        assertThat(count.get(InstanceCounts.COUNT).n()).isEqualTo("2");
+        assertThat(rawItem(a.gameServerId()).get(InstanceCounts.COUNTED).bool()).isTrue();
+
+        servers.forgetInstance(instance);
+        assertThat(rawItem(InstanceCounts.ID_PREFIX + instance)).as("it still counts two").isNotEmpty();
+        servers.delete(a.gameServerId());
+        servers.delete(b.gameServerId());
+        assertThat(rawItem(InstanceCounts.ID_PREFIX + instance).get(InstanceCounts.COUNT).n()).isEqualTo("0");
+        servers.forgetInstance(instance);
+        assertThat(rawItem(InstanceCounts.ID_PREFIX + instance)).isEmpty();
+    }
+
+    /** A server registered before instances were counted holds no count: its deletion takes none back. */
+    @Test
+    void aServerRegisteredBeforeInstancesWereCountedGivesNothingBack() {
+        String instance = group + "-i2";
+        GameServer counted = registered("counted", instance, 0, InstanceStatus.ACTIVE);
+        Map<String, AttributeValue> before = new java.util.HashMap<>(rawItem(counted.gameServerId()));
+        before.remove(InstanceCounts.COUNTED);
+        before.put("GameServerId", AttributeValue.fromS(group + "-older"));
+        DYNAMO.client().putItem(p -> p.tableName(DYNAMO.tableNames().of(Tables.GAME_SERVERS)).item(before));
+
+        assertThat(servers.deregister(group, group + "-older", Optional.of(instance))).isPresent();
+        assertThat(rawItem(InstanceCounts.ID_PREFIX + instance).get(InstanceCounts.COUNT).n()).isEqualTo("1");
+        assertThat(servers.deregister(group, counted.gameServerId(), Optional.empty())).isPresent();
+        assertThat(rawItem(InstanceCounts.ID_PREFIX + instance).get(InstanceCounts.COUNT).n()).isEqualTo("0");
     }
 
     @Test

@@ -30,6 +30,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 class InstanceStatusMovesTest {
     /** The group's maximum size, which its servers are registered for: large, so that they spread over every shard. */
     private static final int GROUP_MAX_SIZE = 1_000;
+    /** How many servers one instance may hold: more than any of these tests registers on one. */
+    private static final int ON_ONE_INSTANCE = 1_000;
     @RegisterExtension
     static final Dynoxide DYNAMO = new Dynoxide();
 
@@ -68,7 +70,7 @@ class InstanceStatusMovesTest {
             GameServer s = GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + i)
                     .instanceId("i-1").registrationTime(T0).lastHealthCheckTime(T0)
                     .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0).build();
-            servers.register(s, GROUP_MAX_SIZE);
+            servers.register(s, GROUP_MAX_SIZE, ON_ONE_INSTANCE);
             registered.add(s);
         }
         CALLS.clear();

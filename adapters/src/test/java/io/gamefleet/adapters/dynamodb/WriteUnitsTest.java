@@ -29,18 +29,25 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.Capacity;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
- * What a heartbeat, a health lease and a claim write, as DynamoDB bills it: each UpdateItem asks for
- * {@code ReturnConsumedCapacity: INDEXES}, and the emulator answers with the write units of the
- * item and of each index the write touched (an index whose key changes takes a delete and a put).
+ * What a heartbeat, a health lease, a claim, a registration and a deregistration write, as DynamoDB
+ * bills it: each write asks for {@code ReturnConsumedCapacity: INDEXES}, and the emulator answers
+ * with the write units of the items and of each index the write touched (an index whose key changes
+ * takes a delete and a put).
  */
 class WriteUnitsTest {
     /** The group's maximum size, which its servers are registered for: large, so that they spread over every shard. */
     private static final int GROUP_MAX_SIZE = 1_000;
+    /** How many servers one instance may hold: more than any of these tests registers on one. */
+    private static final int ON_ONE_INSTANCE = 1_000;
     @RegisterExtension
     static final Dynoxide DYNAMO = new Dynoxide();
 
@@ -70,7 +77,7 @@ class WriteUnitsTest {
         server = GameServer.builder().gameServerGroupName(group).gameServerId(group + "-gs").instanceId("i-1")
                 .connectionInfo("10.0.0.1:7777").registrationTime(T0).lastHealthCheckTime(T0)
                 .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0.minusSeconds(3600)).build();
-        servers.register(server, GROUP_MAX_SIZE);
+        servers.register(server, GROUP_MAX_SIZE, ON_ONE_INSTANCE);
         RECORDER.writes.clear();
     }
 
@@ -127,6 +134,31 @@ class WriteUnitsTest {
         assertThat(RECORDER.writes.get(0).indexes()).containsOnly(Map.entry(Tables.CLAIMABLE_INDEX, 2.0));
     }
 
+    /**
+     * A registration is one transaction: the gate's ConditionCheck (2), the item's put (2), the
+     * instance's count (2: its one item, no index) and the item's three index entries; a game's
+     * deregistration (of a UTILIZED server, out of the claim index) one transaction too, after a
+     * read of the item for its instance: the item's delete (2) with its two index entries, and the
+     * count's one back (2).
+     */
+    @Test
+    void aRegistrationWritesNineUnitsAndADeregistrationSix() {
+        GameServer next = server.toBuilder().gameServerId(group + "-gs2").build();
+        servers.register(next, GROUP_MAX_SIZE, ON_ONE_INSTANCE);
+        assertThat(RECORDER.writes).hasSize(1);
+        assertThat(RECORDER.writes.get(0).total()).isEqualTo(9.0);
+        assertThat(RECORDER.writes.get(0).indexes()).containsOnly(Map.entry(Tables.SERVERS_BY_GROUP_INDEX, 1.0),
+                Map.entry(Tables.CLAIMABLE_INDEX, 1.0), Map.entry(Tables.SERVERS_BY_INSTANCE_INDEX, 1.0));
+        servers.update(group, next.gameServerId(), Optional.empty(),
+                new ServerUpdate(Optional.empty(), Optional.of(UtilizationStatus.UTILIZED), Optional.empty())).orElseThrow();
+        RECORDER.writes.clear();
+
+        servers.deregister(group, next.gameServerId(), Optional.of("i-1")).orElseThrow();
+        assertThat(RECORDER.writes).extracting(Write::total).containsExactly(6.0);
+        assertThat(RECORDER.writes.get(0).indexes()).as("the count's item is in no index")
+                .containsOnly(Map.entry(Tables.SERVERS_BY_GROUP_INDEX, 1.0), Map.entry(Tables.SERVERS_BY_INSTANCE_INDEX, 1.0));
+    }
+
     @Test
     void aRefusedClaimWritesNothing() {
         GameServer candidate = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 10).servers().get(0);
@@ -149,7 +181,7 @@ class WriteUnitsTest {
     /** One UpdateItem's write units: the item's, and each index's by name. */
     record Write(double total, double table, Map<String, Double> indexes) {}
 
-    /** Asks every UpdateItem for its consumed capacity per index and records the answers. */
+    /** Asks every write (UpdateItem, DeleteItem, TransactWriteItems) for its consumed capacity per index and records the answers. */
     static final class Recorder implements ExecutionInterceptor {
         final List<Write> writes = new ArrayList<>();
 
@@ -158,19 +190,39 @@ class WriteUnitsTest {
             if (context.request() instanceof UpdateItemRequest update) {
                 return update.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
             }
+            if (context.request() instanceof DeleteItemRequest delete) {
+                return delete.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
+            }
+            if (context.request() instanceof TransactWriteItemsRequest transaction) {
+                return transaction.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
+            }
             return context.request();
         }
 
         @Override
         public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
             if (context.response() instanceof UpdateItemResponse response && response.consumedCapacity() != null) {
-                ConsumedCapacity c = response.consumedCapacity();
-                Map<String, Double> indexes = new TreeMap<>();
-                if (c.hasGlobalSecondaryIndexes()) {
-                    c.globalSecondaryIndexes().forEach((name, capacity) -> indexes.put(name, units(capacity)));
-                }
-                writes.add(new Write(c.capacityUnits(), c.table() == null ? c.capacityUnits() : units(c.table()), indexes));
+                record(List.of(response.consumedCapacity()));
+            } else if (context.response() instanceof DeleteItemResponse response && response.consumedCapacity() != null) {
+                record(List.of(response.consumedCapacity()));
+            } else if (context.response() instanceof TransactWriteItemsResponse response && response.hasConsumedCapacity()) {
+                record(response.consumedCapacity());
             }
+        }
+
+        /** One call's units, over the tables it wrote (a transaction's may be several). */
+        private void record(List<ConsumedCapacity> capacities) {
+            double total = 0;
+            double table = 0;
+            Map<String, Double> indexes = new TreeMap<>();
+            for (ConsumedCapacity c : capacities) {
+                total += c.capacityUnits();
+                table += c.table() == null ? c.capacityUnits() : units(c.table());
+                if (c.hasGlobalSecondaryIndexes()) {
+                    c.globalSecondaryIndexes().forEach((name, capacity) -> indexes.merge(name, units(capacity), Double::sum));
+                }
+            }
+            writes.add(new Write(total, table, indexes));
         }
 
         private static double units(Capacity capacity) {

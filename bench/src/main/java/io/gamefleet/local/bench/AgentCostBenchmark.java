@@ -174,7 +174,7 @@ public final class AgentCostBenchmark {
     private static String startGame(GameServerService servers, String group, Slot slot, boolean agent, int[] serial) {
         String id = "gs-" + group + "-" + (serial[0]++);
         Caller onInstance = Caller.onInstance(slot.instanceId());
-        servers.register(new Registration(group, id, slot.instanceId(), Optional.of("10.0.0.1:" + (7000 + slot.index())),
+        servers.register(new Registration(group, id, slot.instanceId(), Optional.of("127.0.0.1:" + (7000 + slot.index())),
                 Optional.empty()), onInstance);
         GameServer claimed = servers.claim(new Claim(group, Optional.empty(), Optional.empty(), Optional.empty()));
         if (!claimed.gameServerId().equals(id)) { // every other server is in a game

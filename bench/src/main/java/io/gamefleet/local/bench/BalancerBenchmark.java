@@ -31,7 +31,7 @@ public final class BalancerBenchmark {
             for (int i = 0; i < servers; i++) {
                 String instance = instances.get(i % instances.size()).instanceId();
                 profile.services().gameServers().register(new Registration(group, "bench-" + i, instance,
-                        Optional.of("10.0.0.1:" + (7000 + i % 1000)), Optional.empty()), Caller.UNBOUND);
+                        Optional.of("127.0.0.1:" + (7000 + i % 1000)), Optional.empty()), Caller.UNBOUND);
             }
             System.out.printf("registered %d game servers on %d instances in %.1f s%n", servers, instances.size(),
                     (System.nanoTime() - started) / 1e9);

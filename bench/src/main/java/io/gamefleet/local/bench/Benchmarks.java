@@ -213,12 +213,18 @@ final class Benchmarks {
         }
     }
 
+    /** How many game servers an instance of a benchmark's profile may hold: more than any benchmark registers on one. */
+    static final int BENCH_MAX_GAME_SERVERS_PER_INSTANCE = 1_000_000;
+
     /** A local profile on the given DynamoDB, counting into {@code calls}; see {@link #start(DynamoDbCalls)}. */
     static LocalProfile start(DynamoDbCalls calls, Optional<URI> dynamoDb) {
         LocalProfile.Options d = LocalProfile.Options.defaults();
+        // The benchmarks hold more game servers on an instance than a stage lets one (a group of one
+        // instance, its one shard): an instance's count costs the same whatever it holds.
         return LocalProfile.start(new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), Duration.ZERO,
                 Duration.ZERO, Optional.empty(), dynamoDb, Optional.empty(), d.principals(), d.clock(),
-                Duration.ofMillis(20), d.home(), List.of(calls)));
+                Duration.ofMillis(20), d.home(), List.of(calls)).withLimits(LocalProfile.Limits.defaults()
+                        .withEdgeThrottles(false).withMaxGameServersPerInstance(BENCH_MAX_GAME_SERVERS_PER_INSTANCE)));
     }
 
     /**

@@ -271,7 +271,7 @@ public final class ClaimBenchmark {
 
     private static void register(LocalProfile profile, String group, String id, String instanceId) {
         profile.services().gameServers().register(new Registration(group, id, instanceId,
-                Optional.of("10.0.0.1:7777"), Optional.empty()), Caller.UNBOUND);
+                Optional.of("127.0.0.1:7777"), Optional.empty()), Caller.UNBOUND);
     }
 
     // ---- sparse --------------------------------------------------------------------------

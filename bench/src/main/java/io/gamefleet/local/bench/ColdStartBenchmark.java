@@ -67,7 +67,7 @@ public final class ColdStartBenchmark {
                     .describeInstances(group, Optional.empty(), 1, Optional.empty()).items().get(0);
             for (int i = 0; i < runs + 2; i++) {
                 profile.services().gameServers().register(new io.gamefleet.domain.GameServerService.Registration(group,
-                        "cold-" + i, instance.instanceId(), Optional.of("10.0.0.1:7777"), Optional.empty()),
+                        "cold-" + i, instance.instanceId(), Optional.of("127.0.0.1:7777"), Optional.empty()),
                         io.gamefleet.domain.Caller.UNBOUND);
             }
             textbookItem(dynamo.endpoint());

@@ -39,6 +39,8 @@ public abstract class GameServerRepositoryContract {
     private static final Duration TTL = Duration.ofSeconds(60);
     /** The groups' maximum size, which their servers are registered for: large, so that they spread over every shard. */
     private static final int GROUP_MAX_SIZE = 1_000;
+    /** How many servers one instance may hold: more than any of these tests registers on one. */
+    private static final int ON_ONE_INSTANCE = 1_000;
     private static final Set<InstanceStatus> ACTIVE_OR_DRAINING = EnumSet.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING);
 
     /** The repository under test. */
@@ -106,7 +108,7 @@ public abstract class GameServerRepositoryContract {
     /** Registers the server, its group made ACTIVE first. */
     private GameServer registered(GameServer s) {
         groupIn(s.gameServerGroupName(), GameServerGroupStatus.ACTIVE);
-        servers.register(s, GROUP_MAX_SIZE);
+        servers.register(s, GROUP_MAX_SIZE, ON_ONE_INSTANCE);
         return s;
     }
 
@@ -190,17 +192,17 @@ public abstract class GameServerRepositoryContract {
 
     @Test
     void registrationNeedsTheGroupToBeActive() {
-        assertConflict(() -> servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE));
+        assertConflict(() -> servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE, ON_ONE_INSTANCE));
         groupIn(group, GameServerGroupStatus.NEW);
-        assertConflict(() -> servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE));
-        assertThat(catchThrowableOfType(GamefleetException.class, () -> servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE)))
+        assertConflict(() -> servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE, ON_ONE_INSTANCE));
+        assertThat(catchThrowableOfType(GamefleetException.class, () -> servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE, ON_ONE_INSTANCE)))
                 .hasMessage("game server group " + group + " stopped being ACTIVE during the registration");
         groupIn(group, GameServerGroupStatus.ACTIVE);
-        servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE);
+        servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE, ON_ONE_INSTANCE);
         groupIn(group, GameServerGroupStatus.DELETE_SCHEDULED);
-        assertConflict(() -> servers.register(server("b", "i-1", 0), GROUP_MAX_SIZE));
+        assertConflict(() -> servers.register(server("b", "i-1", 0), GROUP_MAX_SIZE, ON_ONE_INSTANCE));
         groupIn(group, GameServerGroupStatus.DELETED);
-        assertConflict(() -> servers.register(server("c", "i-1", 0), GROUP_MAX_SIZE));
+        assertConflict(() -> servers.register(server("c", "i-1", 0), GROUP_MAX_SIZE, ON_ONE_INSTANCE));
 
         assertThat(servers.find(id("a"))).isPresent();
         assertThat(servers.find(id("b"))).isEmpty();
@@ -210,12 +212,12 @@ public abstract class GameServerRepositoryContract {
     @Test
     void anIdIsRegisteredOnceAcrossAllGroups() {
         GameServer first = registered(server("a", "i-1", 0));
-        assertConflict(() -> servers.register(first.toBuilder().connectionInfo("other").build(), GROUP_MAX_SIZE));
+        assertConflict(() -> servers.register(first.toBuilder().connectionInfo("other").build(), GROUP_MAX_SIZE, ON_ONE_INSTANCE));
         groupIn(other(), GameServerGroupStatus.ACTIVE);
-        assertConflict(() -> servers.register(first.toBuilder().gameServerGroupName(other()).build(), GROUP_MAX_SIZE));
+        assertConflict(() -> servers.register(first.toBuilder().gameServerGroupName(other()).build(), GROUP_MAX_SIZE, ON_ONE_INSTANCE));
         // The id is taken: that is the reason given, also where the other group is not ACTIVE either.
         GamefleetException inGroupWithoutGate = catchThrowableOfType(GamefleetException.class,
-                () -> servers.register(first.toBuilder().gameServerGroupName(group + "-none").build(), GROUP_MAX_SIZE));
+                () -> servers.register(first.toBuilder().gameServerGroupName(group + "-none").build(), GROUP_MAX_SIZE, ON_ONE_INSTANCE));
         assertThat(inGroupWithoutGate.kind()).isEqualTo(ErrorKind.CONFLICT);
         assertThat(inGroupWithoutGate).hasMessage("a game server with id " + first.gameServerId()
                 + " is already registered (ids are unique across all game server groups)");

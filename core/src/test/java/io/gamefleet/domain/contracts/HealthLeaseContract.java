@@ -25,6 +25,8 @@ public abstract class HealthLeaseContract {
     private static final Duration TIMEOUT = Duration.ofSeconds(180);
     /** The groups' maximum size, which their servers are registered for: large, so that they spread over every shard. */
     private static final int GROUP_MAX_SIZE = 1_000;
+    /** How many servers one instance may hold: more than any of these tests registers on one. */
+    private static final int ON_ONE_INSTANCE = 1_000;
 
     protected abstract GameServerRepository newRepository();
 
@@ -51,7 +53,7 @@ public abstract class HealthLeaseContract {
         GameServer s = GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + name)
                 .instanceId(onInstance).connectionInfo("10.0.0.1:7777").registrationTime(T0).lastHealthCheckTime(T0)
                 .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0.minusSeconds(3600)).build();
-        servers.register(s, GROUP_MAX_SIZE);
+        servers.register(s, GROUP_MAX_SIZE, ON_ONE_INSTANCE);
         return s;
     }
 

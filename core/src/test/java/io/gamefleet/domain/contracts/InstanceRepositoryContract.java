@@ -76,6 +76,27 @@ public abstract class InstanceRepositoryContract {
                 .isEqualTo(InstanceStatus.ACTIVE);
     }
 
+    /** What EC2 gave when the instance was first seen, kept by every change of the record. */
+    @Test
+    void theAddressesAreKeptThroughEveryChange() {
+        List<String> addresses = List.of("10.0.0.5", "54.1.2.3", "2600:1f18:0:1::5", "ip-10-0-0-5.ec2.internal",
+                "ec2-54-1-2-3.compute-1.amazonaws.com");
+        instances.addIfAbsent(new GameServerInstance(group, id("1"), InstanceStatus.ACTIVE, "c5.large", "us-east-1a",
+                T0, false, null, null, addresses));
+        assertThat(instances.find(group, id("1")).orElseThrow().addresses()).isEqualTo(addresses);
+
+        instances.changeStatus(group, id("1"), InstanceStatus.ACTIVE, InstanceStatus.DRAINING, true);
+        instances.setReplacementRequested(group, id("1"), false);
+        instances.recordPushConnection(group, id("1"), "conn-1", T0);
+        instances.clearPushConnection(group, id("1"), "conn-1");
+        assertThat(instances.find(group, id("1")).orElseThrow().addresses()).isEqualTo(addresses);
+        assertThat(instances.findById(id("1")).orElseThrow().addresses()).isEqualTo(addresses);
+        assertThat(instances.listAll(group)).singleElement().extracting(GameServerInstance::addresses).isEqualTo(addresses);
+        // A record made before addresses were recorded has none.
+        instances.save(instance(group, id("2")));
+        assertThat(instances.find(group, id("2")).orElseThrow().addresses()).isEmpty();
+    }
+
     @Test
     void theLaunchTimeIsKeptToTheMillisecond() {
         instances.save(new GameServerInstance(group, id("1"), InstanceStatus.ACTIVE, "c5.large", "us-east-1a",
@@ -303,11 +324,11 @@ public abstract class InstanceRepositoryContract {
         }
         GameServerInstance theirs = saved(instance(other(), id("0")));
 
-        assertThat(instances.deleteSome(group, 2)).isEqualTo(2);
+        assertThat(instances.deleteSome(group, 2)).containsExactly(id("0"), id("1"));
         assertThat(listAll(10)).containsExactly(id("2"), id("3"), id("4"));
-        assertThat(instances.deleteSome(group, 2)).isEqualTo(2);
-        assertThat(instances.deleteSome(group, 2)).isEqualTo(1);
-        assertThat(instances.deleteSome(group, 2)).isZero();
+        assertThat(instances.deleteSome(group, 2)).containsExactly(id("2"), id("3"));
+        assertThat(instances.deleteSome(group, 2)).containsExactly(id("4"));
+        assertThat(instances.deleteSome(group, 2)).isEmpty();
 
         assertThat(listAll(10)).isEmpty();
         assertThat(instances.find(other(), id("0"))).contains(theirs);

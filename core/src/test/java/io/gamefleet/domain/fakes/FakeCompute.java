@@ -27,8 +27,10 @@ public final class FakeCompute implements Compute {
     public static final String SET_DESIRED_CAPACITY = "setDesiredCapacity";
     public static final String SET_INSTANCE_PROTECTION = "setInstanceProtection";
     public static final String TERMINATE_INSTANCE = "terminateInstance";
+    public static final String ADDRESSES_OF = "addresses";
     private static final Set<String> OPERATIONS = Set.of(CREATE_SCALING_GROUP, DESCRIBE_SCALING_GROUP,
-            DELETE_SCALING_GROUP, SET_INSTANCE_TYPES, SET_DESIRED_CAPACITY, SET_INSTANCE_PROTECTION, TERMINATE_INSTANCE);
+            DELETE_SCALING_GROUP, SET_INSTANCE_TYPES, SET_DESIRED_CAPACITY, SET_INSTANCE_PROTECTION, TERMINATE_INSTANCE,
+            ADDRESSES_OF);
 
     /** One call of the port: the operation (its method name) and its arguments as given. */
     public record Call(String operation, List<Object> arguments) {}
@@ -36,7 +38,11 @@ public final class FakeCompute implements Compute {
     /** {@code times}: how many more calls fail; negative for every call. */
     private record Failure(boolean retryable, int times) {}
 
+    /** What every instance's addresses are unless a test says otherwise ({@link #setAddresses}). */
+    public static final List<String> ADDRESSES = List.of("10.0.0.1", "ip-10-0-0-1.ec2.internal");
+
     private final Map<String, ScalingGroupState> scalingGroups = new HashMap<>();
+    private final Map<String, List<String>> addresses = new HashMap<>();
     private final Map<String, String> arns = new HashMap<>();
     private final List<Call> calls = new ArrayList<>();
     private final Map<String, Failure> failures = new HashMap<>();
@@ -68,6 +74,11 @@ public final class FakeCompute implements Compute {
                 .filter(i -> !i.instanceId().equals(instanceId)).toList()));
     }
 
+    /** The instance's own addresses, as EC2 describes them; an empty list: EC2 does not describe it (yet). */
+    public synchronized void setAddresses(String instanceId, List<String> instanceAddresses) {
+        addresses.put(instanceId, List.copyOf(instanceAddresses));
+    }
+
     /** Every later call of {@code operation} fails, until {@link #succeed}. */
     public synchronized void fail(String operation, boolean retryable) {
         failures.put(known(operation), new Failure(retryable, -1));
@@ -93,6 +104,22 @@ public final class FakeCompute implements Compute {
     }
 
     // ---- the port ------------------------------------------------------------------------
+
+    /** The addresses of the instances of any scaling group ({@link #ADDRESSES} unless set otherwise). */
+    @Override
+    public synchronized Map<String, List<String>> addresses(java.util.Collection<String> instanceIds) {
+        call(ADDRESSES_OF, List.copyOf(instanceIds));
+        Map<String, List<String>> found = new HashMap<>();
+        for (String id : instanceIds) {
+            boolean exists = scalingGroups.values().stream().anyMatch(s -> s.instances().stream()
+                    .anyMatch(i -> i.instanceId().equals(id)));
+            List<String> given = addresses.getOrDefault(id, ADDRESSES);
+            if (exists && !given.isEmpty()) {
+                found.put(id, given);
+            }
+        }
+        return found;
+    }
 
     /** Creates it with the group's sizes and types and no instances, or finds the one created before. */
     @Override

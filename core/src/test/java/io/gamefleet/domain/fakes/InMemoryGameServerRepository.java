@@ -47,9 +47,9 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
         }
     }
 
-    /** One part only: the size changes nothing here. */
+    /** One part only: the size changes nothing here. The instance's count is its servers, counted under the lock. */
     @Override
-    public synchronized void register(GameServer server, int groupMaxSize) {
+    public synchronized void register(GameServer server, int groupMaxSize, int maxOnInstance) {
         if (servers.containsKey(server.gameServerId())) {
             throw GamefleetException.conflict("a game server with id " + server.gameServerId()
                     + " is already registered (ids are unique across all game server groups)");
@@ -57,6 +57,10 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
         if (gates.get(server.gameServerGroupName()) != GameServerGroupStatus.ACTIVE) {
             throw GamefleetException.conflict("game server group " + server.gameServerGroupName()
                     + " stopped being ACTIVE during the registration");
+        }
+        if (onInstance(server.instanceId()).size() >= maxOnInstance) {
+            throw GamefleetException.limitExceeded("instance " + server.instanceId() + " has " + maxOnInstance
+                    + " game servers registered, the most one instance may have; deregister one first");
         }
         store(server);
     }
@@ -260,6 +264,11 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
     @Override
     public synchronized void delete(String gameServerId) {
         servers.remove(gameServerId);
+    }
+
+    /** Nothing is kept for an instance but its servers. */
+    @Override
+    public synchronized void forgetInstance(String instanceId) {
     }
 
     @Override

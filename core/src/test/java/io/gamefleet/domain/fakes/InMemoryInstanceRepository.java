@@ -68,7 +68,8 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
             boolean replacementRequested) {
         Optional<GameServerInstance> current = find(group, instanceId).filter(i -> i.instanceStatus() == from);
         current.ifPresent(i -> save(new GameServerInstance(group, instanceId, to, i.instanceType(),
-                i.availabilityZone(), i.launchTime(), replacementRequested, i.pushConnectionId(), i.pushConnectedAt())));
+                i.availabilityZone(), i.launchTime(), replacementRequested, i.pushConnectionId(), i.pushConnectedAt(),
+                i.addresses())));
         return current.isPresent();
     }
 
@@ -76,7 +77,7 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
     public synchronized boolean setReplacementRequested(String group, String instanceId, boolean requested) {
         Optional<GameServerInstance> current = find(group, instanceId).filter(i -> i.replacementRequested() != requested);
         current.ifPresent(i -> save(new GameServerInstance(group, instanceId, i.instanceStatus(), i.instanceType(),
-                i.availabilityZone(), i.launchTime(), requested, i.pushConnectionId(), i.pushConnectedAt())));
+                i.availabilityZone(), i.launchTime(), requested, i.pushConnectionId(), i.pushConnectedAt(), i.addresses())));
         return current.isPresent();
     }
 
@@ -103,7 +104,7 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
 
     private static GameServerInstance withConnection(GameServerInstance i, String connectionId, Instant connectedAt) {
         return new GameServerInstance(i.gameServerGroupName(), i.instanceId(), i.instanceStatus(), i.instanceType(),
-                i.availabilityZone(), i.launchTime(), i.replacementRequested(), connectionId, connectedAt);
+                i.availabilityZone(), i.launchTime(), i.replacementRequested(), connectionId, connectedAt, i.addresses());
     }
 
     @Override
@@ -118,16 +119,16 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
     }
 
     @Override
-    public synchronized int deleteSome(String group, int max) {
+    public synchronized List<String> deleteSome(String group, int max) {
         List<GameServerInstance> batch = list(group, max, Optional.empty()).items();
         batch.forEach(i -> delete(group, i.instanceId()));
-        return batch.size();
+        return batch.stream().map(GameServerInstance::instanceId).toList();
     }
 
     /** As DynamoDB keeps it: the launch time in milliseconds. */
     private static GameServerInstance stored(GameServerInstance i) {
         return new GameServerInstance(i.gameServerGroupName(), i.instanceId(), i.instanceStatus(), i.instanceType(),
                 i.availabilityZone(), Storage.millis(i.launchTime()), i.replacementRequested(), i.pushConnectionId(),
-                Storage.millis(i.pushConnectedAt()));
+                Storage.millis(i.pushConnectedAt()), i.addresses());
     }
 }

@@ -33,6 +33,7 @@ import java.util.UUID;
  * payload 2.0 event: an operation's REST route or its Smithy RPC v2 CBOR path (the caller's role
  * checked here, as the route's IAM policy would, 403 before any handler runs), or the AWS JSON 1.1
  * door ({@code POST /} with {@code X-Amz-Target: GameLift.<Operation>}), which checks roles itself.
+ * Each route's throttle comes first ({@link RouteThrottles}), as the stage's are in AWS.
  */
 final class ApiGatewayService implements EdgeService {
     private static final Set<String> SIGNING_NAMES = Set.of("execute-api", "gamelift");
@@ -48,9 +49,11 @@ final class ApiGatewayService implements EdgeService {
     private final GameLiftJsonHandler jsonDoor;
     private final PrincipalRegistry principals;
     private final SigV4Verifier verifier;
+    private final RouteThrottles throttles;
 
     ApiGatewayService(Map<Route, ApiHandler> routes, GameLiftJsonHandler jsonDoor, PrincipalRegistry principals,
-            Clock clock, boolean allowUnsignedPayload) {
+            Clock clock, boolean allowUnsignedPayload, RouteThrottles throttles) {
+        this.throttles = throttles;
         this.routes = routes.entrySet().stream()
                 .map(r -> new ApiRoute(r.getKey(), r.getKey().path().split("/", -1), r.getValue())).toList();
         this.jsonDoor = jsonDoor;
@@ -69,6 +72,11 @@ final class ApiGatewayService implements EdgeService {
         String target = exchange.headers().getFirst("X-Amz-Target");
         exchange.note(AccessLog.OPERATION, match.checkedRoute().map(r -> r.operation().fleetIqName())
                 .orElse(target == null ? match.routeKey() : target.substring(JSON_TARGET_PREFIX.length())));
+        // The route's throttle first, whoever sends it, as API Gateway's stage throttles are.
+        if (!throttles.admit(match.routeKey())) {
+            exchange.respondError(429, "ThrottlingException", throttles.refusal(match.routeKey()));
+            return;
+        }
         // Decoded before the signature is checked: a malformed escape is a 400 for anyone.
         Map<String, String> query = queryParameters(exchange.query());
         Result result = verifier.verify(exchange.method(), exchange.path(), exchange.query(), exchange.headers(),

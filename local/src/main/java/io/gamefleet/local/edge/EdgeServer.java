@@ -1,6 +1,7 @@
 package io.gamefleet.local.edge;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.gamefleet.catalog.Throttles;
 import io.gamefleet.local.fleet.EventRouter;
 import io.gamefleet.local.fleet.Scheduler;
 import io.gamefleet.local.fleet.Timeline;
@@ -50,11 +51,12 @@ public final class EdgeServer implements AutoCloseable {
 
     /**
      * How the edge is set up: its port (0: any free one), the token of its unsigned paths that
-     * change state ({@link LocalGuard}), whether SigV4's UNSIGNED-PAYLOAD is taken, and where its
-     * access log lines go, if anywhere ({@link AccessLog}).
+     * change state ({@link LocalGuard}), whether SigV4's UNSIGNED-PAYLOAD is taken, where its
+     * access log lines go, if anywhere ({@link AccessLog}), and the stage's route throttles it
+     * applies as API Gateway does, if any ({@link RouteThrottles}).
      */
     public record Settings(int port, String localToken, boolean allowUnsignedPayload,
-            Optional<Consumer<String>> accessLog) {}
+            Optional<Consumer<String>> accessLog, Optional<Throttles> throttles) {}
 
     /** The header that carries the token of the unsigned paths that change state (and of the sidecar's calls). */
     public static final String LOCAL_TOKEN_HEADER = LocalGuard.TOKEN_HEADER;
@@ -164,7 +166,9 @@ public final class EdgeServer implements AutoCloseable {
      */
     public void serve(Functions functions, EventRouter events, Scheduler scheduler, Timeline timeline, Instances instances,
             Supplier<Map<String, Map<String, Object>>> dependencies, Path console) {
-        PushSockets push = new PushSockets(functions.pushRoutes(), principals, clock);
+        PushSockets push = new PushSockets(functions.pushRoutes(), principals, clock, settings.throttles()
+                .map(t -> new RouteThrottles(t.pushRoutes(), Optional.of(t.pushStage()), clock))
+                .orElseGet(() -> RouteThrottles.none(clock)));
         WebSocketUpgradeHandler webSockets = WebSocketUpgradeHandler.from(jetty(), push::configure);
         addHandler(webSockets);
         try {
@@ -185,7 +189,9 @@ public final class EdgeServer implements AutoCloseable {
                 new InstanceMetadataService(instanceMetadata),
                 new InstancesService(instances.fleet(), instanceMetadata), new ConnectionsService(push, instances.functions(), clock),
                 new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock,
-                        settings.allowUnsignedPayload()));
+                        settings.allowUnsignedPayload(), settings.throttles()
+                                .map(t -> new RouteThrottles(t.httpRoutes(), Optional.empty(), clock))
+                                .orElseGet(() -> RouteThrottles.none(clock))));
     }
 
     /**

@@ -37,6 +37,8 @@ import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
  * and body); each text frame goes to {@code $default}, whose answer is sent back as a frame; the
  * end of the connection (either side's) calls {@code $disconnect}. {@link #post} is what
  * PostToConnection does: a text frame to an open connection, or false (410 Gone) when it is not open.
+ * The stage's route throttles come first ({@link RouteThrottles}): a throttled upgrade is refused
+ * 429, a throttled message answered {@code {"message":"Too Many Requests"}}, as API Gateway's are.
  * Public, with its {@link Connection}, only because Jetty calls the listener's methods through
  * public method handles.
  */
@@ -53,9 +55,11 @@ public final class PushSockets {
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, Connection> open = new ConcurrentHashMap<>();
+    private final RouteThrottles throttles;
 
     PushSockets(Map<String, RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse>> routes,
-            PrincipalRegistry principals, Clock clock) {
+            PrincipalRegistry principals, Clock clock, RouteThrottles throttles) {
+        this.throttles = throttles;
         this.routes = Map.copyOf(routes);
         this.principals = principals;
         this.verifier = new SigV4Verifier(REGION, Set.of(PushChannel.SIGNING_SERVICE), principals::secretOf, clock);
@@ -77,6 +81,9 @@ public final class PushSockets {
 
     /** The upgrade request, as API Gateway's $connect: null (the upgrade refused) unless the function says 200. */
     private Object upgrade(ServerUpgradeRequest request, ServerUpgradeResponse response, Callback callback) {
+        if (!throttles.admit(PushChannel.CONNECT.routeKey())) {
+            return refuse(response, callback, 429, "{\"message\":\"Too Many Requests\"}");
+        }
         Map<String, List<String>> headers = new LinkedHashMap<>();
         request.getHeaders().forEach(f -> headers.computeIfAbsent(f.getName(), k -> new ArrayList<>()).add(f.getValue()));
         String rawQuery = request.getHttpURI().getQuery();
@@ -143,6 +150,11 @@ public final class PushSockets {
 
         @Override
         public void onWebSocketText(String message) {
+            if (!throttles.admit(PushChannel.MESSAGE.routeKey())) { // as API Gateway answers a throttled message
+                send("{\"message\":\"Too Many Requests\",\"connectionId\":\"" + id + "\",\"requestId\":\""
+                        + UUID.randomUUID() + "\"}");
+                return;
+            }
             try {
                 APIGatewayV2WebSocketResponse answer = routes.get(PushChannel.MESSAGE.routeKey())
                         .handleRequest(event(PushChannel.MESSAGE, id, principal, message), null);

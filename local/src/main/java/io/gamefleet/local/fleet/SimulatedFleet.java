@@ -140,6 +140,24 @@ public final class SimulatedFleet implements Compute {
         }
     }
 
+    /**
+     * A simulated instance's own addresses: its game servers listen on this machine, so a
+     * ConnectionInfo names 127.0.0.1 or localhost (what its metadata service gives as
+     * local-ipv4 and public-ipv4, {@link InstanceMetadata}).
+     */
+    public static final List<String> ADDRESSES = List.of("127.0.0.1", "localhost");
+
+    @Override
+    public Map<String, List<String>> addresses(java.util.Collection<String> instanceIds) {
+        Map<String, List<String>> found = new LinkedHashMap<>();
+        for (String id : instanceIds) {
+            if (instance(id).isPresent()) {
+                found.put(id, ADDRESSES);
+            }
+        }
+        return found;
+    }
+
     /** What the instance's metadata service tells of it: EC2's facts, and its interruption's end if warned. */
     public record InstanceFacts(String instanceId, String instanceType, String availabilityZone,
             Optional<Instant> terminationTime) {}
