@@ -23,12 +23,34 @@ public final class Catalog {
     /** Published per interruption, per GameServerGroup and InstanceType. */
     public static final List<String> INTERRUPTION_COUNTS = List.of(GAME_SERVER_INTERRUPTIONS, INSTANCE_INTERRUPTIONS);
     /**
+     * Gamefleet's own gauges of what the agents report of their processes, published every balancer
+     * run per GameServerGroup: the registered game servers whose process is in each PlayFab state,
+     * and the players connected to them.
+     */
+    public static final String INITIALIZING_GAME_SERVERS = "InitializingGameServers";
+    public static final String STANDING_BY_GAME_SERVERS = "StandingByGameServers";
+    public static final String ACTIVE_GAME_SERVERS = "ActiveGameServers";
+    public static final String TERMINATING_GAME_SERVERS = "TerminatingGameServers";
+    public static final String CONNECTED_PLAYERS = "ConnectedPlayers";
+    public static final List<String> PROCESS_GAUGES = List.of(INITIALIZING_GAME_SERVERS, STANDING_BY_GAME_SERVERS,
+            ACTIVE_GAME_SERVERS, TERMINATING_GAME_SERVERS, CONNECTED_PLAYERS);
+    /**
+     * Crashed processes and start timeouts the agents report, counted as their health reports are
+     * taken, per stage (what the crash-loop alarm sums) and per stage and GameServerGroup.
+     */
+    public static final String CRASHED_PROCESSES = "CrashedProcesses";
+    public static final String START_TIMEOUTS = "StartTimeouts";
+    public static final List<String> PROCESS_EVENT_COUNTS = List.of(CRASHED_PROCESSES, START_TIMEOUTS);
+    /**
      * A claimed or terminate notice that reached no agent (its connection gone and none newer, or
      * the post failed), per stage and per stage and GameServerGroup: published by the functions that
      * post notices.
      */
     public static final String UNDELIVERED_NOTICES = "UndeliveredNotices";
-    /** The dimension {@link #UNDELIVERED_NOTICES} is published under (alarmed on), beside GameServerGroup. */
+    /**
+     * The dimension {@link #UNDELIVERED_NOTICES} and {@link #PROCESS_EVENT_COUNTS} are published under
+     * (alarmed on), beside GameServerGroup.
+     */
     public static final String STAGE_DIMENSION = "Stage";
     /** Tag put on every Auto Scaling group and instance Gamefleet manages; IAM conditions key on it. */
     public static final String MANAGED_TAG_KEY = "gamefleet:game-server-group";

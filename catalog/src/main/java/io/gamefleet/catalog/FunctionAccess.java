@@ -132,6 +132,10 @@ public final class FunctionAccess {
                 new TableAccess(GAME_SERVERS, Set.of(GET, UPDATE), Set.of(Tables.CLAIMABLE_INDEX)),
                 items(GAME_SERVER_INSTANCES, GET, UPDATE));
 
+        // ---- Gamefleet's own routes (io.gamefleet.api) ----
+        // the server (GetItem), then its process item (GetItem), both in GameServers.
+        put(Routes.DESCRIBE_GAME_SERVER_PROCESS.functionName(), new Access(List.of(items(GAME_SERVERS, GET)), Set.of()));
+
         // the JSON door runs every operation in-process, so it may do what any of them may.
         put(Routes.JSON_DOOR.functionName(), union(Routes.ALL.stream().map(r -> BY_FUNCTION.get(r.functionName())).toList()));
 
@@ -165,7 +169,9 @@ public final class FunctionAccess {
         // (PutItem, with their addresses from EC2; conditional UpdateItem to drain, or to end an interrupted
         // instance's replacement), servers' instance status (GetItem + conditional UpdateItem), sweeps and
         // forgotten instances (GetItem, DeleteItem with the instance's count, UpdateItem; the count deleted),
-        // push connections older than API Gateway's lifetime cleared (conditional UpdateItem, instance and servers).
+        // push connections older than API Gateway's lifetime cleared (conditional UpdateItem, instance and servers);
+        // a retiring instance drained as above, its notice's connection cleared when gone (conditional UpdateItem),
+        // and an instance at the end of its lifetime ended and forgotten as above.
         trigger(Triggers.BALANCER.functionName(), Set.of(Scaling.DESCRIBE, Scaling.DESCRIBE_INSTANCES, Scaling.BALANCE),
                 new TableAccess(GAME_SERVER_GROUPS, Set.of(GET, PUT), Set.of(Tables.GROUPS_BY_CREATION_INDEX)),
                 new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET, PUT, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
@@ -195,18 +201,20 @@ public final class FunctionAccess {
                 new TableAccess(GAME_SERVERS, Set.of(BATCH_GET, UPDATE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX))),
                 Set.of()));
         // a ping's pong: no table. A health report: its servers (BatchGetItem, GetItem of one not seen
-        // yet), the instance when a server's connection copy lags (GetItem), the leases (UpdateItem).
+        // yet), the instance when a server's connection copy lags (GetItem), the leases and process
+        // summaries (UpdateItem), a changed process's item (PutItem).
         put(PushChannel.MESSAGE.functionName(), new Access(List.of(items(GAME_SERVER_INSTANCES, GET),
-                items(GAME_SERVERS, GET, BATCH_GET, UPDATE)), Set.of()));
+                items(GAME_SERVERS, GET, BATCH_GET, PUT, UPDATE)), Set.of()));
     }
 
     /**
      * The functions that post notices to the agents (PostToConnection on the push channel's
-     * management API): the claim ({@code claimed}), the deregistration ({@code terminate}), and
-     * the JSON door, which runs both.
+     * management API): the claim ({@code claimed}), the deregistration ({@code terminate}), the
+     * JSON door, which runs both, and the balancer ({@code retiring}).
      */
     private static final Set<String> NOTIFYING = Set.of(Operation.CLAIM_GAME_SERVER.functionName(),
-            Operation.DEREGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName());
+            Operation.DEREGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName(),
+            Triggers.BALANCER.functionName());
 
 
     private FunctionAccess() {}

@@ -82,5 +82,49 @@ public final class PushChannel {
     public static final String HEALTHY = "HEALTHY";
     public static final String UNHEALTHY = "UNHEALTHY";
 
+    /**
+     * A server's optional process state in a health report ({@code gameServers[].process}):
+     * {@code {"state":s,"connectedPlayers":n,"playerIds":[...],"crashes":n,"startTimeouts":n,"lastExitCode":n}};
+     * absent from older agents' reports. Refused (400, nothing written) past these bounds.
+     */
+    public static final String HEALTH_PROCESS = "process";
+    /** The PlayFab state the process last reported; absent before its first heartbeat. */
+    public static final String PROCESS_STATE = "state";
+    /** The count of the GSDK's CurrentPlayers, which may exceed the ids listed. */
+    public static final String PROCESS_CONNECTED_PLAYERS = "connectedPlayers";
+    /** Their PlayerIds, at most {@link #MAX_PLAYER_IDS} of at most {@link #MAX_PLAYER_ID_LENGTH} characters each. */
+    public static final String PROCESS_PLAYER_IDS = "playerIds";
+    /** The process slot's crashes since the agent started. */
+    public static final String PROCESS_CRASHES = "crashes";
+    /** The process slot's start timeouts since the agent started. */
+    public static final String PROCESS_START_TIMEOUTS = "startTimeouts";
+    /** The exit code of the slot's previous process; absent when it had none. */
+    public static final String PROCESS_LAST_EXIT_CODE = "lastExitCode";
+    /** PlayFab's server states, as the GSDK reports them. */
+    public static final List<String> PROCESS_STATES = List.of("Initializing", "StandingBy", "Active", "Terminating",
+            "Terminated");
+    public static final int MAX_PLAYER_IDS = 100;
+    public static final int MAX_PLAYER_ID_LENGTH = 128;
+    /**
+     * A report's optional crashes and start timeouts on the instance since its previous report that
+     * was taken ({@code {"crashes":n,"startTimeouts":n}}, the names above), each at most
+     * {@link #MAX_PROCESS_EVENTS}: published as the group's metrics.
+     */
+    public static final String HEALTH_PROCESS_EVENTS = "processEvents";
+    public static final int MAX_PROCESS_EVENTS = 100_000;
+
+    /**
+     * The balancer's notice to an instance whose maximum lifetime ends soon, at each of its runs
+     * from the end minus the guaranteed server lifetime until the end:
+     * {@code {"action":"retiring","gameServerGroupName":g,"instanceId":i,"retiresAt":ISO-8601,"reason":r}}.
+     */
+    public static final String RETIRING = "retiring";
+    public static final String INSTANCE_ID = "instanceId";
+    /** When the instance ends (ISO-8601, UTC). */
+    public static final String RETIRES_AT = "retiresAt";
+    /** Why a notice came: the retiring notice's {@link #MAX_INSTANCE_LIFETIME}, a terminate notice's operator. */
+    public static final String REASON = "reason";
+    public static final String MAX_INSTANCE_LIFETIME = "MAX_INSTANCE_LIFETIME";
+
     private PushChannel() {}
 }

@@ -32,6 +32,16 @@ public final class Routes {
             route(Operation.DEREGISTER_GAME_SERVER, "DELETE", SERVER, NONE, ADMIN, GAME_SERVER),
             route(Operation.CLAIM_GAME_SERVER, "POST", GROUP + "/claim", NONE, ADMIN, MATCHMAKER));
 
+    /**
+     * A game server's process as its agent last reported it (its PlayFab state, players, crashes):
+     * an ADMIN's view of what the fleet's processes do, which FleetIQ has no operation for.
+     */
+    public static final ExtensionRoute DESCRIBE_GAME_SERVER_PROCESS =
+            new ExtensionRoute("DescribeGameServerProcess", "GET", SERVER + "/process", Set.of(ADMIN));
+
+    /** Gamefleet's own routes, beside the operations'. */
+    public static final List<ExtensionRoute> EXTENSIONS = List.of(DESCRIBE_GAME_SERVER_PROCESS);
+
     /** AWS JSON 1.1, where boto3, the AWS CLI and the JavaScript SDK send every operation. */
     public static final JsonDoor JSON_DOOR =
             new JsonDoor("GameLiftJson", "POST", "/", "io.gamefleet.functions.GameLiftJsonHandler");

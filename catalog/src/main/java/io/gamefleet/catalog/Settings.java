@@ -50,6 +50,23 @@ public final class Settings {
             new Setting("GAMEFLEET_MAX_GAME_SERVERS_PER_INSTANCE", "16",
                     "how many game servers one instance may have registered at once");
     /**
+     * How long an instance lives (PlayFab's 10 days): at its launch time plus this it is replaced,
+     * by Auto Scaling's MaxInstanceLifetime where Auto Scaling takes the value, and by the balancer
+     * where it does not (a protected instance, a lifetime below a day). Hours, a fraction allowed;
+     * 0: no limit ({@link Lifetimes}).
+     */
+    public static final Setting MAX_INSTANCE_LIFETIME_HOURS =
+            new Setting("GAMEFLEET_MAX_INSTANCE_LIFETIME_HOURS", "240",
+                    "how long an instance lives before it is replaced, in hours (0: no limit)");
+    /**
+     * The lifetime a game server is guaranteed (PlayFab's 23 hours): from its instance's end minus
+     * this on, the instance is retiring, DRAINING, and takes no claim. Hours, a fraction allowed;
+     * below {@link #MAX_INSTANCE_LIFETIME_HOURS}; 0: none.
+     */
+    public static final Setting GUARANTEED_SERVER_LIFETIME_HOURS =
+            new Setting("GAMEFLEET_GUARANTEED_SERVER_LIFETIME_HOURS", "23",
+                    "the lifetime a claimed game server is guaranteed, in hours: an instance with less left takes no claim");
+    /**
      * {@code on}: a game server's ConnectionInfo names one of its instance's own addresses, with a
      * port, so that an instance cannot send players to a host of its choosing; {@code off} lets
      * game servers name relays.
@@ -148,7 +165,8 @@ public final class Settings {
 
     public static final List<Setting> ALL = List.of(CLAIM_TTL_SECONDS, HEALTH_TIMEOUT_SECONDS,
             DELETED_RETENTION_SECONDS, ACTIVATION_TIMEOUT_SECONDS, BALANCER_RATE_SECONDS, VIABILITY_WINDOW_SECONDS,
-            VIABILITY_THRESHOLD, MAX_GAME_SERVERS_PER_INSTANCE, CONNECTION_INFO_CHECK, EXPECTED_GAME_SERVERS,
+            VIABILITY_THRESHOLD, MAX_GAME_SERVERS_PER_INSTANCE, MAX_INSTANCE_LIFETIME_HOURS,
+            GUARANTEED_SERVER_LIFETIME_HOURS, CONNECTION_INFO_CHECK, EXPECTED_GAME_SERVERS,
             HEARTBEAT_SECONDS, CLAIMS_PER_SECOND, PAGE_TOKEN_KEY, PAGE_TOKEN_SECRET_ARN, ACCOUNT_ID, SCALING_GROUP_PREFIX, STAGE, INSTANCE_PROFILE_ARNS,
             ACTIVATION_STATE_MACHINE_ARN, DELETION_STATE_MACHINE_ARN, ADMIN_ROLE_ARN, MATCHMAKER_ROLE_ARN,
             GAME_SERVER_ROLE_ARN, ADMIN_ROLE_ID, MATCHMAKER_ROLE_ID, GAME_SERVER_ROLE_ID);

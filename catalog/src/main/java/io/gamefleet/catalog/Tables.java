@@ -45,7 +45,8 @@ public final class Tables {
                             Projection.include("GroupStatus")),
                     new IndexDefinition(SERVERS_BY_INSTANCE_INDEX, string("InstanceId"), string("GameServerId"),
                             Projection.KEYS_ONLY)),
-            Optional.empty());
+            // Only the servers' process items expire: a server's outlives it until then.
+            Optional.of("ExpiresAt"));
 
     public static final TableDefinition GAME_SERVER_INSTANCES = new TableDefinition(
             "GameServerInstances", "GAMEFLEET_INSTANCES_TABLE",

@@ -85,6 +85,11 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
         return limits;
     }
 
+    /** Gamefleet's own routes: an ADMIN's reads, at FleetIQ's quota for its Describe operations. */
+    public Map<ExtensionRoute, Limit> perExtension() {
+        return Map.of(Routes.DESCRIBE_GAME_SERVER_PROCESS, new Limit(30, 30));
+    }
+
     /**
      * The push channel's {@code $connect}: every agent reconnects at least every 2 hours (API
      * Gateway's connection lifetime), and after the API drops them all, within the agent's longest
@@ -119,7 +124,8 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
 
     /**
      * Every route of the HTTP API with its limits, keyed as API Gateway keys its route settings
-     * ({@code <method> <path>}): each operation's REST route and its CBOR path, and the JSON door.
+     * ({@code <method> <path>}): each operation's REST route and its CBOR path, Gamefleet's own
+     * routes, and the JSON door.
      */
     public Map<String, Limit> httpRoutes() {
         Map<String, Limit> routes = new java.util.LinkedHashMap<>();
@@ -128,6 +134,7 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
             routes.put(route.method() + " " + route.path(), limit);
             routes.put("POST " + operation.cborPath(), limit);
         });
+        perExtension().forEach((extension, limit) -> routes.put(extension.routeKey(), limit));
         routes.put(Routes.JSON_DOOR.method() + " " + Routes.JSON_DOOR.path(), jsonDoor());
         return routes;
     }

@@ -34,8 +34,9 @@ class FunctionAccessTest {
         Triggers.SCHEDULES.forEach(s -> functions.add(s.functionName()));
         Triggers.EVENT_RULES.forEach(r -> functions.add(r.functionName()));
         PushChannel.ROUTES.forEach(r -> functions.add(r.functionName()));
+        Routes.EXTENSIONS.forEach(e -> functions.add(e.functionName()));
 
-        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(30);
+        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(31);
         functions.forEach(f -> assertThat(FunctionAccess.of(f)).isSameAs(FunctionAccess.all().get(f)));
     }
 
@@ -53,14 +54,17 @@ class FunctionAccessTest {
     }
 
     @Test
-    void onlyTheClaimTheDeregistrationAndTheJsonDoorPostNotices() {
+    void onlyTheClaimTheDeregistrationTheJsonDoorAndTheBalancerPostNotices() {
         Set<String> notifying = FunctionAccess.all().keySet().stream().filter(FunctionAccess::postsNotices)
                 .collect(Collectors.toSet());
         assertThat(notifying).containsExactlyInAnyOrder(Operation.CLAIM_GAME_SERVER.functionName(),
-                Operation.DEREGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName());
-        // A notice whose connection is gone clears it from the instance and reads it again.
+                Operation.DEREGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName(),
+                Triggers.BALANCER.functionName());
+        // A notice whose connection is gone clears it from the instance and reads it again; the
+        // balancer's, to the connection it read this run, clears it and leaves a newer one to its next run.
         for (String name : notifying) {
-            assertThat(tables(name).get(Tables.GAME_SERVER_INSTANCES.logicalName())).as(name).contains(GET, UPDATE);
+            assertThat(tables(name).get(Tables.GAME_SERVER_INSTANCES.logicalName())).as(name)
+                    .contains(name.equals(Triggers.BALANCER.functionName()) ? UPDATE : GET, UPDATE);
         }
     }
 
@@ -91,6 +95,9 @@ class FunctionAccessTest {
         // A transition reads the group's first gate (its shard count) before it writes the gates.
         assertThat(tables(Workflows.RECORD_FAILURE.functionName())).isEqualTo(Map.of(
                 "GameServerGroups", Set.of(GET, PUT), "GameServers", Set.of(GET, PUT, DELETE)));
+        // The process route reads the server and its process item; the report writes both.
+        assertThat(tables(Routes.DESCRIBE_GAME_SERVER_PROCESS.functionName())).isEqualTo(Map.of("GameServers", Set.of(GET)));
+        assertThat(tables(PushChannel.MESSAGE.functionName())).containsEntry("GameServers", Set.of(GET, BATCH_GET, PUT, UPDATE));
         // $disconnect reads the instance the keys-only connection index names.
         assertThat(tables(PushChannel.DISCONNECT.functionName())).isEqualTo(Map.of(
                 "GameServerInstances", Set.of(GET, UPDATE), "GameServers", Set.of(BATCH_GET, UPDATE)));

@@ -56,4 +56,20 @@ class RoutesTest {
         assertThat(door.functionName()).isEqualTo("gamefleet-GameLiftJson");
         assertThat(door.handlerMethod()).isEqualTo("io.gamefleet.functions.GameLiftJsonHandler::handleRequest");
     }
+
+    /** Gamefleet's own routes: no FleetIQ operation, no CBOR path; one function each. */
+    @Test
+    void theProcessRouteIsAnAdminsReadOfOneServersProcess() {
+        ExtensionRoute process = Routes.DESCRIBE_GAME_SERVER_PROCESS;
+        assertThat(process.routeKey())
+                .isEqualTo("GET /game-server-groups/{GameServerGroupName}/game-servers/{GameServerId}/process");
+        assertThat(process.roles()).containsExactly(Role.ADMIN);
+        assertThat(process.functionName()).isEqualTo("gamefleet-DescribeGameServerProcess");
+        assertThat(process.handlerMethod()).isEqualTo("io.gamefleet.api.DescribeGameServerProcessHandler::handleRequest");
+        assertThat(Routes.EXTENSIONS).containsExactly(process);
+        for (ExtensionRoute extension : Routes.EXTENSIONS) {
+            assertThat(Routes.ALL).noneMatch(r -> (r.method() + " " + r.path()).equals(extension.routeKey())
+                    || r.functionName().equals(extension.functionName()));
+        }
+    }
 }

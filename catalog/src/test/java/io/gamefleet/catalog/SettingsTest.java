@@ -16,7 +16,7 @@ class SettingsTest {
 
     @Test
     void everySettingIsListedOnceWithItsOwnVariable() {
-        assertThat(Settings.ALL).doesNotHaveDuplicates().hasSize(26);
+        assertThat(Settings.ALL).doesNotHaveDuplicates().hasSize(28);
         assertThat(Settings.ALL.stream().map(Settings.Setting::environmentVariable)).doesNotHaveDuplicates()
                 .allMatch(v -> v.startsWith("GAMEFLEET_"));
         assertThat(Settings.ACCOUNT_ID.defaultValue()).isEqualTo(LocalAccount.ACCOUNT_ID);
@@ -64,6 +64,41 @@ class SettingsTest {
                 .contains(new KeyAttribute("RegistrationSortKey", "S"));
         assertThat(Tables.GAME_SERVER_GROUPS.ttlAttribute()).contains("ExpiresAt");
         assertThat(Tables.SPOT_INTERRUPTIONS.ttlAttribute()).contains("ExpiresAt");
-        assertThat(Tables.GAME_SERVERS.ttlAttribute()).isEmpty();
+        assertThat(Tables.GAME_SERVERS.ttlAttribute()).as("its servers' process items").contains("ExpiresAt");
+    }
+
+    @Test
+    void theLifetimesArePlayFabsByDefaultInHoursAFractionAllowed() {
+        assertThat(Lifetimes.defaults()).isEqualTo(new Lifetimes(java.time.Duration.ofHours(240),
+                java.time.Duration.ofHours(23)));
+        java.util.Map<Settings.Setting, String> local = java.util.Map.of(
+                Settings.MAX_INSTANCE_LIFETIME_HOURS, Lifetimes.hours(java.time.Duration.ofMinutes(4)),
+                Settings.GUARANTEED_SERVER_LIFETIME_HOURS, Lifetimes.hours(java.time.Duration.ofMinutes(2)));
+        assertThat(local.get(Settings.MAX_INSTANCE_LIFETIME_HOURS)).isEqualTo("0.066666667");
+        assertThat(Lifetimes.of(local::get, Settings.Setting::environmentVariable)).as("exact to the millisecond")
+                .isEqualTo(new Lifetimes(java.time.Duration.ofMinutes(4), java.time.Duration.ofMinutes(2)));
+        assertThat(Lifetimes.hours(java.time.Duration.ofHours(240))).isEqualTo("240");
+        Lifetimes off = Lifetimes.of(s -> s == Settings.MAX_INSTANCE_LIFETIME_HOURS ? "0" : null,
+                Settings.Setting::environmentVariable);
+        assertThat(off.limited()).as("0 turns it off, whatever the guarantee").isFalse();
+        assertThat(Lifetimes.defaults().limited()).isTrue();
+    }
+
+    @Test
+    void aGuaranteeNotBelowTheMaximumOrABadNumberIsRefusedByTheNameItWasGivenAs() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Lifetimes.of(
+                        s -> s == Settings.MAX_INSTANCE_LIFETIME_HOURS ? "23" : "23", Settings.Setting::environmentVariable))
+                .hasMessageStartingWith("GAMEFLEET_GUARANTEED_SERVER_LIFETIME_HOURS (23 h) must be below"
+                        + " GAMEFLEET_MAX_INSTANCE_LIFETIME_HOURS (23 h)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Lifetimes.of(
+                        s -> s == Settings.MAX_INSTANCE_LIFETIME_HOURS ? "ten days" : null,
+                        s -> "context " + s.environmentVariable()))
+                .hasMessage("context GAMEFLEET_MAX_INSTANCE_LIFETIME_HOURS must be a non-negative number of hours,"
+                        + " not ten days");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Lifetimes.of(
+                        s -> s == Settings.GUARANTEED_SERVER_LIFETIME_HOURS ? "-1" : null, Settings.Setting::environmentVariable))
+                .hasMessageContaining("GAMEFLEET_GUARANTEED_SERVER_LIFETIME_HOURS must be a non-negative number");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Lifetimes(java.time.Duration.ofHours(2),
+                java.time.Duration.ofHours(3))).isInstanceOf(IllegalArgumentException.class);
     }
 }

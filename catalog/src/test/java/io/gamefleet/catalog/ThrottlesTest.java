@@ -20,6 +20,9 @@ class ThrottlesTest {
         assertThat(DEFAULTS.pushConnects()).isEqualTo(new Limit(200, 400));
         assertThat(DEFAULTS.pushMessages()).isEqualTo(new Limit(440, 880));
         assertThat(DEFAULTS.pushStage()).isEqualTo(new Limit(640, 1280));
+        assertThat(DEFAULTS.perExtension()).containsOnlyKeys(Routes.EXTENSIONS.toArray(ExtensionRoute[]::new));
+        assertThat(DEFAULTS.httpRoutes()).containsEntry(Routes.DESCRIBE_GAME_SERVER_PROCESS.routeKey(), new Limit(30, 30))
+                .hasSize(2 * Operation.values().length + Routes.EXTENSIONS.size() + 1);
     }
 
     /**

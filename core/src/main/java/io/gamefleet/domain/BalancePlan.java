@@ -36,36 +36,70 @@ import java.util.Set;
  *     instance protection (FULL_PROTECTION: protected while it has a UTILIZED or claimed game
  *     server), the health sweep and metrics always run.</li>
  * </ul>
+ *
+ * <p>Lifetimes (PlayFab's, {@link InstanceLifetime}), for every group, balanced or not:
+ * <ul>
+ * <li>An ACTIVE instance that is retiring becomes DRAINING ({@link #retire}), desired capacity
+ *     unchanged: it takes no claim and lives to its end, its matches with it. The Spot rule does not
+ *     end it while it is idle unless it was drained for Spot (its type is not viable, or its
+ *     replacement was requested).</li>
+ * <li>An instance in service at or past its end is ended, protected or not (protection stops Auto
+ *     Scaling's own MaxInstanceLifetime, not a termination Gamefleet asks for): desired capacity
+ *     shrinks with it if it grew for its replacement, else the scaling group launches one. Being
+ *     interrupted, it is left to its interruption.</li>
+ * </ul>
  */
 public record BalancePlan(
         Set<String> nonViableTypes,
         Optional<InstanceTypeChange> instanceTypes,
         List<String> drain,
         Set<String> replaced,
+        List<String> retire,
         Optional<Integer> desiredCapacity,
         List<Termination> terminate,
         Map<String, Boolean> protection) {
 
     /**
-     * A draining instance to end. Desired capacity shrinks with it only if it grew for its
-     * replacement; otherwise (MaxSize reached) the scaling group replaces it, one a run.
+     * An instance to end: a draining one (desired capacity shrinks with it only if it grew for its
+     * replacement; otherwise, MaxSize reached, the scaling group replaces it, one a run), or one at
+     * the end of its lifetime ({@code lifetimeEnded}), whatever its games.
      */
-    public record Termination(String instanceId, boolean decrementDesiredCapacity) {}
+    public record Termination(String instanceId, boolean decrementDesiredCapacity, boolean lifetimeEnded) {
+        public Termination(String instanceId, boolean decrementDesiredCapacity) {
+            this(instanceId, decrementDesiredCapacity, false);
+        }
+    }
 
     /** The scaling group's new instance types and the purchase option they are bought with. */
     public record InstanceTypeChange(List<InstanceDefinition> definitions, BalancingStrategy purchase) {}
 
     /**
-     * Per instance: its recorded status, whether a game is on it (UTILIZED or live claim), and
-     * whether desired capacity grew for its replacement when it started draining.
+     * Per instance: its recorded status, whether a game is on it (UTILIZED or live claim), whether
+     * desired capacity grew for its replacement when it started draining, and where it is in its
+     * lifetime: retiring (less than the guaranteed lifetime left), ended.
      */
     public record InstanceView(ComputeInstance instance, InstanceStatus status, boolean hasGames,
-            boolean replacementRequested) {}
+            boolean replacementRequested, boolean retiring, boolean ended) {
+        /** An instance well within its lifetime. */
+        public InstanceView(ComputeInstance instance, InstanceStatus status, boolean hasGames,
+                boolean replacementRequested) {
+            this(instance, status, hasGames, replacementRequested, false, false);
+        }
+    }
 
     public static BalancePlan decide(GameServerGroup group, ScalingGroupState scaling, List<InstanceView> instances,
             Map<String, Long> interruptionsByType, double threshold) {
-        Map<String, Boolean> protection = new LinkedHashMap<>();
+        List<Termination> ended = new ArrayList<>();
+        List<InstanceView> living = new ArrayList<>();
         for (InstanceView v : instances) {
+            if (v.ended() && v.instance().inService() && v.status() != InstanceStatus.SPOT_TERMINATING) {
+                ended.add(new Termination(v.instance().instanceId(), v.replacementRequested(), true));
+            } else {
+                living.add(v);
+            }
+        }
+        Map<String, Boolean> protection = new LinkedHashMap<>();
+        for (InstanceView v : living) {
             boolean wanted = group.protectionPolicy() == GameServerProtectionPolicy.FULL_PROTECTION && v.hasGames();
             if (v.status() != InstanceStatus.SPOT_TERMINATING && wanted != v.instance().protectedFromScaleIn()) {
                 protection.put(v.instance().instanceId(), wanted);
@@ -75,7 +109,7 @@ public record BalancePlan(
                 && !group.isSuspended(GameServerGroupAction.REPLACE_INSTANCE_TYPES);
         if (!balancing) {
             return new BalancePlan(Set.of(), change(unbalanced(group, scaling), scaling), List.of(), Set.of(),
-                    Optional.empty(), List.of(), protection);
+                    retiring(living, List.of()), Optional.empty(), ended, protection);
         }
 
         Set<String> nonViable = nonViableTypes(group, instances, interruptionsByType, threshold);
@@ -96,15 +130,19 @@ public record BalancePlan(
         int inServiceActive = 0;
         int interruptedReplaced = 0;
         List<InstanceView> idleDraining = new ArrayList<>();
-        for (InstanceView v : instances) {
+        for (InstanceView v : living) {
             InstanceStatus status = v.status();
-            if (drainNew && status == InstanceStatus.ACTIVE && nonViable.contains(v.instance().instanceType())) {
+            boolean forSpot = nonViable.contains(v.instance().instanceType());
+            if (drainNew && status == InstanceStatus.ACTIVE && forSpot) {
                 drain.add(v.instance().instanceId());
                 status = InstanceStatus.DRAINING;
+            } else if (status == InstanceStatus.ACTIVE && v.retiring()) {
+                status = InstanceStatus.DRAINING; // retired below: it lives to its end
             }
             if (status == InstanceStatus.DRAINING) {
                 draining++;
-                if (!v.hasGames()) {
+                // One draining for its lifetime alone waits for its end, idle or not.
+                if (!v.hasGames() && (!v.retiring() || forSpot || v.replacementRequested())) {
                     idleDraining.add(v);
                 }
             } else if (status == InstanceStatus.ACTIVE && v.instance().inService()) {
@@ -146,8 +184,16 @@ public record BalancePlan(
                 }
             }
         }
+        terminate.addAll(ended);
         Optional<Integer> desiredChange = desired != scaling.desiredCapacity() ? Optional.of(desired) : Optional.empty();
-        return new BalancePlan(nonViable, typeChange, drain, replaced, desiredChange, terminate, protection);
+        return new BalancePlan(nonViable, typeChange, drain, replaced, retiring(living, drain), desiredChange, terminate,
+                protection);
+    }
+
+    /** The ACTIVE instances that are retiring and that the Spot rule does not drain this run. */
+    private static List<String> retiring(List<InstanceView> living, List<String> drained) {
+        return living.stream().filter(v -> v.retiring() && v.status() == InstanceStatus.ACTIVE)
+                .map(v -> v.instance().instanceId()).filter(id -> !drained.contains(id)).toList();
     }
 
     /**

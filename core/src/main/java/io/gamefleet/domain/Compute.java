@@ -25,11 +25,10 @@ public interface Compute {
     }
 
     /**
-     * The instances' own addresses: private and public IPv4, IPv6, private and public DNS names,
-     * each instance's as EC2 knows them now (an instance it does not know is left out). Asked once
-     * per instance, when Gamefleet records it.
+     * The instances as EC2 describes them ({@link LaunchedInstance}), each by its id (an instance
+     * EC2 does not know is left out). Asked once per instance, when Gamefleet records it.
      */
-    Map<String, List<String>> addresses(Collection<String> instanceIds);
+    Map<String, LaunchedInstance> launched(Collection<String> instanceIds);
 
     /**
      * Starts deleting the scaling group and its instances (protected ones too when
@@ -52,12 +51,20 @@ public interface Compute {
     record ScalingGroupState(int desiredCapacity, int minSize, int maxSize, List<InstanceDefinition> instanceTypes,
             boolean onDemandOnly, List<ComputeInstance> instances) {}
 
+    /** An instance of a scaling group, as the scaling group says (it does not say when the instance launched). */
+    record ComputeInstance(String instanceId, String instanceType, String availabilityZone, boolean inService,
+            boolean protectedFromScaleIn) {}
+
     /**
-     * {@code launchTime}: when it launched, or, where the service does not say (Auto Scaling), when
-     * it was described; the instance's record keeps the first one seen.
+     * An instance as EC2 describes it: when it launched (which its maximum lifetime counts from),
+     * and its own addresses (private and public IPv4, IPv6, private and public DNS names), which its
+     * game servers' ConnectionInfo must name.
      */
-    record ComputeInstance(String instanceId, String instanceType, String availabilityZone,
-            Instant launchTime, boolean inService, boolean protectedFromScaleIn) {}
+    record LaunchedInstance(Instant launchTime, List<String> addresses) {
+        public LaunchedInstance {
+            addresses = List.copyOf(addresses);
+        }
+    }
 
     /** A failure of the compute service; {@code retryable} when trying again may succeed. */
     final class ComputeException extends RuntimeException {

@@ -13,6 +13,8 @@ import java.time.Instant;
  * {@code healthLeaseExpiresAt} is set on a server whose instance's agent reports its health over
  * the push channel ({@link HealthReports}): it is healthy until then, whatever its
  * {@code lastHealthCheckTime}; without one, health is its last heartbeat within the health timeout.
+ * {@code process}: what its item keeps of its process's last report through the agent
+ * ({@link ProcessSummary}; null when none came).
  */
 public record GameServer(
         String gameServerGroupName,
@@ -28,7 +30,8 @@ public record GameServer(
         InstanceStatus instanceStatus,
         Instant instanceLaunchTime,
         String pushConnectionId,
-        Instant healthLeaseExpiresAt) {
+        Instant healthLeaseExpiresAt,
+        ProcessSummary process) {
 
     public boolean isClaimedAt(Instant now) {
         return claimExpiresAt != null && claimExpiresAt.isAfter(now);
@@ -71,6 +74,7 @@ public record GameServer(
         private Instant instanceLaunchTime;
         private String pushConnectionId;
         private Instant healthLeaseExpiresAt;
+        private ProcessSummary process;
 
         private Builder(GameServer s) {
             if (s == null) {
@@ -90,6 +94,7 @@ public record GameServer(
             instanceLaunchTime = s.instanceLaunchTime;
             pushConnectionId = s.pushConnectionId;
             healthLeaseExpiresAt = s.healthLeaseExpiresAt;
+            process = s.process;
         }
 
         public Builder gameServerGroupName(String v) { gameServerGroupName = v; return this; }
@@ -106,12 +111,13 @@ public record GameServer(
         public Builder instanceLaunchTime(Instant v) { instanceLaunchTime = v; return this; }
         public Builder pushConnectionId(String v) { pushConnectionId = v; return this; }
         public Builder healthLeaseExpiresAt(Instant v) { healthLeaseExpiresAt = v; return this; }
+        public Builder process(ProcessSummary v) { process = v; return this; }
 
         public GameServer build() {
             return new GameServer(gameServerGroupName, gameServerId, instanceId, connectionInfo,
                     gameServerData, utilizationStatus, claimExpiresAt, lastClaimTime,
                     lastHealthCheckTime, registrationTime, instanceStatus, instanceLaunchTime, pushConnectionId,
-                    healthLeaseExpiresAt);
+                    healthLeaseExpiresAt, process);
         }
     }
 }

@@ -10,7 +10,9 @@ import java.util.Optional;
  * and protected is the scaling group's to say, and read from it). {@code replacementRequested}:
  * desired capacity was raised for this instance's replacement (by the balancer when it began
  * draining it, or at its Spot interruption warning), so desired capacity goes down by one again
- * when the instance ends. {@code pushConnectionId}: the instance's agent's push connection, if one
+ * when the instance ends. {@code launchTime}: EC2's, which the instance's maximum lifetime counts
+ * from (a record made before EC2 was asked has the time Gamefleet first saw the instance, at most a
+ * balancer period later). {@code pushConnectionId}: the instance's agent's push connection, if one
  * is open (null otherwise), made at {@code pushConnectedAt}. {@code addresses}: the instance's own
  * IPv4 and IPv6 addresses and DNS names as EC2 gave them when Gamefleet first saw it, which its game
  * servers' ConnectionInfo must name (empty for a record made before they were recorded).
@@ -55,10 +57,10 @@ public record GameServerInstance(
         this(gameServerGroupName, instanceId, instanceStatus, instanceType, availabilityZone, launchTime, false);
     }
 
-    /** A scaling group's instance Gamefleet has not recorded before, with its own addresses: ACTIVE. */
-    public static GameServerInstance active(String group, Compute.ComputeInstance i, List<String> addresses) {
+    /** A scaling group's instance Gamefleet has not recorded before, with EC2's launch time and addresses: ACTIVE. */
+    public static GameServerInstance active(String group, Compute.ComputeInstance i, Compute.LaunchedInstance launched) {
         return new GameServerInstance(group, i.instanceId(), InstanceStatus.ACTIVE, i.instanceType(),
-                i.availabilityZone(), i.launchTime(), false, null, null, addresses);
+                i.availabilityZone(), launched.launchTime(), false, null, null, launched.addresses());
     }
 
     public GameServerInstance withStatus(InstanceStatus status) {

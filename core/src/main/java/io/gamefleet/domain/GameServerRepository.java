@@ -47,13 +47,29 @@ public interface GameServerRepository {
 
     record ClaimCandidates(Optional<GameServerGroupStatus> groupStatus, List<GameServer> servers) {}
 
-    /** What a conditional claim requires of the server, besides belonging to the group. */
-    record ClaimCondition(Instant now, Instant healthCutoff, Set<InstanceStatus> instanceStatuses) {}
+    /**
+     * What a conditional claim requires of the server, besides belonging to the group: its instance
+     * launched after {@code retiringLaunchedBy} when one is given (else it is retiring:
+     * {@link InstanceLifetime#retiringLaunchedBy}).
+     */
+    record ClaimCondition(Instant now, Instant healthCutoff, Set<InstanceStatus> instanceStatuses,
+            Optional<Instant> retiringLaunchedBy) {
+        /** With no instance retiring (lifetimes unlimited). */
+        public ClaimCondition(Instant now, Instant healthCutoff, Set<InstanceStatus> instanceStatuses) {
+            this(now, healthCutoff, instanceStatuses, Optional.empty());
+        }
+
+        /** Whether a server on an instance launched at {@code launchTime} is on a retiring one. */
+        public boolean retiring(Instant launchTime) {
+            return retiringLaunchedBy.filter(by -> launchTime != null && !launchTime.isAfter(by)).isPresent();
+        }
+    }
 
     /**
      * Claims the candidate if, at the moment of the write, it is in the group, AVAILABLE, not
-     * under a live claim, healthy ({@link GameServer#isHealthyAt}), and still on an instance of the status the candidate shows,
-     * which must be one the condition allows. Empty when any of that failed.
+     * under a live claim, healthy ({@link GameServer#isHealthyAt}), on an instance that is not
+     * retiring ({@link ClaimCondition#retiring}), and still on an instance of the status the
+     * candidate shows, which must be one the condition allows. Empty when any of that failed.
      */
     Optional<GameServer> tryClaim(GameServer candidate, ClaimCondition condition, Instant claimExpiresAt,
             Optional<String> gameServerData);
@@ -68,17 +84,36 @@ public interface GameServerRepository {
 
     /**
      * What a health report writes: the lease's new end ({@code now} or earlier ends it), the
-     * health check time when the report was healthy, and the reporting connection (the server's
-     * copy of its instance's push connection, made right).
+     * health check time when the report was healthy, the reporting connection (the server's
+     * copy of its instance's push connection, made right), and the server's process as reported
+     * at {@code now}, when it changed ({@link ProcessReport#summary} on the server, the whole report
+     * where {@link #findProcess} reads it).
      */
-    record HealthLease(Instant expiresAt, Optional<Instant> healthCheckTime, String pushConnectionId) {}
+    record HealthLease(Instant expiresAt, Optional<Instant> healthCheckTime, String pushConnectionId,
+            Optional<ReportedProcess> process) {
+        public HealthLease(Instant expiresAt, Optional<Instant> healthCheckTime, String pushConnectionId) {
+            this(expiresAt, healthCheckTime, pushConnectionId, Optional.empty());
+        }
+    }
 
     /**
-     * Writes the lease if the server is still in the group and on the instance; a server taken out
-     * of the claim index for its silence is put back when the lease is live. Empty when the
-     * server is gone (deregistered meanwhile).
+     * A process report as it came, at {@code at}, for the server registered at {@code registrationTime}
+     * (a later server of the same id is another).
+     */
+    record ReportedProcess(ProcessReport report, Instant at, Instant registrationTime) {}
+
+    /**
+     * Writes the lease (and the process, if given) if the server is still in the group and on the
+     * instance; a server taken out of the claim index for its silence is put back when the lease is
+     * live. Empty when the server is gone (deregistered meanwhile).
      */
     Optional<GameServer> setHealthLease(String group, String gameServerId, String instanceId, HealthLease lease);
+
+    /**
+     * The process last reported for this very server (one of an earlier server that had its id is
+     * not its); empty when none was.
+     */
+    Optional<GameServerProcess> findProcess(GameServer server);
 
     /** Ends, at {@code now}, every lease of the instance's servers that runs past it (its agent's connection ended). */
     void endHealthLeases(String instanceId, Instant now);

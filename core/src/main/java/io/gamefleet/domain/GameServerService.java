@@ -157,13 +157,13 @@ public final class GameServerService {
                     + " one balancer period: register again then");
         }
         Optional<ComputeInstance> found;
-        Optional<List<String>> addresses;
+        Optional<Compute.LaunchedInstance> launched;
         try {
             found = compute.get().describeInstances(group.autoScalingGroupName()).stream()
                     .filter(i -> i.instanceId().equals(instanceId))
                     .findFirst();
-            addresses = found.isEmpty() ? Optional.empty()
-                    : Optional.ofNullable(compute.get().addresses(List.of(instanceId)).get(instanceId));
+            launched = found.isEmpty() ? Optional.empty()
+                    : Optional.ofNullable(compute.get().launched(List.of(instanceId)).get(instanceId));
         } catch (RuntimeException e) {
             askedOfCompute.forget(group.name() + "/" + instanceId); // no answer: the next registration may ask
             throw e;
@@ -173,12 +173,12 @@ public final class GameServerService {
                     + group.name() + " (its Auto Scaling group " + group.autoScalingGroupName() + " does not have it)");
         }
         askedOfCompute.forget(group.name() + "/" + instanceId); // answered: only the ids not found stay
-        if (addresses.isEmpty()) {
+        if (launched.isEmpty()) {
             // Recorded without addresses, its ConnectionInfo could name any host for good.
             throw GamefleetException.internal("instance " + instanceId + " is not described by EC2 yet; it is safe to"
                     + " retry");
         }
-        GameServerInstance added = GameServerInstance.active(group.name(), found.get(), addresses.get());
+        GameServerInstance added = GameServerInstance.active(group.name(), found.get(), launched.get());
         instances.addIfAbsent(added);
         return added;
     }
@@ -281,6 +281,20 @@ public final class GameServerService {
         return GamefleetException.conflict("game server " + u.gameServerId() + " was changed concurrently; try again");
     }
 
+    /**
+     * A game server's process as its agent last reported it (Gamefleet's own route, for an
+     * administrator); with no process and no time when the server is registered but no report of
+     * its process came.
+     */
+    public GameServerProcess describeProcess(String groupNameOrArn, String gameServerId, Caller caller) {
+        if (!caller.administrator()) {
+            throw GamefleetException.unauthorized("only an administrator reads a game server's process");
+        }
+        GameServer server = describe(groupNameOrArn, gameServerId, caller);
+        return servers.findProcess(server).orElseGet(() -> new GameServerProcess(server.gameServerGroupName(),
+                server.gameServerId(), server.instanceId(), null, null));
+    }
+
     /** An administrator's deregistration (PlayFab's ShutDownMultiplayerServer) also tells the server's agent to end it. */
     public void deregister(String groupNameOrArn, String gameServerId, Caller caller) {
         String group = settings.groupName(groupNameOrArn);
@@ -313,7 +327,8 @@ public final class GameServerService {
             throw GamefleetException.invalidRequest("FilterOption.InstanceStatuses must contain ACTIVE");
         }
         Instant now = clock.instant();
-        ClaimCondition condition = new ClaimCondition(now, now.minus(settings.healthTimeout()), allowed);
+        ClaimCondition condition = new ClaimCondition(now, now.minus(settings.healthTimeout()), allowed,
+                settings.lifetime().retiringLaunchedBy(now));
         Instant expiresAt = now.plus(settings.claimTtl());
         if (c.gameServerId().isPresent()) {
             return claimNamed(group, c.gameServerId().get(), condition, expiresAt, c.gameServerData());
@@ -391,6 +406,11 @@ public final class GameServerService {
             return Optional.of("is already claimed");
         } else if (server.instanceStatus() == InstanceStatus.SPOT_TERMINATING) {
             return Optional.of("is on an instance that is being interrupted");
+        } else if (condition.retiring(server.instanceLaunchTime())) {
+            // (a candidate from the claim index shows its instance's launch time: no write is tried)
+            return Optional.of("is on an instance that is retiring: its maximum lifetime ends at "
+                    + settings.lifetime().end(server.instanceLaunchTime()).orElseThrow() + ", less than the guaranteed "
+                    + settings.lifetime().guaranteed() + " from now");
         } else if (!condition.instanceStatuses().contains(server.instanceStatus())) {
             return Optional.of("is on a DRAINING instance, which FilterOption excludes");
         } else if (server.lastHealthCheckTime() != null && !server.isHealthyAt(condition.now(), condition.healthCutoff())) {

@@ -69,7 +69,7 @@ public final class GroupLifecycle {
     }
 
     /**
-     * Records the scaling group's new instances, with their own addresses (one EC2 is yet to
+     * Records the scaling group's new instances, with EC2's launch time and addresses (one EC2 is yet to
      * describe waits for a later check, or the balancer); true once one of them is in service.
      */
     public boolean checkActivation(String name) {
@@ -79,10 +79,11 @@ public final class GroupLifecycle {
                 .collect(Collectors.toSet());
         List<ComputeInstance> added = found.stream().filter(i -> !recorded.contains(i.instanceId())).toList();
         if (!added.isEmpty()) {
-            Map<String, List<String>> addresses = compute.addresses(added.stream().map(ComputeInstance::instanceId).toList());
+            Map<String, Compute.LaunchedInstance> launched = compute.launched(added.stream()
+                    .map(ComputeInstance::instanceId).toList());
             for (ComputeInstance i : added) {
-                if (addresses.containsKey(i.instanceId())) {
-                    instances.addIfAbsent(GameServerInstance.active(name, i, addresses.get(i.instanceId())));
+                if (launched.containsKey(i.instanceId())) {
+                    instances.addIfAbsent(GameServerInstance.active(name, i, launched.get(i.instanceId())));
                 }
             }
         }

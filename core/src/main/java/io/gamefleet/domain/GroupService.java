@@ -167,6 +167,10 @@ public final class GroupService {
         });
     }
 
+    /**
+     * The group's instances as recorded; one that is retiring ({@link InstanceLifetime#retiring})
+     * shows as DRAINING from the very moment it is, before the balancer's next run records it so.
+     */
     public Page<GameServerInstance> describeInstances(String nameOrArn, Optional<List<String>> instanceIds,
             int limit, Optional<String> nextToken) {
         GameServerGroup group = describe(nameOrArn);
@@ -174,11 +178,17 @@ public final class GroupService {
             if (nextToken.isPresent()) {
                 throw GamefleetException.invalidRequest("NextToken cannot be used together with InstanceIds");
             }
-            return new Page<>(instances.findAll(group.name(), instanceIds.get()), Optional.empty());
+            return new Page<>(asNow(instances.findAll(group.name(), instanceIds.get())), Optional.empty());
         }
         String scope = "DescribeGameServerInstances/" + group.name();
         Page<GameServerInstance> page = instances.list(group.name(), limit, tokens.redeem(scope, nextToken));
-        return new Page<>(page.items(), tokens.issue(scope, page.cursor()));
+        return new Page<>(asNow(page.items()), tokens.issue(scope, page.cursor()));
+    }
+
+    private List<GameServerInstance> asNow(List<GameServerInstance> recorded) {
+        Instant now = clock.instant();
+        return recorded.stream().map(i -> i.instanceStatus() == InstanceStatus.ACTIVE
+                && settings.lifetime().retiring(i.launchTime(), now) ? i.withStatus(InstanceStatus.DRAINING) : i).toList();
     }
 
     /**

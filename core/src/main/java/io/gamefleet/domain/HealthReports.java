@@ -1,6 +1,7 @@
 package io.gamefleet.domain;
 
 import io.gamefleet.domain.GameServerRepository.HealthLease;
+import io.gamefleet.domain.GameServerRepository.ReportedProcess;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * An agent's health report over its push connection: every health period, one message for all of
@@ -19,7 +21,8 @@ import java.util.Set;
  * server every five minutes instead of one per period). An UNHEALTHY report ends the lease at
  * once, and so does the end of the connection ({@link PushConnections#disconnect}). A silently
  * dead instance's servers therefore stay claimable for at most {@link #LEASE} after its last
- * report (docs/agent.md, "Health over the push channel").
+ * report (docs/agent.md, "Health over the push channel"). A report may carry each server's process
+ * ({@link ProcessReport}), written likewise only when it changed.
  */
 public final class HealthReports {
     /** How long a healthy report keeps a server claimable: API Gateway's idle timeout, which ends a dead agent's connection too. */
@@ -29,35 +32,60 @@ public final class HealthReports {
     /** The servers one report may list (one BatchGetItem). */
     public static final int MAX_SERVERS = 100;
 
-    public record Report(String gameServerId, boolean healthy) {}
+    /** One server's health, and its process when the agent reports it (older agents do not). */
+    public record Report(String gameServerId, boolean healthy, Optional<ProcessReport> process) {
+        public Report(String gameServerId, boolean healthy) {
+            this(gameServerId, healthy, Optional.empty());
+        }
+    }
 
     private final GameServerRepository servers;
     private final InstanceRepository instances;
+    private final Supplier<Metrics> metrics;
     private final Clock clock;
 
-    public HealthReports(GameServerRepository servers, InstanceRepository instances, Clock clock) {
+    /** {@code metrics}: where the reports' process events are counted, asked for at the first. */
+    public HealthReports(GameServerRepository servers, InstanceRepository instances, Supplier<Metrics> metrics,
+            Clock clock) {
         this.servers = servers;
         this.instances = instances;
+        this.metrics = metrics;
         this.clock = clock;
     }
 
     /**
      * Applies the report of connection {@code connectionId}: all or nothing, refused (with nothing
      * written) when it lists no server, too many, one twice, one that is not registered in the
-     * group, or one that is not on the connection's own instance. Returns how many servers it wrote.
+     * group, or one that is not on the connection's own instance. A server's process is written
+     * only when it differs from the one its item holds (in the same write as its lease, when that
+     * is due too). The instance's process events are counted once the report is taken. Returns how
+     * many servers it wrote.
      */
-    public int report(String connectionId, String group, List<Report> reports) {
+    public int report(String connectionId, String group, List<Report> reports, ProcessEvents events) {
         Instant now = clock.instant();
         Map<String, GameServer> byId = validated(connectionId, group, reports);
         int written = 0;
         for (Report r : reports) {
             GameServer s = byId.get(r.gameServerId());
-            Optional<HealthLease> lease = due(s, r.healthy(), connectionId, now);
+            Optional<ReportedProcess> process = r.process().filter(p -> changed(s, p))
+                    .map(p -> new ReportedProcess(p, now, s.registrationTime()));
+            Optional<HealthLease> lease = due(s, r.healthy(), connectionId, now)
+                    .map(l -> new HealthLease(l.expiresAt(), l.healthCheckTime(), l.pushConnectionId(), process))
+                    .or(() -> process.map(p -> new HealthLease(s.healthLeaseExpiresAt(), Optional.empty(), connectionId,
+                            Optional.of(p))));
             if (lease.isPresent() && servers.setHealthLease(group, s.gameServerId(), s.instanceId(), lease.get()).isPresent()) {
                 written++;
             }
         }
+        if (events.any()) {
+            metrics.get().processEvents(group, events);
+        }
         return written;
+    }
+
+    /** Whether the report says something the server's item does not hold yet. */
+    private static boolean changed(GameServer s, ProcessReport reported) {
+        return s.process() == null || !s.process().digest().equals(reported.digest());
     }
 
     /** The write a report needs, if any: only a change of health, a lease near its end, or a stale connection copy. */

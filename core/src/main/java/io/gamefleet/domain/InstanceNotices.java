@@ -2,15 +2,17 @@ package io.gamefleet.domain;
 
 import io.gamefleet.domain.InstanceNotifier.Delivery;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The notices sent to an instance's agent after a claim or an operator's deregistration. A notice
- * is best effort and never fails the request that caused it: a claim whose notice is not
- * delivered lapses by itself, as FleetIQ's does.
+ * The notices sent to an instance's agent after a claim or an operator's deregistration, and at
+ * each balancer run while its instance is retiring ({@link #retiring}). A notice is best effort
+ * and never fails the request that caused it: a claim whose notice is not delivered lapses by
+ * itself, as FleetIQ's does.
  *
  * <p>It goes to the connection copied onto the game server's item, which the claim's (or the
  * deletion's) own write returned, so the claim reads nothing more. A server with no copy is on an
@@ -22,6 +24,8 @@ import java.util.function.Supplier;
 public final class InstanceNotices {
     /** The terminate notice's reason when an administrator deregistered the server. */
     public static final String OPERATOR = "operator";
+    /** The notice's name where a dropped one is counted. */
+    private static final String RETIRING = "retiring";
 
     private final Supplier<InstanceNotifier> notifier;
     private final InstanceRepository instances;
@@ -55,6 +59,33 @@ public final class InstanceNotices {
         deliver(server, "terminate", connection -> notifier.get().terminate(connection, server, reason));
     }
 
+    /**
+     * The balancer's notice to a retiring instance ({@code retiresAt}: its end), at each run until
+     * the end, so a lost one is made good by the next: to the connection the run read with the
+     * instance, if it is open. A gone one is cleared from the instance (a newer one gets the next
+     * run's). Returns false when the channel could not be reached: the run then leaves its other
+     * notices to the next run rather than wait for each in turn.
+     */
+    public boolean retiring(GameServerInstance instance, Instant retiresAt) {
+        Optional<String> connection = instance.openPushConnection(clock.instant());
+        if (notifier == null || connection.isEmpty()) {
+            return true;
+        }
+        try {
+            if (notifier.get().retiring(connection.get(), instance, retiresAt) == Delivery.GONE) {
+                instances.clearPushConnection(instance.gameServerGroupName(), instance.instanceId(), connection.get());
+                log.accept("the " + RETIRING + " notice of instance " + instance.instanceId() + " was dropped: its push"
+                        + " connection is gone; the next balancer run tells its next connection");
+                dropped(instance.gameServerGroupName(), RETIRING);
+            }
+            return true;
+        } catch (RuntimeException e) {
+            log.accept("the " + RETIRING + " notice of instance " + instance.instanceId() + " failed and was dropped: " + e);
+            dropped(instance.gameServerGroupName(), RETIRING);
+            return false;
+        }
+    }
+
     private void deliver(GameServer server, String notice, Function<String, Delivery> post) {
         String carried = server.pushConnectionId();
         if (notifier == null || carried == null) {
@@ -76,18 +107,18 @@ public final class InstanceNotices {
             if (current.isEmpty()) {
                 log.accept("the " + notice + " notice of game server " + server.gameServerId() + " was dropped: instance "
                         + server.instanceId() + " has no open push connection");
-                dropped(server, notice);
+                dropped(server.gameServerGroupName(), notice);
             }
         } catch (RuntimeException e) {
             log.accept("the " + notice + " notice of game server " + server.gameServerId() + " to instance "
                     + server.instanceId() + " failed and was dropped: " + e);
-            dropped(server, notice);
+            dropped(server.gameServerGroupName(), notice);
         }
     }
 
-    private void dropped(GameServer server, String notice) {
+    private void dropped(String group, String notice) {
         try {
-            metrics.get().undeliveredNotice(server.gameServerGroupName(), notice);
+            metrics.get().undeliveredNotice(group, notice);
         } catch (RuntimeException e) {
             log.accept("the dropped " + notice + " notice could not be counted: " + e);
         }

@@ -1,5 +1,7 @@
 package io.gamefleet.domain;
 
+import java.time.Instant;
+
 /**
  * Sends notices to an instance's agent over its push connection. Implemented in
  * io.gamefleet.adapters.push (API Gateway's management API, PostToConnection). A failure to
@@ -14,5 +16,8 @@ public interface InstanceNotifier {
 
     /** The server is to end (an operator deregistered it): {@code reason} says why. */
     Delivery terminate(String connectionId, GameServer server, String reason);
+
+    /** The instance's maximum lifetime ends at {@code retiresAt}: it takes no claim until then, and is replaced then. */
+    Delivery retiring(String connectionId, GameServerInstance instance, Instant retiresAt);
 
 }

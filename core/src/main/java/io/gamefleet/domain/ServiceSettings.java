@@ -2,7 +2,10 @@ package io.gamefleet.domain;
 
 import java.time.Duration;
 
-/** The deployment settings the domain needs, read once from the environment at start. */
+/**
+ * The deployment settings the domain needs, read once from the environment at start.
+ * {@code lifetime}: how long instances live ({@link InstanceLifetime}).
+ */
 public record ServiceSettings(
         String region,
         String accountId,
@@ -11,7 +14,8 @@ public record ServiceSettings(
         Duration deletedRetention,
         Duration activationTimeout,
         String scalingGroupPrefix,
-        InstanceLimits instanceLimits) {
+        InstanceLimits instanceLimits,
+        InstanceLifetime lifetime) {
 
     /** The Auto Scaling group a group created now gets: one name per deployment (stage) and group. */
     public String autoScalingGroupName(String groupName) {

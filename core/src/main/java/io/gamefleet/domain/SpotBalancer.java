@@ -5,11 +5,13 @@ import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.domain.Compute.ScalingGroupState;
 import io.gamefleet.domain.InterruptionRepository.Interruption;
 import io.gamefleet.domain.Metrics.GameServerCounts;
+import io.gamefleet.domain.Metrics.ProcessCounts;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -22,8 +24,9 @@ import java.util.stream.Collectors;
 /**
  * The scheduled balancer: for every ACTIVE group, one query of its game servers, one of its
  * instances, one of its recent interruptions and one describe of its scaling group; then a few
- * calls per instance that changes (see {@link BalancePlan} for the rules). Game servers are
- * written only when their instance changes status or when they are swept.
+ * calls per instance that changes (see {@link BalancePlan} for the rules, Spot balancing and
+ * lifetimes). Game servers are written only when their instance changes status or when they are
+ * swept. Each retiring instance's agent is told so at every run ({@link InstanceNotices#retiring}).
  */
 public final class SpotBalancer {
     private final GroupRepository groups;
@@ -32,6 +35,7 @@ public final class SpotBalancer {
     private final InterruptionRepository interruptions;
     private final Compute compute;
     private final Replacements replacements;
+    private final InstanceNotices notices;
     private final Metrics metrics;
     private final ServiceSettings settings;
     private final Duration viabilityWindow;
@@ -39,9 +43,12 @@ public final class SpotBalancer {
     private final Clock clock;
     private final Consumer<String> log;
 
+    /** {@code notices}: what the retiring instances' agents are told. */
     public SpotBalancer(GroupRepository groups, GameServerRepository servers, InstanceRepository instances,
             InterruptionRepository interruptions, Compute compute, Metrics metrics, ServiceSettings settings,
-            Duration viabilityWindow, double viabilityThreshold, Clock clock, Consumer<String> log) {
+            Duration viabilityWindow, double viabilityThreshold, Clock clock, Consumer<String> log,
+            InstanceNotices notices) {
+        this.notices = notices;
         this.groups = groups;
         this.servers = servers;
         this.instances = instances;
@@ -56,9 +63,13 @@ public final class SpotBalancer {
         this.log = log;
     }
 
-    /** What a run did to one group, for logs and tests. */
+    /**
+     * What a run did to one group, for logs and tests: {@code retired}, the instances it made
+     * DRAINING for their lifetime; {@code terminated}, those it ended, drained ones and those at the
+     * end of their lifetime.
+     */
     public record GroupReport(String group, int swept, Set<String> nonViableTypes, List<String> drained,
-            List<String> terminated, Optional<Integer> desiredCapacity, GameServerCounts counts) {}
+            List<String> retired, List<String> terminated, Optional<Integer> desiredCapacity, GameServerCounts counts) {}
 
     /** Balances every ACTIVE group; a failure in one group is logged and the others still run. */
     public List<GroupReport> runAll() {
@@ -86,7 +97,7 @@ public final class SpotBalancer {
         Optional<ScalingGroupState> found = compute.describeScalingGroup(group.autoScalingGroupName());
         if (found.isEmpty()) {
             log.accept("balancer: group " + name + " has no Auto Scaling group " + group.autoScalingGroupName());
-            return new GroupReport(name, 0, Set.of(), List.of(), List.of(), Optional.empty(),
+            return new GroupReport(name, 0, Set.of(), List.of(), List.of(), List.of(), Optional.empty(),
                     new GameServerCounts(0, 0, 0, 0));
         }
         ScalingGroupState scaling = found.get();
@@ -149,11 +160,13 @@ public final class SpotBalancer {
         });
 
         // Plan and act.
-        List<InstanceView> views = scaling.instances().stream().map(c -> new InstanceView(c,
-                recorded.get(c.instanceId()).instanceStatus(),
-                byInstance.getOrDefault(c.instanceId(), List.of()).stream().anyMatch(s -> hasGame(s, now)),
-                recorded.get(c.instanceId()).replacementRequested()))
-                .toList();
+        InstanceLifetime lifetime = settings.lifetime();
+        List<InstanceView> views = scaling.instances().stream().map(c -> {
+            GameServerInstance i = recorded.get(c.instanceId());
+            return new InstanceView(c, i.instanceStatus(),
+                    byInstance.getOrDefault(c.instanceId(), List.of()).stream().anyMatch(s -> hasGame(s, now)),
+                    i.replacementRequested(), lifetime.retiring(i.launchTime(), now), lifetime.ended(i.launchTime(), now));
+        }).toList();
         Map<String, Long> interruptedByType = interruptions.since(name, now.minus(viabilityWindow)).stream()
                 .collect(Collectors.groupingBy(Interruption::instanceType, Collectors.counting()));
         BalancePlan plan = BalancePlan.decide(group, scaling, views, interruptedByType, viabilityThreshold);
@@ -175,6 +188,17 @@ public final class SpotBalancer {
                 drained.add(id);
             }
         }
+        List<String> retired = new ArrayList<>();
+        for (String id : plan.retire()) {
+            if (instances.changeStatus(name, id, InstanceStatus.ACTIVE, InstanceStatus.DRAINING, false)) {
+                recorded.put(id, recorded.get(id).withStatus(InstanceStatus.DRAINING));
+                servers.setInstanceStatus(byInstance.getOrDefault(id, List.of()), InstanceStatus.DRAINING);
+                byInstance.computeIfPresent(id, (i, onIt) -> withStatus(onIt, InstanceStatus.DRAINING));
+                retired.add(id);
+                log.accept("balancer: instance " + id + " of group " + name + " is retiring: its maximum lifetime ends at "
+                        + lifetime.end(recorded.get(id).launchTime()).orElseThrow() + "; it takes no claim until then");
+            }
+        }
         ScalingGroupState planned = scaling;
         Optional<Integer> desired = plan.desiredCapacity().map(d -> moveDesiredCapacity(group, d - planned.desiredCapacity(),
                 planned));
@@ -182,20 +206,42 @@ public final class SpotBalancer {
         List<String> terminated = new java.util.ArrayList<>();
         for (BalancePlan.Termination t : plan.terminate()) {
             // The servers read at the start must still be unclaimed: a claim since then keeps the instance.
-            if (!servers.retire(byInstance.getOrDefault(t.instanceId(), List.of()))) {
+            // At the end of its lifetime it goes whatever its games (its agent ended them before).
+            if (!t.lifetimeEnded() && !servers.retire(byInstance.getOrDefault(t.instanceId(), List.of()))) {
                 log.accept("balancer: draining instance " + t.instanceId() + " of group " + name
                         + " got a claim or a game during this run; it stays for now");
                 continue;
             }
             compute.terminateInstance(group.autoScalingGroupName(), t.instanceId(), t.decrementDesiredCapacity());
-            forget(recorded.get(t.instanceId()), all);
+            GameServerInstance ended = recorded.remove(t.instanceId());
+            forget(ended, all);
             terminated.add(t.instanceId());
-            log.accept("balancer: terminated draining instance " + t.instanceId() + " of group " + name);
+            log.accept(t.lifetimeEnded()
+                    ? "balancer: ended instance " + t.instanceId() + " of group " + name + " at the end of its maximum"
+                            + " lifetime (launched " + ended.launchTime() + ")"
+                            + (t.decrementDesiredCapacity() ? "" : "; its scaling group launches its replacement")
+                    : "balancer: terminated draining instance " + t.instanceId() + " of group " + name);
         }
 
-        GameServerCounts counts = count(all, recorded);
+        tellRetiring(recorded.values(), now);
+        GameServerCounts counts = count(all, recorded, now);
         metrics.gameServers(name, counts);
-        return new GroupReport(name, swept, plan.nonViableTypes(), drained, terminated, desired, counts);
+        metrics.processes(name, processes(all));
+        return new GroupReport(name, swept, plan.nonViableTypes(), drained, retired, terminated, desired, counts);
+    }
+
+    /**
+     * Every retiring instance's agent, told at each run until its end ({@link InstanceNotices#retiring});
+     * once the channel cannot be reached, the rest wait for the next run.
+     */
+    private void tellRetiring(Collection<GameServerInstance> recorded, Instant now) {
+        InstanceLifetime lifetime = settings.lifetime();
+        for (GameServerInstance i : recorded) {
+            if (lifetime.retiring(i.launchTime(), now) && !lifetime.ended(i.launchTime(), now)
+                    && !notices.retiring(i, lifetime.end(i.launchTime()).orElseThrow())) {
+                return;
+            }
+        }
     }
 
     /**
@@ -232,23 +278,23 @@ public final class SpotBalancer {
     }
 
     /**
-     * Instances new to Gamefleet, recorded with their own addresses (one EC2 does not describe yet
-     * is recorded at a later run; if EC2 cannot be asked, none is this run).
+     * Instances new to Gamefleet, recorded with EC2's launch time and their own addresses (one EC2
+     * does not describe yet is recorded at a later run; if EC2 cannot be asked, none is this run).
      */
     private void record(String group, List<ComputeInstance> added, Map<String, GameServerInstance> recorded) {
         if (added.isEmpty()) {
             return;
         }
-        Map<String, List<String>> addresses;
+        Map<String, Compute.LaunchedInstance> launched;
         try {
-            addresses = compute.addresses(added.stream().map(ComputeInstance::instanceId).toList());
+            launched = compute.launched(added.stream().map(ComputeInstance::instanceId).toList());
         } catch (Compute.ComputeException e) {
             log.accept("balancer: the new instances of group " + group + " are recorded at a later run: " + e.getMessage());
             return;
         }
         for (ComputeInstance c : added) {
-            if (addresses.containsKey(c.instanceId())) {
-                GameServerInstance instance = GameServerInstance.active(group, c, addresses.get(c.instanceId()));
+            if (launched.containsKey(c.instanceId())) {
+                GameServerInstance instance = GameServerInstance.active(group, c, launched.get(c.instanceId()));
                 instances.addIfAbsent(instance);
                 recorded.put(c.instanceId(), instance);
             }
@@ -275,19 +321,29 @@ public final class SpotBalancer {
         return s.utilizationStatus() == UtilizationStatus.UTILIZED || s.isClaimedAt(now);
     }
 
-    private static GameServerCounts count(List<GameServer> all, Map<String, GameServerInstance> recorded) {
+    /**
+     * FleetIQ's counts. An AVAILABLE server on a retiring instance is left out, as one on an
+     * interrupted instance is: no claim lands on it, so target tracking sees the capacity it is not.
+     */
+    private GameServerCounts count(List<GameServer> all, Map<String, GameServerInstance> recorded, Instant now) {
         long available = 0;
         long utilized = 0;
         long drainingAvailable = 0;
         long drainingUtilized = 0;
         Map<String, InstanceStatus> status = new HashMap<>();
-        recorded.forEach((id, i) -> status.put(id, i.instanceStatus()));
+        Set<String> retiring = new HashSet<>();
+        recorded.forEach((id, i) -> {
+            status.put(id, i.instanceStatus());
+            if (settings.lifetime().retiring(i.launchTime(), now)) {
+                retiring.add(id);
+            }
+        });
         for (GameServer s : all) {
             InstanceStatus st = status.getOrDefault(s.instanceId(), s.instanceStatus());
-            if (st == InstanceStatus.SPOT_TERMINATING) {
+            boolean inUse = s.utilizationStatus() == UtilizationStatus.UTILIZED;
+            if (st == InstanceStatus.SPOT_TERMINATING || (!inUse && retiring.contains(s.instanceId()))) {
                 continue;
             }
-            boolean inUse = s.utilizationStatus() == UtilizationStatus.UTILIZED;
             if (inUse) {
                 utilized++;
             } else {
@@ -302,5 +358,22 @@ public final class SpotBalancer {
             }
         }
         return new GameServerCounts(available, utilized, drainingAvailable, drainingUtilized);
+    }
+
+    /** The servers' processes, as their items hold them ({@link ProcessSummary}), counted by state. */
+    private static ProcessCounts processes(List<GameServer> all) {
+        Map<ProcessState, Long> byState = new EnumMap<>(ProcessState.class);
+        long players = 0;
+        for (GameServer s : all) {
+            if (s.process() != null) {
+                players += s.process().connectedPlayers();
+                if (s.process().state() != null) {
+                    byState.merge(s.process().state(), 1L, Long::sum);
+                }
+            }
+        }
+        return new ProcessCounts(byState.getOrDefault(ProcessState.Initializing, 0L),
+                byState.getOrDefault(ProcessState.StandingBy, 0L), byState.getOrDefault(ProcessState.Active, 0L),
+                byState.getOrDefault(ProcessState.Terminating, 0L), players);
     }
 }

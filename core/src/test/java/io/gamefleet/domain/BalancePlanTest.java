@@ -27,7 +27,7 @@ class BalancePlanTest {
 
     private static InstanceView view(String id, String type, InstanceStatus status, boolean games, boolean inService,
             boolean protectedFromScaleIn) {
-        return new InstanceView(new ComputeInstance(id, type, "us-east-1a", Instant.EPOCH, inService, protectedFromScaleIn),
+        return new InstanceView(new ComputeInstance(id, type, "us-east-1a", inService, protectedFromScaleIn),
                 status, games, false);
     }
 
@@ -298,5 +298,53 @@ class BalancePlanTest {
     private static List<InstanceView> drained(List<InstanceView> views) {
         return views.stream().map(v -> v.instance().instanceType().equals("c4.large")
                 ? new InstanceView(v.instance(), InstanceStatus.DRAINING, v.hasGames(), true) : v).toList();
+    }
+
+    // ---- lifetimes ----------------------------------------------------------------------------
+
+    private static InstanceView aged(String id, InstanceStatus status, boolean games, boolean replacementRequested,
+            boolean retiring, boolean ended) {
+        return new InstanceView(new ComputeInstance(id, "m4.large", "us-east-1a", true, games), status, games,
+                replacementRequested, retiring, ended);
+    }
+
+    @Test
+    void aRetiringInstanceIsDrainedWithNoReplacementAndLivesToItsEndIdleOrNot() {
+        GameServerGroup g = group(BalancingStrategy.SPOT_PREFERRED, GameServerProtectionPolicy.FULL_PROTECTION);
+        List<InstanceView> views = List.of(aged("old", InstanceStatus.ACTIVE, false, false, true, false),
+                aged("young-a", InstanceStatus.ACTIVE, true, false, false, false),
+                aged("young-b", InstanceStatus.ACTIVE, false, false, false, false));
+        BalancePlan plan = BalancePlan.decide(g, scaling(3, ALL_TYPES, views), views, Map.of(), THRESHOLD);
+        assertThat(plan.retire()).containsExactly("old");
+        assertThat(plan.drain()).isEmpty();
+        assertThat(plan.desiredCapacity()).isEmpty();
+        assertThat(ids(plan.terminate())).isEmpty();
+
+        // Recorded DRAINING, idle, two ACTIVE in service for the desired three: the Spot rule would end it.
+        List<InstanceView> drained = List.of(aged("old", InstanceStatus.DRAINING, false, false, true, false),
+                views.get(1), views.get(2));
+        BalancePlan later = BalancePlan.decide(g, scaling(3, ALL_TYPES, drained), drained, Map.of(), THRESHOLD);
+        assertThat(later.retire()).isEmpty();
+        assertThat(ids(later.terminate())).as("it waits for its end").isEmpty();
+        // Drained for Spot with its replacement requested, it goes as any drained instance.
+        List<InstanceView> replaced = List.of(aged("old", InstanceStatus.DRAINING, false, true, true, false),
+                views.get(1), views.get(2));
+        assertThat(BalancePlan.decide(g, scaling(3, ALL_TYPES, replaced), replaced, Map.of(), THRESHOLD).terminate())
+                .containsExactly(new BalancePlan.Termination("old", true, false));
+    }
+
+    @Test
+    void anInstanceAtItsEndIsEndedProtectedOrNotWithItsGamesUnlessInterruptedOrNotInService() {
+        GameServerGroup g = group(BalancingStrategy.ON_DEMAND_ONLY, GameServerProtectionPolicy.FULL_PROTECTION);
+        InstanceView ended = aged("ended", InstanceStatus.DRAINING, true, false, true, true);
+        InstanceView endedReplaced = aged("replaced", InstanceStatus.DRAINING, false, true, true, true);
+        InstanceView interrupted = aged("interrupted", InstanceStatus.SPOT_TERMINATING, false, false, true, true);
+        InstanceView launching = new InstanceView(new ComputeInstance("launching", "m4.large", "us-east-1a", false, false),
+                InstanceStatus.ACTIVE, false, false, true, true);
+        List<InstanceView> views = List.of(ended, endedReplaced, interrupted, launching);
+        BalancePlan plan = BalancePlan.decide(g, scaling(4, ALL_TYPES, views), views, Map.of(), THRESHOLD);
+        assertThat(plan.terminate()).containsExactly(new BalancePlan.Termination("ended", false, true),
+                new BalancePlan.Termination("replaced", true, true));
+        assertThat(plan.retire()).as("one not in service is retired, not ended").containsExactly("launching");
     }
 }

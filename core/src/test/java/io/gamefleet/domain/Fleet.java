@@ -44,8 +44,10 @@ final class Fleet {
      */
     static final InstanceLimits LIMITS = new InstanceLimits(16, true, new FairShare.Budget(0.2, 16),
             new FairShare.Budget(3, 6));
+    /** PlayFab's lifetimes, the catalog's defaults: 10 days, 23 hours of them guaranteed. */
+    static final InstanceLifetime LIFETIME = new InstanceLifetime(Duration.ofHours(240), Duration.ofHours(23));
     static final ServiceSettings SETTINGS = new ServiceSettings("us-east-1", "123456789012", CLAIM_TTL,
-            HEALTH_TIMEOUT, DELETED_RETENTION, ACTIVATION_TIMEOUT, "gamefleet-", LIMITS);
+            HEALTH_TIMEOUT, DELETED_RETENTION, ACTIVATION_TIMEOUT, "gamefleet-", LIMITS, LIFETIME);
     static final Duration VIABILITY_WINDOW = Duration.ofHours(1);
     static final double VIABILITY_THRESHOLD = 0.2;
     static final String C5 = "c5.large";
@@ -53,7 +55,10 @@ final class Fleet {
     static final List<InstanceDefinition> TYPES = List.of(new InstanceDefinition(C5, null), new InstanceDefinition(M5, null));
 
     final MutableClock clock = new MutableClock(T0);
-    /** What the services are built with: {@link #SETTINGS}, or what {@link #allowGameServersPerInstance} made of it. */
+    /**
+     * What the services are built with: {@link #SETTINGS}, or what {@link #allowGameServersPerInstance}
+     * and {@link #withLifetime} made of it.
+     */
     private ServiceSettings settings = SETTINGS;
     final InMemoryGameServerRepository servers = new InMemoryGameServerRepository();
     final InMemoryGroupRepository groups = new InMemoryGroupRepository(servers);
@@ -95,8 +100,12 @@ final class Fleet {
     /** Its notices go to {@link #notifier}, and read and clear connections in {@code instanceRepository}. */
     GameServerService gameServers(GameServerRepository repository, InstanceRepository instanceRepository) {
         return new GameServerService(groups, repository, instanceRepository, () -> compute,
-                new ClaimPolicy(1, new SplittableRandom(1)), tokens, settings, clock,
-                new InstanceNotices(() -> notifier, instanceRepository, () -> metrics, log::add, clock));
+                new ClaimPolicy(1, new SplittableRandom(1)), tokens, settings, clock, notices(instanceRepository));
+    }
+
+    /** Notices to {@link #notifier}, reading and clearing connections in {@code instanceRepository}. */
+    InstanceNotices notices(InstanceRepository instanceRepository) {
+        return new InstanceNotices(() -> notifier, instanceRepository, () -> metrics, log::add, clock);
     }
 
     PushConnections pushConnections() {
@@ -104,7 +113,7 @@ final class Fleet {
     }
 
     HealthReports healthReports() {
-        return new HealthReports(servers, instances, clock);
+        return new HealthReports(servers, instances, () -> metrics, clock);
     }
 
     GroupLifecycle lifecycle() {
@@ -117,7 +126,7 @@ final class Fleet {
 
     SpotBalancer balancer(GameServerRepository servers, Compute compute) {
         return new SpotBalancer(groups, servers, instances, interruptions, compute, metrics, settings,
-                VIABILITY_WINDOW, VIABILITY_THRESHOLD, clock, log::add);
+                VIABILITY_WINDOW, VIABILITY_THRESHOLD, clock, log::add, notices(instances));
     }
 
     InstanceEvents events() {
@@ -133,9 +142,18 @@ final class Fleet {
 
     /** From now on, the services let one instance hold {@code max} game servers (a stage that raised the cap). */
     Fleet allowGameServersPerInstance(int max) {
-        settings = new ServiceSettings(SETTINGS.region(), SETTINGS.accountId(), SETTINGS.claimTtl(), SETTINGS.healthTimeout(),
-                SETTINGS.deletedRetention(), SETTINGS.activationTimeout(), SETTINGS.scalingGroupPrefix(),
-                new InstanceLimits(max, LIMITS.connectionInfoCheck(), LIMITS.registrations(), LIMITS.pushMessages()));
+        settings = new ServiceSettings(settings.region(), settings.accountId(), settings.claimTtl(), settings.healthTimeout(),
+                settings.deletedRetention(), settings.activationTimeout(), settings.scalingGroupPrefix(),
+                new InstanceLimits(max, LIMITS.connectionInfoCheck(), LIMITS.registrations(), LIMITS.pushMessages()),
+                settings.lifetime());
+        return this;
+    }
+
+    /** From now on, instances live as {@code lifetime} says. */
+    Fleet withLifetime(InstanceLifetime lifetime) {
+        settings = new ServiceSettings(settings.region(), settings.accountId(), settings.claimTtl(), settings.healthTimeout(),
+                settings.deletedRetention(), settings.activationTimeout(), settings.scalingGroupPrefix(),
+                settings.instanceLimits(), lifetime);
         return this;
     }
 
@@ -174,9 +192,10 @@ final class Fleet {
      */
     GameServerInstance launch(String group, String instanceId, String type, Instant launchTime) {
         raiseDesiredCapacity(group);
-        ComputeInstance instance = new ComputeInstance(instanceId, type, "us-east-1a", launchTime, true, false);
-        compute.addInstance(SETTINGS.autoScalingGroupName(group), instance);
-        GameServerInstance recorded = GameServerInstance.active(group, instance, FakeCompute.ADDRESSES);
+        ComputeInstance instance = new ComputeInstance(instanceId, type, "us-east-1a", true, false);
+        compute.addInstance(SETTINGS.autoScalingGroupName(group), instance, launchTime);
+        GameServerInstance recorded = GameServerInstance.active(group, instance,
+                new Compute.LaunchedInstance(launchTime, FakeCompute.ADDRESSES));
         instances.save(recorded);
         return recorded;
     }
@@ -192,7 +211,7 @@ final class Fleet {
      */
     void replacement(String group, String instanceId, String type, boolean inService) {
         compute.addInstance(SETTINGS.autoScalingGroupName(group),
-                new ComputeInstance(instanceId, type, "us-east-1b", clock.instant(), inService, false));
+                new ComputeInstance(instanceId, type, "us-east-1b", inService, false), clock.instant());
     }
 
     /**

@@ -51,7 +51,8 @@ class GameServerTest {
 
         GameServer full = new GameServer("g", "gs", "i-1", "1.2.3.4:7777", "data", UtilizationStatus.UTILIZED,
                 NOW.plusSeconds(1), NOW.plusSeconds(2), NOW.plusSeconds(3), NOW.plusSeconds(4),
-                InstanceStatus.DRAINING, NOW.plusSeconds(5), "connection-1", NOW.plusSeconds(6));
+                InstanceStatus.DRAINING, NOW.plusSeconds(5), "connection-1", NOW.plusSeconds(6),
+                new ProcessSummary(ProcessState.Active, 2, "0123456789abcdef"));
         assertThat(full.toBuilder().build()).isEqualTo(full);
         assertThat(full.toBuilder().gameServerData("other").build().gameServerData()).isEqualTo("other");
         assertThat(full.gameServerData()).isEqualTo("data");

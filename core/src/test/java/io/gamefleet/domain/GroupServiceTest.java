@@ -100,7 +100,8 @@ class GroupServiceTest {
     @Test
     void aGroupsAutoScalingGroupCarriesTheDeploymentsPrefixForGood() {
         ServiceSettings staging = new ServiceSettings("us-east-1", "123456789012", Duration.ofMinutes(1),
-                Duration.ofMinutes(3), Duration.ofDays(1), Duration.ofMinutes(15), "gamefleet-staging-", Fleet.LIMITS);
+                Duration.ofMinutes(3), Duration.ofDays(1), Duration.ofMinutes(15), "gamefleet-staging-", Fleet.LIMITS,
+                Fleet.LIFETIME);
         GroupService stagingService = new GroupService(fleet.groups, fleet.instances, fleet.workflows,
                 new PageTokens("k"), staging, fleet.clock, fleet.launchGuard());
 

@@ -37,7 +37,7 @@ class HealthReportsTest {
     }
 
     private int report(List<Report> r) {
-        return reports.report("conn-1", GROUP, r);
+        return reports.report("conn-1", GROUP, r, ProcessEvents.NONE);
     }
 
     @Test
@@ -129,10 +129,10 @@ class HealthReportsTest {
     void aNewerConnectionsReportRepairsAStaleCopyAndTheOlderOneIsRefused() {
         connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1b");
         fleet.servers.setPushConnection("i-1", "conn-1"); // a copy behind its instance, as a racing registration leaves it
-        assertThat(reports.report("conn-1b", GROUP, healthy("gs-1"))).isEqualTo(1);
+        assertThat(reports.report("conn-1b", GROUP, healthy("gs-1"), ProcessEvents.NONE)).isEqualTo(1);
         assertThat(fleet.server("gs-1").pushConnectionId()).isEqualTo("conn-1b");
         GameServer before = fleet.server("gs-1");
-        fails(() -> reports.report("conn-1", GROUP, healthy("gs-1")), ErrorKind.UNAUTHORIZED,
+        fails(() -> reports.report("conn-1", GROUP, healthy("gs-1"), ProcessEvents.NONE), ErrorKind.UNAUTHORIZED,
                 "game server gs-1 is not on this push connection's instance: an agent reports only its own instance's"
                         + " game servers");
         assertThat(fleet.server("gs-1")).isEqualTo(before);
@@ -148,7 +148,7 @@ class HealthReportsTest {
         fails(() -> report(healthy("gs-9")), ErrorKind.UNAUTHORIZED, notOurs);
         fails(() -> report(healthy("gs-1", "gs-404")), ErrorKind.NOT_FOUND,
                 "game server gs-404 is not registered in game server group arena");
-        fails(() -> reports.report("conn-1", "elsewhere", healthy("gs-1")), ErrorKind.NOT_FOUND,
+        fails(() -> reports.report("conn-1", "elsewhere", healthy("gs-1"), ProcessEvents.NONE), ErrorKind.NOT_FOUND,
                 "game server gs-1 is not registered in game server group elsewhere");
         fails(() -> report(healthy("gs-1", "gs-1")), ErrorKind.INVALID_REQUEST, "game server gs-1 is listed twice");
         fails(() -> report(List.of()), ErrorKind.INVALID_REQUEST, "a health report lists 1 to 100 game servers, not 0");

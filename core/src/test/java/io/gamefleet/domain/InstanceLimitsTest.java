@@ -140,7 +140,7 @@ class InstanceLimitsTest {
         GameServerService relays = new GameServerService(fleet.groups, fleet.servers, fleet.instances, () -> fleet.compute,
                 new ClaimPolicy(1, new java.util.SplittableRandom(1)), fleet.tokens, new ServiceSettings(s.region(),
                         s.accountId(), s.claimTtl(), s.healthTimeout(), s.deletedRetention(), s.activationTimeout(),
-                        s.scalingGroupPrefix(), off), fleet.clock);
+                        s.scalingGroupPrefix(), off, s.lifetime()), fleet.clock);
         relays.register(new Registration(GROUP, "gs-relay", MINE, Optional.of("relay.example.com:443"), Optional.empty()),
                 mine);
         assertThat(fleet.servers.find("gs-relay").orElseThrow().connectionInfo()).isEqualTo("relay.example.com:443");
@@ -204,7 +204,7 @@ class InstanceLimitsTest {
     void theBalancerRecordsANewInstanceWithItsAddresses() {
         fleet.compute.setAddresses("i-0fffffffffffffff1", List.of("10.0.4.4", "ip-10-0-4-4.ec2.internal"));
         fleet.replacement(GROUP, "i-0fffffffffffffff1", C5, true);
-        fleet.compute.failNext(FakeCompute.ADDRESSES_OF, true);
+        fleet.compute.failNext(FakeCompute.LAUNCHED, true);
         fleet.balancer().runAll();
         assertThat(fleet.instances.find(GROUP, "i-0fffffffffffffff1")).isEmpty();
         assertThat(fleet.log).anyMatch(line -> line.startsWith("balancer: the new instances of group arena are recorded"
@@ -213,7 +213,7 @@ class InstanceLimitsTest {
         fleet.balancer().runAll();
         assertThat(fleet.instances.find(GROUP, "i-0fffffffffffffff1").orElseThrow().addresses())
                 .containsExactly("10.0.4.4", "ip-10-0-4-4.ec2.internal");
-        assertThat(fleet.compute.calls(FakeCompute.ADDRESSES_OF)).as("asked for the new instance only")
+        assertThat(fleet.compute.calls(FakeCompute.LAUNCHED)).as("asked for the new instance only")
                 .containsExactly(List.of(List.of("i-0fffffffffffffff1")), List.of(List.of("i-0fffffffffffffff1")));
     }
 
@@ -224,11 +224,11 @@ class InstanceLimitsTest {
         steps.startActivation("fresh");
         steps.createScalingGroup("fresh");
         fleet.compute.addInstance(Fleet.SETTINGS.autoScalingGroupName("fresh"),
-                new Compute.ComputeInstance("i-0aaaaaaaaaaaaaaa9", C5, "us-east-1a", Fleet.T0, true, false));
+                new Compute.ComputeInstance("i-0aaaaaaaaaaaaaaa9", C5, "us-east-1a", true, false), Fleet.T0);
         fleet.compute.setAddresses("i-0aaaaaaaaaaaaaaa9", List.of("10.0.7.7"));
         assertThat(steps.checkActivation(activating.name())).isTrue();
         assertThat(steps.checkActivation(activating.name())).isTrue();
         assertThat(fleet.instances.find("fresh", "i-0aaaaaaaaaaaaaaa9").orElseThrow().addresses()).containsExactly("10.0.7.7");
-        assertThat(fleet.compute.calls(FakeCompute.ADDRESSES_OF)).as("once: then it is recorded").hasSize(1);
+        assertThat(fleet.compute.calls(FakeCompute.LAUNCHED)).as("once: then it is recorded").hasSize(1);
     }
 }

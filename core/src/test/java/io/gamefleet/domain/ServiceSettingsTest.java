@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 class ServiceSettingsTest {
     private final ServiceSettings settings = new ServiceSettings("us-west-2", "123456789012", Duration.ofMinutes(1),
-            Duration.ofMinutes(1), Duration.ofDays(1), Duration.ofMinutes(10), "gamefleet-test-", Fleet.LIMITS);
+            Duration.ofMinutes(1), Duration.ofDays(1), Duration.ofMinutes(10), "gamefleet-test-", Fleet.LIMITS,
+            Fleet.LIFETIME);
 
     @Test
     void groupArn() {

@@ -241,8 +241,8 @@ class SpotBalancerTest {
         }
 
         @Override
-        public java.util.Map<String, List<String>> addresses(java.util.Collection<String> instanceIds) {
-            return delegate.addresses(instanceIds);
+        public java.util.Map<String, LaunchedInstance> launched(java.util.Collection<String> instanceIds) {
+            return delegate.launched(instanceIds);
         }
 
         @Override

@@ -31,7 +31,8 @@ class WorkflowReconcilerTest {
     private final InMemoryInstanceRepository instances = new InMemoryInstanceRepository();
     private final RecordingWorkflowStarter workflows = new RecordingWorkflowStarter();
     private final ServiceSettings settings = new ServiceSettings("us-east-1", "000000000000", Duration.ofSeconds(60),
-            Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15), "gamefleet-", Fleet.LIMITS);
+            Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15), "gamefleet-", Fleet.LIMITS,
+            Fleet.LIFETIME);
     private final GroupService service = new GroupService(groups, instances, workflows, new PageTokens("k"), settings,
             clock, new LaunchGuard(new FakeLaunchTemplates(), Set.of()));
     private final FakeCompute compute = new FakeCompute();

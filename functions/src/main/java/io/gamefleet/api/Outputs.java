@@ -8,8 +8,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerInstance;
+import io.gamefleet.domain.GameServerProcess;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.Page;
+import io.gamefleet.domain.ProcessReport;
 import io.gamefleet.wiring.Services;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -82,6 +84,34 @@ final class Outputs {
     static JsonNode serverResponse(Services services, GameServer server) {
         return wrap("GameServer", server(server,
                 services.settings().groupArn(server.gameServerGroupName()), services.clock().instant()));
+    }
+
+    /**
+     * Gamefleet's own shape of a game server's process, in FleetIQ's style: {"GameServerProcess":
+     * {...}}, the process's members absent when its agent reported none.
+     */
+    static JsonNode processResponse(Services services, GameServerProcess p) {
+        ObjectNode n = NODES.objectNode();
+        n.put("GameServerGroupName", p.gameServerGroupName());
+        n.put("GameServerGroupArn", services.settings().groupArn(p.gameServerGroupName()));
+        n.put("GameServerId", p.gameServerId());
+        n.put("InstanceId", p.instanceId());
+        ProcessReport r = p.process();
+        if (r != null) {
+            if (r.state() != null) {
+                n.put("State", r.state().name());
+            }
+            n.put("ConnectedPlayers", r.connectedPlayers());
+            ArrayNode players = n.putArray("PlayerIds");
+            r.playerIds().forEach(players::add);
+            n.put("Crashes", r.crashes());
+            n.put("StartTimeouts", r.startTimeouts());
+            if (r.lastExitCode() != null) {
+                n.put("LastExitCode", r.lastExitCode());
+            }
+            time(n, "ReportTime", p.reportedAt());
+        }
+        return wrap("GameServerProcess", n);
     }
 
     static ObjectNode wrap(String member, ObjectNode value) {

@@ -77,7 +77,8 @@ public final class RestJsonProtocol implements WireProtocol {
         };
     }
 
-    private static APIGatewayV2HTTPResponse respond(int status, JsonNode body) {
+    /** An answer of the REST routes (and of Gamefleet's own): the status and the JSON body. */
+    static APIGatewayV2HTTPResponse respond(int status, JsonNode body) {
         return APIGatewayV2HTTPResponse.builder().withStatusCode(status).withHeaders(HEADERS)
                 .withBody(Json.text(body)).build();
     }

@@ -1,6 +1,8 @@
 package io.gamefleet.functions;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
 import io.gamefleet.api.ApiHandler;
@@ -11,6 +13,7 @@ import io.gamefleet.api.DeregisterGameServerHandler;
 import io.gamefleet.api.DescribeGameServerGroupHandler;
 import io.gamefleet.api.DescribeGameServerHandler;
 import io.gamefleet.api.DescribeGameServerInstancesHandler;
+import io.gamefleet.api.DescribeGameServerProcessHandler;
 import io.gamefleet.api.ListGameServerGroupsHandler;
 import io.gamefleet.api.ListGameServersHandler;
 import io.gamefleet.api.RegisterGameServerHandler;
@@ -19,6 +22,7 @@ import io.gamefleet.api.SuspendGameServerGroupHandler;
 import io.gamefleet.api.UpdateGameServerGroupHandler;
 import io.gamefleet.api.UpdateGameServerHandler;
 import io.gamefleet.catalog.EventRule;
+import io.gamefleet.catalog.ExtensionRoute;
 import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Routes;
@@ -96,6 +100,14 @@ public final class FunctionRegistry {
             case DEREGISTER_GAME_SERVER -> new DeregisterGameServerHandler(services);
             case CLAIM_GAME_SERVER -> new ClaimGameServerHandler(services);
         };
+    }
+
+    /** A Gamefleet route of its own ({@link Routes#EXTENSIONS}). */
+    public RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> extension(ExtensionRoute route) {
+        if (route.equals(Routes.DESCRIBE_GAME_SERVER_PROCESS)) {
+            return new DescribeGameServerProcessHandler(servicesOf.apply(route.functionName()));
+        }
+        throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }
 
     /** The AWS JSON 1.1 door, which runs every operation in-process. */

@@ -11,7 +11,9 @@ import java.util.Map;
 
 /**
  * The scheduled balancer (EventBridge Scheduler in AWS): first reconciliation (a group whose
- * workflow was lost gets it started again, or goes to ERROR), then one run over every ACTIVE group.
+ * workflow was lost gets it started again, or goes to ERROR), then one run over every ACTIVE group
+ * ({@code Retired}: instances it made DRAINING for their lifetime; {@code Terminated} includes those
+ * it ended at its end).
  * Each part runs even when the other failed.
  */
 public final class BalancerHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
@@ -47,6 +49,7 @@ public final class BalancerHandler implements RequestHandler<Map<String, Object>
                 "Groups", reports.size(),
                 "Swept", reports.stream().mapToInt(GroupReport::swept).sum(),
                 "Drained", reports.stream().mapToInt(r -> r.drained().size()).sum(),
+                "Retired", reports.stream().mapToInt(r -> r.retired().size()).sum(),
                 "Terminated", reports.stream().mapToInt(r -> r.terminated().size()).sum());
     }
 }

@@ -6,11 +6,12 @@ import io.gamefleet.adapters.dynamodb.DynamoGroupRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInstanceRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInterruptionRepository;
 import io.gamefleet.adapters.dynamodb.TableNames;
-import io.gamefleet.adapters.ec2.Ec2InstanceAddresses;
+import io.gamefleet.adapters.ec2.Ec2Instances;
 import io.gamefleet.adapters.ec2.Ec2LaunchTemplates;
 import io.gamefleet.adapters.metrics.EmfMetrics;
 import io.gamefleet.adapters.push.ApiGatewayInstanceNotifier;
 import io.gamefleet.adapters.stepfunctions.StepFunctionsWorkflowStarter;
+import io.gamefleet.catalog.Lifetimes;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Tables;
@@ -18,6 +19,7 @@ import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.catalog.Throttles;
 import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.FairShare;
+import io.gamefleet.domain.InstanceLifetime;
 import io.gamefleet.domain.InstanceLimits;
 import io.gamefleet.domain.InstanceNotifier;
 import io.gamefleet.domain.LaunchTemplates;
@@ -154,10 +156,11 @@ public final class AwsServices {
         Supplier<SfnClient> sfn = Lazy.of(() -> configure(SfnClient.builder(), endpoint("SFN"), region, creds, traced).build());
         // Built on first use: most API functions never need Auto Scaling or EC2.
         Supplier<Ec2Client> ec2 = Lazy.of(() -> configure(Ec2Client.builder(), endpoint("EC2"), region, creds, traced).build());
+        InstanceLifetime lifetime = lifetime(this::setting);
         Supplier<Compute> computePort = compute != null ? () -> compute : Lazy.of(() -> new AwsAutoScalingCompute(
                 configure(AutoScalingClient.builder(), endpoint("AUTO_SCALING"), region, creds,
-                        traced).build(), new Ec2InstanceAddresses(ec2.get()), clock, setting(Settings.STAGE),
-                setting(Settings.SCALING_GROUP_PREFIX)));
+                        traced).build(), new Ec2Instances(ec2.get()), setting(Settings.STAGE),
+                setting(Settings.SCALING_GROUP_PREFIX), lifetime.max()));
         Supplier<LaunchTemplates> templatesPort = launchTemplates != null ? () -> launchTemplates
                 : Lazy.of(() -> new Ec2LaunchTemplates(ec2.get()));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
@@ -171,7 +174,7 @@ public final class AwsServices {
                 new StepFunctionsWorkflowStarter(sfn, setting(Settings.ACTIVATION_STATE_MACHINE_ARN),
                         setting(Settings.DELETION_STATE_MACHINE_ARN)),
                 templatesPort, notifier(region, creds));
-        return new Services(ports, config(region), clock, JsonLog::info);
+        return new Services(ports, config(region, lifetime), clock, JsonLog::info);
     }
 
     /** Notices through the push channel's management API, when one is configured; made on first use. */
@@ -190,11 +193,11 @@ public final class AwsServices {
                 .build()));
     }
 
-    private Services.Config config(Region region) {
+    private Services.Config config(Region region, InstanceLifetime lifetime) {
         ServiceSettings settings = new ServiceSettings(region.id(), setting(Settings.ACCOUNT_ID),
                 seconds(Settings.CLAIM_TTL_SECONDS), seconds(Settings.HEALTH_TIMEOUT_SECONDS),
                 seconds(Settings.DELETED_RETENTION_SECONDS), seconds(Settings.ACTIVATION_TIMEOUT_SECONDS),
-                setting(Settings.SCALING_GROUP_PREFIX), instanceLimits(this::setting));
+                setting(Settings.SCALING_GROUP_PREFIX), instanceLimits(this::setting), lifetime);
         Map<Role, CallerRole> roles = new EnumMap<>(Role.class);
         for (Role role : Role.values()) {
             roles.put(role, new CallerRole(setting(Settings.roleArn(role)), setting(Settings.roleId(role))));
@@ -212,6 +215,12 @@ public final class AwsServices {
         return new InstanceLimits(throttles.maxGameServersPerInstance(),
                 Settings.isOn(Settings.CONNECTION_INFO_CHECK, settings.apply(Settings.CONNECTION_INFO_CHECK)),
                 budget(throttles.instanceRegistrations()), budget(throttles.instanceMessages()));
+    }
+
+    /** How long instances live ({@link Lifetimes}): a bad value, or a guarantee not below the maximum, fails the start. */
+    public static InstanceLifetime lifetime(Function<Setting, String> settings) {
+        Lifetimes lifetimes = Lifetimes.of(settings, Setting::environmentVariable);
+        return new InstanceLifetime(lifetimes.maxInstance(), lifetimes.guaranteedServer());
     }
 
     private static FairShare.Budget budget(Throttles.Limit share) {

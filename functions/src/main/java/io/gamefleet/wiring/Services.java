@@ -85,13 +85,13 @@ public final class Services {
                 ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices);
         this.pushConnections = new PushConnections(ports.instances(), ports.servers(),
                 settings.instanceLimits().pushMessages(), clock);
-        this.healthReports = new HealthReports(ports.servers(), ports.instances(), clock);
+        this.healthReports = new HealthReports(ports.servers(), ports.instances(), ports.metrics(), clock);
         // Built on first use: only the workflow steps, the balancer and the event handler need them.
         this.lifecycle = Lazy.of(() -> new GroupLifecycle(groupService, ports.groups(), ports.servers(),
                 ports.instances(), ports.compute().get(), settings, clock));
         this.balancer = Lazy.of(() -> new SpotBalancer(ports.groups(), ports.servers(), ports.instances(),
                 ports.interruptions(), ports.compute().get(), ports.metrics().get(), settings,
-                config.viabilityWindow(), config.viabilityThreshold(), clock, log));
+                config.viabilityWindow(), config.viabilityThreshold(), clock, log, notices));
         this.reconciler = new WorkflowReconciler(ports.groups(), groupService, ports.workflows(), clock, log);
         this.instanceEvents = Lazy.of(() -> new InstanceEvents(ports.groups(), ports.instances(), ports.servers(),
                 ports.interruptions(), ports.compute().get(), ports.metrics().get(), config.viabilityWindow(), clock, log));

@@ -81,10 +81,10 @@ class HandlersTest {
         assertThat(asgArn).isInstanceOf(String.class);
         String asg = t.services.settings().autoScalingGroupName(group);
         assertThat(step(Workflows.CHECK_ACTIVATION, name)).isEqualTo(Map.of("Ready", false));
-        t.compute.addInstance(asg, new ComputeInstance(first, "c5.large", "us-east-1a", Instant.parse("2099-12-31T23:00:00Z"),
-                true, false));
-        t.compute.addInstance(asg, new ComputeInstance(second, "m5.large", "us-east-1b", Instant.parse("2099-12-31T23:30:00Z"),
-                true, false));
+        t.compute.addInstance(asg, new ComputeInstance(first, "c5.large", "us-east-1a", true, false),
+                Instant.parse("2099-12-31T23:00:00Z"));
+        t.compute.addInstance(asg, new ComputeInstance(second, "m5.large", "us-east-1b", true, false),
+                Instant.parse("2099-12-31T23:30:00Z"));
         assertThat(step(Workflows.CHECK_ACTIVATION, name)).isEqualTo(Map.of("Ready", true));
         assertThat(step(Workflows.COMPLETE_ACTIVATION, Map.of("GameServerGroupName", group, "AutoScalingGroupArn", asgArn)))
                 .isEmpty();

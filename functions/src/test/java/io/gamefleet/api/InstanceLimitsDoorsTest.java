@@ -46,8 +46,8 @@ class InstanceLimitsDoorsTest {
                 .status(GameServerGroupStatus.ACTIVE).minSize(1).maxSize(4)
                 .creationTime(test.clock.instant()).lastUpdatedTime(test.clock.instant()).build());
         test.compute.putScalingGroup("gamefleet-arena", new ScalingGroupState(2, 1, 4, List.of(), false, List.of(
-                new ComputeInstance(MINE, "c5.large", "us-east-1a", test.clock.instant(), true, false),
-                new ComputeInstance(OTHER, "c5.large", "us-east-1a", test.clock.instant(), true, false))));
+                new ComputeInstance(MINE, "c5.large", "us-east-1a", true, false),
+                new ComputeInstance(OTHER, "c5.large", "us-east-1a", true, false))));
         test.compute.setAddresses(MINE, List.of("10.0.3.7", "ip-10-0-3-7.ec2.internal"));
         test.compute.setAddresses(OTHER, List.of("10.0.3.8"));
         return door.apply(test.services);

@@ -43,7 +43,7 @@ class RegistrationCallerTest {
                 .status(GameServerGroupStatus.ACTIVE).minSize(1).maxSize(4)
                 .creationTime(test.clock.instant()).lastUpdatedTime(test.clock.instant()).build());
         test.compute.putScalingGroup("gamefleet-arena", new ScalingGroupState(1, 1, 4, List.of(), false,
-                List.of(new ComputeInstance(LAUNCHED, "c5.large", "us-east-1a", test.clock.instant(), true, false))));
+                List.of(new ComputeInstance(LAUNCHED, "c5.large", "us-east-1a", true, false))));
     }
 
     @Test

@@ -50,4 +50,11 @@ class FunctionRegistryTest {
             assertThat(registry.push(route).getClass().getName()).as(route.routeKey()).isEqualTo(route.handlerClass());
         }
     }
+
+    @Test
+    void everyExtensionsHandlerIsTheCatalogsClass() {
+        for (io.gamefleet.catalog.ExtensionRoute route : Routes.EXTENSIONS) {
+            assertThat(registry.extension(route).getClass().getName()).as(route.routeKey()).isEqualTo(route.handlerClass());
+        }
+    }
 }

@@ -9,15 +9,21 @@ import io.gamefleet.api.RestEvents;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Role;
+import io.gamefleet.domain.Caller;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GameServerInstance;
+import io.gamefleet.domain.GameServerProcess;
 import io.gamefleet.domain.HealthReports;
 import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.ProcessEvents;
+import io.gamefleet.domain.ProcessReport;
+import io.gamefleet.domain.ProcessState;
 import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.wiring.TestServices;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -180,6 +186,91 @@ class PushHandlersTest {
         });
         assertThat(test.servers.find("gs-1").orElseThrow()).isEqualTo(before);
         assertThat(test.servers.find("gs-9").orElseThrow().healthLeaseExpiresAt()).isNull();
+    }
+
+    /** A report with each server's process and the instance's events (issue 28's contract). */
+    private static String withProcess(String process, String events) {
+        return "{\"action\":\"health\",\"gameServerGroupName\":\"arena\",\"gameServers\":[{\"gameServerId\":\"gs-1\","
+                + "\"healthCheck\":\"HEALTHY\"" + (process == null ? "" : ",\"process\":" + process) + "}]"
+                + (events == null ? "" : ",\"processEvents\":" + events) + "}";
+    }
+
+    private static final String ACTIVE = "{\"state\":\"Active\",\"connectedPlayers\":2,\"playerIds\":[\"p1\",\"p2\"],"
+            + "\"crashes\":1,\"startTimeouts\":0,\"lastExitCode\":139}";
+
+    @Test
+    void aReportsProcessIsKeptAndItsEventsCountedAndOneWithoutIsTakenAsBefore() {
+        connect(session(Role.GAME_SERVER, INSTANCE), INSTANCE, "conn-1");
+        serverOn("gs-1", INSTANCE);
+        var message = registry.push(PushChannel.MESSAGE);
+        APIGatewayV2WebSocketResponse taken = message.handleRequest(event("$default", "conn-1", null, null,
+                withProcess(ACTIVE.replace("}", ",\"fromANewerAgent\":true}"), "{\"crashes\":3,\"startTimeouts\":1}")),
+                null);
+        assertThat(taken.getStatusCode()).isEqualTo(200);
+        assertThat(taken.getBody()).isNull();
+        GameServerProcess kept = test.services.gameServers().describeProcess("arena", "gs-1", Caller.ADMINISTRATOR);
+        assertThat(kept.process()).isEqualTo(new ProcessReport(ProcessState.Active, 2, List.of("p1", "p2"), 1, 0, 139));
+        assertThat(test.metrics.processEvents()).extracting(e -> e.events()).containsExactly(new ProcessEvents(3, 1));
+
+        test.clock.advance(java.time.Duration.ofSeconds(1));
+        assertThat(message.handleRequest(event("$default", "conn-1", null, null, withProcess(null, null)), null)
+                .getStatusCode()).as("an older agent's report").isEqualTo(200);
+        assertThat(test.services.gameServers().describeProcess("arena", "gs-1", Caller.ADMINISTRATOR)).isEqualTo(kept);
+        assertThat(test.metrics.processEvents()).hasSize(1);
+        // Nothing before its first heartbeat, no players: a process of counts alone.
+        test.clock.advance(java.time.Duration.ofSeconds(1));
+        assertThat(message.handleRequest(event("$default", "conn-1", null, null,
+                withProcess("{\"connectedPlayers\":0,\"crashes\":0,\"startTimeouts\":2}", "{}")), null).getStatusCode())
+                .isEqualTo(200);
+        assertThat(test.services.gameServers().describeProcess("arena", "gs-1", Caller.ADMINISTRATOR).process())
+                .isEqualTo(new ProcessReport(null, 0, List.of(), 0, 2, null));
+    }
+
+    /** What one game server's process says of itself is bounded: past a bound, the whole report is refused. */
+    @Test
+    void aProcessOrEventsPastTheirBoundsAreRefused400AndNothingIsWritten() {
+        connect(session(Role.GAME_SERVER, INSTANCE), INSTANCE, "conn-1");
+        serverOn("gs-1", INSTANCE);
+        GameServer before = test.servers.find("gs-1").orElseThrow();
+        var message = registry.push(PushChannel.MESSAGE);
+        String ids101 = "[" + String.join(",", java.util.Collections.nCopies(101, "\"p\"")) + "]";
+        Map<String, String> refusals = new java.util.LinkedHashMap<>();
+        refusals.put(withProcess("\"Active\"", null), "gameServers[0].process must be an object");
+        refusals.put(withProcess("{\"state\":\"Dancing\"}", null), "gameServers[0].process.state must be one of");
+        refusals.put(withProcess("{\"state\":7}", null), "gameServers[0].process.state must be one of");
+        refusals.put(withProcess("{\"crashes\":-1}", null), "gameServers[0].process.crashes must be a whole number");
+        refusals.put(withProcess("{\"connectedPlayers\":2.5}", null), "process.connectedPlayers must be a whole number");
+        refusals.put(withProcess("{\"startTimeouts\":\"2\"}", null), "process.startTimeouts must be a whole number");
+        refusals.put(withProcess("{\"crashes\":99999999999}", null), "process.crashes must be a whole number");
+        refusals.put(withProcess("{\"connectedPlayers\":200,\"playerIds\":" + ids101 + "}", null),
+                "process.playerIds must be an array of at most 100 player ids");
+        refusals.put(withProcess("{\"connectedPlayers\":1,\"playerIds\":[\"" + "p".repeat(129) + "\"]}", null),
+                "process.playerIds holds strings of 1 to 128 characters");
+        refusals.put(withProcess("{\"connectedPlayers\":1,\"playerIds\":[\"\"]}", null), "holds strings of 1 to 128");
+        refusals.put(withProcess("{\"connectedPlayers\":1,\"playerIds\":[3]}", null), "holds strings of 1 to 128");
+        refusals.put(withProcess("{\"connectedPlayers\":1,\"playerIds\":\"p1\"}", null), "must be an array");
+        refusals.put(withProcess("{\"connectedPlayers\":1,\"playerIds\":[\"p1\",\"p2\"]}", null),
+                "gameServers[0].process names 2 players but counts 1 connected");
+        refusals.put(withProcess("{\"lastExitCode\":1e3}", null), "process.lastExitCode must be a whole number");
+        refusals.put(withProcess(ACTIVE, "[3]"), "processEvents must be an object");
+        refusals.put(withProcess(ACTIVE, "{\"crashes\":100001}"), "processEvents.crashes must be a whole number from 0 to 100000");
+        refusals.put(withProcess(ACTIVE, "{\"startTimeouts\":-2}"), "processEvents.startTimeouts must be a whole number");
+        refusals.forEach((body, expected) -> {
+            test.clock.advance(java.time.Duration.ofSeconds(1));
+            APIGatewayV2WebSocketResponse refused = message.handleRequest(event("$default", "conn-1", null, null, body),
+                    null);
+            assertThat(refused.getStatusCode()).as(body).isEqualTo(400);
+            assertThat(refused.getBody()).as(body).contains("InvalidRequestException").contains(expected);
+        });
+        assertThat(test.servers.find("gs-1").orElseThrow()).as("not even the lease").isEqualTo(before);
+        assertThat(test.services.gameServers().describeProcess("arena", "gs-1", Caller.ADMINISTRATOR).process()).isNull();
+        assertThat(test.metrics.processEvents()).isEmpty();
+    }
+
+    @Test
+    void thePlayFabStatesAreTheCatalogsOnes() {
+        assertThat(PushChannel.PROCESS_STATES).containsExactlyElementsOf(
+                java.util.Arrays.stream(ProcessState.values()).map(Enum::name).toList());
     }
 
     @Test

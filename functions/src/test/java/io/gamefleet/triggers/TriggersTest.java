@@ -102,10 +102,10 @@ class TriggersTest {
         functions.step(Workflows.START_ACTIVATION).handleRequest(name, null);
         functions.step(Workflows.CREATE_SCALING_GROUP).handleRequest(name, null);
         String asg = t.services.settings().autoScalingGroupName("arena");
-        t.compute.addInstance(asg, new ComputeInstance(I0, "c5.large", "us-east-1a", Instant.parse("2099-12-31T00:00:00Z"),
-                true, false));
-        t.compute.addInstance(asg, new ComputeInstance("i-0123456789abcdef1", "m5.large", "us-east-1a",
-                Instant.parse("2099-12-31T00:00:00Z"), true, false));
+        t.compute.addInstance(asg, new ComputeInstance(I0, "c5.large", "us-east-1a", true, false),
+                Instant.parse("2099-12-31T00:00:00Z"));
+        t.compute.addInstance(asg, new ComputeInstance("i-0123456789abcdef1", "m5.large", "us-east-1a", true, false),
+                Instant.parse("2099-12-31T00:00:00Z"));
         functions.step(Workflows.CHECK_ACTIVATION).handleRequest(name, null);
         functions.step(Workflows.COMPLETE_ACTIVATION).handleRequest(name, null);
         t.interruptions.record(new Interruption("arena", "i-0000000000000000a", "c5.large", t.clock.instant()),
@@ -125,7 +125,7 @@ class TriggersTest {
     @Test
     void aBalancerRunOverNoGroupReportsZeros() {
         assertThat(functions.schedule(Triggers.BALANCER).handleRequest(Map.of(), null))
-                .isEqualTo(Map.of("Groups", 0, "Swept", 0, "Drained", 0, "Terminated", 0, "WorkflowsRestarted", 0,
-                        "GroupsFailedByReconciliation", 0));
+                .isEqualTo(Map.of("Groups", 0, "Swept", 0, "Drained", 0, "Retired", 0, "Terminated", 0,
+                        "WorkflowsRestarted", 0, "GroupsFailedByReconciliation", 0));
     }
 }

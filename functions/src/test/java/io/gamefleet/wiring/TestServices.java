@@ -51,7 +51,8 @@ public final class TestServices {
         }
         ServiceSettings settings = new ServiceSettings(LocalAccount.REGION, LocalAccount.ACCOUNT_ID,
                 Duration.ofSeconds(60), Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15),
-                Settings.SCALING_GROUP_PREFIX.defaultValue(), AwsServices.instanceLimits(Settings.Setting::defaultValue));
+                Settings.SCALING_GROUP_PREFIX.defaultValue(), AwsServices.instanceLimits(Settings.Setting::defaultValue),
+                AwsServices.lifetime(Settings.Setting::defaultValue));
         services = new Services(new Services.Ports(groups, servers, instances, interruptions, () -> compute,
                 () -> metrics, workflows, () -> templates, () -> notifier),
                 new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, roles, Set.of(ALLOWED_PROFILE)),

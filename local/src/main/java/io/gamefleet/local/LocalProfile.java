@@ -5,6 +5,7 @@ import static io.gamefleet.catalog.LocalAccount.REGION;
 
 import io.gamefleet.adapters.dynamodb.TableSetup;
 import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.catalog.Lifetimes;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.TableDefinition;
@@ -109,10 +110,11 @@ public final class LocalProfile implements AutoCloseable {
      * What the stage lets one instance do, and the fleet its throttles are sized for: the settings
      * of the same names in AWS (docs/deploy.md), locally flags (docs/local-profile.md).
      * {@code edgeThrottles}: whether the edge applies the stage's route throttles as API Gateway
-     * does ({@code local/run} does).
+     * does ({@code local/run} does). {@code lifetime}: how long an instance lives, and how long a
+     * claimed game server is guaranteed.
      */
     public record Limits(int maxGameServersPerInstance, boolean connectionInfoCheck, int expectedGameServers,
-            int heartbeatSeconds, int claimsPerSecond, boolean edgeThrottles) {
+            int heartbeatSeconds, int claimsPerSecond, boolean edgeThrottles, Lifetimes lifetime) {
         public Limits {
             throttles(maxGameServersPerInstance, expectedGameServers, heartbeatSeconds, claimsPerSecond); // refused if bad
         }
@@ -122,17 +124,22 @@ public final class LocalProfile implements AutoCloseable {
             Throttles d = Throttles.of(Settings.Setting::defaultValue);
             return new Limits(d.maxGameServersPerInstance(),
                     Settings.isOn(Settings.CONNECTION_INFO_CHECK, Settings.CONNECTION_INFO_CHECK.defaultValue()),
-                    d.expectedGameServers(), d.heartbeatSeconds(), d.claimsPerSecond(), true);
+                    d.expectedGameServers(), d.heartbeatSeconds(), d.claimsPerSecond(), true, Lifetimes.defaults());
         }
 
         public Limits withEdgeThrottles(boolean on) {
             return new Limits(maxGameServersPerInstance, connectionInfoCheck, expectedGameServers, heartbeatSeconds,
-                    claimsPerSecond, on);
+                    claimsPerSecond, on, lifetime);
         }
 
         public Limits withMaxGameServersPerInstance(int max) {
             return new Limits(max, connectionInfoCheck, expectedGameServers, heartbeatSeconds, claimsPerSecond,
-                    edgeThrottles);
+                    edgeThrottles, lifetime);
+        }
+
+        public Limits withLifetime(Lifetimes given) {
+            return new Limits(maxGameServersPerInstance, connectionInfoCheck, expectedGameServers, heartbeatSeconds,
+                    claimsPerSecond, edgeThrottles, given);
         }
 
         /** The stage's throttles these size. */
@@ -144,13 +151,15 @@ public final class LocalProfile implements AutoCloseable {
             return new Throttles(expected, heartbeat, claims, max);
         }
 
-        /** As the CDK app gives them to the functions. */
+        /** As the CDK app gives them to the functions (the lifetimes in hours, a fraction for minutes). */
         Map<Settings.Setting, String> settings() {
             return Map.of(Settings.MAX_GAME_SERVERS_PER_INSTANCE, Integer.toString(maxGameServersPerInstance),
                     Settings.CONNECTION_INFO_CHECK, connectionInfoCheck ? "on" : "off",
                     Settings.EXPECTED_GAME_SERVERS, Integer.toString(expectedGameServers),
                     Settings.HEARTBEAT_SECONDS, Integer.toString(heartbeatSeconds),
-                    Settings.CLAIMS_PER_SECOND, Integer.toString(claimsPerSecond));
+                    Settings.CLAIMS_PER_SECOND, Integer.toString(claimsPerSecond),
+                    Settings.MAX_INSTANCE_LIFETIME_HOURS, Lifetimes.hours(lifetime.maxInstance()),
+                    Settings.GUARANTEED_SERVER_LIFETIME_HOURS, Lifetimes.hours(lifetime.guaranteedServer()));
         }
     }
 
@@ -209,7 +218,7 @@ public final class LocalProfile implements AutoCloseable {
         List<ExecutionInterceptor> interceptors = new ArrayList<>(o.interceptors());
         interceptors.addAll(sidecarToken);
 
-        fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), ACCOUNT_ID);
+        fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), ACCOUNT_ID, o.limits().lifetime().maxInstance());
         Map<String, String> environment = environment(o, dynamoDb);
         // The functions post the push channel's notices to the edge, signed as a Lambda role would sign them.
         environment.put(Settings.PUSH_ENDPOINT.environmentVariable(), endpoint().toString());

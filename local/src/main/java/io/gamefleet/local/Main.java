@@ -1,6 +1,8 @@
 package io.gamefleet.local;
 
+import io.gamefleet.catalog.Lifetimes;
 import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.catalog.Settings;
 import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.agents.InstanceAgents;
 import io.gamefleet.local.demo.DemoGame;
@@ -114,6 +116,7 @@ public final class Main {
                              [--game-server 'COMMAND ARGS' [--servers-per-instance N] | --agent-config FILE]
                              [--max-game-servers-per-instance N] [--connection-info-check on|off]
                              [--expected-game-servers N] [--heartbeat-seconds S] [--claims-per-second N]
+                             [--max-instance-lifetime DURATION] [--guaranteed-server-lifetime DURATION]
                              [--allow-unsigned-payload] [--keep-temp] [--quiet]
                              [--localstack]   (local/run only: LocalStack's DynamoDB in Docker)""";
 
@@ -161,6 +164,8 @@ public final class Main {
         int expectedGameServers = limits.expectedGameServers();
         int heartbeatSeconds = limits.heartbeatSeconds();
         int claimsPerSecond = limits.claimsPerSecond();
+        Duration maxLifetime = limits.lifetime().maxInstance();
+        Duration guaranteedLifetime = limits.lifetime().guaranteedServer();
         Iterator<String> it = args.iterator();
         while (it.hasNext()) {
             String flag = it.next();
@@ -224,6 +229,8 @@ public final class Main {
                 case "--expected-game-servers" -> expectedGameServers = integer(flag, value, 1, 10_000_000);
                 case "--heartbeat-seconds" -> heartbeatSeconds = integer(flag, value, 1, 86400);
                 case "--claims-per-second" -> claimsPerSecond = integer(flag, value, 0, 1_000_000);
+                case MAX_LIFETIME_FLAG -> maxLifetime = duration(flag, value);
+                case GUARANTEED_LIFETIME_FLAG -> guaranteedLifetime = duration(flag, value);
                 case "--local-token" -> {
                     if (value.length() < 16 || !value.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
                         throw new IllegalArgumentException("--local-token must be at least 16 printable ASCII"
@@ -275,7 +282,38 @@ public final class Main {
         return new Launch(new LocalProfile.Options(port, claimTtl, health, balancer, launch, dataDir, dynamo, sfn,
                 List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors(), localToken,
                 allowUnsignedPayload, keepTemp, accessLog, new LocalProfile.Limits(maxPerInstance, connectionInfoCheck,
-                        expectedGameServers, heartbeatSeconds, claimsPerSecond, true)), interruptions, demo, agents);
+                        expectedGameServers, heartbeatSeconds, claimsPerSecond, true,
+                        lifetimes(maxLifetime, guaranteedLifetime))), interruptions, demo, agents);
+    }
+
+    static final String MAX_LIFETIME_FLAG = "--max-instance-lifetime";
+    static final String GUARANTEED_LIFETIME_FLAG = "--guaranteed-server-lifetime";
+
+    /** The two lifetimes as the stage's settings take them, refused (a guarantee not below the maximum) by their flags. */
+    private static Lifetimes lifetimes(Duration max, Duration guaranteed) {
+        Map<Settings.Setting, String> hours = Map.of(Settings.MAX_INSTANCE_LIFETIME_HOURS, Lifetimes.hours(max),
+                Settings.GUARANTEED_SERVER_LIFETIME_HOURS, Lifetimes.hours(guaranteed));
+        return Lifetimes.of(hours::get, s -> s.equals(Settings.MAX_INSTANCE_LIFETIME_HOURS) ? MAX_LIFETIME_FLAG
+                : GUARANTEED_LIFETIME_FLAG);
+    }
+
+    /** A duration such as {@code 10m}: a whole number of seconds, minutes, hours or days ({@code 0}: none). */
+    private static Duration duration(String flag, String value) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})([smhd])").matcher(value);
+        if (value.equals("0")) {
+            return Duration.ZERO;
+        }
+        if (!m.matches()) {
+            throw new IllegalArgumentException(flag + " takes a duration such as 30s, 10m, 240h or 10d (0: none), not "
+                    + value);
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+        };
     }
 
     private static int integer(String flag, String value, int min, int max) {

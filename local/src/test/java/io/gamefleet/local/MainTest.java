@@ -3,6 +3,7 @@ package io.gamefleet.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gamefleet.catalog.Lifetimes;
 import io.gamefleet.catalog.Role;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,14 +49,34 @@ class MainTest {
     @Test
     void theStagesLimitsAreFlagsWithTheCatalogsDefaults() {
         assertThat(Main.parse(List.of()).options().limits())
-                .isEqualTo(new LocalProfile.Limits(16, true, 10_000, 30, 20, true));
+                .isEqualTo(new LocalProfile.Limits(16, true, 10_000, 30, 20, true, Lifetimes.defaults()));
         assertThat(Main.parse(List.of("--max-game-servers-per-instance", "4", "--connection-info-check", "off",
                 "--expected-game-servers", "200", "--heartbeat-seconds", "10", "--claims-per-second", "50")).options()
-                .limits()).isEqualTo(new LocalProfile.Limits(4, false, 200, 10, 50, true));
+                .limits()).isEqualTo(new LocalProfile.Limits(4, false, 200, 10, 50, true, Lifetimes.defaults()));
         assertThatThrownBy(() -> Main.parse(List.of("--connection-info-check", "yes")))
                 .hasMessage("--connection-info-check must be on or off, not yes");
         assertThatThrownBy(() -> Main.parse(List.of("--max-game-servers-per-instance", "0")))
                 .hasMessageContaining("--max-game-servers-per-instance must be a whole number from 1");
+    }
+
+    /** Instance lifetimes to watch on one machine: minutes, where AWS's are days. */
+    @Test
+    void theLifetimesAreDurationsAndAGuaranteeNotBelowTheMaximumIsRefusedByItsFlag() {
+        assertThat(Main.parse(List.of("--max-instance-lifetime", "4m", "--guaranteed-server-lifetime", "2m")).options()
+                .limits().lifetime()).isEqualTo(new Lifetimes(Duration.ofMinutes(4), Duration.ofMinutes(2)));
+        assertThat(Main.parse(List.of("--max-instance-lifetime", "10d", "--guaranteed-server-lifetime", "90s")).options()
+                .limits().lifetime()).isEqualTo(new Lifetimes(Duration.ofDays(10), Duration.ofSeconds(90)));
+        assertThat(Main.parse(List.of("--max-instance-lifetime", "0")).options().limits().lifetime().limited()).isFalse();
+        assertThatThrownBy(() -> Main.parse(List.of("--max-instance-lifetime", "4m")))
+                .hasMessage("--guaranteed-server-lifetime (23 h) must be below --max-instance-lifetime (4 min): an instance"
+                        + " would be retiring, and take no claim, from its launch");
+        assertThatThrownBy(() -> Main.parse(List.of("--max-instance-lifetime", "4m", "--guaranteed-server-lifetime", "4m")))
+                .hasMessageStartingWith("--guaranteed-server-lifetime (4 min) must be below --max-instance-lifetime (4 min)");
+        assertThatThrownBy(() -> Main.parse(List.of("--max-instance-lifetime", "four minutes")))
+                .hasMessage("--max-instance-lifetime takes a duration such as 30s, 10m, 240h or 10d (0: none), not four"
+                        + " minutes");
+        assertThatThrownBy(() -> Main.parse(List.of("--guaranteed-server-lifetime", "-2m")))
+                .hasMessageContaining("--guaranteed-server-lifetime takes a duration");
     }
 
     @Test

@@ -1,12 +1,12 @@
 package io.gamefleet.adapters.autoscaling;
 
-import io.gamefleet.adapters.ec2.Ec2InstanceAddresses;
+import io.gamefleet.adapters.ec2.Ec2Instances;
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.InstanceDefinition;
-import java.time.Clock;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -37,24 +37,25 @@ public final class AwsAutoScalingCompute implements Compute {
     private static final String DELETE_IN_PROGRESS = "Delete in progress";
 
     private final AutoScalingClient autoScaling;
-    private final Ec2InstanceAddresses addresses;
-    private final Clock clock;
+    private final Ec2Instances ec2;
     private final String stage;
     private final String scalingGroupPrefix;
+    private final Duration maxInstanceLifetime;
 
     /**
-     * {@code addresses}: EC2's answer for a new instance's addresses. {@code clock}: the time it
-     * reports as an instance's launch time (see {@link #toInstance}). {@code stage} and
+     * {@code ec2}: EC2's answer for a new instance's launch time and addresses. {@code stage} and
      * {@code scalingGroupPrefix}: the deployment's; it changes only the scaling groups tagged with
-     * this stage and with the game server group their name is for.
+     * this stage and with the game server group their name is for. {@code maxInstanceLifetime}: the
+     * stage's (zero: none), which the scaling groups it creates get where Auto Scaling takes it
+     * ({@link ScalingGroupRequests#createRequest}).
      */
-    public AwsAutoScalingCompute(AutoScalingClient autoScaling, Ec2InstanceAddresses addresses, Clock clock, String stage,
-            String scalingGroupPrefix) {
+    public AwsAutoScalingCompute(AutoScalingClient autoScaling, Ec2Instances ec2, String stage,
+            String scalingGroupPrefix, Duration maxInstanceLifetime) {
         this.autoScaling = autoScaling;
-        this.addresses = addresses;
-        this.clock = clock;
+        this.ec2 = ec2;
         this.stage = stage;
         this.scalingGroupPrefix = scalingGroupPrefix;
+        this.maxInstanceLifetime = maxInstanceLifetime;
     }
 
     @Override
@@ -62,7 +63,7 @@ public final class AwsAutoScalingCompute implements Compute {
         String name = group.autoScalingGroupName();
         boolean existed = false;
         try {
-            autoScaling.createAutoScalingGroup(ScalingGroupRequests.createRequest(group, stage));
+            autoScaling.createAutoScalingGroup(ScalingGroupRequests.createRequest(group, stage, maxInstanceLifetime));
         } catch (AwsServiceException e) {
             // A retried workflow step finds the group its first attempt created.
             if (!"AlreadyExists".equals(errorCode(e))) {
@@ -94,13 +95,13 @@ public final class AwsAutoScalingCompute implements Compute {
                 g.mixedInstancesPolicy() != null && g.mixedInstancesPolicy().instancesDistribution() != null
                         && Integer.valueOf(100).equals(
                                 g.mixedInstancesPolicy().instancesDistribution().onDemandPercentageAboveBaseCapacity()),
-                g.instances().stream().map(this::toInstance).toList()));
+                g.instances().stream().map(AwsAutoScalingCompute::toInstance).toList()));
     }
 
-    /** EC2's DescribeInstances ({@link Ec2InstanceAddresses}): Auto Scaling does not know an instance's addresses. */
+    /** EC2's DescribeInstances ({@link Ec2Instances}): Auto Scaling does not know an instance's launch time or addresses. */
     @Override
-    public Map<String, List<String>> addresses(Collection<String> instanceIds) {
-        return addresses.of(instanceIds);
+    public Map<String, LaunchedInstance> launched(Collection<String> instanceIds) {
+        return ec2.of(instanceIds);
     }
 
     /**
@@ -175,15 +176,9 @@ public final class AwsAutoScalingCompute implements Compute {
                         ScalingGroupRequests.terminateRequest(instanceId, decrementDesiredCapacity)));
     }
 
-    /**
-     * The Auto Scaling API does not report when an instance launched (EC2's DescribeInstances does,
-     * at the price of the EC2 SDK in every function). The time of this description stands in: an
-     * instance's record keeps the time Gamefleet first saw it, which the activation and each balancer
-     * run put within a balancer period of the launch, close enough to pack claims onto older instances.
-     */
-    private ComputeInstance toInstance(Instance i) {
+    /** Auto Scaling does not say when an instance launched: EC2 does, once, when it is recorded ({@link #launched}). */
+    private static ComputeInstance toInstance(Instance i) {
         return new ComputeInstance(i.instanceId(), i.instanceType(), i.availabilityZone(),
-                clock.instant(),
                 i.lifecycleState() == LifecycleState.IN_SERVICE,
                 Boolean.TRUE.equals(i.protectedFromScaleIn()));
     }

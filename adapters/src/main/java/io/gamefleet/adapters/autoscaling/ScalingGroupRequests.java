@@ -6,6 +6,7 @@ import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.LaunchTemplate;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -35,12 +36,22 @@ final class ScalingGroupRequests {
     static final String FLEETIQ_TAG_KEY = "GameLift";
     static final String FLEETIQ_TAG_VALUE = "GameServerGroups";
     static final String DEFAULT_TEMPLATE_VERSION = "$Default";
+    /**
+     * The least MaxInstanceLifetime Auto Scaling takes (0 clears it): a shorter stage lifetime is
+     * left to the balancer alone (docs/deploy.md, "Instance lifetimes").
+     */
+    static final Duration MIN_MAX_INSTANCE_LIFETIME = Duration.ofSeconds(86_400);
 
     private ScalingGroupRequests() {
     }
 
-    /** {@code stage}: the deployment's, tagged on the group so that only this stage changes it. */
-    static CreateAutoScalingGroupRequest createRequest(GameServerGroup g, String stage) {
+    /**
+     * {@code stage}: the deployment's, tagged on the group so that only this stage changes it.
+     * {@code maxInstanceLifetime}: the stage's, as Auto Scaling's MaxInstanceLifetime (whole
+     * seconds, rounded up so that Auto Scaling never ends an instance before Gamefleet does) where
+     * Auto Scaling takes it; none when it is zero or below {@link #MIN_MAX_INSTANCE_LIFETIME}.
+     */
+    static CreateAutoScalingGroupRequest createRequest(GameServerGroup g, String stage, Duration maxInstanceLifetime) {
         String name = g.autoScalingGroupName();
         MixedInstancesPolicy policy = MixedInstancesPolicy.builder()
                 .launchTemplate(software.amazon.awssdk.services.autoscaling.model.LaunchTemplate.builder()
@@ -61,7 +72,16 @@ final class ScalingGroupRequests {
                 .capacityRebalance(false)
                 // Protection follows game servers' utilization, set per instance when they are claimed.
                 .newInstancesProtectedFromScaleIn(false)
+                .maxInstanceLifetime(maxInstanceLifetime(maxInstanceLifetime))
                 .build();
+    }
+
+    private static Integer maxInstanceLifetime(Duration lifetime) {
+        if (lifetime.compareTo(MIN_MAX_INSTANCE_LIFETIME) < 0) {
+            return null;
+        }
+        long seconds = lifetime.plusSeconds(1).minusNanos(1).toSeconds();
+        return (int) Math.min(Integer.MAX_VALUE, seconds);
     }
 
     /** The target tracking policy, named as the group; empty when the group has no AutoScalingPolicy. */

@@ -4,6 +4,7 @@ import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroupStatus;
+import io.gamefleet.domain.GameServerProcess;
 import io.gamefleet.domain.GameServerRepository;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.InstanceStatus;
@@ -41,6 +42,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     private final ServerListings listings;
     private final HealthLeases leases;
     private final InstanceCounts counts;
+    private final ProcessItems processes;
 
     /** Game server items are mapped by hand ({@link GameServerSchema}): no Enhanced Client. */
     public DynamoGameServerRepository(DynamoDbClient dynamoDb, TableNames names) {
@@ -49,7 +51,8 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         this.claimIndex = new ClaimIndex(dynamoDb, tableName);
         this.moves = new InstanceStatusMoves(dynamoDb, tableName, this::find);
         this.listings = new ServerListings(dynamoDb, tableName);
-        this.leases = new HealthLeases(dynamoDb, tableName, this::putBackIfTakenOut);
+        this.processes = new ProcessItems(dynamoDb, tableName);
+        this.leases = new HealthLeases(dynamoDb, tableName, this::putBackIfTakenOut, processes);
         this.counts = new InstanceCounts(dynamoDb, tableName);
     }
 
@@ -159,13 +162,20 @@ public final class DynamoGameServerRepository implements GameServerRepository {
             setClause += ", GameServerData = :data";
         }
         String expression = setClause;
+        String notRetiring = "";
+        if (condition.retiringLaunchedBy().isPresent()) {
+            // On an instance that is retiring (launched at or before the cutoff), no claim lands.
+            values.put(":retiring", GameServerSchema.number(condition.retiringLaunchedBy().get()));
+            notRetiring = " AND (attribute_not_exists(InstanceLaunchTime) OR InstanceLaunchTime > :retiring)";
+        }
+        String claimable = "GameServerGroupName = :group AND UtilizationStatus = :available"
+                + " AND (attribute_not_exists(ClaimExpiresAt) OR ClaimExpiresAt <= :now)"
+                + " AND " + GameServerSchema.HEALTHY + " AND InstanceStatus = :instanceStatus" + notRetiring;
         try {
             var response = dynamoDb.updateItem(u -> u.tableName(tableName)
                     .key(GameServerSchema.key(candidate.gameServerId()))
                     .updateExpression(expression)
-                    .conditionExpression("GameServerGroupName = :group AND UtilizationStatus = :available"
-                            + " AND (attribute_not_exists(ClaimExpiresAt) OR ClaimExpiresAt <= :now)"
-                            + " AND " + GameServerSchema.HEALTHY + " AND InstanceStatus = :instanceStatus")
+                    .conditionExpression(claimable)
                     .expressionAttributeNames(GameServerSchema.LEASE_NAME)
                     .expressionAttributeValues(values)
                     .returnValues(ReturnValue.ALL_NEW)
@@ -310,6 +320,12 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     @Override
     public Optional<GameServer> setHealthLease(String group, String gameServerId, String instanceId, HealthLease lease) {
         return leases.set(group, gameServerId, instanceId, lease);
+    }
+
+    /** One GetItem of the server's process item ({@link ProcessItems#find}). */
+    @Override
+    public Optional<GameServerProcess> findProcess(GameServer server) {
+        return processes.find(server);
     }
 
     @Override

@@ -42,6 +42,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * <li>ByInstance index (keys only): the servers of one instance (draining it, a Spot
  *     interruption, its end), then read by key.</li>
  * </ul>
+ * A server whose agent reports its process keeps a summary of it on its item, in no index
+ * ({@link ProcessItems}); the whole report is an item of its own.
  */
 final class GameServerSchema {
     /** Where a shard's gate entry sorts: first in the partition, below every server's key. */
@@ -172,6 +174,9 @@ final class GameServerSchema {
         millis(item, "InstanceLaunchTime", g.instanceLaunchTime());
         string(item, PushChannel.CONNECTION_ATTRIBUTE, g.pushConnectionId());
         millis(item, PushChannel.HEALTH_LEASE_ATTRIBUTE, g.healthLeaseExpiresAt());
+        if (g.process() != null) {
+            item.putAll(ProcessItems.summary(g.process()));
+        }
         String claimSortKey = claimSortKey(g, g.claimExpiresAt());
         if (claimSortKey != null) {
             string(item, "ClaimPartition", Tables.groupShard(g.gameServerGroupName(), shard));
@@ -191,7 +196,7 @@ final class GameServerSchema {
                 millis(item, "RegistrationTime"),
                 instanceStatus == null ? null : InstanceStatus.valueOf(instanceStatus),
                 millis(item, "InstanceLaunchTime"), string(item, PushChannel.CONNECTION_ATTRIBUTE),
-                millis(item, PushChannel.HEALTH_LEASE_ATTRIBUTE));
+                millis(item, PushChannel.HEALTH_LEASE_ATTRIBUTE), ProcessItems.summary(item));
     }
 
     private static void string(Map<String, AttributeValue> item, String name, String value) {

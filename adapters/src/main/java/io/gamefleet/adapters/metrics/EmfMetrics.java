@@ -6,14 +6,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.domain.Metrics;
+import io.gamefleet.domain.ProcessEvents;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * FleetIQ's metrics as CloudWatch embedded-metric-format log lines: Lambda's log stream turns
- * each line into metrics in {@link Catalog#METRICS_NAMESPACE}, with no PutMetricData call.
+ * FleetIQ's metrics, and Gamefleet's own of the agents' processes, as CloudWatch embedded-metric-format
+ * log lines: Lambda's log stream turns each line into metrics in {@link Catalog#METRICS_NAMESPACE},
+ * with no PutMetricData call.
  */
 public final class EmfMetrics implements Metrics {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -58,6 +60,25 @@ public final class EmfMetrics implements Metrics {
                 List.of(new Value(Catalog.UNDELIVERED_NOTICES, "Count", 1)));
         line.put("Notice", notice);
         sink.accept(line.toString());
+    }
+
+    @Override
+    public void processes(String group, ProcessCounts counts) {
+        emit(Map.of("GameServerGroup", group), List.of(
+                new Value(Catalog.INITIALIZING_GAME_SERVERS, "Count", counts.initializing()),
+                new Value(Catalog.STANDING_BY_GAME_SERVERS, "Count", counts.standingBy()),
+                new Value(Catalog.ACTIVE_GAME_SERVERS, "Count", counts.active()),
+                new Value(Catalog.TERMINATING_GAME_SERVERS, "Count", counts.terminating()),
+                new Value(Catalog.CONNECTED_PLAYERS, "Count", counts.connectedPlayers())));
+    }
+
+    /** Per stage (what the crash-loop alarm sums) and per stage and group, as the undelivered notices. */
+    @Override
+    public void processEvents(String group, ProcessEvents events) {
+        sink.accept(emit(Map.of(Catalog.STAGE_DIMENSION, stage, "GameServerGroup", group),
+                List.of(List.of(Catalog.STAGE_DIMENSION), List.of(Catalog.STAGE_DIMENSION, "GameServerGroup")),
+                List.of(new Value(Catalog.CRASHED_PROCESSES, "Count", events.crashes()),
+                        new Value(Catalog.START_TIMEOUTS, "Count", events.startTimeouts()))).toString());
     }
 
     private record Value(String name, String unit, double value) {}

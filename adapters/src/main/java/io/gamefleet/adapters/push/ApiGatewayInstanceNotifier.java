@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.domain.GameServer;
+import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceNotifier;
 import java.time.Instant;
 import software.amazon.awssdk.core.SdkBytes;
@@ -35,7 +36,17 @@ public final class ApiGatewayInstanceNotifier implements InstanceNotifier {
 
     @Override
     public Delivery terminate(String connectionId, GameServer server, String reason) {
-        return post(connectionId, notice(PushChannel.TERMINATE, server).put("reason", reason));
+        return post(connectionId, notice(PushChannel.TERMINATE, server).put(PushChannel.REASON, reason));
+    }
+
+    /** The instance's end as ISO-8601 UTC, its reason the maximum lifetime (the contract of issue 28). */
+    @Override
+    public Delivery retiring(String connectionId, GameServerInstance instance, Instant retiresAt) {
+        return post(connectionId, JSON.createObjectNode().put("action", PushChannel.RETIRING)
+                .put("gameServerGroupName", instance.gameServerGroupName())
+                .put(PushChannel.INSTANCE_ID, instance.instanceId())
+                .put(PushChannel.RETIRES_AT, retiresAt.toString())
+                .put(PushChannel.REASON, PushChannel.MAX_INSTANCE_LIFETIME));
     }
 
     private static ObjectNode notice(String action, GameServer server) {

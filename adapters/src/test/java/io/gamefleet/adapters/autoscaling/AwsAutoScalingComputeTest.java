@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.gamefleet.adapters.ec2.Ec2InstanceAddresses;
+import io.gamefleet.adapters.ec2.Ec2Instances;
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.domain.AutoScalingPolicy;
 import io.gamefleet.domain.BalancingStrategy;
@@ -20,9 +20,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -76,8 +73,8 @@ import software.amazon.awssdk.services.autoscaling.model.UpdateAutoScalingGroupR
 import software.amazon.awssdk.services.autoscaling.model.UpdateAutoScalingGroupResponse;
 
 class AwsAutoScalingComputeTest {
-    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00.123Z");
-    private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+    /** The stage's maximum instance lifetime, which the groups it creates get as MaxInstanceLifetime. */
+    private static final java.time.Duration LIFETIME = java.time.Duration.ofHours(240);
     static final String ASG = "gamefleet-arena";
     static final String STAGE = "prod";
     private static final String ASG_ARN =
@@ -108,6 +105,8 @@ class AwsAutoScalingComputeTest {
         assertThat(arn).isEqualTo(ASG_ARN);
         assertThat(fake.calls).extracting(Object::getClass).containsExactly(CreateAutoScalingGroupRequest.class,
                 DescribeAutoScalingGroupsRequest.class, PutScalingPolicyRequest.class);
+        assertThat(((CreateAutoScalingGroupRequest) fake.calls.get(0)).maxInstanceLifetime()).as("the stage's lifetime")
+                .isEqualTo(864_000);
     }
 
     @Test
@@ -187,8 +186,8 @@ class AwsAutoScalingComputeTest {
         AwsAutoScalingCompute compute = compute(fake);
 
         assertThat(compute.describeInstances(ASG)).containsExactly(
-                new ComputeInstance("i-1", "c5.large", "us-east-1a", NOW, true, true),
-                new ComputeInstance("i-2", "c5.xlarge", "us-east-1b", NOW, false, false));
+                new ComputeInstance("i-1", "c5.large", "us-east-1a", true, true),
+                new ComputeInstance("i-2", "c5.xlarge", "us-east-1b", false, false));
         assertThat(compute.describeInstances(ASG)).isEmpty();
         assertThat(fake.calls).allSatisfy(r -> assertThat(((DescribeAutoScalingGroupsRequest) r).autoScalingGroupNames())
                 .containsExactly(ASG));
@@ -419,7 +418,7 @@ class AwsAutoScalingComputeTest {
                 .awsErrorDetails(error("AlreadyExists", "AutoScalingGroup by this name already exists")).build();
         fake.describes.add(List.of(prodEuArena));
         fake.describes.add(List.of(prodEuArena));
-        AwsAutoScalingCompute prod = new AwsAutoScalingCompute(fake, NO_EC2, CLOCK, "prod", Catalog.scalingGroupPrefix("prod"));
+        AwsAutoScalingCompute prod = new AwsAutoScalingCompute(fake, NO_EC2, "prod", Catalog.scalingGroupPrefix("prod"), LIFETIME);
         GameServerGroup euArena = group().name("eu-arena").autoScalingGroupName(shared).build();
 
         assertThatThrownBy(() -> prod.createScalingGroup(euArena)).isInstanceOf(ComputeException.class)
@@ -439,7 +438,7 @@ class AwsAutoScalingComputeTest {
                         TagDescription.builder().key(Catalog.STAGE_TAG_KEY).value("prod").build()).build();
         FakeAutoScaling fake = new FakeAutoScaling();
         fake.describes.add(List.of(old));
-        new AwsAutoScalingCompute(fake, NO_EC2, CLOCK, "prod", Catalog.scalingGroupPrefix("prod")).setDesiredCapacity(former, 3);
+        new AwsAutoScalingCompute(fake, NO_EC2, "prod", Catalog.scalingGroupPrefix("prod"), LIFETIME).setDesiredCapacity(former, 3);
         assertThat(fake.calls).containsExactly(ScalingGroupRequests.describeRequest(former),
                 ScalingGroupRequests.desiredCapacityRequest(former, 3));
     }
@@ -541,11 +540,11 @@ class AwsAutoScalingComputeTest {
     }
 
     private static AwsAutoScalingCompute compute(AutoScalingClient client) {
-        return new AwsAutoScalingCompute(client, NO_EC2, CLOCK, STAGE, "gamefleet-");
+        return new AwsAutoScalingCompute(client, NO_EC2, STAGE, "gamefleet-", LIFETIME);
     }
 
-    /** EC2, which these tests never ask (Ec2InstanceAddressesTest does). */
-    private static final Ec2InstanceAddresses NO_EC2 = new Ec2InstanceAddresses(new software.amazon.awssdk.services.ec2.Ec2Client() {
+    /** EC2, which these tests never ask (Ec2InstancesTest does). */
+    private static final Ec2Instances NO_EC2 = new Ec2Instances(new software.amazon.awssdk.services.ec2.Ec2Client() {
         @Override
         public String serviceName() {
             return SERVICE_NAME;

@@ -11,6 +11,7 @@ import io.gamefleet.domain.AutoScalingPolicy;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.LaunchTemplate;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.autoscaling.model.CreateAutoScalingGroupRequest;
@@ -26,11 +27,34 @@ import software.amazon.awssdk.services.autoscaling.model.UpdateAutoScalingGroupR
 
 /** The requests alone; {@link AwsAutoScalingComputeTest} sends them to a scripted client. */
 class ScalingGroupRequestsTest {
+    /** The stage's default maximum lifetime, PlayFab's 10 days. */
+    private static final Duration LIFETIME = Duration.ofHours(240);
+
     // --- CreateAutoScalingGroup -------------------------------------------------------------
+
+    /**
+     * Auto Scaling's MaxInstanceLifetime, in whole seconds rounded up (it never ends an instance
+     * before Gamefleet would); none below its minimum of a day, or where the stage has no limit:
+     * the balancer ends those instances.
+     */
+    @Test
+    void createRequestSetsMaxInstanceLifetimeWhereAutoScalingTakesIt() {
+        assertThat(ScalingGroupRequests.createRequest(group().build(), STAGE, LIFETIME).maxInstanceLifetime())
+                .isEqualTo(864_000);
+        assertThat(ScalingGroupRequests.createRequest(group().build(), STAGE, Duration.ofDays(1)).maxInstanceLifetime())
+                .isEqualTo(86_400);
+        assertThat(ScalingGroupRequests.createRequest(group().build(), STAGE, Duration.ofDays(1).plusMillis(1))
+                .maxInstanceLifetime()).isEqualTo(86_401);
+        assertThat(ScalingGroupRequests.createRequest(group().build(), STAGE, Duration.ofDays(1).minusMillis(1))
+                .maxInstanceLifetime()).isNull();
+        assertThat(ScalingGroupRequests.createRequest(group().build(), STAGE, Duration.ofMinutes(4))
+                .maxInstanceLifetime()).isNull();
+        assertThat(ScalingGroupRequests.createRequest(group().build(), STAGE, Duration.ZERO).maxInstanceLifetime()).isNull();
+    }
 
     @Test
     void createRequestNamesTheGroupAndCarriesTheLaunchTemplateWithOneOverridePerDefinition() {
-        CreateAutoScalingGroupRequest r = ScalingGroupRequests.createRequest(group().build(), STAGE);
+        CreateAutoScalingGroupRequest r = ScalingGroupRequests.createRequest(group().build(), STAGE, LIFETIME);
 
         assertThat(r.autoScalingGroupName()).isEqualTo(ASG);
         var template = r.mixedInstancesPolicy().launchTemplate();
@@ -48,7 +72,7 @@ class ScalingGroupRequestsTest {
     @Test
     void createRequestUsesTheTemplateNameAndVersionWhenGiven() {
         CreateAutoScalingGroupRequest r = ScalingGroupRequests.createRequest(
-                group().launchTemplate(new LaunchTemplate(null, "game-template", "7")).build(), STAGE);
+                group().launchTemplate(new LaunchTemplate(null, "game-template", "7")).build(), STAGE, LIFETIME);
 
         var spec = r.mixedInstancesPolicy().launchTemplate().launchTemplateSpecification();
         assertThat(spec.launchTemplateId()).isNull();
@@ -59,7 +83,7 @@ class ScalingGroupRequestsTest {
     @Test
     void spotStrategiesAreAllSpotWithPriceCapacityOptimizedAllocation() {
         for (BalancingStrategy s : List.of(BalancingStrategy.SPOT_ONLY, BalancingStrategy.SPOT_PREFERRED)) {
-            InstancesDistribution d = ScalingGroupRequests.createRequest(group().balancingStrategy(s).build(), STAGE)
+            InstancesDistribution d = ScalingGroupRequests.createRequest(group().balancingStrategy(s).build(), STAGE, LIFETIME)
                     .mixedInstancesPolicy().instancesDistribution();
             assertThat(d.onDemandBaseCapacity()).as(s.name()).isZero();
             assertThat(d.onDemandPercentageAboveBaseCapacity()).as(s.name()).isZero();
@@ -71,7 +95,7 @@ class ScalingGroupRequestsTest {
     @Test
     void onDemandOnlyIsAllOnDemandInOverridePriorityOrder() {
         InstancesDistribution d = ScalingGroupRequests.createRequest(
-                group().balancingStrategy(BalancingStrategy.ON_DEMAND_ONLY).build(), STAGE)
+                group().balancingStrategy(BalancingStrategy.ON_DEMAND_ONLY).build(), STAGE, LIFETIME)
                 .mixedInstancesPolicy().instancesDistribution();
 
         assertThat(d.onDemandBaseCapacity()).isZero();
@@ -83,14 +107,14 @@ class ScalingGroupRequestsTest {
     @Test
     void sizesAndDesiredCapacityStartAtLeastOneButNeverAboveMax() {
         CreateAutoScalingGroupRequest fromZero =
-                ScalingGroupRequests.createRequest(group().minSize(0).maxSize(10).build(), STAGE);
+                ScalingGroupRequests.createRequest(group().minSize(0).maxSize(10).build(), STAGE, LIFETIME);
         assertThat(fromZero.minSize()).isZero();
         assertThat(fromZero.maxSize()).isEqualTo(10);
         assertThat(fromZero.desiredCapacity()).isEqualTo(1);
 
-        assertThat(ScalingGroupRequests.createRequest(group().minSize(3).maxSize(10).build(), STAGE).desiredCapacity())
+        assertThat(ScalingGroupRequests.createRequest(group().minSize(3).maxSize(10).build(), STAGE, LIFETIME).desiredCapacity())
                 .isEqualTo(3);
-        assertThat(ScalingGroupRequests.createRequest(group().minSize(0).maxSize(0).build(), STAGE).desiredCapacity())
+        assertThat(ScalingGroupRequests.createRequest(group().minSize(0).maxSize(0).build(), STAGE, LIFETIME).desiredCapacity())
                 .isZero();
         assertThat(ScalingGroupRequests.initialDesiredCapacity(5, 5)).isEqualTo(5);
     }
@@ -98,15 +122,15 @@ class ScalingGroupRequestsTest {
     @Test
     void subnetsAreJoinedWithCommasAndOmittedWhenNone() {
         assertThat(ScalingGroupRequests.createRequest(
-                group().vpcSubnets(List.of("subnet-a", "subnet-b", "subnet-c")).build(), STAGE).vpcZoneIdentifier()).isEqualTo("subnet-a,subnet-b,subnet-c");
-        assertThat(ScalingGroupRequests.createRequest(group().build(), STAGE).vpcZoneIdentifier()).isNull();
+                group().vpcSubnets(List.of("subnet-a", "subnet-b", "subnet-c")).build(), STAGE, LIFETIME).vpcZoneIdentifier()).isEqualTo("subnet-a,subnet-b,subnet-c");
+        assertThat(ScalingGroupRequests.createRequest(group().build(), STAGE, LIFETIME).vpcZoneIdentifier()).isNull();
     }
 
     @Test
     void tagsMarkTheGroupForFleetIqAndGamefleetAndOnlyTheReservedOnesPropagateToInstances() {
         CreateAutoScalingGroupRequest r = ScalingGroupRequests.createRequest(group()
                 .tags(List.of(new io.gamefleet.domain.Tag("team", "blue"), new io.gamefleet.domain.Tag("stage", "prod")))
-                .build(), STAGE);
+                .build(), STAGE, LIFETIME);
 
         assertThat(r.tags()).extracting(Tag::key, Tag::value).containsExactly(
                 tuple("GameLift", "GameServerGroups"),
@@ -123,7 +147,7 @@ class ScalingGroupRequestsTest {
                 .tags(List.of(new io.gamefleet.domain.Tag("GameLift", "mine"),
                         new io.gamefleet.domain.Tag(Catalog.MANAGED_TAG_KEY, "other-group"),
                         new io.gamefleet.domain.Tag(Catalog.STAGE_TAG_KEY, "other-stage")))
-                .build(), STAGE);
+                .build(), STAGE, LIFETIME);
 
         assertThat(r.tags()).extracting(Tag::key, Tag::value).containsExactly(
                 tuple("GameLift", "GameServerGroups"),

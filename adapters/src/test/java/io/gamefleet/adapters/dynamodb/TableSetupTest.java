@@ -35,7 +35,8 @@ class TableSetupTest {
         assertThat(ttl(Tables.GAME_SERVER_GROUPS).attributeName()).isEqualTo("ExpiresAt");
         assertThat(ttl(Tables.SPOT_INTERRUPTIONS).timeToLiveStatus()).isEqualTo(TimeToLiveStatus.ENABLED);
         assertThat(ttl(Tables.SPOT_INTERRUPTIONS).attributeName()).isEqualTo("ExpiresAt");
-        assertThat(ttl(Tables.GAME_SERVERS).timeToLiveStatus()).isEqualTo(TimeToLiveStatus.DISABLED);
+        assertThat(ttl(Tables.GAME_SERVERS).timeToLiveStatus()).as("its process items").isEqualTo(TimeToLiveStatus.ENABLED);
+        assertThat(ttl(Tables.GAME_SERVERS).attributeName()).isEqualTo("ExpiresAt");
         assertThat(ttl(Tables.GAME_SERVER_INSTANCES).timeToLiveStatus()).isEqualTo(TimeToLiveStatus.DISABLED);
     }
 

@@ -7,9 +7,16 @@ import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GameServerRepository.ClaimCondition;
+import io.gamefleet.domain.GameServerRepository.HealthLease;
+import io.gamefleet.domain.GameServerRepository.ReportedProcess;
 import io.gamefleet.domain.GameServerRepository.ServerUpdate;
+import io.gamefleet.domain.HealthReports;
 import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.ProcessEvents;
+import io.gamefleet.domain.ProcessReport;
+import io.gamefleet.domain.ProcessState;
 import io.gamefleet.domain.UtilizationStatus;
+import io.gamefleet.domain.fakes.MutableClock;
 import io.gamefleet.testing.Dynoxide;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,6 +38,8 @@ import software.amazon.awssdk.services.dynamodb.model.Capacity;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
@@ -93,7 +102,7 @@ class WriteUnitsTest {
 
     @Test
     void aHealthLeaseIsOneCallWritingTheItemAloneAndEndingTheInstancesLeasesWritesOnlyTheLiveOnes() {
-        servers.setHealthLease(group, server.gameServerId(), "i-1", new io.gamefleet.domain.GameServerRepository.HealthLease(
+        servers.setHealthLease(group, server.gameServerId(), "i-1", new HealthLease(
                 T0.plusSeconds(600), Optional.of(T0), "conn-1")).orElseThrow();
         servers.endHealthLeases("i-1", T0.plusSeconds(30));
         servers.endHealthLeases("i-1", T0.plusSeconds(31)); // ended already: no write
@@ -159,6 +168,87 @@ class WriteUnitsTest {
                 .containsOnly(Map.entry(Tables.SERVERS_BY_GROUP_INDEX, 1.0), Map.entry(Tables.SERVERS_BY_INSTANCE_INDEX, 1.0));
     }
 
+    /**
+     * A process that changed is its own item's put (by its size: a unit per KB, player ids
+     * included) and the server's summary in its lease's UpdateItem (one unit, in no index); the
+     * server's item stays within one unit whatever the player ids, so its claims cost what they did.
+     */
+    @Test
+    void aChangedProcessWritesItsItemAndTheServersSummaryInNoIndex() {
+        GameServer reported = onItsOwnInstance("reported");
+        ProcessReport active = new ProcessReport(ProcessState.Active, 8, players(8, 36), 0, 0, null);
+        servers.setHealthLease(group, reported.gameServerId(), reported.instanceId(), new HealthLease(T0.plusSeconds(600),
+                Optional.of(T0), "conn-1", Optional.of(new ReportedProcess(active, T0, T0)))).orElseThrow();
+        assertThat(RECORDER.writes).extracting(Write::total).containsExactly(1.0, 1.0);
+        assertThat(RECORDER.writes).allSatisfy(w -> assertThat(w.indexes()).isEmpty());
+
+        RECORDER.writes.clear();
+        ProcessReport full = new ProcessReport(ProcessState.Active, 150, players(100, 128), 0, 0, null);
+        servers.setHealthLease(group, reported.gameServerId(), reported.instanceId(), new HealthLease(T0.plusSeconds(600),
+                Optional.empty(), "conn-1", Optional.of(new ReportedProcess(full, T0, T0)))).orElseThrow();
+        assertThat(RECORDER.writes).extracting(Write::total).as("100 ids of 128 characters: 13 KB").containsExactly(13.0, 1.0);
+        RECORDER.writes.clear();
+        GameServer candidate = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 10).servers().stream()
+                .filter(c -> c.gameServerId().equals(reported.gameServerId())).findFirst().orElseThrow();
+        servers.tryClaim(candidate, condition(T0), T0.plusSeconds(60), Optional.of("match")).orElseThrow();
+        assertThat(RECORDER.writes.get(0).table()).as("the claim's item write").isEqualTo(1.0);
+    }
+
+    /** A server of this test's group on an instance of its own (leases are ended per instance). */
+    private GameServer onItsOwnInstance(String name) {
+        GameServer s = server.toBuilder().gameServerId(group + "-" + name).instanceId(group + "-" + name + "-i").build();
+        servers.register(s, GROUP_MAX_SIZE, ON_ONE_INSTANCE);
+        RECORDER.writes.clear();
+        return s;
+    }
+
+    /**
+     * One game server-hour of an agent's reports every 30 s, through the domain's HealthReports on
+     * DynamoDB: 6 games of 10 minutes, each a minute StandingBy, then Active with 4 and, a minute
+     * later, 8 players, Terminating for its last 30 s. Printed, with the same hour's reports without
+     * processes beside it (docs/capacity.md, "The processes' state").
+     */
+    @Test
+    void anHourOfProcessReportsWritesOnlyWhatChanged() {
+        double withProcess = hourOfReports(onItsOwnInstance("reported"), true);
+        double bare = hourOfReports(onItsOwnInstance("bare"), false);
+        System.out.printf("a game server-hour of health reports: %.0f write units without processes, %.0f with"
+                + " (%.0f for the processes)%n", bare, withProcess, withProcess - bare);
+        assertThat(bare).as("the leases: the first, then a renewal every 5.5 minutes").isEqualTo(11.0);
+        // 4 changes a game, 24 in the hour: each its item's put, and the server's summary but where
+        // a lease renewal was due at the same report (4 of them).
+        assertThat(withProcess - bare).isEqualTo(44.0);
+    }
+
+    private double hourOfReports(GameServer s, boolean withProcess) {
+        MutableClock clock = new MutableClock(T0);
+        DynamoInstanceRepository instances = new DynamoInstanceRepository(DYNAMO.client(), DYNAMO.enhanced(),
+                DYNAMO.tableNames());
+        HealthReports reports = new HealthReports(servers, instances, () -> null, clock);
+        servers.setPushConnection(s.instanceId(), "conn-" + s.instanceId());
+        RECORDER.writes.clear();
+        for (int report = 0; report < 120; report++) {
+            int second = (report * 30) % 600;
+            ProcessReport process = second < 60 ? new ProcessReport(ProcessState.StandingBy, 0, List.of(), 0, 0, null)
+                    : second == 570 ? new ProcessReport(ProcessState.Terminating, 8, players(8, 36), 0, 0, null)
+                    : second < 120 ? new ProcessReport(ProcessState.Active, 4, players(4, 36), 0, 0, null)
+                    : new ProcessReport(ProcessState.Active, 8, players(8, 36), 0, 0, null);
+            reports.report("conn-" + s.instanceId(), group, List.of(new HealthReports.Report(s.gameServerId(), true,
+                    withProcess ? Optional.of(process) : Optional.empty())), ProcessEvents.NONE);
+            clock.advance(java.time.Duration.ofSeconds(30));
+        }
+        return RECORDER.writes.stream().mapToDouble(Write::total).sum();
+    }
+
+    /** {@code count} player ids of {@code length} characters each. */
+    private static List<String> players(int count, int length) {
+        List<String> ids = new ArrayList<>();
+        for (int n = 0; n < count; n++) {
+            ids.add(String.format("%0" + length + "d", n));
+        }
+        return ids;
+    }
+
     @Test
     void aRefusedClaimWritesNothing() {
         GameServer candidate = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 10).servers().get(0);
@@ -190,6 +280,9 @@ class WriteUnitsTest {
             if (context.request() instanceof UpdateItemRequest update) {
                 return update.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
             }
+            if (context.request() instanceof PutItemRequest put) {
+                return put.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
+            }
             if (context.request() instanceof DeleteItemRequest delete) {
                 return delete.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
             }
@@ -202,6 +295,8 @@ class WriteUnitsTest {
         @Override
         public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
             if (context.response() instanceof UpdateItemResponse response && response.consumedCapacity() != null) {
+                record(List.of(response.consumedCapacity()));
+            } else if (context.response() instanceof PutItemResponse response && response.consumedCapacity() != null) {
                 record(List.of(response.consumedCapacity()));
             } else if (context.response() instanceof DeleteItemResponse response && response.consumedCapacity() != null) {
                 record(List.of(response.consumedCapacity()));

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gamefleet.domain.Metrics.GameServerCounts;
+import io.gamefleet.domain.Metrics.ProcessCounts;
+import io.gamefleet.domain.ProcessEvents;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -57,6 +59,30 @@ class EmfMetricsTest {
         assertThat(line.get("GameServerGroup").asText()).isEqualTo("arena");
         assertThat(line.get("Notice").asText()).isEqualTo("claimed");
         assertThat(line.get("UndeliveredNotices").asDouble()).isEqualTo(1);
+    }
+
+    @Test
+    void theProcessGaugesArePerGroup() throws Exception {
+        metrics.processes("arena", new ProcessCounts(1, 4, 6, 2, 31));
+        JsonNode line = JSON.readTree(lines.get(0));
+        JsonNode directive = line.get("_aws").get("CloudWatchMetrics").get(0);
+        assertThat(directive.get("Dimensions").toString()).isEqualTo("[[\"GameServerGroup\"]]");
+        assertThat(directive.get("Metrics").findValuesAsText("Name")).containsExactly("InitializingGameServers",
+                "StandingByGameServers", "ActiveGameServers", "TerminatingGameServers", "ConnectedPlayers");
+        assertThat(line.get("StandingByGameServers").asDouble()).isEqualTo(4);
+        assertThat(line.get("ActiveGameServers").asDouble()).isEqualTo(6);
+        assertThat(line.get("ConnectedPlayers").asDouble()).isEqualTo(31);
+    }
+
+    @Test
+    void crashesAndStartTimeoutsCountPerStageAndPerStageAndGroup() throws Exception {
+        new EmfMetrics(Clock.systemUTC(), lines::add, "prod").processEvents("arena", new ProcessEvents(3, 1));
+        JsonNode line = JSON.readTree(lines.get(0));
+        assertThat(line.get("_aws").get("CloudWatchMetrics").get(0).get("Dimensions").toString())
+                .isEqualTo("[[\"Stage\"],[\"Stage\",\"GameServerGroup\"]]");
+        assertThat(line.get("Stage").asText()).isEqualTo("prod");
+        assertThat(line.get("CrashedProcesses").asDouble()).isEqualTo(3);
+        assertThat(line.get("StartTimeouts").asDouble()).isEqualTo(1);
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.gamefleet.domain.GameServerService.Claim;
 import io.gamefleet.domain.GameServerService.Registration;
 import io.gamefleet.domain.GameServerService.Update;
 import io.gamefleet.domain.HealthReports;
+import io.gamefleet.domain.ProcessEvents;
 import io.gamefleet.domain.UtilizationStatus;
 import io.gamefleet.domain.fakes.MutableClock;
 import io.gamefleet.local.LocalProfile;
@@ -198,7 +199,7 @@ public final class AgentCostBenchmark {
         running.forEach((slot, id) -> byInstance.computeIfAbsent(slot.instanceId(), i -> new ArrayList<>())
                 .add(new HealthReports.Report(id, true)));
         for (String i : instanceIds) {
-            profile.services().healthReports().report("bench-" + i, group, byInstance.get(i));
+            profile.services().healthReports().report("bench-" + i, group, byInstance.get(i), ProcessEvents.NONE);
         }
         return new int[] {0, instanceIds.size()};
     }

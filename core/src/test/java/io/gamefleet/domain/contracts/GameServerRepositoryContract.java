@@ -190,6 +190,22 @@ public abstract class GameServerRepositoryContract {
         assertThat(stored(s)).isEqualTo(claimed);
     }
 
+    /** A claim lands only on a server of an instance launched after the condition's retiring cutoff, by its write. */
+    @Test
+    void aClaimIsRefusedOnAnInstanceThatIsRetiring() {
+        GameServer old = registered(server("old", "i-1", 0));
+        GameServer young = registered(server("young", "i-2", 1));
+        Instant cutoff = old.instanceLaunchTime();
+        ClaimCondition retiring = new ClaimCondition(T0, T0.minusSeconds(60), ACTIVE_OR_DRAINING, Optional.of(cutoff));
+
+        assertThat(servers.tryClaim(stored(old), retiring, T0.plus(TTL), Optional.empty())).isEmpty();
+        assertThat(stored(old).claimExpiresAt()).isNull();
+        assertThat(servers.tryClaim(stored(young), retiring, T0.plus(TTL), Optional.empty())).as("launched a second after")
+                .isPresent();
+        assertThat(servers.tryClaim(stored(old), condition(T0), T0.plus(TTL), Optional.empty())).as("with no cutoff")
+                .isPresent();
+    }
+
     @Test
     void registrationNeedsTheGroupToBeActive() {
         assertConflict(() -> servers.register(server("a", "i-1", 0), GROUP_MAX_SIZE, ON_ONE_INSTANCE));

@@ -8,10 +8,15 @@ import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GameServerRepository;
 import io.gamefleet.domain.GameServerRepository.ClaimCondition;
+import io.gamefleet.domain.GameServerProcess;
 import io.gamefleet.domain.GameServerRepository.HealthLease;
+import io.gamefleet.domain.GameServerRepository.ReportedProcess;
 import io.gamefleet.domain.GameServerRepository.ServerUpdate;
 import io.gamefleet.domain.GroupRepository;
 import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.ProcessReport;
+import io.gamefleet.domain.ProcessState;
+import io.gamefleet.domain.ProcessSummary;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -169,5 +174,70 @@ public abstract class HealthLeaseContract {
         GameServer b = registered("b", instance);
         assertThat(servers.findSome(List.of(a.gameServerId(), group + "-missing", b.gameServerId())))
                 .extracting(GameServer::gameServerId).containsExactlyInAnyOrder(a.gameServerId(), b.gameServerId());
+    }
+
+    // ---- the process, with the lease --------------------------------------------------------
+
+    private static final ProcessReport ACTIVE_TWO = new ProcessReport(ProcessState.Active, 3, List.of("p1", "p2"), 1, 0, 139);
+
+    @Test
+    void aReportedProcessIsKeptSummedUpOnTheServerAndWholeForFindProcess() {
+        GameServer s = registered("s1", instance);
+        Instant now = T0.plusSeconds(30);
+        HealthLease lease = new HealthLease(now.plusSeconds(600), Optional.of(now), "c-1",
+                Optional.of(new ReportedProcess(ACTIVE_TWO, now, T0)));
+
+        GameServer written = servers.setHealthLease(group, s.gameServerId(), instance, lease).orElseThrow();
+        assertThat(written.process()).isEqualTo(new ProcessSummary(ProcessState.Active, 3, ACTIVE_TWO.digest()));
+        assertThat(stored(s).process()).isEqualTo(written.process());
+        assertThat(stored(s).healthLeaseExpiresAt()).isEqualTo(now.plusSeconds(600));
+        assertThat(servers.findProcess(stored(s))).contains(new GameServerProcess(group, s.gameServerId(), instance,
+                ACTIVE_TWO, now));
+
+        // A lease without a process leaves the process as it was.
+        servers.setHealthLease(group, s.gameServerId(), instance, healthy(now.plusSeconds(300), Duration.ofMinutes(10)));
+        assertThat(stored(s).process()).isEqualTo(written.process());
+        assertThat(servers.findProcess(stored(s))).map(GameServerProcess::reportedAt).contains(now);
+    }
+
+    @Test
+    void aProcessWithoutAStateOrExitCodeAndWithNoPlayersIsKeptAsSuch() {
+        GameServer s = registered("s1", instance);
+        ProcessReport starting = new ProcessReport(null, 0, List.of(), 0, 2, null);
+        servers.setHealthLease(group, s.gameServerId(), instance, new HealthLease(T0.plusSeconds(600), Optional.of(T0), "c-1",
+                Optional.of(new ReportedProcess(starting, T0, T0))));
+        assertThat(stored(s).process()).isEqualTo(new ProcessSummary(null, 0, starting.digest()));
+        assertThat(servers.findProcess(stored(s))).map(GameServerProcess::process).contains(starting);
+        servers.setHealthLease(group, s.gameServerId(), instance, new HealthLease(T0.plusSeconds(600), Optional.of(T0), "c-1",
+                Optional.of(new ReportedProcess(ACTIVE_TWO, T0.plusSeconds(30), T0))));
+        assertThat(servers.findProcess(stored(s))).map(GameServerProcess::process).contains(ACTIVE_TWO);
+        starting = new ProcessReport(ProcessState.Terminated, 0, List.of(), 0, 2, null);
+        servers.setHealthLease(group, s.gameServerId(), instance, new HealthLease(T0.plusSeconds(600), Optional.of(T0), "c-1",
+                Optional.of(new ReportedProcess(starting, T0.plusSeconds(60), T0))));
+        assertThat(servers.findProcess(stored(s))).as("the exit code and players gone with the new report")
+                .map(GameServerProcess::process).contains(starting);
+    }
+
+    @Test
+    void noProcessIsFoundForAServerThatReportedNoneNorForALaterServerOfTheSameId() {
+        GameServer s = registered("s1", instance);
+        assertThat(servers.findProcess(stored(s))).isEmpty();
+        servers.setHealthLease(group, s.gameServerId(), instance, new HealthLease(T0.plusSeconds(600), Optional.of(T0), "c-1",
+                Optional.of(new ReportedProcess(ACTIVE_TWO, T0, T0))));
+        servers.deregister(group, s.gameServerId(), Optional.empty());
+        GameServer again = s.toBuilder().registrationTime(T0.plusSeconds(90)).build();
+        servers.register(again, GROUP_MAX_SIZE, ON_ONE_INSTANCE);
+        assertThat(servers.findProcess(stored(again))).isEmpty();
+        assertThat(stored(again).process()).isNull();
+    }
+
+    @Test
+    void aProcessIsNotWrittenForAServerThatIsGoneOrElsewhere() {
+        GameServer s = registered("s1", instance);
+        HealthLease lease = new HealthLease(T0.plusSeconds(600), Optional.of(T0), "c-1",
+                Optional.of(new ReportedProcess(ACTIVE_TWO, T0, T0)));
+        assertThat(servers.setHealthLease(group, s.gameServerId(), group + "-i2", lease)).isEmpty();
+        assertThat(stored(s).process()).isNull();
+        assertThat(servers.setHealthLease(group, group + "-missing", instance, lease)).isEmpty();
     }
 }

@@ -4,6 +4,7 @@ import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.InstanceDefinition;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -27,10 +28,10 @@ public final class FakeCompute implements Compute {
     public static final String SET_DESIRED_CAPACITY = "setDesiredCapacity";
     public static final String SET_INSTANCE_PROTECTION = "setInstanceProtection";
     public static final String TERMINATE_INSTANCE = "terminateInstance";
-    public static final String ADDRESSES_OF = "addresses";
+    public static final String LAUNCHED = "launched";
     private static final Set<String> OPERATIONS = Set.of(CREATE_SCALING_GROUP, DESCRIBE_SCALING_GROUP,
             DELETE_SCALING_GROUP, SET_INSTANCE_TYPES, SET_DESIRED_CAPACITY, SET_INSTANCE_PROTECTION, TERMINATE_INSTANCE,
-            ADDRESSES_OF);
+            LAUNCHED);
 
     /** One call of the port: the operation (its method name) and its arguments as given. */
     public record Call(String operation, List<Object> arguments) {}
@@ -38,11 +39,15 @@ public final class FakeCompute implements Compute {
     /** {@code times}: how many more calls fail; negative for every call. */
     private record Failure(boolean retryable, int times) {}
 
+    /** When an instance launched, as EC2 says, unless the test said when ({@link #addInstance}): the tests' start. */
+    public static final Instant DEFAULT_LAUNCH_TIME = Instant.parse("2100-01-01T00:00:00Z");
+
     /** What every instance's addresses are unless a test says otherwise ({@link #setAddresses}). */
     public static final List<String> ADDRESSES = List.of("10.0.0.1", "ip-10-0-0-1.ec2.internal");
 
     private final Map<String, ScalingGroupState> scalingGroups = new HashMap<>();
     private final Map<String, List<String>> addresses = new HashMap<>();
+    private final Map<String, Instant> launchTimes = new HashMap<>();
     private final Map<String, String> arns = new HashMap<>();
     private final List<Call> calls = new ArrayList<>();
     private final Map<String, Failure> failures = new HashMap<>();
@@ -58,7 +63,16 @@ public final class FakeCompute implements Compute {
         return Optional.ofNullable(scalingGroups.get(name));
     }
 
-    /** Adds or replaces (by id) an instance of an existing scaling group. */
+    /**
+     * Adds or replaces (by id) an instance of an existing scaling group, launched at {@code launchTime}
+     * (what EC2 says of it).
+     */
+    public synchronized void addInstance(String scalingGroupName, ComputeInstance instance, Instant launchTime) {
+        launchTimes.put(instance.instanceId(), launchTime);
+        addInstance(scalingGroupName, instance);
+    }
+
+    /** Adds or replaces (by id) an instance of an existing scaling group, launched when EC2 says (now, if not told). */
     public synchronized void addInstance(String scalingGroupName, ComputeInstance instance) {
         change(scalingGroupName, s -> {
             List<ComputeInstance> instances = new ArrayList<>(s.instances());
@@ -105,17 +119,20 @@ public final class FakeCompute implements Compute {
 
     // ---- the port ------------------------------------------------------------------------
 
-    /** The addresses of the instances of any scaling group ({@link #ADDRESSES} unless set otherwise). */
+    /**
+     * The instances of any scaling group as EC2 describes them: launched when {@link #addInstance}
+     * said ({@link #DEFAULT_LAUNCH_TIME} if it did not), with {@link #ADDRESSES} unless set otherwise.
+     */
     @Override
-    public synchronized Map<String, List<String>> addresses(java.util.Collection<String> instanceIds) {
-        call(ADDRESSES_OF, List.copyOf(instanceIds));
-        Map<String, List<String>> found = new HashMap<>();
+    public synchronized Map<String, LaunchedInstance> launched(java.util.Collection<String> instanceIds) {
+        call(LAUNCHED, List.copyOf(instanceIds));
+        Map<String, LaunchedInstance> found = new HashMap<>();
         for (String id : instanceIds) {
             boolean exists = scalingGroups.values().stream().anyMatch(s -> s.instances().stream()
                     .anyMatch(i -> i.instanceId().equals(id)));
             List<String> given = addresses.getOrDefault(id, ADDRESSES);
             if (exists && !given.isEmpty()) {
-                found.put(id, given);
+                found.put(id, new LaunchedInstance(launchTimes.getOrDefault(id, DEFAULT_LAUNCH_TIME), given));
             }
         }
         return found;
@@ -180,7 +197,7 @@ public final class FakeCompute implements Compute {
         call(SET_INSTANCE_PROTECTION, scalingGroupName, instanceId, protectedFromScaleIn);
         change(scalingGroupName, s -> withInstances(s, s.instances().stream()
                 .map(i -> !i.instanceId().equals(instanceId) ? i : new ComputeInstance(i.instanceId(),
-                        i.instanceType(), i.availabilityZone(), i.launchTime(), i.inService(), protectedFromScaleIn))
+                        i.instanceType(), i.availabilityZone(), i.inService(), protectedFromScaleIn))
                 .toList()));
     }
 

@@ -28,7 +28,7 @@ class FakesTest {
     }
 
     private static ComputeInstance instance(String id, boolean protectedFromScaleIn) {
-        return new ComputeInstance(id, "c5.large", "us-east-1a", T0, true, protectedFromScaleIn);
+        return new ComputeInstance(id, "c5.large", "us-east-1a", true, protectedFromScaleIn);
     }
 
     @Test

@@ -5,6 +5,7 @@ import static io.gamefleet.domain.fakes.Storage.sortable;
 
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroupStatus;
+import io.gamefleet.domain.GameServerProcess;
 import io.gamefleet.domain.GameServerRepository;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.InstanceStatus;
@@ -37,6 +38,8 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
     /** Servers a claim found silent: out of the claim index until their next heartbeat or status move. */
     private final java.util.Set<String> silent = new java.util.HashSet<>();
     private final Map<String, GameServerGroupStatus> gates = new HashMap<>();
+    /** Each server's last reported process, by id, with the registration of the server it was reported for. */
+    private final Map<String, StoredProcess> processes = new HashMap<>();
 
     /** What every write of a group does to its gate: DELETED removes it. */
     public synchronized void writeGate(String group, GameServerGroupStatus status) {
@@ -115,7 +118,8 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
                 && Objects.equals(s.gameServerGroupName(), candidate.gameServerGroupName())
                 && s.utilizationStatus() == UtilizationStatus.AVAILABLE
                 && (s.claimExpiresAt() == null || s.claimExpiresAt().toEpochMilli() <= now)
-                && s.instanceStatus() == candidate.instanceStatus();
+                && s.instanceStatus() == candidate.instanceStatus()
+                && !condition.retiring(s.instanceLaunchTime());
         boolean healthy = s != null && s.lastHealthCheckTime() != null
                 && s.isHealthyAt(condition.now(), condition.healthCutoff());
         if (claimable && !healthy) {
@@ -169,11 +173,26 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
         GameServer.Builder leased = s.toBuilder().healthLeaseExpiresAt(lease.expiresAt())
                 .pushConnectionId(lease.pushConnectionId());
         lease.healthCheckTime().ifPresent(leased::lastHealthCheckTime);
+        lease.process().ifPresent(p -> {
+            leased.process(p.report().summary());
+            processes.put(gameServerId, new StoredProcess(millis(p.registrationTime()), new GameServerProcess(group,
+                    gameServerId, instanceId, p.report(), millis(p.at()))));
+        });
         if (lease.healthCheckTime().isPresent()) {
             silent.remove(gameServerId);
         }
         return Optional.of(store(leased.build()));
     }
+
+    /** Kept past the server, as the adapter's item is until it expires: only this very server's is its. */
+    @Override
+    public synchronized Optional<GameServerProcess> findProcess(GameServer server) {
+        StoredProcess stored = processes.get(server.gameServerId());
+        return stored == null || !Objects.equals(stored.registrationTime(), millis(server.registrationTime()))
+                ? Optional.empty() : Optional.of(stored.process());
+    }
+
+    private record StoredProcess(Instant registrationTime, GameServerProcess process) {}
 
     @Override
     public synchronized void endHealthLeases(String instanceId, Instant now) {

@@ -1,7 +1,9 @@
 package io.gamefleet.domain.fakes;
 
 import io.gamefleet.domain.GameServer;
+import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceNotifier;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -13,8 +15,16 @@ import java.util.Set;
  * every post throw, as an unreachable endpoint would.
  */
 public final class RecordingInstanceNotifier implements InstanceNotifier {
-    /** One notice as posted: its connection, action, server and (for terminate) reason. */
-    public record Notice(String connectionId, String action, GameServer server, String reason) {}
+    /**
+     * One notice as posted: its connection, action, server and (for terminate) reason; a retiring
+     * notice names its instance and end instead of a server.
+     */
+    public record Notice(String connectionId, String action, GameServer server, String reason,
+            GameServerInstance instance, Instant retiresAt) {
+        public Notice(String connectionId, String action, GameServer server, String reason) {
+            this(connectionId, action, server, reason, null, null);
+        }
+    }
 
     private final List<Notice> delivered = new ArrayList<>();
     private final Set<String> closed = new HashSet<>();
@@ -29,6 +39,11 @@ public final class RecordingInstanceNotifier implements InstanceNotifier {
     @Override
     public synchronized Delivery terminate(String connectionId, GameServer server, String reason) {
         return post(new Notice(connectionId, "terminate", server, reason));
+    }
+
+    @Override
+    public synchronized Delivery retiring(String connectionId, GameServerInstance instance, Instant retiresAt) {
+        return post(new Notice(connectionId, "retiring", null, null, instance, retiresAt));
     }
 
     private Delivery post(Notice notice) {

@@ -6,7 +6,9 @@ import static io.gamefleet.catalog.LocalAccount.REGION;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.gamefleet.api.ApiHandler;
+import io.gamefleet.catalog.ExtensionRoute;
 import io.gamefleet.catalog.Operation;
+import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.functions.GameLiftJsonHandler;
@@ -18,7 +20,9 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +34,8 @@ import java.util.UUID;
  * The API Gateway HTTP API with IAM auth: SigV4 verification, for the {@code execute-api} signing
  * name and GameLift's own ({@code gamelift}, what the AWS SDKs' GameLift clients sign with when
  * only their endpoint is changed), then one of three doors, each calling its function with a
- * payload 2.0 event: an operation's REST route or its Smithy RPC v2 CBOR path (the caller's role
+ * payload 2.0 event: an operation's REST route or its Smithy RPC v2 CBOR path, or one of Gamefleet's
+ * own routes (the caller's role
  * checked here, as the route's IAM policy would, 403 before any handler runs), or the AWS JSON 1.1
  * door ({@code POST /} with {@code X-Amz-Target: GameLift.<Operation>}), which checks roles itself.
  * Each route's throttle comes first ({@link RouteThrottles}), as the stage's are in AWS.
@@ -39,23 +44,44 @@ final class ApiGatewayService implements EdgeService {
     private static final Set<String> SIGNING_NAMES = Set.of("execute-api", "gamelift");
     private static final String JSON_TARGET_PREFIX = "GameLift.";
 
-    private record ApiRoute(Route route, String[] segments, ApiHandler handler) {}
+    /** A REST route: an operation's, or one of Gamefleet's own; its roles, and what the access log names it. */
+    private record ApiRoute(String method, String path, String[] segments, Set<Role> roles, String name,
+            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler) {
+        ApiRoute(String method, String path, Set<Role> roles, String name,
+                RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler) {
+            this(method, path, path.split("/", -1), roles, name, handler);
+        }
 
-    /** Where a request goes: the function, its route key, and whether the edge checks the role. */
+        String routeKey() {
+            return method + " " + path;
+        }
+    }
+
+    /** Where a request goes: the function, its route key, and the route whose roles the edge checks (none: the JSON door). */
     private record Match(RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler, String routeKey,
-            Optional<Route> checkedRoute, Map<String, String> pathParameters, boolean binary) {}
+            Optional<ApiRoute> checkedRoute, Map<String, String> pathParameters, boolean binary) {}
 
     private final List<ApiRoute> routes;
+    private final Map<Operation, ApiRoute> byOperation = new EnumMap<>(Operation.class);
     private final GameLiftJsonHandler jsonDoor;
     private final PrincipalRegistry principals;
     private final SigV4Verifier verifier;
     private final RouteThrottles throttles;
 
-    ApiGatewayService(Map<Route, ApiHandler> routes, GameLiftJsonHandler jsonDoor, PrincipalRegistry principals,
-            Clock clock, boolean allowUnsignedPayload, RouteThrottles throttles) {
+    ApiGatewayService(Map<Route, ApiHandler> routes,
+            Map<ExtensionRoute, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> extensions,
+            GameLiftJsonHandler jsonDoor, PrincipalRegistry principals, Clock clock, boolean allowUnsignedPayload,
+            RouteThrottles throttles) {
         this.throttles = throttles;
-        this.routes = routes.entrySet().stream()
-                .map(r -> new ApiRoute(r.getKey(), r.getKey().path().split("/", -1), r.getValue())).toList();
+        List<ApiRoute> all = new ArrayList<>();
+        routes.forEach((route, handler) -> {
+            ApiRoute r = new ApiRoute(route.method(), route.path(), route.roles(), route.operation().fleetIqName(), handler);
+            all.add(r);
+            byOperation.put(route.operation(), r);
+        });
+        extensions.forEach((route, handler) -> all.add(new ApiRoute(route.method(), route.path(), route.roles(),
+                route.name(), handler)));
+        this.routes = List.copyOf(all);
         this.jsonDoor = jsonDoor;
         this.principals = principals;
         this.verifier = new SigV4Verifier(REGION, SIGNING_NAMES, principals::secretOf, clock, allowUnsignedPayload);
@@ -70,7 +96,7 @@ final class ApiGatewayService implements EdgeService {
     public void serve(Exchange exchange) throws IOException {
         Match match = match(exchange).orElseThrow();
         String target = exchange.headers().getFirst("X-Amz-Target");
-        exchange.note(AccessLog.OPERATION, match.checkedRoute().map(r -> r.operation().fleetIqName())
+        exchange.note(AccessLog.OPERATION, match.checkedRoute().map(ApiRoute::name)
                 .orElse(target == null ? match.routeKey() : target.substring(JSON_TARGET_PREFIX.length())));
         // The route's throttle first, whoever sends it, as API Gateway's stage throttles are.
         if (!throttles.admit(match.routeKey())) {
@@ -94,7 +120,7 @@ final class ApiGatewayService implements EdgeService {
         exchange.note(AccessLog.CALLER, principal.callerArn());
         if (match.checkedRoute().isPresent() && !match.checkedRoute().get().roles().contains(principal.role())) {
             exchange.respondError(403, "UnauthorizedException", "a " + principal.role() + " caller may not call "
-                    + match.checkedRoute().get().operation());
+                    + match.checkedRoute().get().name());
             return;
         }
         APIGatewayV2HTTPResponse response = match.handler().handleRequest(event(exchange, match, principal, query), null);
@@ -110,9 +136,8 @@ final class ApiGatewayService implements EdgeService {
         }
         Optional<Operation> cbor = Operation.byCborPath(exchange.path());
         if (cbor.isPresent()) {
-            ApiRoute r = routes.stream().filter(a -> a.route().operation() == cbor.get()).findFirst().orElseThrow();
-            return Optional.of(new Match(r.handler(), "POST " + cbor.get().cborPath(), Optional.of(r.route()), Map.of(),
-                    true));
+            ApiRoute r = byOperation.get(cbor.get());
+            return Optional.of(new Match(r.handler(), "POST " + cbor.get().cborPath(), Optional.of(r), Map.of(), true));
         }
         String target = exchange.headers().getFirst("X-Amz-Target");
         if (exchange.path().equals(Routes.JSON_DOOR.path()) && target != null && target.startsWith(JSON_TARGET_PREFIX)) {
@@ -127,8 +152,7 @@ final class ApiGatewayService implements EdgeService {
         for (ApiRoute r : routes) {
             Map<String, String> parameters = match(r, exchange.method(), segments);
             if (parameters != null) {
-                return Optional.of(new Match(r.handler(), r.route().method() + " " + r.route().path(),
-                        Optional.of(r.route()), parameters, false));
+                return Optional.of(new Match(r.handler(), r.routeKey(), Optional.of(r), parameters, false));
             }
         }
         return Optional.empty();
@@ -136,7 +160,7 @@ final class ApiGatewayService implements EdgeService {
 
     /** The path parameters if the route takes this method and path, else null. */
     private static Map<String, String> match(ApiRoute r, String method, String[] segments) {
-        if (!r.route().method().equals(method) || r.segments().length != segments.length) {
+        if (!r.method().equals(method) || r.segments().length != segments.length) {
             return null;
         }
         Map<String, String> parameters = new LinkedHashMap<>();

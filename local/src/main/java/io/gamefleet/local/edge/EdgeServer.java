@@ -188,7 +188,7 @@ public final class EdgeServer implements AutoCloseable {
                 new EventBridgeService(events, principals, clock, settings.allowUnsignedPayload()),
                 new InstanceMetadataService(instanceMetadata),
                 new InstancesService(instances.fleet(), instanceMetadata), new ConnectionsService(push, instances.functions(), clock),
-                new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.jsonDoor(), principals, clock,
+                new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.extensions(), functions.jsonDoor(), principals, clock,
                         settings.allowUnsignedPayload(), settings.throttles()
                                 .map(t -> new RouteThrottles(t.httpRoutes(), Optional.empty(), clock))
                                 .orElseGet(() -> RouteThrottles.none(clock))));

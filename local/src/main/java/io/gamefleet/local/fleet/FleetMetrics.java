@@ -2,6 +2,7 @@ package io.gamefleet.local.fleet;
 
 import io.gamefleet.adapters.metrics.EmfMetrics;
 import io.gamefleet.domain.Metrics;
+import io.gamefleet.domain.ProcessEvents;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,8 +11,9 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 
 /**
- * The local CloudWatch: FleetIQ metrics as EMF lines in a log file, the utilization fed to the
- * simulated fleet's target tracking, and the counts on the timeline (for the console's charts).
+ * The local CloudWatch: FleetIQ metrics and the agents' process metrics as EMF lines in a log
+ * file, the utilization fed to the simulated fleet's target tracking, and the counts on the
+ * timeline (for the console's charts).
  */
 public final class FleetMetrics implements Metrics {
     private final EmfMetrics emf;
@@ -46,5 +48,16 @@ public final class FleetMetrics implements Metrics {
     @Override
     public void undeliveredNotice(String group, String notice) {
         emf.undeliveredNotice(group, notice);
+    }
+
+    @Override
+    public void processes(String group, ProcessCounts counts) {
+        emf.processes(group, counts);
+        timeline.processes(group, counts);
+    }
+
+    @Override
+    public void processEvents(String group, ProcessEvents events) {
+        emf.processEvents(group, events);
     }
 }

@@ -28,6 +28,12 @@ import java.util.function.Consumer;
  * on the clock the instance terminates with a "terminated" state-change event; the scaling group
  * then drops it and launches instances up to its desired capacity. With an AutoScalingPolicy the group follows target tracking on
  * PercentUtilizedGameServers, from the metrics the balancer publishes.
+ *
+ * <p>The stage's maximum instance lifetime is every scaling group's MaxInstanceLifetime, as Auto
+ * Scaling has it: {@link #tick} ends an instance at its launch time plus that, with a terminated
+ * event, and the group launches another (desired capacity kept), but an instance protected from
+ * scale-in is passed over, as Auto Scaling passes it over (the balancer ends it). Unlike Auto
+ * Scaling, which takes no lifetime under a day, any lifetime is taken, so that minutes can be watched.
  */
 public final class SimulatedFleet implements Compute {
     private static final String HEX = "0123456789abcdef";
@@ -35,6 +41,7 @@ public final class SimulatedFleet implements Compute {
 
     private final Clock clock;
     private final Duration launchDelay;
+    private final Duration maxInstanceLifetime;
     private final String accountId;
     private final SecureRandom random = new SecureRandom();
     static final Duration INTERRUPTION_NOTICE = Duration.ofMinutes(2);
@@ -46,9 +53,11 @@ public final class SimulatedFleet implements Compute {
     private volatile Consumer<Map<String, Object>> events = e -> { };
     private Instant lastTick;
 
-    public SimulatedFleet(Clock clock, Duration launchDelay, String accountId) {
+    /** {@code maxInstanceLifetime}: the scaling groups' MaxInstanceLifetime (zero: none). */
+    public SimulatedFleet(Clock clock, Duration launchDelay, String accountId, Duration maxInstanceLifetime) {
         this.clock = clock;
         this.launchDelay = launchDelay;
+        this.maxInstanceLifetime = maxInstanceLifetime;
         this.accountId = accountId;
         this.lastTick = clock.instant();
     }
@@ -133,7 +142,7 @@ public final class SimulatedFleet implements Compute {
         synchronized (g) {
             List<ComputeInstance> out = new ArrayList<>();
             for (SimulatedInstance i : g.instances.values()) {
-                out.add(new ComputeInstance(i.id(), i.type(), i.zone(), i.launchTime(),
+                out.add(new ComputeInstance(i.id(), i.type(), i.zone(),
                         !now.isBefore(i.launchTime().plus(launchDelay)), i.protectedFromScaleIn()));
             }
             return Optional.of(new ScalingGroupState(g.desired, g.min, g.max, g.definitions, g.onDemandOnly, out));
@@ -147,12 +156,18 @@ public final class SimulatedFleet implements Compute {
      */
     public static final List<String> ADDRESSES = List.of("127.0.0.1", "localhost");
 
+    /** What EC2 says of the instances: when each launched, and {@link #ADDRESSES}. */
     @Override
-    public Map<String, List<String>> addresses(java.util.Collection<String> instanceIds) {
-        Map<String, List<String>> found = new LinkedHashMap<>();
-        for (String id : instanceIds) {
-            if (instance(id).isPresent()) {
-                found.put(id, ADDRESSES);
+    public Map<String, LaunchedInstance> launched(java.util.Collection<String> instanceIds) {
+        Map<String, LaunchedInstance> found = new LinkedHashMap<>();
+        for (ScalingGroup g : groups.values()) {
+            synchronized (g) {
+                for (String id : instanceIds) {
+                    SimulatedInstance i = g.instances.get(id);
+                    if (i != null) {
+                        found.put(id, new LaunchedInstance(i.launchTime(), ADDRESSES));
+                    }
+                }
             }
         }
         return found;
@@ -185,8 +200,9 @@ public final class SimulatedFleet implements Compute {
     }
 
     /**
-     * Advances the fleet to the clock: terminates instances whose interruption notice ran out
-     * (the scaling group replaces them), and draws new interruptions at the configured rates.
+     * Advances the fleet to the clock: terminates instances whose interruption notice ran out and
+     * unprotected ones at the end of their lifetime (the scaling group replaces them), and draws new
+     * interruptions at the configured rates.
      */
     public void tick() {
         Instant now = clock.instant();
@@ -195,6 +211,7 @@ public final class SimulatedFleet implements Compute {
             hours = Math.max(0, Duration.between(lastTick, now).toMillis() / 3_600_000.0);
             lastTick = now;
         }
+        endLifetimes(now);
         for (Map.Entry<String, Instant> due : Map.copyOf(pendingTerminations).entrySet()) {
             if (!now.isBefore(due.getValue())) {
                 pendingTerminations.remove(due.getKey());
@@ -224,6 +241,23 @@ public final class SimulatedFleet implements Compute {
                 }
             }
         }
+    }
+
+    /** Auto Scaling's MaxInstanceLifetime: an unprotected instance at its end is replaced. */
+    private void endLifetimes(Instant now) {
+        if (maxInstanceLifetime.isZero()) {
+            return;
+        }
+        List<String> ended = new ArrayList<>();
+        for (ScalingGroup g : groups.values()) {
+            synchronized (g) {
+                if (g.instances.values().removeIf(i -> !i.protectedFromScaleIn()
+                        && !now.isBefore(i.launchTime().plus(maxInstanceLifetime)) && ended.add(i.id()))) {
+                    fill(g);
+                }
+            }
+        }
+        terminated(ended);
     }
 
     private Optional<ScalingGroup> scalingGroupOf(String gameServerGroup) {

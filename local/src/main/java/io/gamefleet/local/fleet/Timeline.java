@@ -1,6 +1,7 @@
 package io.gamefleet.local.fleet;
 
 import io.gamefleet.domain.Metrics.GameServerCounts;
+import io.gamefleet.domain.Metrics.ProcessCounts;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,7 +13,7 @@ import java.util.Map;
 /**
  * What happened to the fleet lately, for the console: every EC2 event the local EventBridge
  * delivered (Spot interruption warnings, terminations), every schedule run with what it did, and
- * the game server counts each balancer run gave the metrics (its charts). The newest {@value #CAPACITY} entries, each numbered, so a reader asks for those
+ * the game server and process counts each balancer run gave the metrics (its charts). The newest {@value #CAPACITY} entries, each numbered, so a reader asks for those
  * after the last it saw.
  */
 public final class Timeline {
@@ -48,6 +49,18 @@ public final class Timeline {
         detail.put("DrainingUtilized", counts.drainingUtilized());
         detail.put("PercentUtilized", counts.percentUtilized());
         add("Metric", "GameServers", detail);
+    }
+
+    /** A group's process counts, as the balancer put them in its metrics. */
+    void processes(String group, ProcessCounts counts) {
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("GameServerGroupName", group);
+        detail.put("Initializing", counts.initializing());
+        detail.put("StandingBy", counts.standingBy());
+        detail.put("Active", counts.active());
+        detail.put("Terminating", counts.terminating());
+        detail.put("ConnectedPlayers", counts.connectedPlayers());
+        add("Metric", "Processes", detail);
     }
 
     private synchronized void add(String kind, String name, Map<String, Object> detail) {

@@ -1,6 +1,7 @@
 package io.gamefleet.adapters.ec2;
 
 import io.gamefleet.domain.Compute.ComputeException;
+import io.gamefleet.domain.Compute.LaunchedInstance;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -16,12 +17,13 @@ import software.amazon.awssdk.services.ec2.model.Instance;
 import software.amazon.awssdk.services.ec2.model.InstanceNetworkInterface;
 
 /**
- * The instances' own addresses, from EC2's DescribeInstances: the addresses and DNS names, private
- * and public, of every network interface, IPv4 and IPv6, which a game server's ConnectionInfo must
- * name. Asked by an {@code instance-id} filter, not by ids, so an instance EC2 does not describe
- * yet (just launched) is absent rather than failing the call.
+ * New instances as EC2's DescribeInstances gives them: their launch time, which their maximum
+ * lifetime counts from (Auto Scaling does not report it), and their own addresses, the addresses
+ * and DNS names, private and public, of every network interface, IPv4 and IPv6, which a game
+ * server's ConnectionInfo must name. Asked by an {@code instance-id} filter, not by ids, so an
+ * instance EC2 does not describe yet (just launched) is absent rather than failing the call.
  */
-public final class Ec2InstanceAddresses {
+public final class Ec2Instances {
     /** A filter takes at most 200 values. */
     static final int IDS_PER_CALL = 200;
     private static final Set<String> RETRYABLE_CODES = Set.of("RequestLimitExceeded", "Throttling", "Unavailable",
@@ -29,20 +31,24 @@ public final class Ec2InstanceAddresses {
 
     private final Ec2Client ec2;
 
-    public Ec2InstanceAddresses(Ec2Client ec2) {
+    public Ec2Instances(Ec2Client ec2) {
         this.ec2 = ec2;
     }
 
-    /** Each described instance's addresses, in EC2's order, each once; an instance EC2 does not know is left out. */
-    public Map<String, List<String>> of(Collection<String> instanceIds) {
+    /**
+     * Each described instance's launch time and addresses (in EC2's order, each once); an instance
+     * EC2 does not know is left out.
+     */
+    public Map<String, LaunchedInstance> of(Collection<String> instanceIds) {
         List<String> ids = List.copyOf(new LinkedHashSet<>(instanceIds));
-        Map<String, List<String>> found = new LinkedHashMap<>();
+        Map<String, LaunchedInstance> found = new LinkedHashMap<>();
         for (int from = 0; from < ids.size(); from += IDS_PER_CALL) {
             List<String> part = ids.subList(from, Math.min(ids.size(), from + IDS_PER_CALL));
             try {
                 ec2.describeInstancesPaginator(r -> r.filters(Filter.builder().name("instance-id").values(part).build()))
                         .reservations().forEach(reservation -> reservation.instances()
-                                .forEach(i -> found.put(i.instanceId(), addresses(i))));
+                                .forEach(i -> found.put(i.instanceId(), new LaunchedInstance(i.launchTime(),
+                                        addresses(i)))));
             } catch (SdkException e) {
                 throw failure(e);
             }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.gamefleet.domain.Compute.ComputeException;
+import io.gamefleet.domain.Compute.LaunchedInstance;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +23,11 @@ import software.amazon.awssdk.services.ec2.model.InstanceNetworkInterfaceAssocia
 import software.amazon.awssdk.services.ec2.model.InstancePrivateIpAddress;
 import software.amazon.awssdk.services.ec2.model.Reservation;
 
-class Ec2InstanceAddressesTest {
+/** New instances as EC2 describes them: launch time and addresses. */
+class Ec2InstancesTest {
     /** An instance with a public address, a second private one and an IPv6 address on its interface. */
-    private static final Instance DUAL_STACK = Instance.builder().instanceId("i-0aaaaaaaaaaaaaaa1")
+    private static final Instant LAUNCHED = Instant.parse("2026-11-30T11:58:02Z");
+    private static final Instance DUAL_STACK = Instance.builder().instanceId("i-0aaaaaaaaaaaaaaa1").launchTime(LAUNCHED)
             .privateIpAddress("10.0.3.7").publicIpAddress("54.20.1.9").ipv6Address("2600:1f18:abc:1::7")
             .privateDnsName("ip-10-0-3-7.ec2.internal").publicDnsName("ec2-54-20-1-9.compute-1.amazonaws.com")
             .networkInterfaces(InstanceNetworkInterface.builder()
@@ -35,20 +39,23 @@ class Ec2InstanceAddressesTest {
                     .ipv6Addresses(InstanceIpv6Address.builder().ipv6Address("2600:1f18:abc:1::7").build()).build())
             .build();
     /** Private only: no public address, an empty public DNS name (as EC2 gives it). */
-    private static final Instance PRIVATE = Instance.builder().instanceId("i-0aaaaaaaaaaaaaaa2")
+    private static final Instance PRIVATE = Instance.builder().instanceId("i-0aaaaaaaaaaaaaaa2").launchTime(LAUNCHED.plusSeconds(9))
             .privateIpAddress("10.0.3.9").privateDnsName("ip-10-0-3-9.ec2.internal").publicDnsName("").build();
 
     @Test
     void everyAddressAndNameOfTheInstanceOnceAndAnUnknownInstanceLeftOut() {
         FakeEc2 ec2 = new FakeEc2(List.of(List.of(DUAL_STACK), List.of(PRIVATE)));
 
-        Map<String, List<String>> found = new Ec2InstanceAddresses(ec2).of(List.of("i-0aaaaaaaaaaaaaaa1",
+        Map<String, LaunchedInstance> found = new Ec2Instances(ec2).of(List.of("i-0aaaaaaaaaaaaaaa1",
                 "i-0aaaaaaaaaaaaaaa2", "i-0aaaaaaaaaaaaaaa3", "i-0aaaaaaaaaaaaaaa1"));
 
         assertThat(found).containsOnlyKeys("i-0aaaaaaaaaaaaaaa1", "i-0aaaaaaaaaaaaaaa2");
-        assertThat(found.get("i-0aaaaaaaaaaaaaaa1")).containsExactly("10.0.3.7", "54.20.1.9", "2600:1f18:abc:1::7",
-                "ip-10-0-3-7.ec2.internal", "ec2-54-20-1-9.compute-1.amazonaws.com", "10.0.3.8");
-        assertThat(found.get("i-0aaaaaaaaaaaaaaa2")).containsExactly("10.0.3.9", "ip-10-0-3-9.ec2.internal");
+        assertThat(found.get("i-0aaaaaaaaaaaaaaa1").addresses()).containsExactly("10.0.3.7", "54.20.1.9",
+                "2600:1f18:abc:1::7", "ip-10-0-3-7.ec2.internal", "ec2-54-20-1-9.compute-1.amazonaws.com", "10.0.3.8");
+        assertThat(found.get("i-0aaaaaaaaaaaaaaa2").addresses()).containsExactly("10.0.3.9", "ip-10-0-3-9.ec2.internal");
+        // EC2's own launch time, which the instance's maximum lifetime counts from.
+        assertThat(found.get("i-0aaaaaaaaaaaaaaa1").launchTime()).isEqualTo(LAUNCHED);
+        assertThat(found.get("i-0aaaaaaaaaaaaaaa2").launchTime()).isEqualTo(LAUNCHED.plusSeconds(9));
         // By a filter (an unknown id is no error), each id once, both pages read.
         assertThat(ec2.requests).hasSize(2);
         assertThat(ec2.requests.get(0).instanceIds()).isEmpty();
@@ -63,7 +70,7 @@ class Ec2InstanceAddressesTest {
     void moreIdsThanAFilterTakesAreAskedInParts() {
         FakeEc2 ec2 = new FakeEc2(List.of(List.of(), List.of()));
         List<String> ids = IntStream.range(0, 250).mapToObj(n -> String.format("i-%017d", n)).toList();
-        new Ec2InstanceAddresses(ec2).of(ids);
+        new Ec2Instances(ec2).of(ids);
         assertThat(ec2.requests).extracting(r -> r.filters().get(0).values().size()).containsExactly(200, 50);
     }
 
@@ -74,7 +81,7 @@ class Ec2InstanceAddressesTest {
                 .awsErrorDetails(AwsErrorDetails.builder().errorCode("RequestLimitExceeded").errorMessage("slow down").build())
                 .build();
         ComputeException e = catchThrowableOfType(ComputeException.class,
-                () -> new Ec2InstanceAddresses(ec2).of(List.of("i-0aaaaaaaaaaaaaaa1")));
+                () -> new Ec2Instances(ec2).of(List.of("i-0aaaaaaaaaaaaaaa1")));
         assertThat(e).hasMessage("EC2 refused to describe instances: slow down").hasCauseReference(ec2.failure);
         assertThat(e.retryable()).isTrue();
 
@@ -82,7 +89,7 @@ class Ec2InstanceAddressesTest {
                 .awsErrorDetails(AwsErrorDetails.builder().errorCode("UnauthorizedOperation").errorMessage("no").build())
                 .build();
         assertThat(catchThrowableOfType(ComputeException.class,
-                () -> new Ec2InstanceAddresses(ec2).of(List.of("i-0aaaaaaaaaaaaaaa1"))).retryable()).isFalse();
+                () -> new Ec2Instances(ec2).of(List.of("i-0aaaaaaaaaaaaaaa1"))).retryable()).isFalse();
     }
 
     /** Answers each request with the next page of instances (a next token while pages are left), or throws {@link #failure}. */
