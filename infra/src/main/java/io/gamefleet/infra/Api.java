@@ -1,5 +1,6 @@
 package io.gamefleet.infra;
 
+import io.gamefleet.catalog.ExtensionRoute;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.catalog.Throttles;
@@ -26,8 +27,8 @@ import software.constructs.Construct;
 
 /**
  * The HTTP API: each operation's REST {@link Routes route} and Smithy RPC v2 CBOR path, integrating
- * the live alias of its function, and the AWS JSON 1.1 door; all authorized by IAM (SigV4); one
- * throttled, access-logged stage.
+ * the live alias of its function, Gamefleet's own routes, and the AWS JSON 1.1 door; all authorized
+ * by IAM (SigV4); one throttled, access-logged stage.
  */
 final class Api extends Construct {
     /** The HTTP API's only stage. */
@@ -75,6 +76,15 @@ final class Api extends Construct {
                     .integration(integration)
                     .build());
         }
+        // Gamefleet's own routes: in no FleetIQ model, so no CBOR path.
+        for (ExtensionRoute extension : Routes.EXTENSIONS) {
+            api.addRoutes(AddRoutesOptions.builder()
+                    .path(extension.path())
+                    .methods(List.of(HttpMethod.valueOf(extension.method())))
+                    .integration(new HttpLambdaIntegration(extension.name() + "Integration",
+                            functions.alias(extension.functionName())))
+                    .build());
+        }
         api.addRoutes(AddRoutesOptions.builder()
                 .path(Routes.JSON_DOOR.path())
                 .methods(List.of(HttpMethod.valueOf(Routes.JSON_DOOR.method())))
@@ -106,7 +116,21 @@ final class Api extends Construct {
      * HTTP APIs may route it as ListGameServers.
      */
     String arnOf(Route route) {
-        return api.arnForExecuteApi(route.method(), route.path().replaceAll("\\{[^/}]+}", "?*"), STAGE);
+        return arnOf(route.method(), route.path());
+    }
+
+    /** The execute-api ARN of one of Gamefleet's own routes, matched as an operation's is. */
+    String arnOf(ExtensionRoute route) {
+        return arnOf(route.method(), route.path());
+    }
+
+    /** What a Deny of one of Gamefleet's own routes names: each path parameter {@code *}, matching any segments. */
+    String denyArnOf(ExtensionRoute route) {
+        return api.arnForExecuteApi(route.method(), route.path().replaceAll("\\{[^/}]+}", "*"), STAGE);
+    }
+
+    private String arnOf(String method, String path) {
+        return api.arnForExecuteApi(method, path.replaceAll("\\{[^/}]+}", "?*"), STAGE);
     }
 
     /** The execute-api ARN of an operation's CBOR path. */

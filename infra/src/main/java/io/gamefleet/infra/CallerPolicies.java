@@ -1,5 +1,6 @@
 package io.gamefleet.infra;
 
+import io.gamefleet.catalog.ExtensionRoute;
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Route;
@@ -16,7 +17,8 @@ import software.constructs.Construct;
 
 /**
  * A managed policy per caller {@link Role}: execute-api:Invoke on exactly the REST routes and CBOR
- * paths whose catalog roles include it, and on the JSON door; for the roles that may open the
+ * paths whose catalog roles include it (Gamefleet's own routes too), and on the JSON door, and a Deny
+ * of Gamefleet's own routes it does not have, which its wildcards would otherwise reach; for the roles that may open the
  * push channel ({@link PushChannel#CONNECTING_ROLES}), on its {@code $connect}. Attached to the role's
  * {@link CallerRoles caller role}; deployers may attach them to their own callers' roles or users
  * too (the JSON door then refuses those callers: it admits only the caller roles' sessions).
@@ -32,6 +34,11 @@ final class CallerPolicies extends Construct {
                     routes.add(api.cborArnOf(route));
                 }
             }
+            for (ExtensionRoute extension : Routes.EXTENSIONS) {
+                if (extension.roles().contains(role)) {
+                    routes.add(api.arnOf(extension));
+                }
+            }
             // Every role may knock at the JSON door, which checks the operation against the role.
             routes.add(api.jsonDoorArn());
             String title = title(role);
@@ -41,6 +48,18 @@ final class CallerPolicies extends Construct {
                     .actions(List.of("execute-api:Invoke"))
                     .resources(routes)
                     .build()));
+            // IAM's '*' matches '/' too: a route of another role's under a path this role may take
+            // (DescribeGameServerGroup's GET /game-server-groups/?* takes every GET below it) is refused by name.
+            List<String> others = Routes.EXTENSIONS.stream().filter(e -> !e.roles().contains(role)).map(api::denyArnOf)
+                    .toList();
+            if (!others.isEmpty()) {
+                statements.add(PolicyStatement.Builder.create()
+                        .sid("DenyOtherRolesRoutes")
+                        .effect(Effect.DENY)
+                        .actions(List.of("execute-api:Invoke"))
+                        .resources(others)
+                        .build());
+            }
             if (PushChannel.CONNECTING_ROLES.contains(role)) {
                 // $connect only: messages and $disconnect ride the connection it authorized.
                 statements.add(PolicyStatement.Builder.create()

@@ -1,5 +1,6 @@
 package io.gamefleet.infra;
 
+import io.gamefleet.catalog.Lifetimes;
 import io.gamefleet.catalog.Schedule;
 import io.gamefleet.catalog.Throttles;
 import io.gamefleet.catalog.Settings;
@@ -48,6 +49,10 @@ public final class DeploymentContext {
     public static final String INSTANCE_PROFILE_ARNS = "instanceProfileArns";
     /** The roles of those profiles, which the scaling functions may pass (iam:PassRole; ARNs, comma-separated). */
     public static final String INSTANCE_ROLE_ARNS = "instanceRoleArns";
+    /** The crash-loop alarm: this many crashed processes (the agents' reports, the stage over) ... */
+    public static final String CRASH_LOOP_CRASHES = "crashLoopCrashes";
+    /** ... within this many minutes. */
+    public static final String CRASH_LOOP_MINUTES = "crashLoopMinutes";
 
     private static final java.util.regex.Pattern PROFILE_ARN =
             java.util.regex.Pattern.compile("^arn:aws[a-z-]*:iam::\\d{12}:instance-profile/[\\w+=,.@/-]+$");
@@ -59,6 +64,12 @@ public final class DeploymentContext {
     static final String DEFAULT_REMOVAL_POLICY = "retain";
     static final int DEFAULT_LOG_RETENTION_DAYS = 30;
     static final int DEFAULT_AGENT_LOG_RETENTION_DAYS = 30;
+    /**
+     * One process slot crash-looping at the agent's backoff (1 s doubling to 60 s) crashes about 15
+     * times in its first 10 minutes; occasional crashes across a fleet stay well below.
+     */
+    static final int DEFAULT_CRASH_LOOP_CRASHES = 20;
+    static final int DEFAULT_CRASH_LOOP_MINUTES = 10;
 
     /**
      * Settings the stack sets itself: the account (from the stack), the workflow ARNs (from the
@@ -73,6 +84,9 @@ public final class DeploymentContext {
 
     /** Settings that are on or off. */
     static final Set<Setting> SWITCHES = Set.of(Settings.CONNECTION_INFO_CHECK);
+
+    /** Settings in hours, a fraction allowed, whose defaults are whole ({@link Lifetimes}). */
+    static final Set<Setting> HOURS = Set.of(Settings.MAX_INSTANCE_LIFETIME_HOURS, Settings.GUARANTEED_SERVER_LIFETIME_HOURS);
 
     /** The schedules' periods: context settings for the schedules, which no function reads. */
     static final Set<Setting> SCHEDULE_RATES = Triggers.SCHEDULES.stream().map(Schedule::rate)
@@ -173,7 +187,12 @@ public final class DeploymentContext {
         for (Setting setting : CONTEXT_SETTINGS) {
             String key = contextKey(setting);
             String value = string(key, setting.defaultValue());
-            if (isWholeNumber(setting.defaultValue())) {
+            if (HOURS.contains(setting)) {
+                if (!isNumber(value) || Double.parseDouble(value) < 0) {
+                    throw new IllegalArgumentException("context " + key + " must be a non-negative number of hours, not "
+                            + value);
+                }
+            } else if (isWholeNumber(setting.defaultValue())) {
                 if (!isWholeNumber(value) || Long.parseLong(value) < 0) {
                     throw new IllegalArgumentException("context " + key + " must be a non-negative whole number, not " + value);
                 }
@@ -184,6 +203,8 @@ public final class DeploymentContext {
             }
             values.put(setting, value);
         }
+        // A guaranteed lifetime not below the maximum would leave no instance taking claims.
+        Lifetimes.of(values::get, s -> "context " + contextKey(s));
         return values;
     }
 
@@ -236,6 +257,23 @@ public final class DeploymentContext {
             }
         }
         return Throttles.of(values::get);
+    }
+
+    /** The crash-loop alarm's threshold: {@code crashes} crashed processes within {@code minutes}. */
+    record CrashLoop(int crashes, int minutes) {}
+
+    /** At least one crash, within 1 to 1,440 minutes (an alarm's period is at most a day). */
+    CrashLoop crashLoop() {
+        int crashes = integer(CRASH_LOOP_CRASHES, DEFAULT_CRASH_LOOP_CRASHES);
+        int minutes = integer(CRASH_LOOP_MINUTES, DEFAULT_CRASH_LOOP_MINUTES);
+        if (crashes < 1) {
+            throw new IllegalArgumentException("context " + CRASH_LOOP_CRASHES + " must be at least 1 (crashes)");
+        }
+        if (minutes < 1 || minutes > 1440) {
+            throw new IllegalArgumentException("context " + CRASH_LOOP_MINUTES + " must be 1 to 1440 (minutes), not "
+                    + minutes);
+        }
+        return new CrashLoop(crashes, minutes);
     }
 
     Optional<String> alarmEmail() {

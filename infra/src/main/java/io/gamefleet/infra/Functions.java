@@ -2,6 +2,7 @@ package io.gamefleet.infra;
 
 import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.EventRule;
+import io.gamefleet.catalog.ExtensionRoute;
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
@@ -104,6 +105,10 @@ final class Functions extends Construct {
             function(route.operation().fleetIqName(), route.functionName(), route.handlerMethod(), Kind.API, API_TIMEOUT,
                     apiEnvironment);
         }
+        for (ExtensionRoute extension : Routes.EXTENSIONS) {
+            function(extension.name(), extension.functionName(), extension.handlerMethod(), Kind.API, API_TIMEOUT,
+                    apiEnvironment);
+        }
         function(Routes.JSON_DOOR.name(), Routes.JSON_DOOR.functionName(), Routes.JSON_DOOR.handlerMethod(), Kind.API,
                 API_TIMEOUT, apiEnvironment);
     }
@@ -127,7 +132,7 @@ final class Functions extends Construct {
         }
     }
 
-    /** Every function by name: steps, schedules, event rules, push routes, then API routes. */
+    /** Every function by name: steps, schedules, event rules, push routes, then API routes (Gamefleet's own too). */
     Map<String, Function> all() {
         return functions;
     }

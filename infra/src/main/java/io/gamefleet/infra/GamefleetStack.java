@@ -46,6 +46,7 @@ public final class GamefleetStack extends Stack {
         data.tables().forEach(monitoring::tableAlarm);
         monitoring.apiAlarms(api.httpApi(), api.accessLogs());
         monitoring.pushAlarms(push.stage());
+        monitoring.crashLoopAlarm(context.crashLoop());
         monitoring.balancerAlarm(functions.function(Triggers.BALANCER.functionName()),
                 context.scheduleMinutes(Triggers.BALANCER));
         monitoring.failedEventsAlarm(triggers.failedEvents());

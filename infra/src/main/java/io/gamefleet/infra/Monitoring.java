@@ -44,7 +44,8 @@ import software.constructs.Construct;
  * CloudWatch may use; subscribe to it, or pass context {@code alarmEmail}).
  *
  * <p>Alarms page for outcomes, over several periods where one bad minute is noise: the API's 5xx,
- * an abnormal 4xx rate and 429s; the push channel's failures, refusals and undelivered notices; a workflow execution that failed (its group may be stuck); a
+ * an abnormal 4xx rate and 429s; the push channel's failures, refusals and undelivered notices; a
+ * crash loop of the agents' game server processes; a workflow execution that failed (its group may be stuck); a
  * balancer that stopped completing runs; an event or scheduled run that ended in the failed-events
  * queue; DynamoDB throttling per table (indexes included). A function's errors and throttles show
  * through those outcomes (an API function's as 5xx, a step's as a failed execution, the event
@@ -144,10 +145,25 @@ final class Monitoring extends Construct {
                                         .period(PERIOD).build()))
                         .label("refused connects and messages (%)").period(PERIOD).build(),
                 25, 3, 3, TreatMissingData.NOT_BREACHING);
-        alarm("UndeliveredNotices", names.prefix() + "Push-UndeliveredNotices", "10 or more claimed or terminate "
+        alarm("UndeliveredNotices", names.prefix() + "Push-UndeliveredNotices", "10 or more claimed, terminate or retiring "
                 + "notices reached no agent in 5 minutes, twice within 15 minutes: agents are not connected or the "
                 + "management API failed (a claim whose notice is dropped lapses after its TTL)",
                 undeliveredNotices(), 10, 2, 3, TreatMissingData.NOT_BREACHING);
+    }
+
+    /**
+     * A crash loop: {@code crashes} or more crashed processes, as the agents report them, within
+     * {@code minutes}, the stage over (the metric per group says which).
+     */
+    void crashLoopAlarm(DeploymentContext.CrashLoop loop) {
+        alarm("CrashLoop", names.prefix() + "Processes-CrashLoop", loop.crashes() + " or more game server processes"
+                + " crashed within " + loop.minutes() + " minutes (the agents' reports, metric "
+                + Catalog.CRASHED_PROCESSES + "; per GameServerGroup beside): a build that does not start, or a"
+                + " crash loop on some instances",
+                Metric.Builder.create().namespace(Catalog.METRICS_NAMESPACE).metricName(Catalog.CRASHED_PROCESSES)
+                        .dimensionsMap(Map.of(Catalog.STAGE_DIMENSION, names.stage()))
+                        .statistic("Sum").period(Duration.minutes(loop.minutes())).build(),
+                loop.crashes(), 1, 1, TreatMissingData.NOT_BREACHING);
     }
 
     /** The stage's notices that reached no agent (the functions' EMF, see Catalog.UNDELIVERED_NOTICES). */
@@ -221,7 +237,8 @@ final class Monitoring extends Construct {
         Dashboard dashboard = Dashboard.Builder.create(this, "Dashboard").dashboardName(name).build();
         dashboard.addWidgets(TextWidget.Builder.create().width(24).height(2).markdown(
                 "# Gamefleet\nFleetIQ metrics per game server group (namespace `" + Catalog.METRICS_NAMESPACE
-                        + "`, published by the balancer every run and by the instance event handler), then the API, "
+                        + "`, published by the balancer every run and by the instance event handler), the agents' "
+                        + "processes (the balancer's gauges, the push channel's crash counts), then the API, "
                         + "the functions, the workflows and the tables.").build());
         List<IWidget> fleetiq = new ArrayList<>();
         for (String metric : Catalog.GAME_SERVER_GAUGES) {
@@ -231,6 +248,14 @@ final class Monitoring extends Construct {
             fleetiq.add(graph(metric, search(metric, "Sum", PERIOD)));
         }
         dashboard.addWidgets(fleetiq.toArray(IWidget[]::new));
+        List<IWidget> processes = new ArrayList<>();
+        for (String metric : Catalog.PROCESS_GAUGES) {
+            processes.add(graph(metric, search(metric, "Average", Duration.minutes(1))));
+        }
+        for (String metric : Catalog.PROCESS_EVENT_COUNTS) {
+            processes.add(graph(metric, search(metric, "Sum", PERIOD)));
+        }
+        dashboard.addWidgets(processes.toArray(IWidget[]::new));
         dashboard.addWidgets(
                 graph("API requests and errors", api.metricCount(sum()), api.metricClientError(sum()),
                         api.metricServerError(sum())),

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 class ApiStackTest extends SynthesizedStack {
     @Test
     void oneIamAuthorizedRoutePerRestRouteAndCborPathAndTheJsonDoor() {
-        assertThat(ofApi("AWS::ApiGatewayV2::Route", httpApiId())).hasSize(2 * Routes.ALL.size() + 1);
+        assertThat(ofApi("AWS::ApiGatewayV2::Route", httpApiId())).hasSize(2 * Routes.ALL.size()
+                + Routes.EXTENSIONS.size() + 1);
         Set<String> routeKeys = new HashSet<>();
         for (Map<String, Object> route : ofApi("AWS::ApiGatewayV2::Route", httpApiId()).values()) {
             assertThat(props(route)).containsEntry("AuthorizationType", "AWS_IAM");
@@ -23,6 +24,7 @@ class ApiStackTest extends SynthesizedStack {
         Set<String> expected = new HashSet<>();
         Routes.ALL.forEach(r -> expected.add(r.method() + " " + r.path()));
         Routes.ALL.forEach(r -> expected.add("POST /service/GameLift/operation/" + r.operation().fleetIqName()));
+        Routes.EXTENSIONS.forEach(e -> expected.add(e.routeKey()));
         expected.add("POST /");
         assertThat(routeKeys).isEqualTo(expected);
     }
@@ -34,7 +36,10 @@ class ApiStackTest extends SynthesizedStack {
             String functionName = Routes.ALL.stream()
                     .filter(r -> (r.method() + " " + r.path()).equals(p.get("RouteKey"))
                             || ("POST " + r.operation().cborPath()).equals(p.get("RouteKey")))
-                    .map(Route::functionName).findFirst().orElse(Routes.JSON_DOOR.functionName());
+                    .map(Route::functionName).findFirst()
+                    .or(() -> Routes.EXTENSIONS.stream().filter(e -> e.routeKey().equals(p.get("RouteKey")))
+                            .map(e -> e.functionName()).findFirst())
+                    .orElse(Routes.JSON_DOOR.functionName());
             // Target: {"Fn::Join": ["", ["integrations/", {"Ref": integration}]]}
             List<Object> join = cast(map(p.get("Target")).get("Fn::Join"));
             List<Object> parts = cast(join.get(1));

@@ -2,6 +2,7 @@ package io.gamefleet.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gamefleet.catalog.ExtensionRoute;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
@@ -17,11 +18,23 @@ import org.junit.jupiter.api.Test;
 class CallerPoliciesStackTest extends SynthesizedStack {
     /** The HTTP API's routes; the push channel's $connect has a statement of its own (PushChannelStackTest). */
     private Map<String, Object> routeStatement(Role role) {
-        Map<String, Object> policy = props(resources.get(callerPolicyId(role)));
-        List<Map<String, Object>> statements = listOf(map(policy.get("PolicyDocument")).get("Statement")).stream()
-                .map(SynthesizedStack::map).filter(s -> !"ConnectPushChannel".equals(s.get("Sid"))).toList();
+        List<Map<String, Object>> statements = statements(role, "Allow");
         assertThat(statements).as(role.name()).hasSize(1);
         return statements.get(0);
+    }
+
+    private List<Map<String, Object>> statements(Role role, String effect) {
+        Map<String, Object> policy = props(resources.get(callerPolicyId(role)));
+        return listOf(map(policy.get("PolicyDocument")).get("Statement")).stream()
+                .map(SynthesizedStack::map).filter(s -> !"ConnectPushChannel".equals(s.get("Sid")))
+                .filter(s -> effect.equals(s.get("Effect"))).toList();
+    }
+
+    /** What the role's policy lets through to this ARN: an Allow's pattern matches it, and no Deny's. */
+    private boolean reaches(Role role, List<Pattern> allowed, String arn) {
+        List<Pattern> denied = statements(role, "Deny").stream().flatMap(s -> resourcesOf(s).stream())
+                .map(SynthesizedStack::render).map(SynthesizedStack::iamGlob).toList();
+        return allowed.stream().anyMatch(p -> p.matcher(arn).matches()) && denied.stream().noneMatch(p -> p.matcher(arn).matches());
     }
 
     @Test
@@ -38,6 +51,11 @@ class CallerPoliciesStackTest extends SynthesizedStack {
                 if (r.roles().contains(role)) {
                     expected.add(prefix + r.method() + r.path().replaceAll("\\{[^}]+}", "?*"));
                     expected.add(prefix + "POST/service/GameLift/operation/" + r.operation().fleetIqName());
+                }
+            }
+            for (ExtensionRoute e : Routes.EXTENSIONS) {
+                if (e.roles().contains(role)) {
+                    expected.add(prefix + e.method() + e.path().replaceAll("\\{[^}]+}", "?*"));
                 }
             }
             expected.add(prefix + "POST/");
@@ -58,8 +76,8 @@ class CallerPoliciesStackTest extends SynthesizedStack {
                     String path = route.path().replace("{GameServerGroupName}", group)
                             .replace("{GameServerId}", "match-1");
                     String arn = prefix + "/$default/" + route.method() + path;
-                    boolean reachable = patterns.stream().anyMatch(p -> p.matcher(arn).matches());
-                    assertThat(reachable).as(role + " -> " + route.operation()).isEqualTo(route.roles().contains(role));
+                    assertThat(reaches(role, patterns, arn)).as(role + " -> " + route.operation())
+                            .isEqualTo(route.roles().contains(role));
                     String cbor = prefix + "/$default/POST" + route.operation().cborPath();
                     assertThat(patterns.stream().anyMatch(p -> p.matcher(cbor).matches()))
                             .as(role + " -> CBOR " + route.operation()).isEqualTo(route.roles().contains(role));
@@ -76,6 +94,15 @@ class CallerPoliciesStackTest extends SynthesizedStack {
                         assertThat(patterns.stream().noneMatch(p -> p.matcher(arn).matches())).as(role + " -> " + arn)
                                 .isTrue();
                     }
+                }
+            }
+            // Gamefleet's own routes, below paths other roles' wildcards take (GET .../game-servers/?*).
+            for (ExtensionRoute extension : Routes.EXTENSIONS) {
+                for (String group : List.of("arena", "arena-eu.1")) {
+                    String arn = prefix + "/$default/" + extension.method() + extension.path()
+                            .replace("{GameServerGroupName}", group).replace("{GameServerId}", "match-1");
+                    assertThat(reaches(role, patterns, arn)).as(role + " -> " + extension.name())
+                            .isEqualTo(extension.roles().contains(role));
                 }
             }
         }

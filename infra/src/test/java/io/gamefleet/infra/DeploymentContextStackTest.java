@@ -93,6 +93,7 @@ class DeploymentContextStackTest extends SynthesizedStack {
         Set<String> api = new HashSet<>();
         Routes.ALL.forEach(r -> api.add(r.functionName()));
         api.add(Routes.JSON_DOOR.functionName());
+        Routes.EXTENSIONS.forEach(e -> api.add(e.functionName()));
         PushChannel.ROUTES.forEach(r -> api.add(r.functionName()));
         for (String name : functionNames()) {
             assertThat(variables(resources.get(functionId(name))).containsKey(Settings.ADMIN_ROLE_ID.environmentVariable()))
@@ -131,6 +132,28 @@ class DeploymentContextStackTest extends SynthesizedStack {
         assertThat(DeploymentContext.contextKey(Settings.VIABILITY_THRESHOLD)).isEqualTo("viabilityThreshold");
     }
 
+    /** PlayFab's lifetimes by default, hours a fraction allowed, and a guarantee not below the maximum refused by name. */
+    @Test
+    void theLifetimesAreContextKeysInHoursCheckedAtSynthesis() {
+        assertThat(DeploymentContext.contextKey(Settings.MAX_INSTANCE_LIFETIME_HOURS)).isEqualTo("maxInstanceLifetimeHours");
+        assertThat(DeploymentContext.contextKey(Settings.GUARANTEED_SERVER_LIFETIME_HOURS))
+                .isEqualTo("guaranteedServerLifetimeHours");
+        template.allResourcesProperties("AWS::Lambda::Function", Map.of("Environment", Map.of("Variables",
+                Match.objectLike(Map.of(Settings.MAX_INSTANCE_LIFETIME_HOURS.environmentVariable(), "240",
+                        Settings.GUARANTEED_SERVER_LIFETIME_HOURS.environmentVariable(), "23")))));
+        Template tuned = Template.fromStack(stack(Map.of("maxInstanceLifetimeHours", "36.5",
+                "guaranteedServerLifetimeHours", 12)));
+        tuned.allResourcesProperties("AWS::Lambda::Function", Map.of("Environment", Map.of("Variables",
+                Match.objectLike(Map.of(Settings.MAX_INSTANCE_LIFETIME_HOURS.environmentVariable(), "36.5",
+                        Settings.GUARANTEED_SERVER_LIFETIME_HOURS.environmentVariable(), "12")))));
+        assertThatThrownBy(() -> stack(Map.of("maxInstanceLifetimeHours", "20")))
+                .hasMessage("context guaranteedServerLifetimeHours (23 h) must be below context maxInstanceLifetimeHours"
+                        + " (20 h): an instance would be retiring, and take no claim, from its launch");
+        assertThatThrownBy(() -> stack(Map.of("guaranteedServerLifetimeHours", "-1")))
+                .hasMessageContaining("context guaranteedServerLifetimeHours must be a non-negative number of hours");
+        assertThat(stack(Map.of("maxInstanceLifetimeHours", "0"))).as("no limit: nothing is guaranteed").isNotNull();
+    }
+
     @Test
     void badContextFailsSynthesis() {
         assertThatThrownBy(() -> stack(Map.of("removalPolicy", "snapshot"))).hasMessageContaining("removalPolicy");
@@ -164,6 +187,8 @@ class DeploymentContextStackTest extends SynthesizedStack {
         keys.put(DeploymentContext.TRACING, "true");
         keys.put(DeploymentContext.AGENT_LOG_RETENTION_DAYS,
                 Integer.toString(DeploymentContext.DEFAULT_AGENT_LOG_RETENTION_DAYS));
+        keys.put(DeploymentContext.CRASH_LOOP_CRASHES, Integer.toString(DeploymentContext.DEFAULT_CRASH_LOOP_CRASHES));
+        keys.put(DeploymentContext.CRASH_LOOP_MINUTES, Integer.toString(DeploymentContext.DEFAULT_CRASH_LOOP_MINUTES));
         for (Map.Entry<String, String> key : keys.entrySet()) {
             assertThat(deploying).as(key.getKey()).containsPattern(
                     "\\| `" + Pattern.quote(key.getKey()) + "` \\| " + Pattern.quote(key.getValue()) + " \\|");

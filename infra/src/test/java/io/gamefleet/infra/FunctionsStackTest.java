@@ -41,6 +41,8 @@ class FunctionsStackTest extends SynthesizedStack {
         Triggers.EVENT_RULES.forEach(e -> timeouts.put(e.functionName(), 60));
         PushChannel.ROUTES.forEach(r -> handlers.put(r.functionName(), r.handlerMethod()));
         PushChannel.ROUTES.forEach(r -> timeouts.put(r.functionName(), 20));
+        Routes.EXTENSIONS.forEach(e -> handlers.put(e.functionName(), e.handlerMethod()));
+        Routes.EXTENSIONS.forEach(e -> timeouts.put(e.functionName(), 20));
 
         template.resourceCountIs("AWS::Lambda::Function", handlers.size());
         assertThat(functionNames()).isEqualTo(handlers.keySet());
@@ -99,6 +101,7 @@ class FunctionsStackTest extends SynthesizedStack {
     void onlyApiFunctionsGetThePageTokenKeyAndOnlyFromTheGeneratedSecret() {
         Set<String> apiFunctions = Routes.ALL.stream().map(Route::functionName).collect(Collectors.toSet());
         apiFunctions.add(Routes.JSON_DOOR.functionName());
+        Routes.EXTENSIONS.forEach(e -> apiFunctions.add(e.functionName()));
         String variable = Settings.PAGE_TOKEN_SECRET_ARN.environmentVariable();
         String secret = onlyResourceOf("AWS::SecretsManager::Secret");
         for (String name : functionNames()) {

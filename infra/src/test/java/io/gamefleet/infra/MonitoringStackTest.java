@@ -1,6 +1,7 @@
 package io.gamefleet.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.catalog.Role;
@@ -55,7 +56,33 @@ class MonitoringStackTest extends SynthesizedStack {
                 .containsEntry("MetricName", "ApproximateNumberOfMessagesVisible");
         // Not one alarm per function: their failures show as the outcomes above; the push channel's three
         // are in PushChannelStackTest.
-        assertThat(alarms).hasSize(Workflows.ALL.size() + Tables.ALL.size() + 5 + 3);
+        assertThat(alarms).hasSize(Workflows.ALL.size() + Tables.ALL.size() + 6 + 3);
+    }
+
+    /** N crashed processes in M minutes, the stage over: the agents' reports, as the push channel counts them. */
+    @Test
+    void aCrashLoopAlarmsOnTheStagesCrashedProcessesWithinItsMinutes() throws IOException {
+        Map<String, Object> crashLoop = alarm(template, STAGE.prefix() + "Processes-CrashLoop");
+        assertThat(crashLoop).containsEntry("MetricName", Catalog.CRASHED_PROCESSES)
+                .containsEntry("Namespace", Catalog.METRICS_NAMESPACE).containsEntry("Statistic", "Sum")
+                .containsEntry("Period", 600).containsEntry("Threshold", 20).containsEntry("EvaluationPeriods", 1)
+                .containsEntry("ComparisonOperator", "GreaterThanOrEqualToThreshold")
+                .containsEntry("TreatMissingData", "notBreaching");
+        assertThat(listOf(crashLoop.get("Dimensions"))).containsExactly(Map.of("Name", Catalog.STAGE_DIMENSION,
+                "Value", STAGE.stage()));
+        Template tuned = Template.fromStack(stack(Map.of(DeploymentContext.CRASH_LOOP_CRASHES, "5",
+                DeploymentContext.CRASH_LOOP_MINUTES, 30)));
+        assertThat(alarm(tuned, STAGE.prefix() + "Processes-CrashLoop")).containsEntry("Threshold", 5)
+                .containsEntry("Period", 1800);
+        assertThatThrownBy(() -> stack(Map.of(DeploymentContext.CRASH_LOOP_CRASHES, "0")))
+                .hasMessageContaining(DeploymentContext.CRASH_LOOP_CRASHES);
+        assertThatThrownBy(() -> stack(Map.of(DeploymentContext.CRASH_LOOP_MINUTES, "1441")))
+                .hasMessageContaining(DeploymentContext.CRASH_LOOP_MINUTES);
+    }
+
+    private static Map<String, Object> alarm(Template t, String name) {
+        return t.findResources("AWS::CloudWatch::Alarm").values().stream().map(a -> props(cast(a)))
+                .filter(p -> name.equals(p.get("AlarmName"))).findFirst().orElseThrow();
     }
 
     @Test
@@ -94,8 +121,8 @@ class MonitoringStackTest extends SynthesizedStack {
     void theDashboardShowsEveryFleetIqMetric() {
         template.resourceCountIs("AWS::CloudWatch::Dashboard", 1);
         String body = render(props(ofType("AWS::CloudWatch::Dashboard").values().iterator().next()).get("DashboardBody"));
-        for (String metric : Stream.concat(Catalog.GAME_SERVER_GAUGES.stream(), Catalog.INTERRUPTION_COUNTS.stream())
-                .toList()) {
+        for (String metric : Stream.of(Catalog.GAME_SERVER_GAUGES, Catalog.INTERRUPTION_COUNTS, Catalog.PROCESS_GAUGES,
+                Catalog.PROCESS_EVENT_COUNTS).flatMap(List::stream).toList()) {
             assertThat(body).contains("Namespace=\\\"" + Catalog.METRICS_NAMESPACE + "\\\" MetricName=\\\"" + metric + "\\\"");
         }
         assertThat(Catalog.GAME_SERVER_GAUGES.size() + Catalog.INTERRUPTION_COUNTS.size()).isEqualTo(7);

@@ -85,7 +85,7 @@ class PushChannelStackTest extends SynthesizedStack {
                 assertThat(manage).as(name).isEmpty();
             }
         }
-        assertThat(functionNames().stream().filter(FunctionAccess::postsNotices)).hasSize(3);
+        assertThat(functionNames().stream().filter(FunctionAccess::postsNotices)).hasSize(4);
     }
 
     @Test

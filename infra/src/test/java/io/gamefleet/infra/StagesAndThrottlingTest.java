@@ -104,8 +104,9 @@ class StagesAndThrottlingTest {
         assertThat(routes.get(routeKey(Operation.CREATE_GAME_SERVER_GROUP))).containsEntry("ThrottlingBurstLimit", 5);
         assertThat(rate(routes, routeKey(Operation.CLAIM_GAME_SERVER))).isEqualTo(24.0);
         assertThat(routes.get(routeKey(Operation.CLAIM_GAME_SERVER))).containsEntry("ThrottlingBurstLimit", 48);
-        // Every REST route, CBOR path and the JSON door has its own limits.
-        assertThat(routes).hasSize(2 * Routes.ALL.size() + 1);
+        // Every REST route, CBOR path, Gamefleet route and the JSON door has its own limits.
+        assertThat(routes).hasSize(2 * Routes.ALL.size() + Routes.EXTENSIONS.size() + 1);
+        assertThat(routes.get(Routes.DESCRIBE_GAME_SERVER_PROCESS.routeKey())).containsEntry("ThrottlingBurstLimit", 30);
     }
 
     @Test
