@@ -98,9 +98,10 @@ public interface GameServerRepository {
 
     /**
      * A process report as it came, at {@code at}, for the server registered at {@code registrationTime}
-     * (a later server of the same id is another).
+     * (a later server of the same id is another), to be kept until {@code keepUntil} at least (a
+     * store may forget it after).
      */
-    record ReportedProcess(ProcessReport report, Instant at, Instant registrationTime) {}
+    record ReportedProcess(ProcessReport report, Instant at, Instant registrationTime, Instant keepUntil) {}
 
     /**
      * Writes the lease (and the process, if given) if the server is still in the group and on the

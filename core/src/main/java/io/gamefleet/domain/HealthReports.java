@@ -31,6 +31,13 @@ public final class HealthReports {
     public static final Duration RENEW_BEFORE = Duration.ofMinutes(5);
     /** The servers one report may list (one BatchGetItem). */
     public static final int MAX_SERVERS = 100;
+    /**
+     * How long past its instance's end a reported process is kept (a store forgets it after): the
+     * server cannot outlive its instance, and no report of it can come later.
+     */
+    public static final Duration PROCESS_KEPT_PAST_END = Duration.ofDays(1);
+    /** How long a reported process is kept where instances have no end (lifetimes unlimited). */
+    public static final Duration PROCESS_KEPT_UNLIMITED = Duration.ofDays(30);
 
     /** One server's health, and its process when the agent reports it (older agents do not). */
     public record Report(String gameServerId, boolean healthy, Optional<ProcessReport> process) {
@@ -42,14 +49,19 @@ public final class HealthReports {
     private final GameServerRepository servers;
     private final InstanceRepository instances;
     private final Supplier<Metrics> metrics;
+    private final InstanceLifetime lifetime;
     private final Clock clock;
 
-    /** {@code metrics}: where the reports' process events are counted, asked for at the first. */
+    /**
+     * {@code metrics}: where the reports' process events are counted, asked for at the first.
+     * {@code lifetime}: how long instances live, and so how long a server's process is kept.
+     */
     public HealthReports(GameServerRepository servers, InstanceRepository instances, Supplier<Metrics> metrics,
-            Clock clock) {
+            InstanceLifetime lifetime, Clock clock) {
         this.servers = servers;
         this.instances = instances;
         this.metrics = metrics;
+        this.lifetime = lifetime;
         this.clock = clock;
     }
 
@@ -68,7 +80,7 @@ public final class HealthReports {
         for (Report r : reports) {
             GameServer s = byId.get(r.gameServerId());
             Optional<ReportedProcess> process = r.process().filter(p -> changed(s, p))
-                    .map(p -> new ReportedProcess(p, now, s.registrationTime()));
+                    .map(p -> new ReportedProcess(p, now, s.registrationTime(), keepUntil(s, now)));
             Optional<HealthLease> lease = due(s, r.healthy(), connectionId, now)
                     .map(l -> new HealthLease(l.expiresAt(), l.healthCheckTime(), l.pushConnectionId(), process))
                     .or(() -> process.map(p -> new HealthLease(s.healthLeaseExpiresAt(), Optional.empty(), connectionId,
@@ -81,6 +93,15 @@ public final class HealthReports {
             metrics.get().processEvents(group, events);
         }
         return written;
+    }
+
+    /**
+     * A day past the server's instance's end, when instances have one: a process that reports the
+     * same all the while is never forgotten while its server lives.
+     */
+    private Instant keepUntil(GameServer s, Instant now) {
+        return lifetime.end(s.instanceLaunchTime()).map(end -> (end.isAfter(now) ? end : now).plus(PROCESS_KEPT_PAST_END))
+                .orElse(now.plus(PROCESS_KEPT_UNLIMITED));
     }
 
     /** Whether the report says something the server's item does not hold yet. */

@@ -113,7 +113,7 @@ final class Fleet {
     }
 
     HealthReports healthReports() {
-        return new HealthReports(servers, instances, () -> metrics, clock);
+        return new HealthReports(servers, instances, () -> metrics, settings.lifetime(), clock);
     }
 
     GroupLifecycle lifecycle() {

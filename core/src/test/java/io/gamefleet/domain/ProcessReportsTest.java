@@ -9,6 +9,7 @@ import io.gamefleet.domain.HealthReports.Report;
 import io.gamefleet.domain.Metrics.ProcessCounts;
 import io.gamefleet.domain.fakes.RecordingMetrics.ProcessEventsReport;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,7 +36,8 @@ class ProcessReportsTest {
                 }
                 return proceed.call();
             });
-    private final HealthReports reports = new HealthReports(counted, fleet.instances, () -> fleet.metrics, fleet.clock);
+    private final HealthReports reports = new HealthReports(counted, fleet.instances, () -> fleet.metrics,
+            Fleet.LIFETIME, fleet.clock);
 
     @BeforeEach
     void anInstanceWithAnAgentAndTwoServers() {
@@ -80,6 +82,26 @@ class ProcessReportsTest {
     }
 
     /** An older agent's report, without processes, is taken as before and leaves what was reported. */
+    /** Kept a day past its instance's end: a process that reports the same all its life is never forgotten. */
+    @Test
+    void aProcessIsKeptADayPastItsInstancesEnd() {
+        List<GameServerRepository.ReportedProcess> written = new java.util.ArrayList<>();
+        GameServerRepository recording = Fleet.around(GameServerRepository.class, fleet.servers, (method, args, proceed) -> {
+            if (method.equals("setHealthLease")) {
+                ((GameServerRepository.HealthLease) args[3]).process().ifPresent(written::add);
+            }
+            return proceed.call();
+        });
+        new HealthReports(recording, fleet.instances, () -> fleet.metrics, Fleet.LIFETIME, fleet.clock)
+                .report("conn-1", GROUP, List.of(with("gs-1", ACTIVE)), ProcessEvents.NONE);
+        Instant launched = fleet.instances.find(GROUP, "i-1").orElseThrow().launchTime();
+        assertThat(written).singleElement().extracting(GameServerRepository.ReportedProcess::keepUntil)
+                .isEqualTo(launched.plus(Duration.ofHours(240)).plus(Duration.ofDays(1)));
+        new HealthReports(recording, fleet.instances, () -> fleet.metrics, InstanceLifetime.UNLIMITED, fleet.clock)
+                .report("conn-1", GROUP, List.of(with("gs-2", ACTIVE)), ProcessEvents.NONE);
+        assertThat(written.get(1).keepUntil()).isEqualTo(fleet.clock.instant().plus(Duration.ofDays(30)));
+    }
+
     @Test
     void aReportWithoutProcessesChangesNoProcess() {
         report(ProcessEvents.NONE, with("gs-1", ACTIVE));

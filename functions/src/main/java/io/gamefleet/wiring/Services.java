@@ -85,7 +85,8 @@ public final class Services {
                 ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices);
         this.pushConnections = new PushConnections(ports.instances(), ports.servers(),
                 settings.instanceLimits().pushMessages(), clock);
-        this.healthReports = new HealthReports(ports.servers(), ports.instances(), ports.metrics(), clock);
+        this.healthReports = new HealthReports(ports.servers(), ports.instances(), ports.metrics(),
+                settings.lifetime(), clock);
         // Built on first use: only the workflow steps, the balancer and the event handler need them.
         this.lifecycle = Lazy.of(() -> new GroupLifecycle(groupService, ports.groups(), ports.servers(),
                 ports.instances(), ports.compute().get(), settings, clock));

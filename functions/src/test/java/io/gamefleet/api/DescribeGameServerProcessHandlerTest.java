@@ -56,7 +56,7 @@ class DescribeGameServerProcessHandlerTest {
         ProcessReport active = new ProcessReport(ProcessState.Active, 3, List.of("p1", "p2"), 1, 0, 139);
         test.servers.setHealthLease("arena", "gs-1", INSTANCE, new HealthLease(test.clock.instant().plusSeconds(600),
                 Optional.of(test.clock.instant()), "conn-1", Optional.of(new ReportedProcess(active,
-                        test.clock.instant(), test.clock.instant()))));
+                        test.clock.instant(), test.clock.instant(), test.clock.instant().plusSeconds(86_400)))));
         JsonNode process = RestEvents.ok(get("arena", "gs-1", null, null, ADMIN)).get("GameServerProcess");
         assertThat(process.get("State").asText()).isEqualTo("Active");
         assertThat(process.get("ConnectedPlayers").asInt()).isEqualTo(3);

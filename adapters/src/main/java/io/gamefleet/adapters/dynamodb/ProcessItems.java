@@ -6,7 +6,6 @@ import io.gamefleet.domain.GameServerRepository.ReportedProcess;
 import io.gamefleet.domain.ProcessReport;
 import io.gamefleet.domain.ProcessState;
 import io.gamefleet.domain.ProcessSummary;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -24,8 +23,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * <li>the whole report, an item of its own, {@code #process#<gameServerId>} (no game server id can
  *     take it: {@code #} is outside the id pattern), in no index either: written only when the
  *     report changed, with the registration time of the server it is for (a later server of the
- *     same id is another), and kept {@link #KEPT} after its last write (TTL), past its server:
- *     nothing deletes it with the server, so a deregistration costs no write more.</li>
+ *     same id is another), and kept until the report's {@code keepUntil} (TTL: a day past its
+ *     instance's end), past its server: nothing deletes it with the server, so a deregistration
+ *     costs no write more.</li>
  * </ul>
  * Player ids (up to 100 of 128 characters) stay off the server's item, so that every claim and
  * update of it keeps costing what it did.
@@ -35,8 +35,6 @@ final class ProcessItems {
     static final String STATE = "ProcessState";
     static final String CONNECTED_PLAYERS = "ConnectedPlayers";
     static final String DIGEST = "ProcessDigest";
-    /** A process item expires this long after its last write; instances live 10 days by default. */
-    static final Duration KEPT = Duration.ofDays(30);
 
     private final DynamoDbClient dynamoDb;
     private final String tableName;
@@ -107,7 +105,7 @@ final class ProcessItems {
         }
         item.put("ReportedAt", GameServerSchema.number(reported.at()));
         // TTL takes epoch seconds.
-        item.put("ExpiresAt", AttributeValue.fromN(Long.toString(reported.at().plus(KEPT).getEpochSecond())));
+        item.put("ExpiresAt", AttributeValue.fromN(Long.toString(reported.keepUntil().getEpochSecond())));
         dynamoDb.putItem(r -> r.tableName(tableName).item(item));
     }
 

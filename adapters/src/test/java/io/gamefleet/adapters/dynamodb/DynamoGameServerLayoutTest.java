@@ -8,8 +8,12 @@ import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GameServerRepository.ClaimCandidates;
 import io.gamefleet.domain.GameServerRepository.ClaimCondition;
+import io.gamefleet.domain.GameServerRepository.HealthLease;
+import io.gamefleet.domain.GameServerRepository.ReportedProcess;
 import io.gamefleet.domain.GameServerRepository.ServerUpdate;
 import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.ProcessReport;
+import io.gamefleet.domain.ProcessState;
 import io.gamefleet.domain.UtilizationStatus;
 import io.gamefleet.testing.Dynoxide;
 import java.time.Duration;
@@ -155,5 +159,26 @@ class DynamoGameServerLayoutTest {
                 new ServerUpdate(Optional.empty(), Optional.of(UtilizationStatus.UTILIZED), Optional.empty()));
 
         assertThat(rawItem(s.gameServerId())).doesNotContainKeys("ClaimPartition", "ClaimSortKey", "ClaimExpiresAt");
+    }
+
+    /**
+     * A reported process: its own item, in no index (so no listing or instance's servers show it),
+     * expiring (TTL, epoch seconds) when the report says; the server's item holds its summary alone.
+     */
+    @Test
+    void aReportedProcessIsAnItemOfItsOwnInNoIndexExpiringWhenTheReportSays() {
+        GameServer s = registered("reported", group + "-i", 0, InstanceStatus.ACTIVE);
+        Instant keepUntil = T0.plus(Duration.ofDays(11));
+        servers.setHealthLease(group, s.gameServerId(), s.instanceId(), new HealthLease(T0.plusSeconds(600),
+                Optional.of(T0), "conn-1", Optional.of(new ReportedProcess(new ProcessReport(ProcessState.Active, 2,
+                        java.util.List.of("p1", "p2"), 1, 0, 139), T0, T0, keepUntil)))).orElseThrow();
+        Map<String, AttributeValue> process = rawItem(ProcessItems.ID_PREFIX + s.gameServerId());
+        assertThat(process.get("ExpiresAt").n()).isEqualTo(Long.toString(keepUntil.getEpochSecond()));
+        assertThat(process).doesNotContainKeys("InstanceId", "RegistrationPartition", "ClaimPartition");
+        assertThat(process.get("PlayerIds").l()).extracting(AttributeValue::s).containsExactly("p1", "p2");
+        assertThat(rawItem(s.gameServerId())).containsKeys(ProcessItems.STATE, ProcessItems.CONNECTED_PLAYERS,
+                ProcessItems.DIGEST).doesNotContainKeys("PlayerIds", "ExpiresAt");
+        assertThat(servers.onInstance(s.instanceId())).extracting(GameServer::gameServerId).containsExactly(s.gameServerId());
+        assertThat(servers.listAll(group)).extracting(GameServer::gameServerId).containsExactly(s.gameServerId());
     }
 }

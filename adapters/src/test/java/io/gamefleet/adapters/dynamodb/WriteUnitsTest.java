@@ -11,6 +11,7 @@ import io.gamefleet.domain.GameServerRepository.HealthLease;
 import io.gamefleet.domain.GameServerRepository.ReportedProcess;
 import io.gamefleet.domain.GameServerRepository.ServerUpdate;
 import io.gamefleet.domain.HealthReports;
+import io.gamefleet.domain.InstanceLifetime;
 import io.gamefleet.domain.InstanceStatus;
 import io.gamefleet.domain.ProcessEvents;
 import io.gamefleet.domain.ProcessReport;
@@ -178,14 +179,14 @@ class WriteUnitsTest {
         GameServer reported = onItsOwnInstance("reported");
         ProcessReport active = new ProcessReport(ProcessState.Active, 8, players(8, 36), 0, 0, null);
         servers.setHealthLease(group, reported.gameServerId(), reported.instanceId(), new HealthLease(T0.plusSeconds(600),
-                Optional.of(T0), "conn-1", Optional.of(new ReportedProcess(active, T0, T0)))).orElseThrow();
+                Optional.of(T0), "conn-1", Optional.of(new ReportedProcess(active, T0, T0, T0.plusSeconds(86_400))))).orElseThrow();
         assertThat(RECORDER.writes).extracting(Write::total).containsExactly(1.0, 1.0);
         assertThat(RECORDER.writes).allSatisfy(w -> assertThat(w.indexes()).isEmpty());
 
         RECORDER.writes.clear();
         ProcessReport full = new ProcessReport(ProcessState.Active, 150, players(100, 128), 0, 0, null);
         servers.setHealthLease(group, reported.gameServerId(), reported.instanceId(), new HealthLease(T0.plusSeconds(600),
-                Optional.empty(), "conn-1", Optional.of(new ReportedProcess(full, T0, T0)))).orElseThrow();
+                Optional.empty(), "conn-1", Optional.of(new ReportedProcess(full, T0, T0, T0.plusSeconds(86_400))))).orElseThrow();
         assertThat(RECORDER.writes).extracting(Write::total).as("100 ids of 128 characters: 13 KB").containsExactly(13.0, 1.0);
         RECORDER.writes.clear();
         GameServer candidate = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 10).servers().stream()
@@ -224,7 +225,7 @@ class WriteUnitsTest {
         MutableClock clock = new MutableClock(T0);
         DynamoInstanceRepository instances = new DynamoInstanceRepository(DYNAMO.client(), DYNAMO.enhanced(),
                 DYNAMO.tableNames());
-        HealthReports reports = new HealthReports(servers, instances, () -> null, clock);
+        HealthReports reports = new HealthReports(servers, instances, () -> null, InstanceLifetime.UNLIMITED, clock);
         servers.setPushConnection(s.instanceId(), "conn-" + s.instanceId());
         RECORDER.writes.clear();
         for (int report = 0; report < 120; report++) {

@@ -185,7 +185,7 @@ public abstract class HealthLeaseContract {
         GameServer s = registered("s1", instance);
         Instant now = T0.plusSeconds(30);
         HealthLease lease = new HealthLease(now.plusSeconds(600), Optional.of(now), "c-1",
-                Optional.of(new ReportedProcess(ACTIVE_TWO, now, T0)));
+                Optional.of(new ReportedProcess(ACTIVE_TWO, now, T0, T0.plus(Duration.ofDays(1)))));
 
         GameServer written = servers.setHealthLease(group, s.gameServerId(), instance, lease).orElseThrow();
         assertThat(written.process()).isEqualTo(new ProcessSummary(ProcessState.Active, 3, ACTIVE_TWO.digest()));
@@ -205,15 +205,15 @@ public abstract class HealthLeaseContract {
         GameServer s = registered("s1", instance);
         ProcessReport starting = new ProcessReport(null, 0, List.of(), 0, 2, null);
         servers.setHealthLease(group, s.gameServerId(), instance, new HealthLease(T0.plusSeconds(600), Optional.of(T0), "c-1",
-                Optional.of(new ReportedProcess(starting, T0, T0))));
+                Optional.of(new ReportedProcess(starting, T0, T0, T0.plus(Duration.ofDays(1))))));
         assertThat(stored(s).process()).isEqualTo(new ProcessSummary(null, 0, starting.digest()));
         assertThat(servers.findProcess(stored(s))).map(GameServerProcess::process).contains(starting);
         servers.setHealthLease(group, s.gameServerId(), instance, new HealthLease(T0.plusSeconds(600), Optional.of(T0), "c-1",
-                Optional.of(new ReportedProcess(ACTIVE_TWO, T0.plusSeconds(30), T0))));
+                Optional.of(new ReportedProcess(ACTIVE_TWO, T0.plusSeconds(30), T0, T0.plus(Duration.ofDays(1))))));
         assertThat(servers.findProcess(stored(s))).map(GameServerProcess::process).contains(ACTIVE_TWO);
         starting = new ProcessReport(ProcessState.Terminated, 0, List.of(), 0, 2, null);
         servers.setHealthLease(group, s.gameServerId(), instance, new HealthLease(T0.plusSeconds(600), Optional.of(T0), "c-1",
-                Optional.of(new ReportedProcess(starting, T0.plusSeconds(60), T0))));
+                Optional.of(new ReportedProcess(starting, T0.plusSeconds(60), T0, T0.plus(Duration.ofDays(1))))));
         assertThat(servers.findProcess(stored(s))).as("the exit code and players gone with the new report")
                 .map(GameServerProcess::process).contains(starting);
     }
@@ -223,7 +223,7 @@ public abstract class HealthLeaseContract {
         GameServer s = registered("s1", instance);
         assertThat(servers.findProcess(stored(s))).isEmpty();
         servers.setHealthLease(group, s.gameServerId(), instance, new HealthLease(T0.plusSeconds(600), Optional.of(T0), "c-1",
-                Optional.of(new ReportedProcess(ACTIVE_TWO, T0, T0))));
+                Optional.of(new ReportedProcess(ACTIVE_TWO, T0, T0, T0.plus(Duration.ofDays(1))))));
         servers.deregister(group, s.gameServerId(), Optional.empty());
         GameServer again = s.toBuilder().registrationTime(T0.plusSeconds(90)).build();
         servers.register(again, GROUP_MAX_SIZE, ON_ONE_INSTANCE);
@@ -235,7 +235,7 @@ public abstract class HealthLeaseContract {
     void aProcessIsNotWrittenForAServerThatIsGoneOrElsewhere() {
         GameServer s = registered("s1", instance);
         HealthLease lease = new HealthLease(T0.plusSeconds(600), Optional.of(T0), "c-1",
-                Optional.of(new ReportedProcess(ACTIVE_TWO, T0, T0)));
+                Optional.of(new ReportedProcess(ACTIVE_TWO, T0, T0, T0.plus(Duration.ofDays(1)))));
         assertThat(servers.setHealthLease(group, s.gameServerId(), group + "-i2", lease)).isEmpty();
         assertThat(stored(s).process()).isNull();
         assertThat(servers.setHealthLease(group, group + "-missing", instance, lease)).isEmpty();
