@@ -51,8 +51,10 @@ import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
+import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
+import software.amazon.awssdk.services.apigatewaymanagementapi.auth.scheme.ApiGatewayManagementApiAuthSchemeProvider;
 import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.ec2.Ec2Client;
@@ -185,12 +187,23 @@ public final class AwsServices {
         }
         return Lazy.of(() -> new ApiGatewayInstanceNotifier(ApiGatewayManagementApiClient.builder()
                 .region(region).credentialsProvider(creds).endpointOverride(URI.create(endpoint))
+                .authSchemeProvider(signedBy(clock))
                 .httpClientBuilder(serviceDefaults -> HttpClients.forEndpoint(Optional.of(endpoint), environment,
                         NOTICE_TIMEOUT))
                 .overrideConfiguration(ClientOverrideConfiguration.builder().executionInterceptors(interceptors)
                         .apiCallTimeout(NOTICE_TIMEOUT)
                         .retryStrategy(AwsRetryStrategy.doNotRetry()).build())
                 .build()));
+    }
+
+    /**
+     * SigV4 signing by the services' clock: the system's in AWS, as by default; the local profile's,
+     * which its tests move, so that the edge takes the notices it verifies by that clock.
+     */
+    private static ApiGatewayManagementApiAuthSchemeProvider signedBy(Clock clock) {
+        ApiGatewayManagementApiAuthSchemeProvider standard = ApiGatewayManagementApiAuthSchemeProvider.defaultProvider();
+        return params -> standard.resolveAuthScheme(params).stream()
+                .map(option -> option.toBuilder().putSignerProperty(HttpSigner.SIGNING_CLOCK, clock).build()).toList();
     }
 
     private Services.Config config(Region region, InstanceLifetime lifetime) {

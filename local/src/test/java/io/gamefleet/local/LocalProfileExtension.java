@@ -107,6 +107,12 @@ final class LocalProfileExtension extends BackendExtension implements BeforeAllC
         return this;
     }
 
+    /** Instances live {@code lifetime.maxInstance()}, claimed game servers guaranteed its {@code guaranteedServer()}. */
+    LocalProfileExtension withLifetime(io.gamefleet.catalog.Lifetimes lifetime) {
+        limits = limits.withLifetime(lifetime);
+        return this;
+    }
+
     /**
      * The profile runs on the real clock (no {@link #clock()} to move): for classes with real agents,
      * which sign, expire claims and poll the metadata in real time.
