@@ -13,6 +13,8 @@ import { ServerTable } from "./servers";
 import { Timeline } from "./timeline";
 
 const STATUSES = ["ACTIVE", "DRAINING", "SPOT_TERMINATING"] as const;
+/** PlayFab's states the profile's process metrics count (Terminated is in none). */
+const PROCESS_STATES = ["Initializing", "StandingBy", "Active", "Terminating"] as const;
 
 export class GroupView implements View {
   readonly element: HTMLElement;
@@ -26,6 +28,8 @@ export class GroupView implements View {
   private readonly available = new Series();
   private readonly perType = new Series();
   private readonly claims = new Series();
+  private readonly processes = new Series();
+  private readonly players = new Series();
   private readonly charts: Chart[];
   private readonly claimed: HTMLElement;
   private readonly typeChoice: HTMLSelectElement;
@@ -47,7 +51,12 @@ export class GroupView implements View {
     this.fleet = el("div", { class: "fleet", id: "fleet", "aria-label": "Instances by type" });
     this.counts = el("p", { class: "counts", id: "instance-counts" });
     this.servers = new ServerTable();
-    this.timeline = new Timeline(local, name, (time, detail) => {
+    this.timeline = new Timeline(local, name, (metric, time, detail) => {
+      if (metric === "Processes") {
+        for (const state of PROCESS_STATES) this.processes.add(state, time, Number(detail[state]));
+        this.players.add("connected players", time, Number(detail["ConnectedPlayers"]));
+        return;
+      }
       this.utilization.add("profile metrics", time, Number(detail["PercentUtilized"]));
       this.available.add("profile metrics", time, Number(detail["Available"]));
     });
@@ -56,6 +65,8 @@ export class GroupView implements View {
       new Chart("Available game servers", this.available, ""),
       new Chart("Instances per type", this.perType, ""),
       new Chart("Claims per second", this.claims, "/s"),
+      // The agents' reports of their processes, as the profile's metrics count them at each balancer run.
+      ...(local ? [new Chart("Game server processes", this.processes, ""), new Chart("Connected players", this.players, "")] : []),
     ];
     this.claimed = el("div", { class: "result", id: "claim-result", role: "status", "aria-live": "polite" });
     this.typeChoice = el("select", { id: "interrupt-type", "aria-label": "Instance type" });

@@ -22,11 +22,14 @@ export class Timeline {
   private seen = 0;
   private first = true;
 
-  /** `onMetric`: the group's game server counts from the profile's metrics, at the time of each balancer run. */
+  /**
+   * `onMetric`: the group's counts from the profile's metrics, at the time of each balancer run, by
+   * the entry's name (`GameServers`: FleetIQ's; `Processes`: the agents' processes).
+   */
   constructor(
     private readonly local: LocalProfile | null,
     private readonly group: string,
-    private readonly onMetric: (time: number, detail: Record<string, unknown>) => void,
+    private readonly onMetric: (name: string, time: number, detail: Record<string, unknown>) => void,
   ) {
     this.list = el("ol", { class: "timeline", id: "timeline" });
     this.element = el("div", {}, el("p", { class: "muted" }, local ? "From the local profile and from what the page saw change." : "From what the page saw change between reads."), this.list);
@@ -78,7 +81,7 @@ export class Timeline {
     const time = Date.parse(e.Time);
     const key = `profile-${e.Sequence}`;
     if (e.Kind === "Metric") {
-      if (e.Detail["GameServerGroupName"] === this.group) this.onMetric(time, e.Detail);
+      if (e.Detail["GameServerGroupName"] === this.group) this.onMetric(e.Name, time, e.Detail);
       return null;
     }
     if (e.Kind === "Event") {

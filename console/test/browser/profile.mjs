@@ -36,18 +36,23 @@ export async function freePort() {
   });
 }
 
-/** A running `--demo` profile on `port`; stop() ends it and every child it started. */
-export async function startProfile(port, name) {
+/**
+ * What the console's tests run: the demo, instances in service a second after launch, a short
+ * claim, the balancer left to the page, and a stage sized for 5,000 game servers.
+ */
+export const DEMO_FLAGS = ["--demo", "--instance-launch-seconds", "1", "--claim-ttl-seconds", String(CLAIM_TTL_SECONDS),
+  // The tests run the balancer from the page; its schedule stays out of their way.
+  "--balancer-rate-seconds", "3600",
+  // 5,000 game servers registered on the demo's instances, 16 at a time: a stage sized for them.
+  "--max-game-servers-per-instance", "5000", "--expected-game-servers", "5000", "--claims-per-second", "1000"];
+
+/** A running profile on `port` (`local/run` with `flags`, the demo's by default); stop() ends it and every child it started. */
+export async function startProfile(port, name, flags = DEMO_FLAGS) {
   mkdirSync(work, { recursive: true });
   const log = join(work, `${name}.log`);
   const out = openSync(log, "w");
   const java = process.env.GAMEFLEET_JAVA ?? (process.env.JAVA_HOME ? join(process.env.JAVA_HOME, "bin/java") : "java");
-  const child = spawn("node", [join(localHome, "sidecar/tether.mjs"), java, "-jar", jar, "--port", String(port), "--demo",
-    "--instance-launch-seconds", "1", "--claim-ttl-seconds", String(CLAIM_TTL_SECONDS),
-    // The tests run the balancer from the page; its schedule stays out of their way.
-    "--balancer-rate-seconds", "3600",
-    // 5,000 game servers registered on the demo's instances, 16 at a time: a stage sized for them.
-    "--max-game-servers-per-instance", "5000", "--expected-game-servers", "5000", "--claims-per-second", "1000"], {
+  const child = spawn("node", [join(localHome, "sidecar/tether.mjs"), java, "-jar", jar, "--port", String(port), ...flags], {
     cwd: localHome,
     stdio: ["pipe", out, out],
     env: profileEnvironment(),
