@@ -15,6 +15,7 @@ set -euo pipefail
 : "${PUSH_ENDPOINT:=REPLACE-ME}"           # output PushEndpoint: wss://<id>.execute-api.<region>.amazonaws.com/<stage>
 : "${ARCHIVE_BUCKET=REPLACE-ME}"           # output AgentArchiveBucketName; empty: the logs stay on the instance
 : "${GAME_SERVER_GROUP_NAME:=REPLACE-ME}"  # the game server group this instance's servers register in
+: "${MAX_GAME_SERVERS_PER_INSTANCE:=16}"     # output MaxGameServersPerInstance: the agent runs at most this many processes
 # The game server: keys of agent.json (docs/agent.md, "Configuration"), written into it as they are.
 if [ -z "${GAME_SERVER_CONFIG:-}" ]; then
 GAME_SERVER_CONFIG=$(cat <<'JSON'
@@ -249,6 +250,7 @@ configure_instance() {
   "metadataEndpoint": "$IMDS_ENDPOINT",
   "workDirectory": "$STATE_DIR",
   "serversDirectory": "$SERVERS_DIR",
+  "maxGameServersPerInstance": $MAX_GAME_SERVERS_PER_INSTANCE,
   $archive
 $GAME_SERVER_CONFIG
 }

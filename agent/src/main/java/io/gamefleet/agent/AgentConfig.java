@@ -1,6 +1,7 @@
 package io.gamefleet.agent;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.gamefleet.catalog.Settings;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -23,6 +24,7 @@ public record AgentConfig(
         List<String> args,
         Map<String, String> env,
         Integer processes,
+        Integer maxGameServersPerInstance,
         Map<String, PortRange> ports,
         String connectionPort,
         Mode mode,
@@ -51,6 +53,8 @@ public record AgentConfig(
         args = args == null ? List.of() : List.copyOf(args);
         env = env == null ? Map.of() : Map.copyOf(env);
         processes = processes == null ? 1 : processes;
+        maxGameServersPerInstance = maxGameServersPerInstance == null
+                ? Integer.valueOf(Settings.MAX_GAME_SERVERS_PER_INSTANCE.defaultValue()) : maxGameServersPerInstance;
         ports = ports == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ports));
         mode = mode == null ? Mode.GSDK : mode;
         wrapper = wrapper == null ? new Wrapper(null, null) : wrapper;

@@ -90,6 +90,12 @@ public final class AgentConfigReader {
         if (c.processes() < 1) {
             problems.add("processes is " + c.processes() + ": it must be at least 1");
         }
+        if (c.processes() > c.maxGameServersPerInstance()) {
+            problems.add("processes is " + c.processes() + ", above the stage's maxGameServersPerInstance "
+                    + c.maxGameServersPerInstance() + ": Gamefleet refuses an instance's registrations past it; run at most "
+                    + c.maxGameServersPerInstance() + " processes, or raise the stage's (CDK context maxGameServersPerInstance,"
+                    + " then the stack output MaxGameServersPerInstance into the user data)");
+        }
         c.ports().forEach((name, range) -> {
             if (range.from() < 1 || range.to() > 65535 || range.to() < range.from()) {
                 problems.add("ports." + name + " is " + range.from() + "-" + range.to() + ": it needs 1 <= from <= to <= 65535");

@@ -93,6 +93,16 @@ class AgentConfigReaderTest {
     }
 
     @Test
+    void moreProcessesThanTheStagesCapOnAnInstanceIsAConfigurationError() {
+        assertThat(AgentConfigReader.parse("agent.json", MINIMAL).maxGameServersPerInstance()).as("the stage's default").isEqualTo(16);
+        String aboveTheCap = MINIMAL.replace("\"processes\": 4", "\"processes\": 4, \"maxGameServersPerInstance\": 3");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", aboveTheCap))
+                .hasMessageContaining("processes is 4, above the stage's maxGameServersPerInstance 3");
+        assertThat(AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"maxGameServersPerInstance\": 4")).processes()).isEqualTo(4);
+    }
+
+    @Test
     void aPortRangeTooSmallForTheProcessesSaysHowToWidenIt() {
         assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4", "\"processes\": 5")))
                 .hasMessageContaining("ports.game (7000-7003) has 4 ports for 5 processes: widen it to at least 7000-7004");

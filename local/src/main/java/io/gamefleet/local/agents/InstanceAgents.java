@@ -61,7 +61,7 @@ public final class InstanceAgents implements AutoCloseable {
     private final Path folder;
     private final Path agentJar;
     private final Path serversFolder;
-    private final Duration claimTtl;
+    private final AgentTemplate.Stage stage;
     private final boolean keepServersFolder;
     private final Consumer<String> log;
     private final Map<String, Running> running = new LinkedHashMap<>();
@@ -74,14 +74,14 @@ public final class InstanceAgents implements AutoCloseable {
     private volatile boolean closed;
 
     private InstanceAgents(AgentTemplate template, SimulatedFleet fleet, EdgeServer edge, Path folder, Path agentJar,
-            Path serversFolder, Duration claimTtl, boolean keepServersFolder, Consumer<String> log) {
+            Path serversFolder, AgentTemplate.Stage stage, boolean keepServersFolder, Consumer<String> log) {
         this.template = template;
         this.fleet = fleet;
         this.edge = edge;
         this.folder = folder;
         this.agentJar = agentJar;
         this.serversFolder = serversFolder;
-        this.claimTtl = claimTtl;
+        this.stage = stage;
         this.keepServersFolder = keepServersFolder;
         this.log = log;
         this.thread = new Thread(this::watch, "instance-agents");
@@ -91,10 +91,10 @@ public final class InstanceAgents implements AutoCloseable {
     /**
      * Starts the agents' JVM and follows the fleet from now on; {@code folder} holds their work
      * directories and archive, and the processes' folders are in a temporary folder of their own
-     * (removed when this closes, unless {@code keepServersFolder}); {@code claimTtl} is the profile's.
+     * (removed when this closes, unless {@code keepServersFolder}); {@code stage} is the profile's.
      */
     public static InstanceAgents start(AgentTemplate template, SimulatedFleet fleet, EdgeServer edge, Path folder,
-            Path agentJar, Duration claimTtl, boolean keepServersFolder, Consumer<String> log) {
+            Path agentJar, AgentTemplate.Stage stage, boolean keepServersFolder, Consumer<String> log) {
         if (!Files.isRegularFile(agentJar)) {
             throw new IllegalStateException("the agent jar " + agentJar + " is not built; build it with"
                     + " `mvn -pl agent -am package -DskipTests` (local/run does it for you)");
@@ -112,7 +112,7 @@ public final class InstanceAgents implements AutoCloseable {
                     + ", like the agents: they are NOT isolated from each other (run local/run as root for a uid per game "
                     + "server, as on an instance)");
         }
-        InstanceAgents agents = new InstanceAgents(template, fleet, edge, folder, agentJar, serversFolder, claimTtl,
+        InstanceAgents agents = new InstanceAgents(template, fleet, edge, folder, agentJar, serversFolder, stage,
                 keepServersFolder, log);
         try {
             agents.startHost();
@@ -216,7 +216,7 @@ public final class InstanceAgents implements AutoCloseable {
         int uidBlock = uidBlocks.nextClearBit(0);
         ObjectNode config = template.forInstance(instance.gameServerGroupName(), id, ports, edge.endpoint(),
                 edge.pushEndpoint(), edge.metadataEndpoint(id), work, serversFolder.resolve(id), archive(),
-                FIRST_UID + uidBlock * template.processes(), claimTtl);
+                FIRST_UID + uidBlock * template.processes(), stage);
         Path file = work.resolve("agent.json");
         Files.deleteIfExists(file);
         Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
