@@ -81,7 +81,7 @@ public final class AgentApiBenchmark {
             for (AgentFixture a : agents) {
                 a.clock.advanceSeconds(1);
                 a.tick();
-                for (Supervisor.Slot slot : a.supervisor.slots()) {
+                for (ProcessSlots.Slot slot : a.supervisor.slots()) {
                     ServerRecord s = slot.current;
                     if (s == null) {
                         continue;

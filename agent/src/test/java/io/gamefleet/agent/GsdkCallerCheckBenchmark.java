@@ -61,7 +61,7 @@ public final class GsdkCallerCheckBenchmark {
                         checked == 1 ? ServerUsers.perServer(uid, 1) : ServerUsers.agent());
                 agent.tick();
                 agent.reply(agent.server(0), GameState.StandingBy);
-                GsdkEndpoint endpoint = new GsdkEndpoint(agent.supervisor, 0, SocketOwners.PROC_NET);
+                GsdkEndpoint endpoint = new GsdkEndpoint(agent.supervisor.sessions(), 0, SocketOwners.PROC_NET);
                 endpoints.add(endpoint);
                 ports[checked] = endpoint.start();
                 paths[checked] = "/v1/sessionHosts/" + agent.server(0).sessionHostId;

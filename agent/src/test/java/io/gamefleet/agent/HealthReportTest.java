@@ -49,7 +49,7 @@ class HealthReportTest {
         for (int i = 0; i < seconds; i++) {
             a.advance(1);
             a.beat(a.server(0), a.server(0).state);
-            a.supervisor.heartbeat(a.server(1).sessionHostId, new Heartbeat(a.server(1).state, secondHealthy, List.of()));
+            a.supervisor.sessions().heartbeat(a.server(1).sessionHostId, new Heartbeat(a.server(1).state, secondHealthy, List.of()));
         }
         a.tick();
     }

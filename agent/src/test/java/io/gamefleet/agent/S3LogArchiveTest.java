@@ -166,7 +166,7 @@ class S3LogArchiveTest {
         StsClient sts = StsClient.builder().region(Region.US_EAST_1).credentialsProvider(credentials).endpointOverride(endpoint)
                 .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
         return new S3LogArchive(s3, S3LogArchive.callerUserId(sts), BUCKET, work.resolve(S3LogArchive.OUTBOX), "arena", "i-1",
-                maxBytes, new AgentLog(Clock.systemUTC(), logLines::add));
+                maxBytes, Clock.systemUTC(), new AgentLog(Clock.systemUTC(), logLines::add));
     }
 
     /** An ended process with a console log and a file in a subfolder of its log folder. */

@@ -11,13 +11,12 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 
 /** The push channel's notices, as the contract words them, handed to the supervisor. */
-class PushChannelTest {
+class PushConnectionTest {
     @TempDir Path work;
 
-    private static PushChannel channel(AgentFixture a) {
-        return new PushChannel(java.net.URI.create("ws://127.0.0.1:1/push"), "i-1", "g", "us-east-1",
-                AnonymousCredentialsProvider.create(), a.supervisor, Executors.newSingleThreadScheduledExecutor(),
-                Duration.ofMinutes(5), new AgentLog(a.clock, a.log::add));
+    private static PushConnection channel(AgentFixture a) {
+        return a.pushConnection(java.net.URI.create("ws://127.0.0.1:1/push"), AnonymousCredentialsProvider.create(),
+                Executors.newSingleThreadScheduledExecutor(), Duration.ofMinutes(5));
     }
 
     @Test
@@ -25,7 +24,7 @@ class PushChannelTest {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
         a.tick();
         ServerRecord s = a.standingBy(0);
-        PushChannel push = channel(a);
+        PushConnection push = channel(a);
         push.deliver("{\"action\":\"claimed\",\"gameServerGroupName\":\"g\",\"gameServerId\":\"" + s.gameServerId
                 + "\",\"gameServerData\":null,\"claimedAt\":\"2026-12-01T10:00:00Z\",\"claimExpiresAt\":\"2026-12-01T10:01:00Z\"}");
         assertThat(a.reply(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Active");
@@ -40,7 +39,7 @@ class PushChannelTest {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
         a.tick();
         ServerRecord s = a.standingBy(0);
-        PushChannel push = channel(a);
+        PushConnection push = channel(a);
         push.deliver("{\"action\":\"terminate\",\"gameServerGroupName\":\"other\",\"gameServerId\":\"" + s.gameServerId + "\"}");
         push.deliver("{\"action\":\"pong\"}");
         push.deliver("{\"action\":\"reboot\",\"gameServerId\":\"" + s.gameServerId + "\"}");
@@ -51,7 +50,7 @@ class PushChannelTest {
     @Test
     void aRefusalSendsTheNextHealthPeriodThroughTheApiAndAClosedChannelSendsNothing() throws Exception {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1, \"timings\": {\"healthPeriodSeconds\": 30}}");
-        PushChannel push = channel(a);
+        PushConnection push = channel(a);
         assertThat(push.send("{\"action\":\"health\"}")).as("not connected").isFalse();
         HealthReportTest.Channel open = new HealthReportTest.Channel();
         a.supervisor.healthChannel(open);
@@ -77,12 +76,13 @@ class PushChannelTest {
             java.util.concurrent.ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
             java.util.concurrent.atomic.AtomicInteger opens = new java.util.concurrent.atomic.AtomicInteger();
             try {
-                PushChannel push = new PushChannel(java.net.URI.create("ws://127.0.0.1:" + gamefleet.port() + "/push"), "i-1",
-                        "g", "us-east-1", software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                PushConnection push = a.pushConnection(java.net.URI.create("ws://127.0.0.1:" + gamefleet.port() + "/push"),
+                        software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
                                 software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("key-1", "secret")),
-                        a.supervisor, scheduler, Duration.ofMillis(200), new AgentLog(a.clock, a.log::add));
+                        scheduler, Duration.ofSeconds(30));
                 push.onOpen(opens::incrementAndGet).start();
                 ChildJvm.await("open", gamefleet::pushOpen);
+                a.clock.advanceSeconds(30);
                 ChildJvm.await("a ping", () -> gamefleet.pushReceived.contains("{\"action\":\"ping\"}"));
                 String report = "{\"action\":\"health\",\"gameServerGroupName\":\"g\",\"gameServers\":[]}";
                 for (int i = 0; i < 20; i++) {
