@@ -143,7 +143,7 @@ public record AgentConfig(
             metadataPollSeconds = or(metadataPollSeconds, 5);
             // A pong is expected within two pings: a half-open connection is found within a minute, one health
             // period, well inside a health lease's last 5 minutes (docs/agent.md, "Push channel").
-            pushPingSeconds = or(pushPingSeconds, 30);
+            pushPingSeconds = or(pushPingSeconds, io.gamefleet.catalog.PushChannel.PING_SECONDS);
             // The stage's claim TTL (FleetIQ's 60 s): DescribeGameServer gives a claim's LastClaimTime, not its end.
             claimTtlSeconds = or(claimTtlSeconds, 60);
             // Below the unit's TimeoutStopSec (120 s), after which systemd KILLs the agent.

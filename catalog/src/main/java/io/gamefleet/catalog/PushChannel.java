@@ -73,6 +73,12 @@ public final class PushChannel {
     public static final String PING = "ping";
     public static final String PONG = "pong";
     /**
+     * The agent's ping period (its {@code pushPingSeconds}' default): a pong is expected within two,
+     * so a half-open connection is found within a minute; it also keeps API Gateway's 10-minute idle
+     * timeout away. The stage's message throttle counts them ({@code Throttles.pushMessages}).
+     */
+    public static final int PING_SECONDS = 30;
+    /**
      * The agent's health report, one per health period for all its instance's servers:
      * {@code {"action":"health","gameServerGroupName":g,"gameServers":[{"gameServerId":s,"healthCheck":"HEALTHY"|"UNHEALTHY"}]}}.
      * No answer when it is taken; a JSON error when it is refused.
