@@ -44,6 +44,16 @@ class AgentConfigReaderTest {
     }
 
     @Test
+    void theUnitGivesAStoppingAgentMoreThanItsDefaultShutdownBudget() throws Exception {
+        // The unit's copy in scripts/agent-user-data.sh is held equal to it by AgentUserDataTest (local module).
+        String unit = java.nio.file.Files.readString(java.nio.file.Path.of("..", "scripts", "gamefleet-agent.service"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^TimeoutStopSec=(\\d+)$").matcher(unit);
+        assertThat(m.find()).as("TimeoutStopSec in the unit").isTrue();
+        double budget = AgentConfigReader.parse("agent.json", MINIMAL).timings().shutdownBudgetSeconds();
+        assertThat(Double.parseDouble(m.group(1))).as("systemd KILLs the agent after TimeoutStopSec").isGreaterThan(budget + 10);
+    }
+
+    @Test
     void runAsIsPerServerOrAgentWithAUidBaseThatIsNeverRootAndFoldersThatDoNotOverlap() {
         assertThat(AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4", "\"processes\": 4, \"runAs\": \"per-server\""))
                 .runAs()).isEqualTo(AgentConfig.RunAs.PER_SERVER);
