@@ -19,6 +19,12 @@ final class HealthReport {
     static final int MAX_SERVERS = 100;
     /** API Gateway's WebSocket frame is 32 KB: one message stays within one frame. */
     static final int MAX_BYTES = 32 * 1024;
+    /**
+     * What one server's player ids may take of a message: 100 ids of 128 characters are 13 KB, but
+     * a process's ids are its own to choose, and control characters are escaped sixfold; past this
+     * the ids are cut (their count stays true), so no process makes a report larger than a frame.
+     */
+    static final int MAX_PLAYER_ID_BYTES = 16 * 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private HealthReport() {}
@@ -70,7 +76,15 @@ final class HealthReport {
             process.put(PushChannel.PROCESS_STATE, state.name());
         }
         process.put(PushChannel.PROCESS_CONNECTED_PLAYERS, s.connectedPlayers);
-        s.playerIds.forEach(process.putArray(PushChannel.PROCESS_PLAYER_IDS)::add);
+        com.fasterxml.jackson.databind.node.ArrayNode ids = process.putArray(PushChannel.PROCESS_PLAYER_IDS);
+        int idBytes = 0;
+        for (String id : s.playerIds) {
+            idBytes += JSON.getNodeFactory().textNode(id).toString().getBytes(StandardCharsets.UTF_8).length + 1;
+            if (idBytes > MAX_PLAYER_ID_BYTES) {
+                break;
+            }
+            ids.add(id);
+        }
         process.put(PushChannel.PROCESS_CRASHES, slot == null ? 0 : slot.crashes)
                 .put(PushChannel.PROCESS_START_TIMEOUTS, slot == null ? 0 : slot.startTimeouts);
         if (slot != null && slot.lastExitCode != null) {

@@ -101,6 +101,16 @@ final class PushConnection implements WebSocket.Listener, HealthChannel {
         connect();
     }
 
+    /** Whether a connection is open and not found dead. */
+    synchronized boolean open() {
+        return socket != null;
+    }
+
+    /** When something last came on the open connection (a pong, a notice), or it opened. */
+    synchronized Instant lastHeardAt() {
+        return lastHeardAt;
+    }
+
     /** Lets go of the connection for good (the agent stops). */
     synchronized void close() {
         closed = true;

@@ -99,4 +99,84 @@ class PushConnectionTest {
             }
         }
     }
+    /** The agent's push connection through a proxy to a stand-in push endpoint, its health channel, pinging every 10 s. */
+    private PushConnection throughProxy(AgentFixture a, TcpProxy proxy, java.util.concurrent.ScheduledExecutorService scheduler) {
+        PushConnection push = a.pushConnection(java.net.URI.create("ws://127.0.0.1:" + proxy.port() + "/push"),
+                software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("key-1", "secret")),
+                scheduler, Duration.ofSeconds(10));
+        a.supervisor.healthChannel(push);
+        push.start();
+        ChildJvm.await("open", push::open);
+        return push;
+    }
+
+    @Test
+    void aHalfOpenConnectionIsFoundWithinTwoPingsDroppedAndReopenedWhileTheHealthGoesThroughTheApi() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1, \"timings\": {\"healthPeriodSeconds\": 30, "
+                + "\"heartbeatTimeoutSeconds\": 1000}}");
+        java.util.concurrent.ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        try (FakeGamefleet gamefleet = new FakeGamefleet().start(); TcpProxy proxy = new TcpProxy(gamefleet.port())) {
+            PushConnection push = throughProxy(a, proxy, scheduler);
+            a.tick();
+            ServerRecord s = a.standingBy(0);
+            a.tick();
+            java.util.function.LongSupplier reports = () -> gamefleet.pushReceived.stream()
+                    .filter(m -> m.contains("\"action\":\"health\"")).count();
+            ChildJvm.await("a health report over the channel", () -> reports.getAsLong() == 1);
+            a.clock.advanceSeconds(10);
+            push.check();
+            ChildJvm.await("the ping's pong", () -> a.clock.instant().equals(push.lastHeardAt()));
+
+            proxy.stopForwarding(); // both sockets stay open: what is sent is swallowed
+            proxy.accepting(false);
+            a.clock.advanceSeconds(10);
+            push.check(); // a ping, into the void
+            a.clock.advanceSeconds(9.9);
+            push.check();
+            assertThat(push.open()).as("19.9 s since the last pong").isTrue();
+            a.clock.advanceSeconds(0.1);
+            push.check();
+            assertThat(push.open()).as("two pings without a pong").isFalse();
+            assertThat(a.log).anyMatch(l -> l.contains("WARN push channel: no pong within two pings (20.0 s): the connection is "
+                    + "half-open; the health goes through the API meanwhile; reconnecting in 1000 ms"));
+
+            a.beatFor(s, GameState.StandingBy, 1); // the next health period: 30 s after the last report
+            assertThat(a.api.count("update " + s.gameServerId + " HEALTHY")).as("through the API meanwhile").isEqualTo(1);
+            assertThat(reports.getAsLong()).isEqualTo(1);
+
+            proxy.accepting(true);
+            ChildJvm.await("open again", () -> push.open() && gamefleet.pushConnects.size() >= 2);
+            a.beatFor(s, GameState.StandingBy, 30);
+            ChildJvm.await("the next report over the new connection", () -> reports.getAsLong() == 2);
+            assertThat(a.api.count("update " + s.gameServerId + " HEALTHY")).isEqualTo(1);
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
+
+    @Test
+    void aSendNotWrittenWithinAPingPeriodDropsTheConnection() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        java.util.concurrent.ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        try (FakeGamefleet gamefleet = new FakeGamefleet().start(); TcpProxy proxy = new TcpProxy(gamefleet.port())) {
+            PushConnection push = throughProxy(a, proxy, scheduler);
+            proxy.stopReadingFromClient();
+            proxy.accepting(false);
+            String report = "{\"action\":\"health\",\"gameServerGroupName\":\"g\",\"gameServers\":[],\"pad\":\""
+                    + "x".repeat(30_000) + "\"}";
+            for (int i = 0; i < 1000; i++) { // 30 MB: more than the loopback's socket buffers hold
+                assertThat(push.send(report)).isTrue();
+            }
+            a.clock.advanceSeconds(9.9);
+            push.check();
+            assertThat(push.open()).isTrue();
+            a.clock.advanceSeconds(0.1);
+            push.check();
+            assertThat(push.open()).isFalse();
+            assertThat(a.log).anyMatch(l -> l.contains("WARN push channel: a send not written within 10.0 s"));
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
 }
