@@ -15,6 +15,7 @@ set -euo pipefail
 : "${PUSH_ENDPOINT:=REPLACE-ME}"           # output PushEndpoint: wss://<id>.execute-api.<region>.amazonaws.com/<stage>
 : "${ARCHIVE_BUCKET=REPLACE-ME}"           # output AgentArchiveBucketName; empty: the logs stay on the instance
 : "${GAME_SERVER_GROUP_NAME:=REPLACE-ME}"  # the game server group this instance's servers register in
+: "${MAX_GAME_SERVERS_PER_INSTANCE:=16}"     # output MaxGameServersPerInstance: the agent runs at most this many processes
 # The game server: keys of agent.json (docs/agent.md, "Configuration"), written into it as they are.
 if [ -z "${GAME_SERVER_CONFIG:-}" ]; then
 GAME_SERVER_CONFIG=$(cat <<'JSON'
@@ -70,6 +71,10 @@ RestartSec=1
 RestartPreventExitStatus=2
 # Stop the agent only: a restarted agent adopts the running matches from its state file.
 KillMode=process
+# A stop (SIGTERM) ends every game server with the graceful sequence first: Terminate, TERM, KILL,
+# each deregistered and its logs archived, within the agent's shutdownBudgetSeconds (90 s by
+# default); this is the time systemd gives it before a KILL. Raise both together.
+TimeoutStopSec=120
 # The agent runs each game server as a user of its own, owns, reads and removes their folders and
 # signals them: these capabilities, and none gained through a setuid binary. Its game servers run in
 # this same sandbox, with none of them (docs/agent.md).
@@ -249,6 +254,7 @@ configure_instance() {
   "metadataEndpoint": "$IMDS_ENDPOINT",
   "workDirectory": "$STATE_DIR",
   "serversDirectory": "$SERVERS_DIR",
+  "maxGameServersPerInstance": $MAX_GAME_SERVERS_PER_INSTANCE,
   $archive
 $GAME_SERVER_CONFIG
 }

@@ -2,7 +2,8 @@
 """A compromised game server for the isolation tests. Under the agent it beats as the scripted GSDK
 server does (StandingBy), prints what it was given (its environment, ids and capabilities), then,
 once the test names its targets in the JSON file given as its argument, tries what an attacker in it
-would: to read each path, and to heartbeat each session host id as Terminated. It prints what it got."""
+would: to read each path, to heartbeat each session host id as Terminated, and to call each HTTP
+endpoint. It prints what it got."""
 import json
 import os
 import sys
@@ -28,6 +29,18 @@ def beat(session_host_id, state):
         return [0, str(e)]
 
 
+def fetched(method, url):
+    """The status an HTTP request got (0: no connection), as an attacker would try the endpoints it can reach."""
+    request = urllib.request.Request(url, method=method, headers={"X-aws-ec2-metadata-token-ttl-seconds": "60"})
+    try:
+        with urllib.request.urlopen(request, timeout=2) as response:
+            return response.status
+    except urllib.error.HTTPError as e:
+        return e.code
+    except OSError:
+        return 0
+
+
 def tried(path):
     try:
         if os.path.isdir(path):
@@ -49,7 +62,8 @@ while not os.path.exists(targets_file):
     time.sleep(0.5)
 targets = json.load(open(targets_file))
 print("TRIED " + json.dumps({"read": {p: tried(p) for p in targets["read"]},
-                             "beat": {s: beat(s, "Terminated") for s in targets["sessions"]}}), flush=True)
+                             "beat": {s: beat(s, "Terminated") for s in targets["sessions"]},
+                             "http": {m + " " + u: fetched(m, u) for m, u in targets.get("http", [])}}), flush=True)
 while True:
     beat(own, "StandingBy")
     time.sleep(0.5)

@@ -90,6 +90,12 @@ public final class AgentConfigReader {
         if (c.processes() < 1) {
             problems.add("processes is " + c.processes() + ": it must be at least 1");
         }
+        if (c.processes() > c.maxGameServersPerInstance()) {
+            problems.add("processes is " + c.processes() + ", above the stage's maxGameServersPerInstance "
+                    + c.maxGameServersPerInstance() + ": Gamefleet refuses an instance's registrations past it; run at most "
+                    + c.maxGameServersPerInstance() + " processes, or raise the stage's (CDK context maxGameServersPerInstance,"
+                    + " then the stack output MaxGameServersPerInstance into the user data)");
+        }
         c.ports().forEach((name, range) -> {
             if (range.from() < 1 || range.to() > 65535 || range.to() < range.from()) {
                 problems.add("ports." + name + " is " + range.from() + "-" + range.to() + ": it needs 1 <= from <= to <= 65535");
@@ -168,6 +174,12 @@ public final class AgentConfigReader {
                 problems.add("timings." + e.getKey() + " is " + e.getValue() + ": it must be at most "
                         + MAX_TIMING_SECONDS + " (a day)");
             }
+        }
+        if (t.shutdownBudgetSeconds() < t.terminateNoticeSeconds() + t.stopGraceSeconds()) {
+            problems.add("timings.shutdownBudgetSeconds is " + t.shutdownBudgetSeconds() + ": it must be at least "
+                    + "terminateNoticeSeconds + stopGraceSeconds (" + (t.terminateNoticeSeconds() + t.stopGraceSeconds())
+                    + "), or a stopping agent KILLs its processes before their TERM's grace (and keep it below the unit's "
+                    + "TimeoutStopSec)");
         }
         backoffBounds(problems, "crashBackoff", t.crashBackoffInitialSeconds(), t.crashBackoffMaxSeconds());
         backoffBounds(problems, "apiRetry", t.apiRetryInitialSeconds(), t.apiRetryMaxSeconds());

@@ -73,6 +73,12 @@ public final class PushChannel {
     public static final String PING = "ping";
     public static final String PONG = "pong";
     /**
+     * The agent's ping period (its {@code pushPingSeconds}' default): a pong is expected within two,
+     * so a half-open connection is found within a minute; it also keeps API Gateway's 10-minute idle
+     * timeout away. The stage's message throttle counts them ({@code Throttles.pushMessages}).
+     */
+    public static final int PING_SECONDS = 30;
+    /**
      * The agent's health report, one per health period for all its instance's servers:
      * {@code {"action":"health","gameServerGroupName":g,"gameServers":[{"gameServerId":s,"healthCheck":"HEALTHY"|"UNHEALTHY"}]}}.
      * No answer when it is taken; a JSON error when it is refused.
@@ -92,7 +98,7 @@ public final class PushChannel {
     public static final String PROCESS_STATE = "state";
     /** The count of the GSDK's CurrentPlayers, which may exceed the ids listed. */
     public static final String PROCESS_CONNECTED_PLAYERS = "connectedPlayers";
-    /** Their PlayerIds, at most {@link #MAX_PLAYER_IDS} of at most {@link #MAX_PLAYER_ID_LENGTH} characters each. */
+    /** Their PlayerIds, at most {@link #PROCESS_MAX_PLAYER_IDS} of at most {@link #PROCESS_MAX_PLAYER_ID_LENGTH} characters each. */
     public static final String PROCESS_PLAYER_IDS = "playerIds";
     /** The process slot's crashes since the agent started. */
     public static final String PROCESS_CRASHES = "crashes";
@@ -103,8 +109,8 @@ public final class PushChannel {
     /** PlayFab's server states, as the GSDK reports them. */
     public static final List<String> PROCESS_STATES = List.of("Initializing", "StandingBy", "Active", "Terminating",
             "Terminated");
-    public static final int MAX_PLAYER_IDS = 100;
-    public static final int MAX_PLAYER_ID_LENGTH = 128;
+    public static final int PROCESS_MAX_PLAYER_IDS = 100;
+    public static final int PROCESS_MAX_PLAYER_ID_LENGTH = 128;
     /**
      * A report's optional crashes and start timeouts on the instance since its previous report that
      * was taken ({@code {"crashes":n,"startTimeouts":n}}, the names above), each at most

@@ -96,14 +96,14 @@ public final class MessageHandler extends WebSocketHandler {
         if (listed.isPresent()) {
             JsonNode array = listed.get();
             String field = where + "." + PushChannel.PROCESS_PLAYER_IDS;
-            if (!array.isArray() || array.size() > PushChannel.MAX_PLAYER_IDS) {
-                throw GamefleetException.invalidRequest(field + " must be an array of at most " + PushChannel.MAX_PLAYER_IDS
+            if (!array.isArray() || array.size() > PushChannel.PROCESS_MAX_PLAYER_IDS) {
+                throw GamefleetException.invalidRequest(field + " must be an array of at most " + PushChannel.PROCESS_MAX_PLAYER_IDS
                         + " player ids");
             }
             for (JsonNode id : array) {
-                if (!id.isTextual() || id.asText().isEmpty() || id.asText().length() > PushChannel.MAX_PLAYER_ID_LENGTH) {
+                if (!id.isTextual() || id.asText().isEmpty() || id.asText().length() > PushChannel.PROCESS_MAX_PLAYER_ID_LENGTH) {
                     throw GamefleetException.invalidRequest(field + " holds strings of 1 to "
-                            + PushChannel.MAX_PLAYER_ID_LENGTH + " characters, not " + abbreviated(id));
+                            + PushChannel.PROCESS_MAX_PLAYER_ID_LENGTH + " characters, not " + abbreviated(id));
                 }
                 ids.add(id.asText());
             }

@@ -115,6 +115,11 @@ final class AgentInstall extends Construct {
                 .description("The SHA-256 of the agent's jar, which the user-data script checks the copied jar against"
                         + " (AGENT_JAR_SHA256)")
                 .build();
+        CfnOutput.Builder.create(stack, "MaxGameServersPerInstance")
+                .value(Integer.toString(context.throttling().maxGameServersPerInstance()))
+                .description("The most game servers one instance may have registered: the user data writes it into the"
+                        + " agent's configuration (MAX_GAME_SERVERS_PER_INSTANCE), which runs no more processes")
+                .build();
         CfnOutput.Builder.create(stack, "GameServerAgentPolicyArn").value(agentPolicy.getManagedPolicyArn())
                 .description("Attach to instance roles of your own (context instanceRoleArns) that run the agent")
                 .build();

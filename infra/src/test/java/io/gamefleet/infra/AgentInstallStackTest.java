@@ -104,6 +104,7 @@ class AgentInstallStackTest extends SynthesizedStack {
         String uri = render(map(outputs.get("AgentJarS3Uri")).get("Value"));
         assertThat(uri).startsWith("s3://cdk-").endsWith("/" + jarKey());
         assertThat(map(outputs.get("GameServerAgentPolicyArn")).get("Value")).isEqualTo(ref(agentPolicyId()));
+        assertThat(map(outputs.get("MaxGameServersPerInstance")).get("Value")).as("the stage's default cap").isEqualTo("16");
     }
 
     @Test

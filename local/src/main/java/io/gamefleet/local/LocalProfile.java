@@ -373,8 +373,9 @@ public final class LocalProfile implements AutoCloseable {
     public InstanceAgents runAgents(AgentTemplate template, Consumer<String> agentLines) {
         Path jar = Optional.ofNullable(System.getenv("GAMEFLEET_AGENT_JAR")).map(Path::of)
                 .orElse(options.home().resolve("../agent/target/gamefleet-agent.jar").normalize());
-        agents = closing(InstanceAgents.start(template, fleet, edge, logs.resolve("agents"), jar, options.claimTtl(),
-                options.keepTemp(), agentLines));
+        agents = closing(InstanceAgents.start(template, fleet, edge, logs.resolve("agents"), jar,
+                new AgentTemplate.Stage(options.claimTtl(), options.limits().maxGameServersPerInstance()), options.keepTemp(),
+                agentLines));
         return agents;
     }
 

@@ -102,10 +102,10 @@ public final class AgentTemplate {
     /**
      * The instance's agent configuration; {@code portsFrom} holds the first port of each of {@link
      * #portNames}, {@code runAsUidBase} the first of its processes' uids (each instance's its own, as
-     * all of them share this machine), {@code claimTtl} the profile's.
+     * all of them share this machine), {@code stage} the profile's settings an agent is told of.
      */
     ObjectNode forInstance(String group, String instanceId, List<Integer> portsFrom, URI api, URI push, URI metadata,
-            Path workDirectory, Path serversDirectory, Path archiveDirectory, int runAsUidBase, Duration claimTtl) {
+            Path workDirectory, Path serversDirectory, Path archiveDirectory, int runAsUidBase, Stage stage) {
         ObjectNode c = template.deepCopy();
         c.put("gameServerGroupName", group);
         c.put("instanceId", instanceId);
@@ -125,9 +125,13 @@ public final class AgentTemplate {
         c.put("archiveDirectory", archiveDirectory.toString());
         c.put("runAsUidBase", runAsUidBase);
         ObjectNode timings = c.has("timings") && c.get("timings").isObject() ? (ObjectNode) c.get("timings") : c.putObject("timings");
-        timings.put("claimTtlSeconds", claimTtl.toSeconds());
+        timings.put("claimTtlSeconds", stage.claimTtl().toSeconds());
+        c.put("maxGameServersPerInstance", stage.maxGameServersPerInstance());
         return c;
     }
+
+    /** The stage's settings an agent's configuration carries, as the user data writes them from the stack's outputs. */
+    public record Stage(Duration claimTtl, int maxGameServersPerInstance) {}
 
     static ObjectMapper json() {
         return JSON;

@@ -52,6 +52,8 @@ public final class InstanceAgents implements AutoCloseable {
     private static final long HOST_STOP_SECONDS = 30;
     /** The agent's own default runAsUidBase: the first instance's processes get the uids an instance's would. */
     private static final int FIRST_UID = 61000;
+    /** Below nobody's 65534: the last uid a block may reach. */
+    private static final int LAST_UID = 65533;
 
     private record Running(RunningInstance instance, Path config, int uidBlock) {}
 
@@ -61,12 +63,18 @@ public final class InstanceAgents implements AutoCloseable {
     private final Path folder;
     private final Path agentJar;
     private final Path serversFolder;
-    private final Duration claimTtl;
+    private final AgentTemplate.Stage stage;
     private final boolean keepServersFolder;
     private final Consumer<String> log;
     private final Map<String, Running> running = new LinkedHashMap<>();
     /** The blocks of uids the instances in service have, by index. */
     private final BitSet uidBlocks = new BitSet();
+    /**
+     * Where the next instance's block is looked for: blocks are handed out in turn, not the lowest free
+     * one, since an ended instance's agent may still be stopping its processes (its graceful end, then a
+     * kill of every process of each of its uids) when the next instance starts.
+     */
+    private int nextUidBlock;
     private final Thread thread;
     private Process host;
     private OutputStream commands;
@@ -74,14 +82,14 @@ public final class InstanceAgents implements AutoCloseable {
     private volatile boolean closed;
 
     private InstanceAgents(AgentTemplate template, SimulatedFleet fleet, EdgeServer edge, Path folder, Path agentJar,
-            Path serversFolder, Duration claimTtl, boolean keepServersFolder, Consumer<String> log) {
+            Path serversFolder, AgentTemplate.Stage stage, boolean keepServersFolder, Consumer<String> log) {
         this.template = template;
         this.fleet = fleet;
         this.edge = edge;
         this.folder = folder;
         this.agentJar = agentJar;
         this.serversFolder = serversFolder;
-        this.claimTtl = claimTtl;
+        this.stage = stage;
         this.keepServersFolder = keepServersFolder;
         this.log = log;
         this.thread = new Thread(this::watch, "instance-agents");
@@ -91,10 +99,10 @@ public final class InstanceAgents implements AutoCloseable {
     /**
      * Starts the agents' JVM and follows the fleet from now on; {@code folder} holds their work
      * directories and archive, and the processes' folders are in a temporary folder of their own
-     * (removed when this closes, unless {@code keepServersFolder}); {@code claimTtl} is the profile's.
+     * (removed when this closes, unless {@code keepServersFolder}); {@code stage} is the profile's.
      */
     public static InstanceAgents start(AgentTemplate template, SimulatedFleet fleet, EdgeServer edge, Path folder,
-            Path agentJar, Duration claimTtl, boolean keepServersFolder, Consumer<String> log) {
+            Path agentJar, AgentTemplate.Stage stage, boolean keepServersFolder, Consumer<String> log) {
         if (!Files.isRegularFile(agentJar)) {
             throw new IllegalStateException("the agent jar " + agentJar + " is not built; build it with"
                     + " `mvn -pl agent -am package -DskipTests` (local/run does it for you)");
@@ -112,7 +120,7 @@ public final class InstanceAgents implements AutoCloseable {
                     + ", like the agents: they are NOT isolated from each other (run local/run as root for a uid per game "
                     + "server, as on an instance)");
         }
-        InstanceAgents agents = new InstanceAgents(template, fleet, edge, folder, agentJar, serversFolder, claimTtl,
+        InstanceAgents agents = new InstanceAgents(template, fleet, edge, folder, agentJar, serversFolder, stage,
                 keepServersFolder, log);
         try {
             agents.startHost();
@@ -213,10 +221,10 @@ public final class InstanceAgents implements AutoCloseable {
         for (String ignored : template.portNames()) {
             ports.add(freePorts(template.processes()));
         }
-        int uidBlock = uidBlocks.nextClearBit(0);
+        int uidBlock = nextUidBlock();
         ObjectNode config = template.forInstance(instance.gameServerGroupName(), id, ports, edge.endpoint(),
                 edge.pushEndpoint(), edge.metadataEndpoint(id), work, serversFolder.resolve(id), archive(),
-                FIRST_UID + uidBlock * template.processes(), claimTtl);
+                FIRST_UID + uidBlock * template.processes(), stage);
         Path file = work.resolve("agent.json");
         Files.deleteIfExists(file);
         Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
@@ -225,6 +233,20 @@ public final class InstanceAgents implements AutoCloseable {
         Running r = new Running(instance, file, uidBlock);
         running.put(id, r);
         send(startCommand(r));
+    }
+
+    private int nextUidBlock() {
+        int blocks = (LAST_UID - FIRST_UID + 1) / template.processes();
+        int block = uidBlocks.nextClearBit(nextUidBlock);
+        if (block >= blocks) {
+            block = uidBlocks.nextClearBit(0);
+        }
+        if (block >= blocks) {
+            throw new IllegalStateException("no uids left for another instance's " + template.processes() + " processes ("
+                    + FIRST_UID + " to " + LAST_UID + ")");
+        }
+        nextUidBlock = block + 1;
+        return block;
     }
 
     private static ObjectNode startCommand(Running r) {

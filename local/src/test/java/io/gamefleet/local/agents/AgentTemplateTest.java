@@ -18,7 +18,7 @@ class AgentTemplateTest {
     private static ObjectNode forInstance(AgentTemplate t, List<Integer> ports) {
         return t.forInstance("arena", "i-0123456789abcdef0", ports, API, URI.create("ws://127.0.0.1:4590/push"),
                 URI.create("http://127.0.0.1:4590/_local/imds/i-0123456789abcdef0"), Path.of("/w"), Path.of("/s"), Path.of("/a"),
-                61004, java.time.Duration.ofSeconds(45));
+                61004, new AgentTemplate.Stage(java.time.Duration.ofSeconds(45), 16));
     }
 
     @Test
@@ -41,6 +41,7 @@ class AgentTemplateTest {
         assertThat(c.path("archiveDirectory").asText()).isEqualTo("/a");
         assertThat(c.path("runAsUidBase").asInt()).as("each instance's processes uids of their own").isEqualTo(61004);
         assertThat(c.path("timings").path("claimTtlSeconds").asInt()).as("the profile's claim TTL").isEqualTo(45);
+        assertThat(c.path("maxGameServersPerInstance").asInt()).as("the stage's cap, which the agent holds processes to").isEqualTo(16);
     }
 
     @Test
