@@ -259,6 +259,22 @@ class LogFolderCopyTest {
     }
 
     @Test
+    void atMostTenThousandFilesAreCopiedInTheOrderOfTheirPathsAndTheRestAreLeftOut() throws IOException {
+        for (int i = 0; i <= LogFolderCopy.MAX_FILES; i++) {
+            Files.createFile(logs().resolve(String.format("f%05d.log", i)));
+        }
+
+        LogFolderCopy.Result result = copy(AgentConfig.DEFAULT_ARCHIVE_MAX_BYTES);
+
+        assertThat(result.files()).isEqualTo(LogFolderCopy.MAX_FILES);
+        // PF_ConsoleLogs.txt sorts first: the last two f*.log files are left out.
+        assertThat(result.leftOut()).extracting(LogFolderCopy.LeftOut::path)
+                .containsExactly(String.format("f%05d.log", LogFolderCopy.MAX_FILES - 1), String.format("f%05d.log", LogFolderCopy.MAX_FILES));
+        assertThat(result.leftOut()).extracting(LogFolderCopy.LeftOut::reason).containsOnly("the archive holds at most "
+                + LogFolderCopy.MAX_FILES + " files");
+    }
+
+    @Test
     void aFolderDeeperThanTheRemovalsLimitIsLeftOnTheDiskSaidSoAndOneAtTheLimitIsRemoved() throws IOException {
         Path top = work.resolve("top");
         Files.createDirectories(nested(top, LogFolderCopy.DELETE_DEPTH));
