@@ -71,6 +71,10 @@ RestartSec=1
 RestartPreventExitStatus=2
 # Stop the agent only: a restarted agent adopts the running matches from its state file.
 KillMode=process
+# A stop (SIGTERM) ends every game server with the graceful sequence first: Terminate, TERM, KILL,
+# each deregistered and its logs archived, within the agent's shutdownBudgetSeconds (90 s by
+# default); this is the time systemd gives it before a KILL. Raise both together.
+TimeoutStopSec=120
 # The agent runs each game server as a user of its own, owns, reads and removes their folders and
 # signals them: these capabilities, and none gained through a setuid binary. Its game servers run in
 # this same sandbox, with none of them (docs/agent.md).

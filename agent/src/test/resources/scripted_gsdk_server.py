@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A light GSDK-protocol game server for the tests and the benchmark: it beats as the C++ and C# GSDKs
 do (PascalCase keys, PATCH /v1/sessionHosts/{id}, one heartbeat a second and one at once on a state
-change), prints what it hears, and ends its match when the file given as its argument exists."""
+change, a player in CurrentPlayers while Active), prints what it hears, and ends its match when the file given as its argument exists."""
 import json
 import os
 import sys
@@ -29,7 +29,8 @@ def call(method, to, body):
 
 
 def beat(state):
-    reply = call("PATCH", url, {"CurrentGameState": state, "CurrentGameHealth": "Healthy", "CurrentPlayers": []})
+    players = [{"PlayerId": "pascal-1"}] if state == "Active" else []
+    reply = call("PATCH", url, {"CurrentGameState": state, "CurrentGameHealth": "Healthy", "CurrentPlayers": players})
     if reply and "nextScheduledMaintenanceUtc" in reply:
         print("MAINTENANCE", reply["nextScheduledMaintenanceUtc"], flush=True)
     return reply

@@ -41,24 +41,33 @@ public final class Agent implements AutoCloseable {
     }
 
     private final Supervisor supervisor;
+    /** The supervision round: a tick, and the state file saved if anything worth keeping changed. */
+    private final Runnable round;
     private final GsdkEndpoint endpoint;
     private final ScheduledExecutorService scheduler;
     private final ExecutorService apiThread;
     private final FileChannel lockFile;
     private final LogArchive archive;
+    private final PushConnection push;
     private final int gsdkPort;
-    private final Duration stopGrace;
+    private final Duration shutdownBudget;
+    private final AgentLog log;
+    private boolean shutDown;
 
-    private Agent(Supervisor supervisor, GsdkEndpoint endpoint, ScheduledExecutorService scheduler, ExecutorService apiThread,
-            FileChannel lockFile, LogArchive archive, int gsdkPort, Duration stopGrace) {
+    private Agent(Supervisor supervisor, Runnable round, GsdkEndpoint endpoint, ScheduledExecutorService scheduler,
+            ExecutorService apiThread, FileChannel lockFile, LogArchive archive, PushConnection push, int gsdkPort,
+            Duration shutdownBudget, AgentLog log) {
         this.supervisor = supervisor;
+        this.round = round;
         this.endpoint = endpoint;
         this.scheduler = scheduler;
         this.apiThread = apiThread;
         this.lockFile = lockFile;
         this.archive = archive;
+        this.push = push;
         this.gsdkPort = gsdkPort;
-        this.stopGrace = stopGrace;
+        this.shutdownBudget = shutdownBudget;
+        this.log = log;
     }
 
     /** Waits out a retry's delay; tests give one that does not wait. */
@@ -69,12 +78,13 @@ public final class Agent implements AutoCloseable {
     /**
      * What the agent takes from the machine it runs on: where its log goes, its privileges (which
      * decide whether each process gets a user of its own), its environment (of which a process gets
-     * only the allow-list) and how it waits before trying a start again.
+     * only the allow-list), how it waits before trying a start again, and its retries' jitter.
      */
-    record Context(AgentLog log, Privileges privileges, java.util.Map<String, String> environment, Sleeper sleeper) {
+    record Context(AgentLog log, Privileges privileges, java.util.Map<String, String> environment, Sleeper sleeper,
+            java.util.function.DoubleSupplier jitter) {
         static Context ofThisProcess() {
             return new Context(AgentLog.stderr(Clock.systemUTC()), Privileges.ofThisProcess(), System.getenv(),
-                    delay -> Thread.sleep(delay.toMillis()));
+                    delay -> Thread.sleep(delay.toMillis()), Backoff.randomJitter());
         }
     }
 
@@ -174,15 +184,16 @@ public final class Agent implements AutoCloseable {
                     : new S3LogArchive(S3LogArchive.client(region, credentials),
                             S3LogArchive.callerUserId(S3LogArchive.sts(region, credentials)), config.archiveBucket(),
                             config.workDirectory().resolve(S3LogArchive.OUTBOX), config.gameServerGroupName(), instanceId,
-                            config.archiveMaxBytes(), log)
+                            config.archiveMaxBytes(), clock, log)
                             .retryingEvery(S3LogArchive.RETRY_PERIOD);
             opened.add(archive);
             AgentMain.PortHolder gsdkPort = new AgentMain.PortHolder();
             Supervisor supervisor = new Supervisor(config, instanceId, clock, launcher, launch, users, api, apiThread,
-                    new OutputReadiness(config.wrapper(), launch), archive, log, gsdkPort);
+                    new OutputReadiness(config.wrapper(), launch), archive, log, gsdkPort,
+                    Supervisor.Backoffs.of(config.timings(), context.jitter()));
             saved.ifPresent(s -> StateFile.restore(s, supervisor, launcher, folders, clock, log));
             GsdkEndpoint endpoint = retried("listen on 127.0.0.1:" + port + " for the GSDK", config.timings(), context, () -> {
-                GsdkEndpoint e = new GsdkEndpoint(supervisor, port, SocketOwners.PROC_NET);
+                GsdkEndpoint e = new GsdkEndpoint(supervisor.sessions(), port, SocketOwners.PROC_NET);
                 try {
                     gsdkPort.port = e.start();
                     return e;
@@ -194,7 +205,7 @@ public final class Agent implements AutoCloseable {
             log.info("agent of " + instanceId + " in " + config.gameServerGroupName() + ": GSDK endpoint 127.0.0.1:"
                     + gsdkPort.port + ", " + config.processes() + " x " + config.command() + " (" + config.mode() + ")");
 
-            scheduler.scheduleWithFixedDelay(() -> {
+            Runnable round = () -> {
                 try {
                     supervisor.tick();
                     if (supervisor.takeChanged()) {
@@ -203,21 +214,25 @@ public final class Agent implements AutoCloseable {
                 } catch (IOException | RuntimeException e) {
                     log.warn("supervision round failed: " + e);
                 }
-            }, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
+            };
+            scheduler.scheduleWithFixedDelay(round, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
             metadata.ifPresent(m -> {
-                MaintenanceWatcher watcher = new MaintenanceWatcher(m, instanceId, supervisor::maintenance, log);
+                MaintenanceWatcher watcher = new MaintenanceWatcher(m, instanceId, clock, supervisor::maintenance, log);
                 long period = config.timings().metadataPoll().toMillis();
                 scheduler.scheduleWithFixedDelay(watcher::poll, 0, period, TimeUnit.MILLISECONDS);
             });
+            PushConnection push = null;
             if (config.pushEndpoint() != null) {
-                PushChannel push = new PushChannel(config.pushEndpoint(), instanceId, config.gameServerGroupName(), region,
-                        credentials, supervisor, scheduler, config.timings().pushPing(), log);
+                push = new PushConnection(config.pushEndpoint(), instanceId, config.gameServerGroupName(), region,
+                        credentials, supervisor, scheduler, clock, config.timings().pushPing(),
+                        new Backoff(PushConnection.RECONNECT_INITIAL, PushConnection.RECONNECT_MAX, context.jitter()), log);
                 supervisor.healthChannel(push);
                 push.onOpen(new ClaimCatchUp(api, supervisor, apiThread, config.timings().claimTtl(), log)).start();
             } else {
                 log.warn("no pushEndpoint: claims and operator shutdowns will not reach this agent");
             }
-            return new Agent(supervisor, endpoint, scheduler, apiThread, lockFile, archive, gsdkPort.port, config.timings().stopGrace());
+            return new Agent(supervisor, round, endpoint, scheduler, apiThread, lockFile, archive, push, gsdkPort.port,
+                    config.timings().shutdownBudget(), log);
         } catch (Exception | Error e) {
             for (AutoCloseable resource : opened) {
                 try {
@@ -230,13 +245,14 @@ public final class Agent implements AutoCloseable {
         }
     }
 
-    /** What the attempt gives, trying again after 1, 2, 4... s (the API's backoff) while it fails transiently. */
+    /** What the attempt gives, trying again after 1, 2, 4... s (the API's backoff, jittered) while it fails transiently. */
     private static <T> T retried(String what, AgentConfig.Timings timings, Context context, Attempt<T> attempt) throws Exception {
+        Backoff backoff = new Backoff(timings.apiRetryInitial(), timings.apiRetryMax(), context.jitter());
         for (int failures = 1; ; failures++) {
             try {
                 return attempt.run();
             } catch (Transient e) {
-                Duration delay = FleetSync.backoff(timings.apiRetryInitial(), timings.apiRetryMax(), failures);
+                Duration delay = backoff.delay(failures);
                 context.log().warn("cannot " + what + " (" + e.getMessage() + "); trying again in " + delay.toMillis() + " ms");
                 context.sleeper().sleep(delay);
             }
@@ -257,25 +273,48 @@ public final class Agent implements AutoCloseable {
         scheduler.shutdownNow();
         apiThread.shutdownNow();
         scheduler.awaitTermination(5, TimeUnit.SECONDS);
+        if (push != null) {
+            push.close();
+        }
         endpoint.stop();
         archive.close();
         lockFile.close();
     }
 
-    /** Stops the agent and its processes: TERM to every process group, the grace, then KILL. */
+    /**
+     * Stops the agent and its processes with the graceful sequence (docs/agent.md, "Graceful ends"):
+     * every process is told Terminate at once, gets TERM {@code terminateNoticeSeconds} later and KILL
+     * {@code stopGraceSeconds} after that, and is deregistered and archived as it ends. It returns once
+     * that is done (a deregistration that failed is left to Gamefleet's health timeout), or when
+     * {@code shutdownBudgetSeconds} have passed: what still runs then is KILLed and archived as it is.
+     * The JVM's shutdown hook (SIGTERM: systemd's stop) and the local profile's agents' JVM call it.
+     */
     public void shutdown() throws Exception {
-        scheduler.shutdownNow();
-        scheduler.awaitTermination(5, TimeUnit.SECONDS);
-        List<GameProcess> running;
-        synchronized (supervisor.lock) {
-            running = supervisor.servers().map(s -> s.process).filter(p -> p != null && p.isAlive()).toList();
+        synchronized (this) {
+            if (shutDown) {
+                return;
+            }
+            shutDown = true;
         }
-        running.forEach(GameProcess::terminate);
-        Instant deadline = Instant.now().plus(stopGrace);
-        while (running.stream().anyMatch(GameProcess::isAlive) && Instant.now().isBefore(deadline)) {
-            Thread.sleep(50); // real processes exiting: nothing to move a clock for
+        Instant deadline = Instant.now().plus(shutdownBudget);
+        supervisor.agentStops();
+        while (!supervisor.settled() && Instant.now().isBefore(deadline)) {
+            Thread.sleep(TICK.toMillis()); // the rounds go on on the scheduler; real processes ending
         }
-        running.stream().filter(GameProcess::isAlive).forEach(GameProcess::kill);
+        if (!supervisor.settled()) {
+            List<GameProcess> running;
+            synchronized (supervisor.lock) {
+                running = supervisor.servers().map(s -> s.process).filter(p -> p != null && p.isAlive()).toList();
+            }
+            log.warn("the shutdown budget (" + shutdownBudget.toMillis() / 1000.0 + " s) ran out: " + running.size()
+                    + " process(es) still running are KILLed; what is not deregistered is left to Gamefleet's health timeout");
+            running.forEach(GameProcess::kill);
+            Instant killed = Instant.now();
+            while (running.stream().anyMatch(GameProcess::isAlive) && Instant.now().isBefore(killed.plusSeconds(2))) {
+                Thread.sleep(50); // the kernel reaping them
+            }
+            round.run(); // archived as they are
+        }
         close();
     }
 

@@ -29,6 +29,7 @@ public record AgentConfig(
         String connectionPort,
         Mode mode,
         Wrapper wrapper,
+        Rebalance rebalance,
         Integer gsdkPort,
         Path workDirectory,
         Path serversDirectory,
@@ -58,6 +59,8 @@ public record AgentConfig(
         ports = ports == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ports));
         mode = mode == null ? Mode.GSDK : mode;
         wrapper = wrapper == null ? new Wrapper(null, null) : wrapper;
+        // A recommendation is a risk, not an end: by default the processes are told, and the instance goes on.
+        rebalance = rebalance == null ? Rebalance.NOTIFY : rebalance;
         // 0: any free port (tests); the agent records the one it got in its state file.
         gsdkPort = gsdkPort == null ? DEFAULT_GSDK_PORT : gsdkPort;
         workDirectory = workDirectory == null ? Path.of("/var/lib/gamefleet-agent") : workDirectory;
@@ -80,6 +83,14 @@ public record AgentConfig(
         @JsonProperty("gsdk") GSDK,
         /** A game server with no SDK: ready when it listens or prints a line, healthy while it runs. */
         @JsonProperty("wrapper") WRAPPER
+    }
+
+    /** What an EC2 rebalance recommendation does, beyond telling every process (its maintenance fields). */
+    public enum Rebalance {
+        /** Only that: the instance goes on taking claims (an interruption warning, if one follows, ends it). */
+        @JsonProperty("notify") NOTIFY,
+        /** The graceful end without a deadline: no new process, the StandingBy servers deregistered, the matches played out. */
+        @JsonProperty("drain") DRAIN
     }
 
     /** Which user the game server processes run as. */
@@ -113,9 +124,12 @@ public record AgentConfig(
             Double apiRetryMaxSeconds,
             Double metadataPollSeconds,
             Double pushPingSeconds,
-            Double claimTtlSeconds) {
+            Double claimTtlSeconds,
+            Double shutdownBudgetSeconds,
+            Double archiveReserveSeconds) {
 
-        static final Timings DEFAULTS = new Timings(null, null, null, null, null, null, null, null, null, null, null, null);
+        static final Timings DEFAULTS = new Timings(null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null);
 
         public Timings {
             // PlayFab shuts down a server that does not reach StandingBy in time; GameLift's agent allows 5 min.
@@ -131,10 +145,15 @@ public record AgentConfig(
             apiRetryMaxSeconds = or(apiRetryMaxSeconds, 30);
             // AWS advises polling spot/instance-action every 5 s.
             metadataPollSeconds = or(metadataPollSeconds, 5);
-            // API Gateway closes a WebSocket idle for 10 min.
-            pushPingSeconds = or(pushPingSeconds, 300);
+            // A pong is expected within two pings: a half-open connection is found within a minute, one health
+            // period, well inside a health lease's last 5 minutes (docs/agent.md, "Push channel").
+            pushPingSeconds = or(pushPingSeconds, io.gamefleet.catalog.PushChannel.PING_SECONDS);
             // The stage's claim TTL (FleetIQ's 60 s): DescribeGameServer gives a claim's LastClaimTime, not its end.
             claimTtlSeconds = or(claimTtlSeconds, 60);
+            // Below the unit's TimeoutStopSec (120 s), after which systemd KILLs the agent.
+            shutdownBudgetSeconds = or(shutdownBudgetSeconds, 90);
+            // Within a Spot interruption's 2 minutes, after the matches' Terminate, TERM and KILL (10 + 10 s).
+            archiveReserveSeconds = or(archiveReserveSeconds, 30);
         }
 
         /** Every timing by its key, in the record's order (the configuration check goes through them all). */
@@ -152,6 +171,8 @@ public record AgentConfig(
             keys.put("metadataPollSeconds", metadataPollSeconds);
             keys.put("pushPingSeconds", pushPingSeconds);
             keys.put("claimTtlSeconds", claimTtlSeconds);
+            keys.put("shutdownBudgetSeconds", shutdownBudgetSeconds);
+            keys.put("archiveReserveSeconds", archiveReserveSeconds);
             return keys;
         }
 
@@ -175,5 +196,7 @@ public record AgentConfig(
         java.time.Duration metadataPoll() { return duration(metadataPollSeconds); }
         java.time.Duration pushPing() { return duration(pushPingSeconds); }
         java.time.Duration claimTtl() { return duration(claimTtlSeconds); }
+        java.time.Duration shutdownBudget() { return duration(shutdownBudgetSeconds); }
+        java.time.Duration archiveReserve() { return duration(archiveReserveSeconds); }
     }
 }

@@ -175,6 +175,12 @@ public final class AgentConfigReader {
                         + MAX_TIMING_SECONDS + " (a day)");
             }
         }
+        if (t.shutdownBudgetSeconds() < t.terminateNoticeSeconds() + t.stopGraceSeconds()) {
+            problems.add("timings.shutdownBudgetSeconds is " + t.shutdownBudgetSeconds() + ": it must be at least "
+                    + "terminateNoticeSeconds + stopGraceSeconds (" + (t.terminateNoticeSeconds() + t.stopGraceSeconds())
+                    + "), or a stopping agent KILLs its processes before their TERM's grace (and keep it below the unit's "
+                    + "TimeoutStopSec)");
+        }
         backoffBounds(problems, "crashBackoff", t.crashBackoffInitialSeconds(), t.crashBackoffMaxSeconds());
         backoffBounds(problems, "apiRetry", t.apiRetryInitialSeconds(), t.apiRetryMaxSeconds());
         return problems;

@@ -20,8 +20,9 @@ import software.amazon.awssdk.core.SdkSystemSetting;
  * {"start":"i-...","config":"/path/agent.json"}
  * {"stop":"i-..."}
  * </pre>
- * A stop, and the end of stdin (whoever started this JVM is gone, however it died), stop the agents'
- * processes: TERM, the grace, KILL of each process group. Each agent signs with its instance profile's
+ * A stop, the end of stdin (whoever started this JVM is gone, however it died) and a SIGTERM stop the
+ * agents' processes with the graceful sequence ({@link Agent#shutdown()}): Terminate, then TERM, the
+ * grace, KILL of each process group, each deregistered and archived. Each agent signs with its instance profile's
  * keys from its own {@code metadataEndpoint}, through the SDK's instance profile provider, as on EC2.
  * Each agent starts on a thread of its own, so one whose start is retried (its metadata unreadable, its
  * GSDK port busy) holds up no other; a stop ends such a start.
@@ -40,6 +41,8 @@ public final class AgentHostMain {
         // the profile's AWS_EC2_METADATA_DISABLED (which keeps any default endpoint out of reach) must not
         // turn that provider off.
         System.setProperty(SdkSystemSetting.AWS_EC2_METADATA_DISABLED.property(), "false");
+        // A SIGTERM of this JVM stops every agent as the end of stdin does: its processes end with the graceful sequence.
+        Runtime.getRuntime().addShutdownHook(new Thread(AgentHostMain::stopAll, "stop-all"));
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             if (!line.isBlank()) {
@@ -47,11 +50,21 @@ public final class AgentHostMain {
             }
         }
         System.err.println("agent host: stdin closed: stopping every agent and its processes");
+        stopAll();
+        System.exit(0);
+    }
+
+    /** Stops every agent at once, each on its thread, and waits for them all. */
+    private static void stopAll() {
         List<Thread> stopping = AGENTS.keySet().stream().map(AgentHostMain::stopInBackground).toList();
         for (Thread t : stopping) {
-            t.join();
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
-        System.exit(0);
     }
 
     private static void handle(String line) {

@@ -37,8 +37,16 @@ public final class AgentMain {
         return config.runAsUidBase() + "-" + (config.runAsUidBase() + config.processes() - 1);
     }
 
+    /** Runs until the JVM is stopped; a SIGTERM (systemd's stop) ends every process with the graceful sequence first. */
     static void run(AgentConfig config) throws Exception {
-        Agent.start(config, DefaultCredentialsProvider.builder().build());
+        Agent agent = Agent.start(config, DefaultCredentialsProvider.builder().build());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                agent.shutdown();
+            } catch (Exception e) {
+                System.err.println("gamefleet-agent: the stop failed: " + e);
+            }
+        }, "agent-stop"));
         Thread.currentThread().join();
     }
 

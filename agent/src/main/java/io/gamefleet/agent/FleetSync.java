@@ -1,8 +1,5 @@
 package io.gamefleet.agent;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.agent.ServerRecord.Registration;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,22 +14,23 @@ import java.util.function.Function;
  * ends or stops. A call that fails is retried with backoff; the processes run on meanwhile.
  *
  * <p>While the push channel is open, the health of all the instance's servers goes in one message
- * per period ({@link #reportHealth}); the servers' own UpdateGameServer HEALTHY calls are the
- * fallback, made when the channel is down or refused the last report, so health never stops.
+ * per period ({@link #reportHealth}, {@link HealthReport}), with their processes' state; the servers'
+ * own UpdateGameServer HEALTHY calls are the fallback, made when the channel is down or refused the
+ * last report, so health never stops (the processes' state is not sent that way).
  */
 final class FleetSync {
-    /** The servers one health report may list (the route's limit); more go in several messages. */
-    static final int REPORT_LIMIT = 100;
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final FleetApi api;
     private final Executor executor;
     private final Object lock;
     private final Clock clock;
     private final AgentConfig.Timings timings;
+    private final boolean wrapperMode;
+    private final Backoff backoff;
     private final Function<ServerRecord, String> connectionInfo;
     private final AgentLog log;
     private final String groupName;
+    private final ProcessSlots slots;
+    private final ProcessEvents events;
     /** Told when a call's outcome changes what a restarted agent must know (the state file is rewritten). */
     private final Runnable changed;
     private HealthChannel channel = HealthChannel.NONE;
@@ -42,15 +40,20 @@ final class FleetSync {
     /** The channel refused a report: the next period goes through the API (which also finds a server gone). */
     private boolean refused;
 
-    FleetSync(FleetApi api, Executor executor, Object lock, Clock clock, AgentConfig.Timings timings,
-            Function<ServerRecord, String> connectionInfo, AgentLog log, String groupName, Runnable changed) {
-        this.groupName = groupName;
+    FleetSync(FleetApi api, Executor executor, Object lock, Clock clock, AgentConfig config, Backoff backoff,
+            Function<ServerRecord, String> connectionInfo, AgentLog log, ProcessSlots slots, ProcessEvents events,
+            Runnable changed) {
+        this.groupName = config.gameServerGroupName();
+        this.wrapperMode = config.mode() == AgentConfig.Mode.WRAPPER;
+        this.backoff = backoff;
+        this.slots = slots;
+        this.events = events;
         this.changed = changed;
         this.api = api;
         this.executor = executor;
         this.lock = lock;
         this.clock = clock;
-        this.timings = timings;
+        this.timings = config.timings();
         this.connectionInfo = connectionInfo;
         this.log = log;
     }
@@ -110,13 +113,16 @@ final class FleetSync {
             return;
         }
         boolean sent = false;
-        for (int from = 0; from < reported.size(); from += REPORT_LIMIT) {
-            List<ServerRecord> part = reported.subList(from, Math.min(reported.size(), from + REPORT_LIMIT));
-            if (!channel.send(report(part))) {
+        for (HealthReport.Message message : HealthReport.messages(groupName, reported, slots.all(), wrapperMode,
+                events.forReport())) {
+            if (!channel.send(message.text())) {
                 break;
             }
             sent = true;
-            part.forEach(s -> s.nextHealthAt = now.plus(timings.healthPeriod()));
+            message.servers().forEach(s -> s.nextHealthAt = now.plus(timings.healthPeriod()));
+        }
+        if (!sent) {
+            events.notTaken();
         }
         reportingOverChannel = sent;
         if (sent) {
@@ -127,15 +133,13 @@ final class FleetSync {
     /** The channel answered a report with an error: the next period's health goes through the API. */
     void refused(String why) {
         refused = true;
+        events.notTaken();
         log.warn("push channel refused a health report (" + why + "); the next health period goes through the API");
     }
 
-    private String report(List<ServerRecord> servers) {
-        ObjectNode message = JSON.createObjectNode().put("action", "health").put("gameServerGroupName", groupName);
-        ArrayNode listed = message.putArray("gameServers");
-        servers.forEach(s -> listed.addObject().put("gameServerId", s.gameServerId)
-                .put("healthCheck", s.healthy ? "HEALTHY" : "UNHEALTHY"));
-        return message.toString();
+    /** The push connection was found dead: its last report may not have been taken. */
+    void channelLost() {
+        events.notTaken();
     }
 
     /**
@@ -166,6 +170,7 @@ final class FleetSync {
             }
             synchronized (lock) {
                 s.apiInFlight = false;
+                s.deregisterTried |= after == Registration.NONE;
                 Instant now = clock.instant();
                 if (result != null && s.registerAttempted) {
                     s.registerAttempted = false; // an answer, if a refusal: what FleetIQ holds is known
@@ -188,19 +193,12 @@ final class FleetSync {
                     }
                 } else {
                     s.apiFailures++;
-                    Duration backoff = backoff(timings.apiRetryInitial(), timings.apiRetryMax(), s.apiFailures);
-                    s.apiRetryAt = now.plus(backoff);
+                    Duration delay = backoff.delay(s.apiFailures);
+                    s.apiRetryAt = now.plus(delay);
                     log.warn(s.gameServerId + ": " + call + " failed (" + failure.getMessage() + "); retry in "
-                            + backoff.toMillis() + " ms");
+                            + delay.toMillis() + " ms");
                 }
             }
         });
-    }
-
-    /** initial, 2 x initial, 4 x initial... up to max. */
-    static Duration backoff(Duration initial, Duration max, int failures) {
-        long factor = 1L << Math.min(failures - 1, 20);
-        Duration d = initial.multipliedBy(factor);
-        return d.compareTo(max) > 0 ? max : d;
     }
 }

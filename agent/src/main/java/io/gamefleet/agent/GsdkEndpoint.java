@@ -43,7 +43,7 @@ final class GsdkEndpoint {
     private final Server server;
     private final ServerConnector connector;
 
-    GsdkEndpoint(Supervisor supervisor, int port, SocketOwners owners) {
+    GsdkEndpoint(GsdkSessions sessions, int port, SocketOwners owners) {
         QueuedThreadPool threads = new QueuedThreadPool(16, 2);
         threads.setName("gsdk");
         server = new Server(threads);
@@ -51,7 +51,7 @@ final class GsdkEndpoint {
         connector.setHost(LOOPBACK);
         connector.setPort(port);
         server.addConnector(connector);
-        server.setHandler(new Routes(supervisor, owners));
+        server.setHandler(new Routes(sessions, owners));
     }
 
     /** Starts listening; returns the port (the one asked for, or the free one taken for 0). */
@@ -65,11 +65,11 @@ final class GsdkEndpoint {
     }
 
     private static final class Routes extends Handler.Abstract {
-        private final Supervisor supervisor;
+        private final GsdkSessions sessions;
         private final SocketOwners owners;
 
-        Routes(Supervisor supervisor, SocketOwners owners) {
-            this.supervisor = supervisor;
+        Routes(GsdkSessions sessions, SocketOwners owners) {
+            this.sessions = sessions;
             this.owners = owners;
         }
 
@@ -114,16 +114,16 @@ final class GsdkEndpoint {
                 }
             }
             String sessionHostId = m.group(1);
-            int owner = supervisor.ownerOf(sessionHostId);
+            int owner = sessions.ownerOf(sessionHostId);
             if (owner != ServerUsers.AGENT_USER && owner != callerUid(request)) {
                 return NOT_YOURS;
             }
             try {
                 if (heartbeat) {
-                    return supervisor.heartbeat(sessionHostId, GsdkHeartbeatReader.read(body(request)));
+                    return sessions.heartbeat(sessionHostId, GsdkHeartbeatReader.read(body(request)));
                 }
                 String[] info = GsdkHeartbeatReader.gsdkInfo(body(request));
-                return supervisor.gsdkInfo(sessionHostId, info[0], info[1]);
+                return sessions.gsdkInfo(sessionHostId, info[0], info[1]);
             } catch (GsdkHeartbeatReader.Malformed e) {
                 return new GsdkAnswer.Refusal(400, "MalformedRequest", e.getMessage());
             } catch (TooLarge e) {

@@ -10,6 +10,8 @@ interface InstanceMetadata {
     String SPOT_INSTANCE_ACTION = "/latest/meta-data/spot/instance-action";
     String REBALANCE = "/latest/meta-data/events/recommendations/rebalance";
     String SCHEDULED_EVENTS = "/latest/meta-data/events/maintenance/scheduled";
+    /** Auto Scaling's word on the instance: {@code InService}, or {@code Terminated} once it is to be terminated (a scale-in). */
+    String TARGET_LIFECYCLE_STATE = "/latest/meta-data/autoscaling/target-lifecycle-state";
     String INSTANCE_ID = "/latest/meta-data/instance-id";
     String PUBLIC_IPV4 = "/latest/meta-data/public-ipv4";
     String LOCAL_IPV4 = "/latest/meta-data/local-ipv4";

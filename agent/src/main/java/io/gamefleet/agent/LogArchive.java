@@ -12,6 +12,14 @@ interface LogArchive extends AutoCloseable {
 
     void archive(ServerRecord s);
 
+    /** The instance ends at {@code end}: what still goes elsewhere (S3) must be done by then, or given up. */
+    default void endBy(java.time.Instant end) {}
+
+    /** Nothing waits to go elsewhere, or all that waits has been given up on (always, for a folder). */
+    default boolean idle() {
+        return true;
+    }
+
     /** Lets go of what it runs in the background (nothing, for a folder). */
     @Override
     default void close() {}

@@ -6,10 +6,18 @@ import java.util.List;
 
 /**
  * One event of PlayFab's {@code maintenanceSchedule} (the Azure Scheduled Events shape), made from
- * an instance metadata notice: a Spot interruption, a rebalance recommendation, a scheduled event.
+ * an instance metadata notice (a Spot interruption, a rebalance recommendation, a scheduled event, an
+ * Auto Scaling termination) or by the agent (Gamefleet's retiring notice, its own stop). {@code ends}
+ * names the graceful end it begins, if any (never sent to a process).
  */
 record MaintenanceEvent(String eventId, String eventType, List<String> resources, String eventStatus,
-        Instant notBefore, String description, String eventSource, int durationInSeconds) {
+        Instant notBefore, String description, String eventSource, int durationInSeconds, GracefulEnd.Reason ends) {
+
+    /** A notice only: it ends nothing of the instance's (a scheduled reboot, say). */
+    MaintenanceEvent(String eventId, String eventType, List<String> resources, String eventStatus, Instant notBefore,
+            String description, String eventSource, int durationInSeconds) {
+        this(eventId, eventType, resources, eventStatus, notBefore, description, eventSource, durationInSeconds, null);
+    }
 
     static final String RESOURCE_TYPE = "VirtualMachine";
     static final String REBALANCE = "Rebalance";

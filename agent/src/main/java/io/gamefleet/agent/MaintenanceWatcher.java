@@ -2,6 +2,7 @@ package io.gamefleet.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -15,7 +16,10 @@ import java.util.function.Consumer;
 /**
  * Reads the instance's notices every poll (AWS advises 5 s for {@code spot/instance-action}) and
  * hands every process PlayFab's maintenance fields: a Spot interruption is a {@code Preempt}, a
- * rebalance recommendation a {@code Rebalance}, a scheduled event its Azure counterpart.
+ * rebalance recommendation a {@code Rebalance}, a scheduled event its Azure counterpart, and Auto
+ * Scaling's target lifecycle state {@code Terminated} (a scale-in) a {@code Terminate} from when it
+ * was first seen. The Spot interruption, the recommendation and the scale-in are also the graceful
+ * end's triggers ({@link MaintenanceEvent#ends()}).
  */
 final class MaintenanceWatcher {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -24,15 +28,20 @@ final class MaintenanceWatcher {
 
     private final InstanceMetadata metadata;
     private final String instanceId;
+    private final Clock clock;
     private final Consumer<MaintenanceEvent.Schedule> sink;
     private final AgentLog log;
     private List<MaintenanceEvent> last = List.of();
     private long incarnation;
     private boolean failing;
+    /** When the target lifecycle state was first seen Terminated: the scale-in event's time, the same at every poll. */
+    private Instant scaleInSeen;
 
-    MaintenanceWatcher(InstanceMetadata metadata, String instanceId, Consumer<MaintenanceEvent.Schedule> sink, AgentLog log) {
+    MaintenanceWatcher(InstanceMetadata metadata, String instanceId, Clock clock, Consumer<MaintenanceEvent.Schedule> sink,
+            AgentLog log) {
         this.metadata = metadata;
         this.instanceId = instanceId;
+        this.clock = clock;
         this.sink = sink;
         this.log = log;
     }
@@ -44,6 +53,8 @@ final class MaintenanceWatcher {
             metadata.get(InstanceMetadata.SPOT_INSTANCE_ACTION).map(this::spot).ifPresent(events::add);
             metadata.get(InstanceMetadata.REBALANCE).map(this::rebalance).ifPresent(events::add);
             metadata.get(InstanceMetadata.SCHEDULED_EVENTS).ifPresent(text -> events.addAll(scheduled(text)));
+            metadata.get(InstanceMetadata.TARGET_LIFECYCLE_STATE).filter(state -> state.trim().equals("Terminated"))
+                    .map(state -> scaleIn()).ifPresent(events::add);
         } catch (RuntimeException e) {
             if (!failing) {
                 log.warn("instance metadata unreadable (" + e.getMessage() + "); keeping the last maintenance schedule");
@@ -64,13 +75,24 @@ final class MaintenanceWatcher {
         Instant time = Instant.parse(n.path("time").asText());
         String action = n.path("action").asText("terminate");
         return new MaintenanceEvent("spot-" + action + "-" + time.getEpochSecond(), "Preempt", List.of(instanceId),
-                "Scheduled", time, "EC2 Spot interruption: the instance will " + action, "EC2 Spot", 0);
+                "Scheduled", time, "EC2 Spot interruption: the instance will " + action, "EC2 Spot", 0,
+                GracefulEnd.Reason.SPOT_INTERRUPTION);
     }
 
     private MaintenanceEvent rebalance(String text) {
         Instant time = Instant.parse(read(text).path("noticeTime").asText());
         return new MaintenanceEvent("rebalance-" + time.getEpochSecond(), MaintenanceEvent.REBALANCE, List.of(instanceId),
-                "Scheduled", time, "EC2 rebalance recommendation: elevated risk of Spot interruption", "EC2 Spot", 0);
+                "Scheduled", time, "EC2 rebalance recommendation: elevated risk of Spot interruption", "EC2 Spot", 0,
+                GracefulEnd.Reason.REBALANCE_RECOMMENDATION);
+    }
+
+    private MaintenanceEvent scaleIn() {
+        if (scaleInSeen == null) {
+            scaleInSeen = clock.instant();
+        }
+        return new MaintenanceEvent("scale-in-" + scaleInSeen.getEpochSecond(), "Terminate", List.of(instanceId), "Scheduled",
+                scaleInSeen, "EC2 Auto Scaling terminates the instance (target lifecycle state Terminated)", "EC2 Auto Scaling", 0,
+                GracefulEnd.Reason.SCALE_IN);
     }
 
     private List<MaintenanceEvent> scheduled(String text) {

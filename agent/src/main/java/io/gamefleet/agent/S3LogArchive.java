@@ -5,13 +5,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -35,7 +38,9 @@ import software.amazon.awssdk.services.sts.StsClient;
  * zipped there to {@code <game server id>.zip}, then uploaded on a thread of its own, each request
  * bounded in time and retried: a dead S3 never holds up the replacement of a process. What could not
  * be uploaded stays in the outbox and is tried again every {@link #RETRY_PERIOD} and at the agent's
- * next start; the zip is removed only once S3 has it.
+ * next start; the zip is removed only once S3 has it. Once the instance's end is known (a Spot
+ * interruption, the agent's stop), each PutObject, its retries included, is also bounded by the time
+ * left until then, and none starts after it.
  */
 final class S3LogArchive implements LogArchive {
     /** Below the work directory: what is still to upload, {@code <group>/<instance>/<game server id>/...} or {@code .zip}. */
@@ -51,7 +56,12 @@ final class S3LogArchive implements LogArchive {
     private final String bucket;
     private final Path outbox;
     private final FolderLogArchive staging;
+    private final Clock clock;
     private final AgentLog log;
+    /** The instance's end, once known: no upload goes on past it. */
+    private volatile Instant endBy;
+    /** The ended processes' uploads not done yet (what a stopping agent waits for). */
+    private final AtomicInteger queued = new AtomicInteger();
     private final ScheduledExecutorService uploader = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "log-archive");
         t.setDaemon(true);
@@ -60,7 +70,8 @@ final class S3LogArchive implements LogArchive {
 
     /** {@code callerUserId}: the session's {@code aws:userid} ({@link #callerUserId(StsClient)}), asked at the first upload. */
     S3LogArchive(S3Client s3, Supplier<String> callerUserId, String bucket, Path outbox, String groupName, String instanceId,
-            long maxBytes, AgentLog log) {
+            long maxBytes, Clock clock, AgentLog log) {
+        this.clock = clock;
         this.s3 = s3;
         this.callerUserId = callerUserId;
         this.bucket = bucket;
@@ -105,8 +116,19 @@ final class S3LogArchive implements LogArchive {
     @Override
     public void archive(ServerRecord s) {
         if (staging.stage(s)) {
-            upload(staging.folderOf(s.gameServerId));
+            queued.incrementAndGet();
+            upload(staging.folderOf(s.gameServerId)).whenComplete((done, failed) -> queued.decrementAndGet());
         }
+    }
+
+    @Override
+    public void endBy(Instant end) {
+        endBy = end;
+    }
+
+    @Override
+    public boolean idle() {
+        return queued.get() == 0;
     }
 
     /** Uploads one staged folder in the background; true once it is all in the bucket. */
@@ -157,7 +179,17 @@ final class S3LogArchive implements LogArchive {
             }
             String key = userId + "/" + outbox.relativize(folder).getName(0) + "/" + gameServerId + ZIP;
             Map<String, String> metadata = LogZip.metadata(zip);
-            s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/zip").metadata(metadata), RequestBody.fromFile(zip));
+            Duration left = endBy == null ? null : Duration.between(clock.instant(), endBy);
+            if (left != null && (left.isNegative() || left.isZero())) {
+                log.warn(gameServerId + ": the instance's end has come: the logs are not uploaded; kept in " + zip);
+                return false;
+            }
+            s3.putObject(b -> {
+                b.bucket(bucket).key(key).contentType("application/zip").metadata(metadata);
+                if (left != null && left.compareTo(ATTEMPT_TIMEOUT.multipliedBy(4)) < 0) {
+                    b.overrideConfiguration(o -> o.apiCallTimeout(left));
+                }
+            }, RequestBody.fromFile(zip));
             Files.delete(zip);
             log.info(gameServerId + ": logs archived to s3://" + bucket + "/" + key);
             return true;

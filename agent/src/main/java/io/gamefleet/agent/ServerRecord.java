@@ -24,6 +24,9 @@ final class ServerRecord {
     GameState state;
     Instant lastHeartbeat;
     boolean healthy = true;
+    /** The count of the last heartbeat's CurrentPlayers, and their PlayerIds as the health report may carry them. */
+    int connectedPlayers;
+    java.util.List<String> playerIds = java.util.List.of();
     /** It reached StandingBy once: ending after that with exit code 0 is no failure. */
     boolean everReady;
     String gsdkFlavor;
@@ -50,13 +53,17 @@ final class ServerRecord {
     Instant apiRetryAt = Instant.MIN;
     int apiFailures;
     Instant nextHealthAt = Instant.MIN;
+    /** A DeregisterGameServer of it was answered, or failed: what an agent that stops waits for, at most. */
+    boolean deregisterTried;
 
     String stopReason;
     /** Whether the stop is the server's own failure (counted towards the crash backoff). */
     boolean stopIsFailure;
+    /** It was stopped for not reaching StandingBy within the start timeout (its slot counts those apart). */
+    boolean startTimedOut;
     Instant termAt;
     Instant termSentAt;
-    boolean killSent;
+    Instant killSentAt;
 
     Instant endedAt;
     Integer exitCode;
@@ -86,6 +93,16 @@ final class ServerRecord {
 
     boolean ended() {
         return endedAt != null;
+    }
+
+    /** In a match, or about to be: claimed (its players on their way) or told Active. */
+    boolean inMatch() {
+        return claim != null || activeSent || state == GameState.Active;
+    }
+
+    /** When its match began (the claim), or, with none, when it started: the order its logs are archived in. */
+    Instant matchOrStart() {
+        return claim != null ? claim.claimedAt() : startedAt;
     }
 
     /** FleetIQ took the claim's UTILIZED while the claim lasted: the match is this process's. */

@@ -1,150 +1,118 @@
 package io.gamefleet.agent;
 
-import io.gamefleet.agent.GsdkReplies.Operation;
-import java.io.IOException;
-import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Executor;
+import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 
 /**
- * The agent's processes: N slots, each running one game server process; what a process says over
- * the GSDK protocol; the push channel's notices; the stops (TERM, grace, KILL of the process group);
- * the replacement of every process that ends, with a backoff for those that keep failing. A clock
- * drives it: {@link #tick()} does what is due, so tests move a clock instead of waiting.
+ * The agent's processes, supervised: their slots ({@link ProcessSlots}) and GSDK sessions
+ * ({@link GsdkSessions}); the timeouts (start, heartbeats) and the stops' TERM and KILL; claims and
+ * operators' shutdowns from the push channel; the maintenance notices and the graceful end of an
+ * instance that goes ({@link GracefulEnd}); the archive of each process that ended, and FleetIQ
+ * brought in line ({@link FleetSync}). A clock drives it: {@link #tick()} does what is due, so tests
+ * move a clock instead of waiting.
  */
 final class Supervisor {
-    /** How many failures in a row make a slot's failures a crash loop (reported as such). */
-    static final int CRASH_LOOP = 3;
-
     final Object lock = this;
     private final AgentConfig config;
     private final String instanceId;
     private final Clock clock;
-    private final ProcessLauncher launcher;
-    private final GameServerLaunch launch;
     private final ServerUsers users;
-    private final FleetSync fleet;
     private final ReadinessProbe probe;
     private final LogArchive archive;
     private final AgentLog log;
-    private final SecureRandom random = new SecureRandom();
-    private final java.util.function.IntSupplier gsdkPort;
+    private final IntSupplier gsdkPort;
+    private final ProcessEvents events = new ProcessEvents();
+    private final ProcessSlots slots;
+    private final GsdkSessions sessions;
+    private final FleetSync fleet;
+    private final GracefulEnd end;
 
-    private final Slot[] slots;
-    private final List<ServerRecord> retiring = new ArrayList<>();
-    private final Map<String, ServerRecord> bySessionHost = new LinkedHashMap<>();
-    private MaintenanceEvent.Schedule maintenance = MaintenanceEvent.Schedule.NONE;
+    /** Processes that ended and are not cleared yet: archived, deregistered. */
+    private final List<ServerRecord> leaving = new ArrayList<>();
+    /** The instance metadata's notices, and the agent's own (a retiring notice, its stop): every process's maintenance fields. */
+    private MaintenanceEvent.Schedule metadataSchedule = MaintenanceEvent.Schedule.NONE;
+    private final List<MaintenanceEvent> ownEvents = new ArrayList<>();
     private boolean changed = true;
 
-    /** One place for a process, with its ports; its failures in a row decide when the next starts. */
-    static final class Slot {
-        final int index;
-        ServerRecord current;
-        int failures;
-        Instant nextStartAt = Instant.MIN;
-
-        Slot(int index) {
-            this.index = index;
+    /** The backoffs: of a slot's restarts after failures in a row, and of a server's API calls. */
+    record Backoffs(Backoff crashes, Backoff api) {
+        static Backoffs of(AgentConfig.Timings t, java.util.function.DoubleSupplier jitter) {
+            return new Backoffs(new Backoff(t.crashBackoffInitial(), t.crashBackoffMax(), jitter),
+                    new Backoff(t.apiRetryInitial(), t.apiRetryMax(), jitter));
         }
     }
 
     Supervisor(AgentConfig config, String instanceId, Clock clock, ProcessLauncher launcher, GameServerLaunch launch,
-            ServerUsers users, FleetApi api, java.util.concurrent.Executor apiExecutor, ReadinessProbe probe, LogArchive archive,
-            AgentLog log, java.util.function.IntSupplier gsdkPort) {
+            ServerUsers users, FleetApi api, Executor apiExecutor, ReadinessProbe probe, LogArchive archive,
+            AgentLog log, IntSupplier gsdkPort, Backoffs backoffs) {
         this.config = config;
         this.instanceId = instanceId;
         this.clock = clock;
-        this.launcher = launcher;
-        this.launch = launch;
         this.users = users;
         this.probe = probe;
         this.archive = archive;
         this.log = log;
         this.gsdkPort = gsdkPort;
-        this.fleet = new FleetSync(api, apiExecutor, lock, clock, config.timings(), s -> launch.connectionInfo(s.slot), log,
-                config.gameServerGroupName(), () -> changed = true);
-        this.slots = new Slot[config.processes()];
-        for (int i = 0; i < slots.length; i++) {
-            slots[i] = new Slot(i);
-        }
+        Runnable changes = () -> changed = true;
+        this.slots = new ProcessSlots(config, launcher, launch, users, backoffs.crashes(), events, log, gsdkPort, changes);
+        this.sessions = new GsdkSessions(lock, config, instanceId, clock, slots, this::schedule, log, changes);
+        this.fleet = new FleetSync(api, apiExecutor, lock, clock, config, backoffs.api(), s -> launch.connectionInfo(s.slot), log,
+                slots, events, changes);
+        this.end = new GracefulEnd(config.timings(), log);
     }
 
     int gsdkPort() {
         return gsdkPort.getAsInt();
     }
 
-    /** Does what is due: starts, checks and stops processes, and brings FleetIQ in line. */
+    /** What the GSDK endpoint answers. */
+    GsdkSessions sessions() {
+        return sessions;
+    }
+
+    /** Does what is due: starts, checks and stops processes, archives those that ended, and brings FleetIQ in line. */
     void tick() {
         synchronized (lock) {
             Instant now = clock.instant();
-            for (Slot slot : slots) {
+            for (ProcessSlots.Slot slot : slots.all()) {
                 ServerRecord s = slot.current;
                 if (s != null) {
                     supervise(s, now);
                     if (s.ended()) {
-                        endLeftovers(s.uid);
-                        slot.current = null;
-                        retiring.add(s);
-                        afterEnd(slot, s, now);
+                        sessions.close(s);
+                        slots.ended(slot, s, now);
+                        leaving.add(s);
                     }
                 }
-                if (slot.current == null && !now.isBefore(slot.nextStartAt)) {
-                    start(slot, now);
+            }
+            end.apply(slots.running().toList(), slots, now);
+            if (!end.draining()) {
+                for (ProcessSlots.Slot slot : slots.all()) {
+                    ServerRecord started = slots.startIfDue(slot, now);
+                    if (started != null) {
+                        sessions.open(started);
+                    }
                 }
             }
-            for (ServerRecord s : retiring) {
-                if (!s.archived) {
-                    archive.archive(s);
-                    s.archived = true;
-                }
-            }
+            // The logs of matches first, the oldest first: what an instance that goes must not lose.
+            leaving.stream().filter(s -> !s.archived)
+                    .sorted(Comparator.comparing((ServerRecord s) -> s.claim == null).thenComparing(ServerRecord::matchOrStart))
+                    .forEach(s -> {
+                        archive.archive(s);
+                        s.archived = true;
+                    });
             fleet.reportHealth(servers().toList(), now);
             servers().forEach(s -> fleet.reconcile(s, now));
-            if (retiring.removeIf(ServerRecord::finished)) {
+            if (leaving.removeIf(ServerRecord::finished)) {
                 changed = true;
             }
-        }
-    }
-
-    private void start(Slot slot, Instant now) {
-        // The game server id is public (FleetIQ lists it); the session host id is the process's secret.
-        String gameServerId = "gs-" + hex(8);
-        ServerRecord s = new ServerRecord(slot.index, gameServerId, hex(16), config.serversDirectory().resolve(gameServerId),
-                now, users.uid(slot.index));
-        try {
-            endLeftovers(s.uid);
-            s.process = launcher.launch(launch.prepare(s, gsdkPort.getAsInt()));
-        } catch (IOException | RuntimeException e) {
-            slot.failures++;
-            Duration delay = backoff(slot.failures);
-            slot.nextStartAt = now.plus(delay);
-            log.warn("slot " + slot.index + ": cannot start " + config.command() + " (" + e.getMessage() + "); "
-                    + "next try in " + delay.toMillis() + " ms");
-            return;
-        }
-        slot.current = s;
-        bySessionHost.put(s.sessionHostId, s);
-        changed = true;
-        log.info(s.gameServerId + ": started, pid " + s.process.pid() + ", slot " + slot.index);
-    }
-
-    /**
-     * Before a slot's uid starts a new process and before an ended one's folder is archived, nothing
-     * of that uid may run on: a process that left its group (setsid, a double fork) would otherwise
-     * pass as the next process of the slot on the GSDK endpoint, or race the archive in its folder.
-     */
-    private void endLeftovers(int uid) {
-        if (uid != ServerUsers.AGENT_USER) {
-            launcher.killAll(uid);
         }
     }
 
@@ -171,10 +139,11 @@ final class Supervisor {
         if (!s.stopping()) {
             boolean notReady = s.state == null || s.state == GameState.Initializing;
             if (notReady && !now.isBefore(s.startedAt.plus(t.startTimeout()))) {
-                stop(s, "not StandingBy within the start timeout (" + t.startTimeoutSeconds() + " s)", true, false, now);
+                s.startTimedOut = true;
+                slots.stop(s, "not StandingBy within the start timeout (" + t.startTimeoutSeconds() + " s)", true, false, now);
             } else if (config.mode() == AgentConfig.Mode.GSDK && s.lastHeartbeat != null
                     && !now.isBefore(s.lastHeartbeat.plus(t.heartbeatTimeout()))) {
-                stop(s, "no heartbeat for " + t.heartbeatTimeoutSeconds() + " s", !s.state.ending(), false, now);
+                slots.stop(s, "no heartbeat for " + t.heartbeatTimeoutSeconds() + " s", !s.state.ending(), false, now);
             }
         }
         if (s.claim != null && !s.activeSent && !s.utilizedWithinClaim() && !now.isBefore(s.claim.claimExpiresAt())) {
@@ -182,7 +151,7 @@ final class Supervisor {
             changed = true;
             if (s.utilizedAttempted && !s.stopping()) {
                 // FleetIQ may hold it UTILIZED with no match: never claimable again, so it makes way for a new one.
-                stop(s, "its claim lapsed before FleetIQ took its UTILIZED, so it was never told Active", false, true, now);
+                slots.stop(s, "its claim lapsed before FleetIQ took its UTILIZED, so it was never told Active", false, true, now);
             } else {
                 log.info(s.gameServerId + ": claim lapsed before its UTILIZED could be written; the process was not told");
             }
@@ -191,131 +160,18 @@ final class Supervisor {
             if (s.termSentAt == null && !now.isBefore(s.termAt)) {
                 s.process.terminate();
                 s.termSentAt = now;
-            } else if (s.termSentAt != null && !s.killSent && !now.isBefore(s.termSentAt.plus(t.stopGrace()))) {
+            } else if (s.termSentAt != null && s.killSentAt == null && !now.isBefore(s.termSentAt.plus(t.stopGrace()))) {
                 log.warn(s.gameServerId + ": still running " + t.stopGraceSeconds() + " s after TERM; KILL");
                 s.process.kill();
-                s.killSent = true;
+                s.killSentAt = now;
+            } else if (s.killSentAt != null && !now.isBefore(s.killSentAt.plus(t.stopGrace()))) {
+                // Stuck in Terminating (a process the kernel holds, in uninterruptible sleep): its slot cannot
+                // wait for it. It is given up on as ended, its uid's processes are killed once more, and it is replaced.
+                log.warn(s.gameServerId + ": still running " + t.stopGraceSeconds() + " s after KILL (stuck in "
+                        + "Terminating): given up on, deregistered, archived and replaced");
+                s.endedAt = now;
+                s.exitCode = null;
             }
-        }
-    }
-
-    private void afterEnd(Slot slot, ServerRecord s, Instant now) {
-        bySessionHost.remove(s.sessionHostId);
-        changed = true;
-        boolean failure = s.stopping() ? s.stopIsFailure
-                : !s.everReady || (s.exitCode != null && s.exitCode != 0) || endedTooSoon(s, now);
-        String how = (s.exitCode == null ? "ended" : "exited " + s.exitCode)
-                + (s.state == null ? " before its first heartbeat" : " in state " + s.state)
-                + (s.stopping() ? " (stopped: " + s.stopReason + ")" : "");
-        if (!failure) {
-            slot.failures = 0;
-            slot.nextStartAt = now;
-            log.info(s.gameServerId + ": " + how + "; replacing it");
-            return;
-        }
-        slot.failures++;
-        Duration delay = backoff(slot.failures);
-        slot.nextStartAt = now.plus(delay);
-        String loop = slot.failures >= CRASH_LOOP ? "crash loop: " : "";
-        log.warn(loop + s.gameServerId + ": " + how + "; slot " + slot.index + " failed " + slot.failures
-                + " time(s) in a row; next start in " + delay.toMillis() + " ms");
-    }
-
-    /**
-     * An end the process chose (exit 0, Terminating reported) counts as a failure unless it played a
-     * match or stayed up the start timeout: one quitting right after StandingBy backs off, instead of
-     * registering and deregistering as fast as it starts.
-     */
-    private boolean endedTooSoon(ServerRecord s, Instant now) {
-        return !s.activeSent && now.isBefore(s.startedAt.plus(config.timings().startTimeout()));
-    }
-
-    private Duration backoff(int failures) {
-        return FleetSync.backoff(config.timings().crashBackoffInitial(), config.timings().crashBackoffMax(), failures);
-    }
-
-    private void stop(ServerRecord s, String reason, boolean failure, boolean notice, Instant now) {
-        if (s.stopping()) {
-            return;
-        }
-        s.stopReason = reason;
-        s.stopIsFailure = failure;
-        boolean canTell = notice && config.mode() == AgentConfig.Mode.GSDK;
-        s.termAt = canTell ? now.plus(config.timings().terminateNotice()) : now;
-        changed = true;
-        log.info(s.gameServerId + ": stopping: " + reason);
-    }
-
-    /** A GSDK heartbeat of the process with that session host id. */
-    GsdkAnswer heartbeat(String sessionHostId, Heartbeat hb) {
-        synchronized (lock) {
-            Instant now = clock.instant();
-            ServerRecord s = bySessionHost.get(sessionHostId);
-            if (s == null) {
-                return new GsdkAnswer.Refusal(404, "SessionHostNotFound", "no game server process of this agent has that session host id");
-            }
-            // Once FleetIQ took the claim's UTILIZED, the match is the process's: an Active it reports is accepted
-            // even if the reply that told it was lost (the agent restarted before saving that it was sent).
-            Optional<String> refusal = GsdkTransitions.refusal(s.state, hb.state(), s.activeSent || s.utilizedWithinClaim());
-            if (refusal.isPresent()) {
-                return new GsdkAnswer.Refusal(400, "InvalidTransition", refusal.get());
-            }
-            GameState from = s.state;
-            s.state = hb.state();
-            s.lastHeartbeat = now;
-            s.healthy = !Boolean.FALSE.equals(hb.healthy());
-            if (from != s.state) {
-                changed = true;
-                log.info(s.gameServerId + ": " + (from == null ? "first heartbeat" : from) + " -> " + s.state);
-                s.everReady |= s.state == GameState.StandingBy;
-                s.activeSent |= s.state == GameState.Active;
-                if (s.state.ending()) {
-                    stop(s, "the process reported " + s.state, endedTooSoon(s, now), true, now);
-                }
-            }
-            Operation operation = Operation.Continue;
-            if (s.stopping()) {
-                operation = Operation.Terminate;
-            } else if (s.state == GameState.StandingBy && s.claim != null && (s.activeSent || s.utilizedWithinClaim())) {
-                // UTILIZED first: a process is told Active only once FleetIQ holds the match as its own.
-                operation = Operation.Active;
-                if (!s.activeSent) {
-                    s.activeSent = true;
-                    s.sessionId = UUID.randomUUID().toString();
-                    changed = true;
-                    log.info(s.gameServerId + ": told Active");
-                }
-            }
-            boolean withSchedule = maintenance.documentIncarnation() > s.maintenanceIncarnationSent;
-            s.maintenanceIncarnationSent = maintenance.documentIncarnation();
-            return new GsdkAnswer.Reply(GsdkReplies.reply(operation, s, config.gameServerGroupName(), instanceId,
-                    maintenance, withSchedule));
-        }
-    }
-
-    /**
-     * The uid whose process alone may call for that session, or {@link ServerUsers#AGENT_USER} when
-     * any may (the agent's user runs it, or no running process has that session host id).
-     */
-    int ownerOf(String sessionHostId) {
-        synchronized (lock) {
-            ServerRecord s = bySessionHost.get(sessionHostId);
-            return s == null ? ServerUsers.AGENT_USER : s.uid;
-        }
-    }
-
-    /** {@code POST /v1/metrics/{id}/gsdkinfo}: which GSDK the process uses. */
-    GsdkAnswer gsdkInfo(String sessionHostId, String flavor, String version) {
-        synchronized (lock) {
-            ServerRecord s = bySessionHost.get(sessionHostId);
-            if (s == null) {
-                return new GsdkAnswer.Refusal(404, "SessionHostNotFound", "no game server process of this agent has that session host id");
-            }
-            if (s.gsdkFlavor == null) {
-                log.info(s.gameServerId + ": GSDK " + flavor + " " + version);
-            }
-            s.gsdkFlavor = flavor + " " + version;
-            return new GsdkAnswer.Reply(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode());
         }
     }
 
@@ -323,7 +179,7 @@ final class Supervisor {
     void claimed(Notices.Claimed notice) {
         synchronized (lock) {
             Instant now = clock.instant();
-            ServerRecord s = running(notice.gameServerId());
+            ServerRecord s = slots.running(notice.gameServerId());
             if (s == null || s.stopping() || s.state != GameState.StandingBy || s.activeSent) {
                 log.info(notice.gameServerId() + ": claim notice ignored (not a StandingBy server of this agent)");
                 return;
@@ -343,21 +199,20 @@ final class Supervisor {
     /** The registered StandingBy servers that no claim has reached: those a lost claim notice could be for. */
     List<String> unclaimed() {
         synchronized (lock) {
-            return Stream.of(slots).map(slot -> slot.current).filter(s -> s != null && !s.stopping()
-                    && s.state == GameState.StandingBy && s.claim == null && !s.activeSent
-                    && s.registration == ServerRecord.Registration.AVAILABLE).map(s -> s.gameServerId).toList();
+            return slots.running().filter(s -> !s.stopping() && s.state == GameState.StandingBy && s.claim == null
+                    && !s.activeSent && s.registration == ServerRecord.Registration.AVAILABLE).map(s -> s.gameServerId).toList();
         }
     }
 
     /** An operator's shutdown: Terminate, then TERM, grace, KILL, and a replacement. */
     void terminate(Notices.Terminate notice) {
         synchronized (lock) {
-            ServerRecord s = running(notice.gameServerId());
+            ServerRecord s = slots.running(notice.gameServerId());
             if (s == null) {
                 log.info(notice.gameServerId() + ": terminate notice ignored (no such running server)");
                 return;
             }
-            stop(s, "terminate notice (" + notice.reason() + ")", false, true, clock.instant());
+            slots.stop(s, "terminate notice (" + notice.reason() + ")", false, true, clock.instant());
         }
     }
 
@@ -375,27 +230,98 @@ final class Supervisor {
         }
     }
 
-    void maintenance(MaintenanceEvent.Schedule schedule) {
+    /** The push connection was found dead: what its last report carried goes into the next. */
+    void healthChannelLost() {
         synchronized (lock) {
-            if (schedule.documentIncarnation() != maintenance.documentIncarnation()) {
-                log.info("maintenance schedule " + schedule.documentIncarnation() + ": " + schedule.events());
-            }
-            maintenance = schedule;
+            fleet.channelLost();
         }
     }
 
-    private ServerRecord running(String gameServerId) {
-        for (Slot slot : slots) {
-            if (slot.current != null && slot.current.gameServerId.equals(gameServerId)) {
-                return slot.current;
+    /** The instance metadata's reading: every process's maintenance fields, and the notices that end the instance. */
+    void maintenance(MaintenanceEvent.Schedule schedule) {
+        synchronized (lock) {
+            if (schedule.documentIncarnation() != metadataSchedule.documentIncarnation()) {
+                log.info("maintenance schedule " + schedule.documentIncarnation() + ": " + schedule.events());
             }
+            metadataSchedule = schedule;
+            Instant now = clock.instant();
+            for (MaintenanceEvent e : schedule.events()) {
+                if (e.ends() == GracefulEnd.Reason.SPOT_INTERRUPTION) {
+                    end.spotInterruption(e.notBefore(), now);
+                } else if (e.ends() == GracefulEnd.Reason.REBALANCE_RECOMMENDATION && config.rebalance() == AgentConfig.Rebalance.DRAIN) {
+                    end.rebalanceRecommendation(now);
+                } else if (e.ends() == GracefulEnd.Reason.SCALE_IN) {
+                    end.scaleIn(now);
+                }
+            }
+            endsBy();
         }
-        return null;
+    }
+
+    /**
+     * Gamefleet's retiring notice ({@code PushChannel.RETIRING}): the instance reaches its maximum
+     * lifetime at {@code retiresAt}. Every process gets it as a maintenance event ({@code Terminate}
+     * at that time), and the graceful end begins; a repeat changes nothing.
+     */
+    void retiring(Instant retiresAt, String reason) {
+        synchronized (lock) {
+            String id = "retiring-" + retiresAt.getEpochSecond();
+            if (ownEvents.stream().noneMatch(e -> e.eventId().equals(id))) {
+                ownEvents.add(new MaintenanceEvent(id, "Terminate", List.of(instanceId), "Scheduled", retiresAt,
+                        "Gamefleet retires the instance (" + reason + ")", "Gamefleet", 0, GracefulEnd.Reason.MAX_INSTANCE_LIFETIME));
+            }
+            end.retiring(retiresAt, clock.instant());
+            endsBy();
+        }
+    }
+
+    /** The agent is stopped: every process is told Terminate now, and ends with the graceful sequence. */
+    void agentStops() {
+        synchronized (lock) {
+            Instant now = clock.instant();
+            if (ownEvents.stream().noneMatch(e -> e.ends() == GracefulEnd.Reason.AGENT_STOP)) {
+                ownEvents.add(new MaintenanceEvent("agent-stop-" + now.getEpochSecond(), "Terminate", List.of(instanceId),
+                        "Scheduled", now, "the Gamefleet agent stops: the game servers end", "Gamefleet", 0,
+                        GracefulEnd.Reason.AGENT_STOP));
+            }
+            end.agentStop(now);
+            endsBy();
+        }
+    }
+
+    /** The archive's uploads end by the instance's end, once it is known. */
+    private void endsBy() {
+        if (end.endsAt() != null) {
+            archive.endBy(end.endsAt());
+        }
+    }
+
+    /**
+     * Whether a stopping agent may exit: no process runs, every one that ended is archived (its upload
+     * done or given up), and each registered one had its DeregisterGameServer answered or failed (what
+     * failed is left to Gamefleet's health timeout).
+     */
+    boolean settled() {
+        synchronized (lock) {
+            return slots.running().findAny().isEmpty() && archive.idle() && leaving.stream().allMatch(s -> s.archived
+                    && (s.finished() || (s.deregisterTried && !s.apiInFlight)));
+        }
+    }
+
+    /** What every reply's maintenance fields say: the metadata's notices and the agent's own, in one schedule. */
+    private MaintenanceEvent.Schedule schedule() {
+        if (ownEvents.isEmpty()) {
+            return metadataSchedule;
+        }
+        List<MaintenanceEvent> all = new ArrayList<>(metadataSchedule.events());
+        all.addAll(ownEvents);
+        // Each part's incarnation only goes up (the agent's own events are only added): so does their sum.
+        return new MaintenanceEvent.Schedule(metadataSchedule.documentIncarnation() + ownEvents.size(), all);
     }
 
     /** Every process the agent still looks after: the running ones, then those ended and not yet cleared. */
     Stream<ServerRecord> servers() {
-        return Stream.concat(Stream.of(slots).map(slot -> slot.current).filter(java.util.Objects::nonNull), retiring.stream());
+        return Stream.concat(slots.running(), leaving.stream());
     }
 
     /** Whether anything worth saving changed since the last call (and forgets it). */
@@ -411,30 +337,24 @@ final class Supervisor {
         return users;
     }
 
-    Slot[] slots() {
-        return slots;
+    ProcessSlots.Slot[] slots() {
+        return slots.all();
     }
 
-    List<ServerRecord> retiring() {
-        return retiring;
+    List<ServerRecord> leaving() {
+        return leaving;
     }
 
     /** A process of an earlier run of the agent, found again at start (see {@link StateFile}). */
     void adopt(ServerRecord s) {
         synchronized (lock) {
             if (s.ended()) {
-                retiring.add(s);
+                leaving.add(s);
             } else {
-                slots[s.slot].current = s;
-                bySessionHost.put(s.sessionHostId, s);
+                slots.adopt(s);
+                sessions.open(s);
             }
             changed = true;
         }
-    }
-
-    private String hex(int bytes) {
-        byte[] b = new byte[bytes];
-        random.nextBytes(b);
-        return HexFormat.of().formatHex(b);
     }
 }

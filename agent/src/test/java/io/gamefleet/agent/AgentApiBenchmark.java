@@ -12,11 +12,11 @@ import java.util.Random;
  * API requests and push channel messages per game-server-hour: agents on a simulated hour (the real
  * supervisor and FleetSync, fake processes that beat every second, matches of random length after
  * random waits), health every 30 s, once with the push channel open (one health report per instance
- * and period) and once with it down (every server's UpdateGameServer, the fallback); against a game
- * server that calls the API itself. DynamoDB write units need the cloud side: AgentCostBenchmark in
+ * and period, and the connection's pings every pushPingSeconds with their pongs) and once with it
+ * down (every server's UpdateGameServer, the fallback); against a game server that calls the API itself. DynamoDB write units need the cloud side: AgentCostBenchmark in
  * the bench module counts them. Prints figures; asserts nothing.
  *
- * <pre>mvn -q -pl agent test-compile exec:java -Dexec.mainClass=io.gamefleet.agent.AgentApiBenchmark -Dexec.classpathScope=test [-Dexec.args="50 4 3600"]</pre>
+ * <pre>mvn -q -pl agent -am test-compile exec:java -Dexec.mainClass=io.gamefleet.agent.AgentApiBenchmark -Dexec.classpathScope=test [-Dexec.args="50 4 3600"]</pre>
  */
 public final class AgentApiBenchmark {
     private AgentApiBenchmark() {}
@@ -45,6 +45,10 @@ public final class AgentApiBenchmark {
                 + "%d game servers registered, %d local heartbeats%n", instances, perInstance, seconds, open.hours(),
                 open.registers(), open.heartbeats());
         print("agent, push channel open", open);
+        // The push connection's own: a ping every pushPingSeconds per instance, and its pong, whatever the reports.
+        double pings = (double) instances * seconds / AgentConfig.Timings.DEFAULTS.pushPingSeconds();
+        System.out.printf("agent, push channel open: %.0f pings and as many pongs = %.1f messages per game-server-hour, "
+                + "%.1f with the health reports%n", pings, 2 * pings / open.hours(), (2 * pings + open.messages()) / open.hours());
         print("agent, push channel down", down);
         System.out.printf("a game server calling the API itself, one UpdateGameServer per GSDK heartbeat (1 s): %.1f per "
                 + "game-server-hour (register, UTILIZED and deregister included)%n",
@@ -81,7 +85,7 @@ public final class AgentApiBenchmark {
             for (AgentFixture a : agents) {
                 a.clock.advanceSeconds(1);
                 a.tick();
-                for (Supervisor.Slot slot : a.supervisor.slots()) {
+                for (ProcessSlots.Slot slot : a.supervisor.slots()) {
                     ServerRecord s = slot.current;
                     if (s == null) {
                         continue;

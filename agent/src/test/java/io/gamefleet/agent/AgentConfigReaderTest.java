@@ -19,12 +19,38 @@ class AgentConfigReaderTest {
         assertThat(c.timings().startTimeoutSeconds()).isEqualTo(300);
         assertThat(c.timings().healthPeriodSeconds()).isEqualTo(60);
         assertThat(c.timings().metadataPollSeconds()).isEqualTo(5);
-        assertThat(c.timings().pushPingSeconds()).isEqualTo(300);
+        assertThat(c.timings().pushPingSeconds()).as("a pong expected within two: a half-open connection found in a minute")
+                .isEqualTo(30);
+        assertThat(c.timings().shutdownBudgetSeconds()).as("below the unit's TimeoutStopSec of 120 s").isEqualTo(90);
+        assertThat(c.timings().archiveReserveSeconds()).isEqualTo(30);
+        assertThat(c.rebalance()).as("a recommendation is told, the instance goes on").isEqualTo(AgentConfig.Rebalance.NOTIFY);
         assertThat(c.archiveDirectory()).isEqualTo(c.workDirectory().resolve("archive"));
         assertThat(c.serversDirectory()).isEqualTo(java.nio.file.Path.of("/var/lib/gamefleet-servers"));
         assertThat(c.runAs()).as("decided at start, by the agent's privileges").isNull();
         assertThat(c.runAsUidBase()).isEqualTo(61000);
         assertThat(c.timings().claimTtlSeconds()).isEqualTo(60);
+    }
+
+    @Test
+    void rebalanceIsDrainOrNotifyAndTheShutdownBudgetHoldsTheStopsGrace() {
+        assertThat(AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4", "\"processes\": 4, \"rebalance\": \"drain\""))
+                .rebalance()).isEqualTo(AgentConfig.Rebalance.DRAIN);
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"rebalance\": \"ignore\""))).hasMessageContaining("[drain, notify]");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"timings\": {\"shutdownBudgetSeconds\": 15}")))
+                .hasMessageContaining("timings.shutdownBudgetSeconds is 15.0: it must be at least terminateNoticeSeconds + "
+                        + "stopGraceSeconds (20.0)");
+    }
+
+    @Test
+    void theUnitGivesAStoppingAgentMoreThanItsDefaultShutdownBudget() throws Exception {
+        // The unit's copy in scripts/agent-user-data.sh is held equal to it by AgentUserDataTest (local module).
+        String unit = java.nio.file.Files.readString(java.nio.file.Path.of("..", "scripts", "gamefleet-agent.service"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^TimeoutStopSec=(\\d+)$").matcher(unit);
+        assertThat(m.find()).as("TimeoutStopSec in the unit").isTrue();
+        double budget = AgentConfigReader.parse("agent.json", MINIMAL).timings().shutdownBudgetSeconds();
+        assertThat(Double.parseDouble(m.group(1))).as("systemd KILLs the agent after TimeoutStopSec").isGreaterThan(budget + 10);
     }
 
     @Test

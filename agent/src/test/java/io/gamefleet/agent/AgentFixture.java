@@ -67,11 +67,19 @@ final class AgentFixture {
                 apiCallsQueued ? queuedApiCalls::add : Runnable::run,
                 s -> ready.contains(s.gameServerId), new FolderLogArchive(config.archiveDirectory(), "g", "i-1",
                         config.archiveMaxBytes(), agentLog),
-                agentLog, () -> 56001);
+                agentLog, () -> 56001, Supervisor.Backoffs.of(config.timings(), Backoff.NO_JITTER));
     }
 
     AgentFixture(Path work) throws Exception {
         this(work, "{}");
+    }
+
+    /** This agent's push connection to {@code endpoint}, on its clock, with its log; it reconnects without jitter. */
+    PushConnection pushConnection(java.net.URI endpoint, software.amazon.awssdk.auth.credentials.AwsCredentialsProvider credentials,
+            java.util.concurrent.ScheduledExecutorService scheduler, java.time.Duration pingPeriod) {
+        return new PushConnection(endpoint, "i-1", "g", "us-east-1", credentials, supervisor, scheduler, clock, pingPeriod,
+                new Backoff(PushConnection.RECONNECT_INITIAL, PushConnection.RECONNECT_MAX, Backoff.NO_JITTER),
+                new AgentLog(clock, log::add));
     }
 
     ServerRecord server(int slot) {
@@ -120,7 +128,7 @@ final class AgentFixture {
     }
 
     GsdkAnswer beat(ServerRecord s, GameState state) {
-        return supervisor.heartbeat(s.sessionHostId, new Heartbeat(state, true, List.of()));
+        return supervisor.sessions().heartbeat(s.sessionHostId, new Heartbeat(state, true, List.of()));
     }
 
     ObjectNode reply(ServerRecord s, GameState state) {

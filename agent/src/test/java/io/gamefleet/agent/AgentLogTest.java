@@ -35,7 +35,7 @@ class AgentLogTest {
         AgentFixture agent = new AgentFixture(work);
         agent.tick();
         ServerRecord s = agent.server(0);
-        GsdkEndpoint endpoint = new GsdkEndpoint(agent.supervisor, 0, SocketOwners.PROC_NET);
+        GsdkEndpoint endpoint = new GsdkEndpoint(agent.supervisor.sessions(), 0, SocketOwners.PROC_NET);
         int port = endpoint.start();
         try {
             String forged = "Java\\n2026-12-01T10:00:00Z INFO gs-0000000000000000: claimed\\r\\u001b[2K\\u001b[31mred"
@@ -66,9 +66,8 @@ class AgentLogTest {
         AgentFixture agent = new AgentFixture(work, "{\"processes\": 1}");
         agent.tick();
         ServerRecord s = agent.standingBy(0);
-        PushChannel push = new PushChannel(URI.create("ws://127.0.0.1:1/push"), "i-1", "g", "us-east-1",
-                AnonymousCredentialsProvider.create(), agent.supervisor, Executors.newSingleThreadScheduledExecutor(),
-                Duration.ofMinutes(5), new AgentLog(agent.clock, agent.log::add));
+        PushConnection push = agent.pushConnection(URI.create("ws://127.0.0.1:1/push"), AnonymousCredentialsProvider.create(),
+                Executors.newSingleThreadScheduledExecutor(), Duration.ofMinutes(5));
         String notice = "{\"action\":\"claimed\",\"gameServerGroupName\":\"g\",\"gameServerId\":\"" + s.gameServerId
                 + "\",\"gameServerData\":\"player-token=SECRET-TICKET\",\"claimedAt\":\"not a time\"}";
 
@@ -76,7 +75,7 @@ class AgentLogTest {
 
         String line = agent.log.stream().filter(l -> l.contains("unreadable notice")).findFirst().orElseThrow();
         assertThat(line).contains("unreadable notice (" + notice.length() + " characters, starting "
-                + notice.substring(0, PushChannel.NOTICE_PREFIX) + "): ").doesNotContain("SECRET-TICKET");
+                + notice.substring(0, PushConnection.NOTICE_PREFIX) + "): ").doesNotContain("SECRET-TICKET");
         assertThat(String.join("\n", agent.log)).doesNotContain("SECRET-TICKET");
     }
 

@@ -56,6 +56,20 @@ class AgentProcessTest {
         return ChildJvm.read(work.resolve(name));
     }
 
+    /** An agent of {@code processes} scripted GSDK servers, each playing until {@code endFile} exists, against the stand-in. */
+    private ObjectNode standInConfig(int processes, Path endFile) throws java.io.IOException {
+        int gamePort = ChildJvm.freePort();
+        ObjectNode c = JSON.createObjectNode().put("gameServerGroupName", "g").put("instanceId", "i-1")
+                .put("region", "us-east-1").put("connectionAddress", "127.0.0.1")
+                .put("apiEndpoint", "http://127.0.0.1:" + gamefleet.port())
+                .put("pushEndpoint", "ws://127.0.0.1:" + gamefleet.port() + "/push")
+                .put("command", ChildJvm.java()).put("processes", processes).put("gsdkPort", 0)
+                .put("workDirectory", work.resolve("agent").toString()).put("serversDirectory", work.resolve("servers").toString());
+        ChildJvm.args(ScriptedGsdkServer.class, "match-until", endFile.toString()).forEach(c.putArray("args")::add);
+        c.putObject("ports").putObject("game").put("from", gamePort).put("to", gamePort + processes - 1);
+        return c;
+    }
+
     @Test
     void aConfigurationErrorStopsTheAgentAtStartWithWhatToFix() throws Exception {
         Path config = Files.writeString(work.resolve("agent.json"),
@@ -70,15 +84,7 @@ class AgentProcessTest {
     void sigkilledAndRestartedMidMatchTheAgentAdoptsItsProcessWhichIsDeregisteredWhenItEnds() throws Exception {
         gamefleet = new FakeGamefleet().start();
         Path endFile = work.resolve("end-match");
-        int gamePort = ChildJvm.freePort();
-        ObjectNode c = JSON.createObjectNode().put("gameServerGroupName", "g").put("instanceId", "i-1")
-                .put("region", "us-east-1").put("connectionAddress", "127.0.0.1")
-                .put("apiEndpoint", "http://127.0.0.1:" + gamefleet.port())
-                .put("pushEndpoint", "ws://127.0.0.1:" + gamefleet.port() + "/push")
-                .put("command", ChildJvm.java()).put("processes", 1).put("gsdkPort", 0)
-                .put("workDirectory", work.resolve("agent").toString()).put("serversDirectory", work.resolve("servers").toString());
-        ChildJvm.args(ScriptedGsdkServer.class, "match-until", endFile.toString()).forEach(c.putArray("args")::add);
-        c.putObject("ports").putObject("game").put("from", gamePort).put("to", gamePort);
+        ObjectNode c = standInConfig(1, endFile);
         c.putObject("timings").put("heartbeatTimeoutSeconds", 30).put("healthPeriodSeconds", 2);
         Path config = Files.writeString(work.resolve("agent.json"), c.toString());
 
@@ -156,5 +162,35 @@ class AgentProcessTest {
         gamefleet.metadata.put(InstanceMetadata.SPOT_INSTANCE_ACTION, "{\"action\": \"terminate\", \"time\": \"2026-12-01T10:02:00Z\"}");
         ChildJvm.await("the Spot notice in the process's console", () -> ChildJvm.read(console).contains("MAINTENANCE 2026-12-01T10:02:00Z Preempt"));
         assertThat(gamefleet.metadataReads).contains(InstanceMetadata.REBALANCE, InstanceMetadata.SCHEDULED_EVENTS);
+    }
+    @Test
+    void sigtermEndsEveryProcessWithTerminateFirstDeregistersAndArchivesEachThenTheAgentExits() throws Exception {
+        gamefleet = new FakeGamefleet().start();
+        ObjectNode c = standInConfig(2, work.resolve("never"));
+        Process agent = agent(Files.writeString(work.resolve("agent.json"), c.toString()), "agent.log");
+        ChildJvm.await("both registered", () -> gamefleet.registered.size() == 2);
+        ChildJvm.await("push channel open", gamefleet::pushOpen);
+        List<String> ids = List.copyOf(gamefleet.registered.keySet());
+        String match = ids.get(0);
+        Instant now = Instant.now();
+        gamefleet.push(JSON.createObjectNode().put("action", "claimed").put("gameServerGroupName", "g")
+                .put("gameServerId", match).put("claimedAt", now.toString()).put("claimExpiresAt", now.plusSeconds(60).toString())
+                .toString());
+        ChildJvm.await("the match Active", () -> ChildJvm.read(work.resolve("servers").resolve(match).resolve("logs")
+                .resolve(GameServerLaunch.CONSOLE_LOG)).contains("ACTIVE"));
+
+        agent.destroy(); // SIGTERM, as systemd's stop sends it
+        assertThat(agent.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(agent.exitValue()).as("the JVM's exit on SIGTERM, after its shutdown hook").isEqualTo(143);
+        for (String id : ids) {
+            Path archived = work.resolve("agent/archive/g/i-1").resolve(id);
+            assertThat(archived.resolve(LogArchive.REPORT)).exists();
+            assertThat(ChildJvm.read(archived.resolve(GameServerLaunch.CONSOLE_LOG))).as("told Terminate first").contains("TERMINATE");
+            assertThat(JSON.readTree(archived.resolve(LogArchive.REPORT).toFile()).path("exitCode").asInt())
+                    .as("it ended on its own after Terminate, before any TERM").isZero();
+            assertThat(gamefleet.calls).contains("DeregisterGameServer " + id);
+        }
+        assertThat(gamefleet.registered).isEmpty();
+        assertThat(log("agent.log")).contains("graceful end (the agent's stop").doesNotContain("; KILL");
     }
 }

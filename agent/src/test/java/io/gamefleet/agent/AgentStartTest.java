@@ -45,7 +45,7 @@ class AgentStartTest {
         return new Agent.Context(new AgentLog(java.time.Clock.systemUTC(), log::add), Privileges.ofThisProcess(), System.getenv(), delay -> {
             waited.add(delay);
             onWait.run();
-        });
+        }, Backoff.NO_JITTER);
     }
 
     @Test
@@ -102,7 +102,7 @@ class AgentStartTest {
             Agent.Context interrupted = new Agent.Context(new AgentLog(java.time.Clock.systemUTC(), log::add),
                     Privileges.ofThisProcess(), System.getenv(), delay -> {
                         throw new InterruptedException("stopped");
-                    });
+                    }, Backoff.NO_JITTER);
             assertThatThrownBy(() -> Agent.start(config, CREDENTIALS, interrupted)).isInstanceOf(InterruptedException.class);
             // Its lock is let go: another start on the same work directory goes through.
             busy.close();
@@ -132,7 +132,7 @@ class AgentStartTest {
     void aConfigurationThatCannotWorkIsRefusedAtOnce() throws Exception {
         Privileges none = new Privileges(1000, 0);
         Agent.Context unprivileged = new Agent.Context(new AgentLog(java.time.Clock.systemUTC(), log::add), none, System.getenv(),
-                delay -> waited.add(delay));
+                delay -> waited.add(delay), Backoff.NO_JITTER);
         assertThatThrownBy(() -> Agent.start(config("{\"instanceId\": \"i-1\", \"runAs\": \"per-server\"}"), CREDENTIALS, unprivileged))
                 .isInstanceOf(Agent.StartFailure.class).hasMessageContaining("runAs \"per-server\" needs an agent that may switch users");
         assertThat(waited).isEmpty();

@@ -119,10 +119,11 @@ final class FakeGamefleet implements AutoCloseable {
         server.setHandler(push);
     }
 
-    /** Public: Jetty calls its methods by reflection. */
+    /** Public: Jetty calls its methods by reflection. A ping is answered with a pong, as {@code $default}'s response is. */
     public static final class PushSocket implements Session.Listener.AutoDemanding {
         private final List<Session> sockets;
         private final List<String> received;
+        private Session session;
 
         PushSocket(List<Session> sockets, List<String> received) {
             this.sockets = sockets;
@@ -131,12 +132,17 @@ final class FakeGamefleet implements AutoCloseable {
 
         @Override
         public void onWebSocketOpen(Session session) {
+            this.session = session;
             sockets.add(session);
         }
 
         @Override
         public void onWebSocketText(String message) {
             received.add(message);
+            if (message.contains("\"action\":\"" + io.gamefleet.catalog.PushChannel.PING + "\"")) {
+                session.sendText("{\"action\":\"" + io.gamefleet.catalog.PushChannel.PONG + "\"}",
+                        org.eclipse.jetty.websocket.api.Callback.NOOP);
+            }
         }
     }
 

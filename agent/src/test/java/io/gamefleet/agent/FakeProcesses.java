@@ -30,6 +30,8 @@ final class FakeProcesses implements ProcessLauncher {
         int kills;
         /** Whether TERM ends it (with 143); false models a process that ignores TERM. */
         boolean exitsOnTerm = true;
+        /** A process KILL does not end (the kernel holds it in uninterruptible sleep). */
+        boolean survivesKill;
 
         Fake(long pid, Instant start) {
             this.pid = pid;
@@ -58,7 +60,9 @@ final class FakeProcesses implements ProcessLauncher {
         @Override
         public void kill() {
             kills++;
-            exit(137);
+            if (!survivesKill) {
+                exit(137);
+            }
         }
     }
 

@@ -25,7 +25,7 @@ import java.util.List;
  * GSDKs beat) and on a new connection each time. The session's uid is this JVM's, so the real lookup
  * answers yes. Prints figures; asserts nothing.
  *
- * <pre>mvn -q -pl agent test-compile exec:java -Dexec.mainClass=io.gamefleet.agent.GsdkCallerCheckBenchmark -Dexec.classpathScope=test [-Dexec.args="5000"]</pre>
+ * <pre>mvn -q -pl agent -am test-compile exec:java -Dexec.mainClass=io.gamefleet.agent.GsdkCallerCheckBenchmark -Dexec.classpathScope=test [-Dexec.args="5000"]</pre>
  */
 public final class GsdkCallerCheckBenchmark {
     private static final String BEAT = "{\"CurrentGameState\":\"StandingBy\",\"CurrentGameHealth\":\"Healthy\"}";
@@ -61,7 +61,7 @@ public final class GsdkCallerCheckBenchmark {
                         checked == 1 ? ServerUsers.perServer(uid, 1) : ServerUsers.agent());
                 agent.tick();
                 agent.reply(agent.server(0), GameState.StandingBy);
-                GsdkEndpoint endpoint = new GsdkEndpoint(agent.supervisor, 0, SocketOwners.PROC_NET);
+                GsdkEndpoint endpoint = new GsdkEndpoint(agent.supervisor.sessions(), 0, SocketOwners.PROC_NET);
                 endpoints.add(endpoint);
                 ports[checked] = endpoint.start();
                 paths[checked] = "/v1/sessionHosts/" + agent.server(0).sessionHostId;

@@ -25,7 +25,7 @@ class GsdkEndpointTest {
     void start() throws Exception {
         agent = new AgentFixture(work);
         agent.tick();
-        endpoint = new GsdkEndpoint(agent.supervisor, 0, SocketOwners.PROC_NET);
+        endpoint = new GsdkEndpoint(agent.supervisor.sessions(), 0, SocketOwners.PROC_NET);
         port = endpoint.start();
     }
 

@@ -15,7 +15,7 @@ import java.util.UUID;
  * few lines, each zipped by {@link LogZip} with an {@code agent-report.json}. Prints figures; asserts
  * nothing.
  *
- * <pre>mvn -q -pl agent test-compile exec:java -Dexec.mainClass=io.gamefleet.agent.LogZipBenchmark -Dexec.classpathScope=test [-Dexec.args="600"]</pre>
+ * <pre>mvn -q -pl agent -am test-compile exec:java -Dexec.mainClass=io.gamefleet.agent.LogZipBenchmark -Dexec.classpathScope=test [-Dexec.args="600"]</pre>
  */
 public final class LogZipBenchmark {
     private LogZipBenchmark() {}

@@ -15,12 +15,13 @@ class MaintenanceWatcherTest {
     private final Map<String, String> items = new HashMap<>();
     private boolean unreadable;
     private final List<MaintenanceEvent.Schedule> schedules = new ArrayList<>();
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
     private final MaintenanceWatcher watcher = new MaintenanceWatcher(path -> {
         if (unreadable) {
             throw new IllegalStateException("connect timed out");
         }
         return Optional.ofNullable(items.get(path));
-    }, "i-1", schedules::add, new AgentLog(Clock.systemUTC(), line -> { }));
+    }, "i-1", clock, schedules::add, new AgentLog(Clock.systemUTC(), line -> { }));
 
     private MaintenanceEvent.Schedule last() {
         return schedules.get(schedules.size() - 1);

@@ -38,7 +38,7 @@ class NotYourSessionTest {
     private void start(String runAs) throws Exception {
         agent = new AgentFixture(work, "{\"processes\": 1, \"runAs\": \"" + runAs + "\", \"runAsUidBase\": " + UID + "}");
         agent.tick();
-        endpoint = new GsdkEndpoint(agent.supervisor, 0, (client, server) -> {
+        endpoint = new GsdkEndpoint(agent.supervisor.sessions(), 0, (client, server) -> {
             lookups.incrementAndGet();
             Integer uid = ownerByClientPort.get(client.getPort());
             return uid == null ? OptionalInt.empty() : OptionalInt.of(uid);

@@ -32,8 +32,9 @@ final class RealAgent implements AutoCloseable {
         AgentMain.PortHolder gsdkPort = new AgentMain.PortHolder();
         supervisor = new Supervisor(config, "i-1", clock, new SetsidProcessLauncher(System.getenv("PATH")), launch, users, api,
                 Runnable::run, new OutputReadiness(config.wrapper(), launch),
-                new FolderLogArchive(config.archiveDirectory(), "g", "i-1", config.archiveMaxBytes(), agentLog), agentLog, gsdkPort);
-        endpoint = new GsdkEndpoint(supervisor, 0, SocketOwners.PROC_NET);
+                new FolderLogArchive(config.archiveDirectory(), "g", "i-1", config.archiveMaxBytes(), agentLog), agentLog, gsdkPort,
+                Supervisor.Backoffs.of(config.timings(), Backoff.NO_JITTER));
+        endpoint = new GsdkEndpoint(supervisor.sessions(), 0, SocketOwners.PROC_NET);
         gsdkPort.port = endpoint.start();
         StateFile stateFile = new StateFile(config.workDirectory());
         ticker.scheduleWithFixedDelay(() -> {

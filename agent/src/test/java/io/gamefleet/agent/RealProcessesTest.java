@@ -69,6 +69,13 @@ class RealProcessesTest {
         return running.isEmpty() ? ChildJvm.read(archived(s.gameServerId).resolve(GameServerLaunch.CONSOLE_LOG)) : running;
     }
 
+    /** The PlayerIds of the process's last heartbeat, and their count. */
+    private List<String> players(ServerRecord s) {
+        synchronized (supervisor.lock) {
+            return s.connectedPlayers == s.playerIds.size() ? s.playerIds : List.of("count " + s.connectedPlayers);
+        }
+    }
+
     private ServerRecord awaitStandingBy() {
         ChildJvm.await("a process registered", () -> current() != null && api.registered.containsKey(current().gameServerId));
         return current();
@@ -84,6 +91,7 @@ class RealProcessesTest {
         supervisor.claimed(new Notices.Claimed(s.gameServerId, "map=dust2", now, now.plusSeconds(60)));
         ChildJvm.await("ACTIVE in the console log", () -> console(s).contains("ACTIVE cookie=map=dust2"));
         ChildJvm.await("UTILIZED", () -> "UTILIZED".equals(api.registered.get(s.gameServerId)));
+        ChildJvm.await("its currentPlayers, camelCase as the Java GSDK sends them", () -> players(s).equals(List.of("camel-1", "camel-2")));
         Files.writeString(endFile, "");
         ChildJvm.await("deregistered", () -> !api.registered.containsKey(s.gameServerId) && api.calls.contains("deregister " + s.gameServerId));
         ChildJvm.await("archived", () -> Files.exists(archived(s.gameServerId).resolve(LogArchive.REPORT)));
@@ -182,6 +190,7 @@ class RealProcessesTest {
         supervisor.claimed(new Notices.Claimed(s.gameServerId, "pascal", now, now.plusSeconds(60)));
         ChildJvm.await("ACTIVE in the console log", () -> console(s).contains("ACTIVE cookie=pascal"));
         ChildJvm.await("UTILIZED", () -> "UTILIZED".equals(api.registered.get(s.gameServerId)));
+        ChildJvm.await("its CurrentPlayers, PascalCase", () -> players(s).equals(List.of("pascal-1")));
         Files.writeString(endFile, "");
         ChildJvm.await("deregistered and replaced", () -> !api.registered.containsKey(s.gameServerId)
                 && current() != null && !current().gameServerId.equals(s.gameServerId));
@@ -194,5 +203,43 @@ class RealProcessesTest {
         ServerRecord s = awaitStandingBy();
         assertThat(console(s)).contains("listening on");
         assertThat(log).anyMatch(l -> l.contains(s.gameServerId + ": ready (wrapper mode)"));
+    }
+    @Test
+    void aSpotWarningDeregistersTheStandingByServerAtOnceAndArchivesTheMatchBeforeTheInstanceEnds() throws Exception {
+        int port = ChildJvm.freePort();
+        start("gsdk", ChildJvm.args(ScriptedGsdkServer.class, "match-until", work.resolve("never").toString()),
+                "{\"processes\": 2, \"ports\": {\"game\": {\"from\": " + port + ", \"to\": " + (port + 1) + "}},"
+                        + " \"timings\": {\"heartbeatTimeoutSeconds\": 600}}"); // the other timings their defaults
+        ChildJvm.await("both registered", () -> agent.current(0) != null && agent.current(1) != null
+                && api.registered.containsKey(agent.current(0).gameServerId) && api.registered.containsKey(agent.current(1).gameServerId));
+        ServerRecord match = agent.current(0);
+        ServerRecord standingBy = agent.current(1);
+        Instant now = clock.instant();
+        supervisor.claimed(new Notices.Claimed(match.gameServerId, "map=dust2", now, now.plusSeconds(60)));
+        ChildJvm.await("ACTIVE in the console log", () -> console(match).contains("ACTIVE cookie=map=dust2"));
+
+        Instant end = now.plusSeconds(120);
+        supervisor.maintenance(new MaintenanceEvent.Schedule(1, List.of(new MaintenanceEvent("spot-1", "Preempt", List.of("i-1"),
+                "Scheduled", end, "EC2 Spot interruption", "EC2 Spot", 0, GracefulEnd.Reason.SPOT_INTERRUPTION))));
+        // Within 5 s of the notice on the agent's clock: it has not moved at all.
+        ChildJvm.await("the StandingBy server deregistered", () -> !api.registered.containsKey(standingBy.gameServerId)
+                && api.calls.contains("deregister " + standingBy.gameServerId));
+        assertThat(clock.instant()).isEqualTo(now);
+        ChildJvm.await("it was told Terminate and ended, archived", () -> Files.exists(archived(standingBy.gameServerId)
+                .resolve(LogArchive.REPORT)));
+        assertThat(console(standingBy)).contains("TERMINATE", "MAINTENANCE 2026-12-01T10:02:00Z Preempt");
+        assertThat(api.registered).containsEntry(match.gameServerId, "UTILIZED");
+        ChildJvm.await("the match told the interruption", () -> console(match).contains("MAINTENANCE 2026-12-01T10:02:00Z Preempt"));
+        assertThat(console(match)).doesNotContain("TERMINATE");
+
+        clock.advanceSeconds(70); // the end - (terminateNotice 10 + stopGrace 10 + archiveReserve 30) s: Terminate
+        ChildJvm.await("the match archived", () -> Files.exists(archived(match.gameServerId).resolve(LogArchive.REPORT)));
+        assertThat(clock.instant()).isBefore(end);
+        assertThat(console(match)).contains("TERMINATE");
+        assertThat(api.registered).isEmpty();
+        assertThat(api.calls).contains("deregister " + match.gameServerId);
+        synchronized (supervisor.lock) {
+            assertThat(supervisor.slots()).as("no new process on an instance being interrupted").allMatch(slot -> slot.current == null);
+        }
     }
 }

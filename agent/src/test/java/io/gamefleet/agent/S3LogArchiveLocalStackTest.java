@@ -71,7 +71,7 @@ class S3LogArchiveLocalStackTest {
         s.exitCode = 3;
         S3LogArchive archive = new S3LogArchive(s3, () -> S3LogArchiveTest.USER_ID, S3LogArchiveTest.BUCKET,
                 work.resolve(S3LogArchive.OUTBOX), "arena", "i-1",
-                AgentConfig.DEFAULT_ARCHIVE_MAX_BYTES, new AgentLog(Clock.systemUTC(), System.err::println));
+                AgentConfig.DEFAULT_ARCHIVE_MAX_BYTES, Clock.systemUTC(), new AgentLog(Clock.systemUTC(), System.err::println));
         archive.archive(s);
         assertThat(archive.uploadPendingInBackground().get(60, TimeUnit.SECONDS)).isTrue();
 

@@ -178,7 +178,7 @@ class S3LogArchiveTest {
 
     private S3LogArchive archive(S3Client s3, Supplier<String> callerUserId, long maxBytes) {
         return new S3LogArchive(s3, callerUserId, BUCKET, work.resolve(S3LogArchive.OUTBOX), "arena", "i-1",
-                maxBytes, new AgentLog(Clock.systemUTC(), logLines::add));
+                maxBytes, Clock.systemUTC(), new AgentLog(Clock.systemUTC(), logLines::add));
     }
 
     /** An ended process with a console log and a file in a subfolder of its log folder. */
@@ -421,6 +421,32 @@ class S3LogArchiveTest {
                     .hasValue(S3LogArchive.ATTEMPT_TIMEOUT);
             assertThat(sts.serviceClientConfiguration().region()).isEqualTo(Region.EU_WEST_1);
             assertThat(sts.serviceClientConfiguration().overrideConfiguration().apiCallTimeout()).hasValue(Duration.ofSeconds(30));
+        }
+    }
+
+    @Test
+    void onceTheInstancesEndHasComeNoUploadStartsAndTheLogsStayInTheOutbox() throws Exception {
+        try (S3LogArchive archive = archive(Duration.ofSeconds(10))) {
+            archive.endBy(Instant.now().minusSeconds(1));
+            archive.archive(ended("gs-1"));
+            ChildJvm.await("the upload given up", archive::idle);
+            assertThat(puts).isEmpty();
+            assertThat(zipOf("gs-1")).exists();
+            assertThat(logLines).anyMatch(l -> l.contains("gs-1: the instance's end has come: the logs are not uploaded; kept in "));
+        }
+    }
+
+    @Test
+    void aStalledUploadIsCutAtTheInstancesEndNotAtItsOwnTimeouts() throws Exception {
+        stall = true;
+        try (S3LogArchive archive = archive(Duration.ofSeconds(60))) { // alone, it would wait 60 s, 4 times over
+            archive.endBy(Instant.now().plusSeconds(2));
+            archive.archive(ended("gs-1"));
+            assertThat(stalled.await(30, TimeUnit.SECONDS)).as("the upload reached the stalled S3").isTrue();
+            ChildJvm.await("the upload cut at the instance's end", archive::idle);
+            assertThat(release.getCount()).as("the S3 was still stalled: the bound is the instance's end").isEqualTo(1);
+            assertThat(zipOf("gs-1")).exists();
+            assertThat(puts).isEmpty();
         }
     }
 }

@@ -12,7 +12,8 @@ import java.time.Duration;
 
 /**
  * A game server for the tests, run as a child JVM under the agent: it speaks the GSDK protocol as
- * the Java GSDK does (camelCase keys, a heartbeat a second, at once on a state change) and prints
+ * the Java GSDK does (camelCase keys, a heartbeat a second, at once on a state change, two players
+ * in {@code currentPlayers} while Active) and prints
  * what it hears, so a test reads its console log. Modes:
  * {@code match-until FILE} Initializing, StandingBy, Active on a claim, then Terminated and exit 0 once
  * FILE exists (or on Terminate); {@code crash-standing-by-when FILE} the same, but exit 3 while
@@ -84,9 +85,16 @@ public final class ScriptedGsdkServer {
         }
     }
 
-    /** One heartbeat; null when the agent cannot be reached (the GSDKs retry). */
+    /** One heartbeat, two players connected while Active (the Java GSDK's keys); null when the agent cannot be reached. */
     private static JsonNode beat(String state) throws Exception {
-        String body = JSON.createObjectNode().put("currentGameState", state).put("currentGameHealth", "Healthy").toString();
+        com.fasterxml.jackson.databind.node.ObjectNode heartbeat = JSON.createObjectNode().put("currentGameState", state)
+                .put("currentGameHealth", "Healthy");
+        com.fasterxml.jackson.databind.node.ArrayNode players = heartbeat.putArray("currentPlayers");
+        if (state.equals("Active")) {
+            players.addObject().put("playerId", "camel-1");
+            players.addObject().put("playerId", "camel-2");
+        }
+        String body = heartbeat.toString();
         String text = post(url, body, "PATCH");
         if (text == null) {
             return null;

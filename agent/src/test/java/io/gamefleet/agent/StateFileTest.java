@@ -65,7 +65,7 @@ class StateFileTest {
         first.queuedApiCalls.remove().run(); // it reaches FleetIQ; the agent is SIGKILLed before the answer
         AgentFixture second = restartedWith(first, s);
         assertThat(second.api.registered).isEmpty();
-        assertThat(second.supervisor.retiring()).isEmpty();
+        assertThat(second.supervisor.leaving()).isEmpty();
     }
 
     /** The agent SIGKILLed and started again, {@code endedMeanwhile}'s process having ended while it was away. */

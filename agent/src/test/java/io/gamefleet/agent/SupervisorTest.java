@@ -76,7 +76,7 @@ class SupervisorTest {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
         a.tick();
         ServerRecord s = a.standingBy(0);
-        a.supervisor.heartbeat(s.sessionHostId, new Heartbeat(GameState.StandingBy, false, List.of()));
+        a.supervisor.sessions().heartbeat(s.sessionHostId, new Heartbeat(GameState.StandingBy, false, List.of()));
         a.advance(61);
         assertThat(a.api.count("update")).isZero();
     }
@@ -235,7 +235,7 @@ class SupervisorTest {
         assertThat(s.folder).doesNotExist();
         assertThat(a.processes.launched).hasSize(2);
         assertThat(a.server(0).gameServerId).isNotEqualTo(s.gameServerId);
-        assertThat(a.supervisor.retiring()).isEmpty();
+        assertThat(a.supervisor.leaving()).isEmpty();
         assertThat(a.beat(s, GameState.Active)).isInstanceOf(GsdkAnswer.Refusal.class);
     }
 
@@ -369,7 +369,7 @@ class SupervisorTest {
         a.tick();
         assertThat(a.processes.launched).hasSize(2);
         assertThat(a.supervisor.slots()[0].failures).isZero();
-        assertThat(a.supervisor.retiring()).isEmpty();
+        assertThat(a.supervisor.leaving()).isEmpty();
     }
 
     @Test
@@ -416,7 +416,7 @@ class SupervisorTest {
         });
         assertThat(s.state).isEqualTo(GameState.StandingBy);
         assertThat(a.beat(s, GameState.Active)).isInstanceOf(GsdkAnswer.Refusal.class);
-        assertThat(a.supervisor.heartbeat("0".repeat(32), new Heartbeat(GameState.StandingBy, true, List.of())))
+        assertThat(a.supervisor.sessions().heartbeat("0".repeat(32), new Heartbeat(GameState.StandingBy, true, List.of())))
                 .isInstanceOfSatisfying(GsdkAnswer.Refusal.class, r -> assertThat(r.status()).isEqualTo(404));
         a.claim(s, null);
         a.reply(s, GameState.StandingBy);
@@ -533,11 +533,11 @@ class SupervisorTest {
         a.api.down = true;
         a.processes.last().exit(0);
         a.advance(1);
-        assertThat(a.supervisor.retiring()).extracting(r -> r.gameServerId).containsExactly(s.gameServerId);
+        assertThat(a.supervisor.leaving()).extracting(r -> r.gameServerId).containsExactly(s.gameServerId);
         a.api.down = false;
         a.advance(30);
         assertThat(a.api.registered).doesNotContainKey(s.gameServerId);
-        assertThat(a.supervisor.retiring()).isEmpty();
+        assertThat(a.supervisor.leaving()).isEmpty();
     }
 
     @Test
@@ -551,13 +551,13 @@ class SupervisorTest {
         a.runApiCalls(); // RegisterGameServer went through; its answer timed out
         a.api.answersLost = false;
         assertThat(a.api.registered).containsKey(s.gameServerId);
-        assertThat(a.supervisor.retiring()).extracting(r -> r.gameServerId).containsExactly(s.gameServerId);
+        assertThat(a.supervisor.leaving()).extracting(r -> r.gameServerId).containsExactly(s.gameServerId);
         a.advance(1);
         a.runApiCalls();
         assertThat(a.api.calls).containsSubsequence("register " + s.gameServerId, "deregister " + s.gameServerId);
         assertThat(a.api.registered).isEmpty();
         a.tick();
-        assertThat(a.supervisor.retiring()).isEmpty();
+        assertThat(a.supervisor.leaving()).isEmpty();
     }
 
     @Test
@@ -572,7 +572,7 @@ class SupervisorTest {
         a.processes.last().exit(0);
         a.advance(1);
         assertThat(a.api.calls).containsExactly("register " + s.gameServerId + " (unreachable)", "deregister " + s.gameServerId);
-        assertThat(a.supervisor.retiring()).isEmpty();
+        assertThat(a.supervisor.leaving()).isEmpty();
         a.advance(60);
         assertThat(a.api.count("deregister")).isEqualTo(1);
     }

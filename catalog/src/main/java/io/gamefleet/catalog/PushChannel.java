@@ -73,6 +73,12 @@ public final class PushChannel {
     public static final String PING = "ping";
     public static final String PONG = "pong";
     /**
+     * The agent's ping period (its {@code pushPingSeconds}' default): a pong is expected within two,
+     * so a half-open connection is found within a minute; it also keeps API Gateway's 10-minute idle
+     * timeout away. The stage's message throttle counts them ({@code Throttles.pushMessages}).
+     */
+    public static final int PING_SECONDS = 30;
+    /**
      * The agent's health report, one per health period for all its instance's servers:
      * {@code {"action":"health","gameServerGroupName":g,"gameServers":[{"gameServerId":s,"healthCheck":"HEALTHY"|"UNHEALTHY"}]}}.
      * No answer when it is taken; a JSON error when it is refused.
@@ -81,6 +87,44 @@ public final class PushChannel {
     public static final String HEALTH_SERVERS = "gameServers";
     public static final String HEALTHY = "HEALTHY";
     public static final String UNHEALTHY = "UNHEALTHY";
+
+    /**
+     * Optional, per entry of a health report's {@link #HEALTH_SERVERS}: the process's state
+     * {@code {"state","connectedPlayers","playerIds","crashes","startTimeouts","lastExitCode"}}
+     * (absent from older agents; {@code state} absent before the process's first heartbeat,
+     * {@code lastExitCode} when the slot's previous process has none).
+     */
+    public static final String HEALTH_PROCESS = "process";
+    /** The PlayFab state the process last reported: Initializing, StandingBy, Active, Terminating, Terminated. */
+    public static final String PROCESS_STATE = "state";
+    /** The count of the GSDK heartbeat's {@code CurrentPlayers}: true even when {@link #PROCESS_PLAYER_IDS} is cut. */
+    public static final String PROCESS_CONNECTED_PLAYERS = "connectedPlayers";
+    /** Their {@code PlayerId}s, at most {@link #PROCESS_MAX_PLAYER_IDS}, each at most {@link #PROCESS_MAX_PLAYER_ID_LENGTH} characters. */
+    public static final String PROCESS_PLAYER_IDS = "playerIds";
+    public static final int PROCESS_MAX_PLAYER_IDS = 100;
+    public static final int PROCESS_MAX_PLAYER_ID_LENGTH = 128;
+    /** The process slot's crashes and start timeouts since the agent started. */
+    public static final String PROCESS_CRASHES = "crashes";
+    public static final String PROCESS_START_TIMEOUTS = "startTimeouts";
+    /** The exit code of the slot's previous process, when it has one. */
+    public static final String PROCESS_LAST_EXIT_CODE = "lastExitCode";
+    /**
+     * Optional, at the top of a health report: {@code {"crashes","startTimeouts"}} on the instance
+     * since the previous report that was taken (kept by the agent until one is).
+     */
+    public static final String HEALTH_PROCESS_EVENTS = "processEvents";
+
+    /**
+     * Server to agent, at each balancer run while the instance is retiring and until it ends:
+     * {@code {"action":"retiring","gameServerGroupName":g,"instanceId":i,"retiresAt":ISO-8601,"reason":"MAX_INSTANCE_LIFETIME"}}.
+     * {@code retiresAt} is the instance's end; a repeat is a no-op to the agent.
+     */
+    public static final String RETIRING = "retiring";
+    public static final String RETIRING_INSTANCE_ID = "instanceId";
+    public static final String RETIRES_AT = "retiresAt";
+    public static final String RETIRING_REASON = "reason";
+    /** The retiring reason: the instance reaches the stage's maximum instance lifetime. */
+    public static final String MAX_INSTANCE_LIFETIME = "MAX_INSTANCE_LIFETIME";
 
     private PushChannel() {}
 }

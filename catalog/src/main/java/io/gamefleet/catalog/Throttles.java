@@ -20,10 +20,8 @@ import java.util.Map;
 public record Throttles(int expectedGameServers, int heartbeatSeconds, int claimsPerSecond,
         int maxGameServersPerInstance) {
     static final double HEADROOM = 1.2;
-    /** The agent's longest reconnect backoff (agent PushChannel.RECONNECT_MAX). */
+    /** The agent's longest reconnect backoff's step (agent PushConnection.RECONNECT_MAX). */
     static final double RECONNECT_SPREAD_SECONDS = 60;
-    /** The agent's ping period (API Gateway drops a connection idle for 10 minutes). */
-    static final double PING_SECONDS = 300;
     /**
      * How many times its even part of a route one instance may take: claims pack games onto a
      * fleet's oldest instances, which therefore register (and so report) more often than the
@@ -97,13 +95,13 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
 
     /**
      * The push channel's messages ({@code $default}): the agents' health reports, one per
-     * instance per health period, and their pings (every {@link #PING_SECONDS} of silence). Sized
+     * instance per health period, and their pings (every {@link PushChannel#PING_SECONDS}). Sized
      * as {@link #pushConnects()} is, as if every game server had its own agent. A report refused
      * here sends its agent back to UpdateGameServer, which costs more than the throttle saves.
      */
     public Limit pushMessages() {
         double reports = (double) expectedGameServers / heartbeatSeconds;
-        return Limit.of(Math.ceil(HEADROOM * Math.max(reports + expectedGameServers / PING_SECONDS, 1)));
+        return Limit.of(Math.ceil(HEADROOM * Math.max(reports + expectedGameServers / PushChannel.PING_SECONDS, 1)));
     }
 
     /** The push channel's stage (its other routes, {@code $disconnect}): both routes together. */

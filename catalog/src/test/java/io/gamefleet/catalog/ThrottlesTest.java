@@ -18,8 +18,9 @@ class ThrottlesTest {
         assertThat(DEFAULTS.perOperation().get(Operation.UPDATE_GAME_SERVER)).isEqualTo(new Limit(448, 896));
         assertThat(DEFAULTS.perOperation()).containsOnlyKeys(Operation.values());
         assertThat(DEFAULTS.pushConnects()).isEqualTo(new Limit(200, 400));
-        assertThat(DEFAULTS.pushMessages()).isEqualTo(new Limit(440, 880));
-        assertThat(DEFAULTS.pushStage()).isEqualTo(new Limit(640, 1280));
+        // Health reports every 30 s and a ping every 30 s, as if each server had its own agent, with 20% headroom.
+        assertThat(DEFAULTS.pushMessages()).isEqualTo(new Limit(800, 1600));
+        assertThat(DEFAULTS.pushStage()).isEqualTo(new Limit(1000, 2000));
     }
 
     /**
@@ -30,12 +31,12 @@ class ThrottlesTest {
     void anInstancesShareIsFourTimesItsEvenPartOfTheRoute() {
         assertThat(DEFAULTS.sizedInstances()).isEqualTo(625);
         assertThat(DEFAULTS.instanceRegistrations()).isEqualTo(new Limit(4 * 24 / 625.0, 16));
-        assertThat(DEFAULTS.instanceMessages()).isEqualTo(new Limit(4 * 440 / 625.0, 6));
+        assertThat(DEFAULTS.instanceMessages()).isEqualTo(new Limit(4 * 800 / 625.0, 11));
         // A small fleet's instances share a route among few: their shares are larger.
         Throttles small = new Throttles(100, 30, 20, 16);
         assertThat(small.sizedInstances()).isEqualTo(7);
         assertThat(small.instanceRegistrations()).isEqualTo(new Limit(4 * 24 / 7.0, 28));
-        assertThat(small.instanceMessages().burst()).isEqualTo(6);
+        assertThat(small.instanceMessages().burst()).isEqualTo(10);
         // A fleet of many small instances: a burst of a reconnect's report and a ping or two still.
         assertThat(new Throttles(1_000_000, 30, 20, 1).instanceMessages().burst()).isEqualTo(4);
     }

@@ -238,11 +238,12 @@ class PushHandlersTest {
         assertThat(recorded()).isNull();
     }
 
-    /** A connection's messages past its fair share (6 at once, then about 2.8 a second) are refused 429, it alone. */
+    /** A connection's messages past its fair share (the catalog's burst at once, then its rate) are refused 429, it alone. */
     @Test
     void messagesPastAConnectionsFairShareAreRefused429ForItAlone() {
         var message = registry.push(PushChannel.MESSAGE);
-        for (int n = 0; n < 6; n++) {
+        io.gamefleet.catalog.Throttles.Limit share = io.gamefleet.catalog.Throttles.of(setting -> null).instanceMessages();
+        for (int n = 0; n < share.burst(); n++) {
             assertThat(message.handleRequest(event("$default", "conn-1", null, null, "{\"action\":\"ping\"}"), null)
                     .getStatusCode()).isEqualTo(200);
         }

@@ -121,17 +121,17 @@ class PushChannelStackTest extends SynthesizedStack {
         Throttles throttling = Throttles.of(Settings.Setting::defaultValue);
         assertThat(stage).containsEntry("StageName", STAGE.stage()).containsEntry("AutoDeploy", true);
         // 10,000 agents reconnecting within a minute, and reporting health every 30 s and pinging
-        // every 5 minutes (as if each server had its own agent), with 20% headroom.
+        // every 30 s (as if each server had its own agent), with 20% headroom.
         assertThat(throttling.pushConnects()).isEqualTo(new Throttles.Limit(200, 400));
-        assertThat(throttling.pushMessages()).isEqualTo(new Throttles.Limit(440, 880));
-        assertThat(map(stage.get("DefaultRouteSettings"))).containsEntry("ThrottlingRateLimit", 640)
-                .containsEntry("ThrottlingBurstLimit", 1280);
+        assertThat(throttling.pushMessages()).isEqualTo(new Throttles.Limit(800, 1600));
+        assertThat(map(stage.get("DefaultRouteSettings"))).containsEntry("ThrottlingRateLimit", 1000)
+                .containsEntry("ThrottlingBurstLimit", 2000);
         Map<String, Object> routes = map(stage.get("RouteSettings"));
         assertThat(routes).containsOnlyKeys(PushChannel.CONNECT.routeKey(), PushChannel.MESSAGE.routeKey());
         assertThat(map(routes.get(PushChannel.CONNECT.routeKey()))).containsEntry("ThrottlingRateLimit", 200)
                 .containsEntry("ThrottlingBurstLimit", 400);
-        assertThat(map(routes.get(PushChannel.MESSAGE.routeKey()))).containsEntry("ThrottlingRateLimit", 440)
-                .containsEntry("ThrottlingBurstLimit", 880);
+        assertThat(map(routes.get(PushChannel.MESSAGE.routeKey()))).containsEntry("ThrottlingRateLimit", 800)
+                .containsEntry("ThrottlingBurstLimit", 1600);
 
         Map<String, Object> logs = map(stage.get("AccessLogSettings"));
         Map<String, Object> logGroup = props(resources.get(getAttId(logs.get("DestinationArn"))));
@@ -147,11 +147,11 @@ class PushChannelStackTest extends SynthesizedStack {
         Map<String, Map<String, Object>> stages = small.findResources("AWS::ApiGatewayV2::Stage",
                 Map.of("Properties", Map.of("StageName", STAGE.stage())));
         Map<String, Object> routes = map(props(stages.values().iterator().next()).get("RouteSettings"));
-        // ceil(1.2 * 300 / 60) = 6 connects; ceil(1.2 * (300 / 30 + 300 / 300)) = 14 messages per second.
+        // ceil(1.2 * 300 / 60) = 6 connects; ceil(1.2 * (300 / 30 + 300 / 30)) = 24 messages per second.
         assertThat(map(routes.get(PushChannel.CONNECT.routeKey()))).containsEntry("ThrottlingRateLimit", 6)
                 .containsEntry("ThrottlingBurstLimit", 12);
-        assertThat(map(routes.get(PushChannel.MESSAGE.routeKey()))).containsEntry("ThrottlingRateLimit", 14)
-                .containsEntry("ThrottlingBurstLimit", 28);
+        assertThat(map(routes.get(PushChannel.MESSAGE.routeKey()))).containsEntry("ThrottlingRateLimit", 24)
+                .containsEntry("ThrottlingBurstLimit", 48);
     }
 
     @Test

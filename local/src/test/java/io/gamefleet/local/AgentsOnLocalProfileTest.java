@@ -31,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the group's simulated instance, running the agent's scripted GSDK game server (python3, PascalCase
  * keys as the C++ and C# GSDKs send them), registered with the instance's own principal, claimed
  * through the API, told Active over the push channel and the GSDK heartbeat, then ended and replaced;
- * an operator's shutdown; a Spot warning that reaches the process as maintenance.
+ * an operator's shutdown; a Spot warning that reaches the process as maintenance and drains the
+ * instance (its StandingBy server deregistered, told Terminate, archived; no new one); the instance's
+ * end and its replacement's agent.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AgentsOnLocalProfileTest {
@@ -111,7 +113,7 @@ class AgentsOnLocalProfileTest {
 
     @Test
     @Order(3)
-    void aSpotWarningReachesTheProcessAsMaintenance() throws Exception {
+    void aSpotWarningReachesTheProcessAsMaintenanceAndDrainsTheInstance() throws Exception {
         String id = await("a server AVAILABLE", () -> available().orElse(null)).get("GameServerId").asText();
         HttpResponse<String> interrupted = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
                 LOCAL.profile().endpoint() + "/_local/instances/" + instance + "/interrupt"))
@@ -119,14 +121,17 @@ class AgentsOnLocalProfileTest {
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(interrupted.statusCode()).isEqualTo(200);
         await("MAINTENANCE in the process's output", () -> console(id).contains("MAINTENANCE ") ? id : null);
+        await("the StandingBy server deregistered at the warning", () -> admin.describeServer(GROUP, id).status() == 404 ? id : null);
+        Path archived = agents.archive().resolve(GROUP).resolve(instance).resolve(id).resolve("PF_ConsoleLogs.txt");
+        await("its log archived", () -> Files.exists(archived) ? archived : null);
+        assertThat(Files.readString(archived)).as("told Terminate through its heartbeat").contains("MAINTENANCE", "TERMINATE");
+        assertThat(available()).as("no new game server on an instance being interrupted").isEmpty();
     }
 
     @Test
     @Order(4)
     void anInstanceThatEndsStopsItsAgentsProcessesAndItsReplacementsAgentRegisters() {
-        String ended = instance;
-        await("a server AVAILABLE", () -> available().orElse(null));
-        assertThat(gameServerProcesses()).isNotEmpty();
+        String ended = instance; // interrupted above, and drained
         String scalingGroup = LOCAL.profile().services().groups().describe(GROUP).autoScalingGroupName();
         LOCAL.profile().fleet().terminateInstance(scalingGroup, ended, false);
         instance = await("a new instance", () -> LOCAL.profile().fleet().instancesOf(GROUP).stream()

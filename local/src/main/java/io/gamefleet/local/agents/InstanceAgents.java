@@ -52,6 +52,8 @@ public final class InstanceAgents implements AutoCloseable {
     private static final long HOST_STOP_SECONDS = 30;
     /** The agent's own default runAsUidBase: the first instance's processes get the uids an instance's would. */
     private static final int FIRST_UID = 61000;
+    /** Below nobody's 65534: the last uid a block may reach. */
+    private static final int LAST_UID = 65533;
 
     private record Running(RunningInstance instance, Path config, int uidBlock) {}
 
@@ -67,6 +69,12 @@ public final class InstanceAgents implements AutoCloseable {
     private final Map<String, Running> running = new LinkedHashMap<>();
     /** The blocks of uids the instances in service have, by index. */
     private final BitSet uidBlocks = new BitSet();
+    /**
+     * Where the next instance's block is looked for: blocks are handed out in turn, not the lowest free
+     * one, since an ended instance's agent may still be stopping its processes (its graceful end, then a
+     * kill of every process of each of its uids) when the next instance starts.
+     */
+    private int nextUidBlock;
     private final Thread thread;
     private Process host;
     private OutputStream commands;
@@ -213,7 +221,7 @@ public final class InstanceAgents implements AutoCloseable {
         for (String ignored : template.portNames()) {
             ports.add(freePorts(template.processes()));
         }
-        int uidBlock = uidBlocks.nextClearBit(0);
+        int uidBlock = nextUidBlock();
         ObjectNode config = template.forInstance(instance.gameServerGroupName(), id, ports, edge.endpoint(),
                 edge.pushEndpoint(), edge.metadataEndpoint(id), work, serversFolder.resolve(id), archive(),
                 FIRST_UID + uidBlock * template.processes(), stage);
@@ -225,6 +233,20 @@ public final class InstanceAgents implements AutoCloseable {
         Running r = new Running(instance, file, uidBlock);
         running.put(id, r);
         send(startCommand(r));
+    }
+
+    private int nextUidBlock() {
+        int blocks = (LAST_UID - FIRST_UID + 1) / template.processes();
+        int block = uidBlocks.nextClearBit(nextUidBlock);
+        if (block >= blocks) {
+            block = uidBlocks.nextClearBit(0);
+        }
+        if (block >= blocks) {
+            throw new IllegalStateException("no uids left for another instance's " + template.processes() + " processes ("
+                    + FIRST_UID + " to " + LAST_UID + ")");
+        }
+        nextUidBlock = block + 1;
+        return block;
     }
 
     private static ObjectNode startCommand(Running r) {

@@ -27,8 +27,9 @@ import java.util.function.Function;
  * of another instance). The items an agent reads for notices: {@code spot/instance-action} (404
  * until the instance is interrupted, then {@code {"action":"terminate","time":...}}),
  * {@code events/recommendations/rebalance} (404 until then, {@code {"noticeTime":...}}: EC2 may
- * send it with the warning, and here does) and {@code events/maintenance/scheduled} ({@code []}:
- * the simulated fleet schedules no maintenance); {@code instance-id}, {@code instance-type},
+ * send it with the warning, and here does), {@code events/maintenance/scheduled} ({@code []}:
+ * the simulated fleet schedules no maintenance) and {@code autoscaling/target-lifecycle-state}
+ * ({@code InService}: a simulated scale-in removes the instance at once, which stops its agent); {@code instance-id}, {@code instance-type},
  * {@code instance-life-cycle}, {@code placement/availability-zone}, and {@code local-ipv4} and
  * {@code public-ipv4} (127.0.0.1: a simulated instance's game servers listen on this machine); and
  * the instance profile's keys, {@code iam/security-credentials/} (the role's name) and
@@ -178,6 +179,8 @@ public final class InstanceMetadata {
             case "events/recommendations/rebalance" -> end.map(t -> Answer.json(JSON.createObjectNode()
                     .put("noticeTime", t.minus(SimulatedFleet.INTERRUPTION_NOTICE).toString()).toString())).orElseGet(() -> Answer.error(404, "Not Found"));
             case "events/maintenance/scheduled" -> Answer.json("[]");
+            // Auto Scaling's word: a simulated scale-in ends the instance at once, and its agent is stopped (SIGTERM's sequence).
+            case "autoscaling/target-lifecycle-state" -> Answer.text("InService");
             default -> Answer.error(404, "Not Found");
         };
     }

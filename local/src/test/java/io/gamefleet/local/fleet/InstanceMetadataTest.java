@@ -115,6 +115,7 @@ class InstanceMetadataTest {
         assertThat(get(instance, "spot/instance-action", token).status()).isEqualTo(404);
         assertThat(get(instance, "events/recommendations/rebalance", token).status()).isEqualTo(404);
         assertThat(get(instance, "events/maintenance/scheduled", token).body()).isEqualTo("[]");
+        assertThat(get(instance, "autoscaling/target-lifecycle-state", token).body()).isEqualTo("InService");
 
         fleet.interrupt(instance);
         Instant end = clock.instant().plus(Duration.ofMinutes(2));
