@@ -44,6 +44,12 @@ final class SetsidProcessLauncher implements ProcessLauncher {
 
     @Override
     public GameProcess launch(LaunchSpec spec) throws IOException {
+        Process process = builder(spec).start();
+        return new GroupLeader(process.toHandle(), process, ProcessStat.of(process.pid()).map(ProcessStat::startTicks).orElse(-1L));
+    }
+
+    /** How a game server is started: under setsid and setpriv, with the spec's environment and nothing else. */
+    static ProcessBuilder builder(LaunchSpec spec) {
         List<String> command = new ArrayList<>();
         command.add("setsid");
         command.addAll(asUser(spec.uid()));
@@ -55,33 +61,52 @@ final class SetsidProcessLauncher implements ProcessLauncher {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(spec.outputFile().toFile()));
         builder.environment().clear();
         builder.environment().putAll(spec.environment());
-        Process process = builder.start();
-        return new GroupLeader(process.toHandle(), process, ProcessStat.of(process.pid()).map(ProcessStat::startTicks).orElse(-1L));
+        return builder;
     }
 
     @Override
     public Optional<GameProcess> adopt(long pid, Long startTicks, Instant startInstant, int uid) {
         Optional<ProcessStat> stat = ProcessStat.of(pid);
         Optional<ProcessHandle> handle = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
-        if (stat.isEmpty() || handle.isEmpty() || !stat.get().leadsItsSession()) {
+        if (stat.isEmpty() || handle.isEmpty()) {
             return Optional.empty();
         }
-        boolean sameStart = startTicks != null ? stat.get().startTicks() == startTicks
-                : handle.get().info().startInstant()
-                        .map(s -> Duration.between(s, startInstant).abs().compareTo(SAME_START) < 0).orElse(false);
-        boolean sameUser = uid == ServerUsers.AGENT_USER || ProcessStat.realUid(pid).orElse(-1) == uid;
-        return sameStart && sameUser ? Optional.of(new GroupLeader(handle.get(), null, stat.get().startTicks())) : Optional.empty();
+        boolean same = isTheOneStarted(stat.get(), handle.get().info().startInstant(), startTicks, startInstant) && runsAs(pid, uid);
+        return same ? Optional.of(new GroupLeader(handle.get(), null, stat.get().startTicks())) : Optional.empty();
+    }
+
+    /**
+     * Whether the process {@code now} at a pid (which the OS says started at {@code startedAt}) is the one an
+     * earlier run recorded: the leader of its own session, started at the recorded clock tick, or, where the
+     * state file has none, within {@link #SAME_START} of the recorded instant.
+     */
+    static boolean isTheOneStarted(ProcessStat now, Optional<Instant> startedAt, Long startTicks, Instant startInstant) {
+        if (!now.leadsItsSession()) {
+            return false;
+        }
+        return startTicks != null ? now.startTicks() == startTicks
+                : startedAt.map(s -> Duration.between(s, startInstant).abs().compareTo(SAME_START) < 0).orElse(false);
+    }
+
+    /** Whether the process at {@code pid} runs as {@code uid} (whatever its uid, for the agent's own user). */
+    static boolean runsAs(long pid, int uid) {
+        return uid == ServerUsers.AGENT_USER || ProcessStat.realUid(pid).orElse(-1) == uid;
     }
 
     @Override
     public void killAll(int uid) {
+        run(killAllCommand(uid));
+    }
+
+    /** SIGKILL to every process of {@code uid}, sent as that uid: its processes only. */
+    static List<String> killAllCommand(int uid) {
         if (uid <= 0) {
             // kill -1 as root, or as the agent's user, would end far more than a slot's leftovers.
             throw new IllegalArgumentException("killAll needs a game server's own uid, not " + uid);
         }
         List<String> command = new ArrayList<>(asUser(uid));
         command.addAll(List.of("kill", "-KILL", "--", "-1")); // as that uid, -1 reaches its processes only
-        run(command);
+        return command;
     }
 
     @Override
@@ -105,11 +130,8 @@ final class SetsidProcessLauncher implements ProcessLauncher {
     }
 
     private int run(List<String> command) {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        builder.environment().clear();
-        builder.environment().putAll(Map.of("PATH", path));
         try {
-            return builder.start().waitFor();
+            return helper(command).start().waitFor();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -118,8 +140,16 @@ final class SetsidProcessLauncher implements ProcessLauncher {
         }
     }
 
+    /** One of the agent's helpers (setpriv, kill, test): its output discarded, the agent's PATH its only variable. */
+    ProcessBuilder helper(List<String> command) {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().clear();
+        builder.environment().putAll(Map.of("PATH", path));
+        return builder;
+    }
+
     /** A process group's leader; {@code process} is null for one adopted from an earlier run (no exit code then). */
-    private record GroupLeader(ProcessHandle handle, Process process, long startTicks) implements GameProcess {
+    record GroupLeader(ProcessHandle handle, Process process, long startTicks) implements GameProcess {
         @Override
         public long pid() {
             return handle.pid();

@@ -2,12 +2,20 @@ package io.gamefleet.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,5 +77,37 @@ class AgentLogTest {
         assertThat(line).contains("unreadable notice (" + notice.length() + " characters, starting "
                 + notice.substring(0, PushConnection.NOTICE_PREFIX) + "): ").doesNotContain("SECRET-TICKET");
         assertThat(String.join("\n", agent.log)).doesNotContain("SECRET-TICKET");
+    }
+
+    @Test
+    void eachEscapedRangeIsEscapedToItsEdgesAndNotOneCharacterBeyond() {
+        for (char c : new char[] {'\u0000', '\u001f', '\u007f', '\u0080', '\u009f', '\u2028', '\u2029', '\u202a', '\u202e',
+                '\u2066', '\u2069'}) {
+            assertThat(AgentLog.printable("a" + c + "b")).as("U+%04X", (int) c).isEqualTo(String.format("a\\u%04xb", (int) c));
+        }
+        String kept = " ~\u00a0\u2027\u202f\u2065\u206a";
+        assertThat(AgentLog.printable(kept)).isEqualTo(kept);
+    }
+
+    @Test
+    void aLineIsTheTimeTheLevelAndTheMessageEvenAShortOne() {
+        List<String> lines = new ArrayList<>();
+        AgentLog log = new AgentLog(Clock.fixed(Instant.parse("2026-12-01T10:00:00.123456Z"), ZoneOffset.UTC), lines::add);
+        log.info("up");
+        log.warn("");
+        assertThat(lines).containsExactly("2026-12-01T10:00:00.123Z INFO up", "2026-12-01T10:00:00.123Z WARN ");
+    }
+
+    @Test
+    void theAgentsLogGoesToStandardError() {
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        try {
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            AgentLog.stderr(Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC)).info("to the journal");
+        } finally {
+            System.setErr(stderr);
+        }
+        assertThat(captured.toString(StandardCharsets.UTF_8)).isEqualTo("2026-12-01T10:00:00Z INFO to the journal" + System.lineSeparator());
     }
 }

@@ -28,6 +28,11 @@ final class FakeGamefleet implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     final List<String> calls = new CopyOnWriteArrayList<>();
+    /** Each GameLift request's JSON body, in order. */
+    final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+    /** The claimed servers' GameServerData (a claim's time is {@link #CLAIMED_AT}). */
+    final Map<String, String> claimed = new ConcurrentHashMap<>();
+    static final java.time.Instant CLAIMED_AT = java.time.Instant.parse("2026-12-01T10:00:00Z");
     final Map<String, String> registered = new ConcurrentHashMap<>();
     /** The instance each registered server is on. */
     final Map<String, String> instanceOf = new ConcurrentHashMap<>();
@@ -61,6 +66,7 @@ final class FakeGamefleet implements AutoCloseable {
                 }
                 String target = request.getHeaders().get("X-Amz-Target");
                 JsonNode body = JSON.readTree(Content.Source.asString(request, StandardCharsets.UTF_8));
+                requests.add(body);
                 String id = body.path("GameServerId").asText();
                 String operation = target == null ? "?" : target.substring(target.indexOf('.') + 1);
                 calls.add(operation + " " + id + (body.has("UtilizationStatus") ? " " + body.path("UtilizationStatus").asText() : ""));
@@ -81,8 +87,13 @@ final class FakeGamefleet implements AutoCloseable {
                             status = 400;
                             answer = "{\"__type\":\"NotFoundException\",\"message\":\"no such game server\"}";
                         } else {
-                            answer = JSON.createObjectNode().set("GameServer", JSON.createObjectNode().put("GameServerId", id)
-                                    .put("InstanceId", instanceOf.get(id)).put("UtilizationStatus", registered.get(id))).toString();
+                            var server = JSON.createObjectNode().put("GameServerId", id)
+                                    .put("InstanceId", instanceOf.get(id)).put("UtilizationStatus", registered.get(id));
+                            if (claimed.containsKey(id)) {
+                                server.put("ClaimStatus", "CLAIMED").put("GameServerData", claimed.get(id))
+                                        .put("LastClaimTime", CLAIMED_AT.getEpochSecond());
+                            }
+                            answer = JSON.createObjectNode().set("GameServer", server).toString();
                         }
                     }
                     case "UpdateGameServer" -> {

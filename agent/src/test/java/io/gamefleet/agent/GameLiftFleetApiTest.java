@@ -45,4 +45,43 @@ class GameLiftFleetApiTest {
                 .hasMessageContaining("gs-1 is registered on instance i-other, not this instance i-1");
         assertThat(gamefleet.instanceOf).containsEntry("gs-1", "i-other");
     }
+
+    @Test
+    void anUpdateSaysHealthyAndUtilizedOnlyWhenTheyAre() {
+        FleetApi api = new GameLiftFleetApi(client, "g", "i-1");
+        api.register("gs-1", "10.0.0.5:7777");
+        api.update("gs-1", true, false);
+        api.update("gs-1", false, true);
+        assertThat(gamefleet.requests.subList(1, 3)).satisfiesExactly(
+                healthy -> {
+                    assertThat(healthy.path("HealthCheck").asText()).isEqualTo("HEALTHY");
+                    assertThat(healthy.has("UtilizationStatus")).isFalse();
+                },
+                utilized -> {
+                    assertThat(utilized.path("UtilizationStatus").asText()).isEqualTo("UTILIZED");
+                    assertThat(utilized.has("HealthCheck")).isFalse();
+                });
+        assertThat(gamefleet.requests).allSatisfy(r -> assertThat(r.path("GameServerGroupName").asText()).isEqualTo("g"));
+        assertThat(gamefleet.registered).containsEntry("gs-1", "UTILIZED");
+    }
+
+    @Test
+    void aDeregistrationRemovesTheServerAndAnUnknownServerIsNotFound() {
+        FleetApi api = new GameLiftFleetApi(client, "g", "i-1");
+        api.register("gs-1", "10.0.0.5:7777");
+        api.deregister("gs-1");
+        assertThat(gamefleet.calls).containsExactly("RegisterGameServer gs-1", "DeregisterGameServer gs-1");
+        assertThat(gamefleet.registered).isEmpty();
+        assertThatThrownBy(() -> api.update("gs-1", true, false)).isInstanceOf(FleetApi.NotFound.class);
+        assertThatThrownBy(() -> api.claimOf("gs-1")).isInstanceOf(FleetApi.NotFound.class);
+    }
+
+    @Test
+    void aClaimIsWhatDescribeGameServerTellsOfAClaimedServerAndNothingForAnAvailableOne() {
+        FleetApi api = new GameLiftFleetApi(client, "g", "i-1");
+        api.register("gs-1", "10.0.0.5:7777");
+        assertThat(api.claimOf("gs-1")).isEmpty();
+        gamefleet.claimed.put("gs-1", "map=dust2");
+        assertThat(api.claimOf("gs-1")).hasValue(new FleetApi.Claim("map=dust2", FakeGamefleet.CLAIMED_AT));
+    }
 }

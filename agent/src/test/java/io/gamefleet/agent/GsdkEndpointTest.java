@@ -126,4 +126,23 @@ class GsdkEndpointTest {
                     .isInstanceOf(java.io.IOException.class);
         }
     }
+
+    @Test
+    void aBodyOfExactly64KiBIsRead() throws Exception {
+        ServerRecord s = agent.server(0);
+        String head = "{\"CurrentGameState\":\"Initializing\",\"padding\":\"";
+        String heartbeat = head + "x".repeat(GsdkEndpoint.MAX_BODY - head.length() - 2) + "\"}";
+        assertThat(heartbeat).hasSize(GsdkEndpoint.MAX_BODY);
+        assertThat(call("PATCH", "/v1/sessionHosts/" + s.sessionHostId, heartbeat).statusCode()).isEqualTo(200);
+        assertThat(s.state).isEqualTo(GameState.Initializing);
+    }
+
+    @Test
+    void aStoppedEndpointNoLongerListens() throws Exception {
+        endpoint.stop();
+        try (java.net.Socket socket = new java.net.Socket()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> socket.connect(new java.net.InetSocketAddress(GsdkEndpoint.LOOPBACK,
+                    port), 2000)).isInstanceOf(java.net.ConnectException.class);
+        }
+    }
 }

@@ -7,9 +7,11 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.imds.Ec2MetadataClient;
+import software.amazon.awssdk.imds.Ec2MetadataResponse;
 import software.amazon.awssdk.imds.Ec2MetadataRetryPolicy;
 
 /**
@@ -116,5 +119,31 @@ class InstanceMetadataTest {
         refuseEveryToken = true;
         assertThatThrownBy(() -> metadata.get(InstanceMetadata.INSTANCE_ID)).hasMessageContaining("401");
         assertThat(tokensGiven).as("one new token per read, no more").hasValue(2);
+    }
+
+    @Test
+    void theClientOfARefusedTokenIsClosedWhenItIsReplaced() {
+        List<Boolean> closed = new CopyOnWriteArrayList<>();
+        InstanceMetadata metadata = InstanceMetadata.of(() -> {
+            Ec2MetadataClient client = client();
+            int index = closed.size();
+            closed.add(false);
+            return new Ec2MetadataClient() {
+                @Override
+                public Ec2MetadataResponse get(String path) {
+                    return client.get(path);
+                }
+
+                @Override
+                public void close() {
+                    closed.set(index, true);
+                    client.close();
+                }
+            };
+        });
+        assertThat(metadata.get(InstanceMetadata.INSTANCE_ID)).contains("i-0abc");
+        validTokens.clear();
+        assertThat(metadata.get(InstanceMetadata.INSTANCE_ID)).contains("i-0abc");
+        assertThat(closed).containsExactly(true, false);
     }
 }

@@ -1,6 +1,7 @@
 package io.gamefleet.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -216,5 +217,82 @@ class LogFolderCopyTest {
         assertThat(copy(100).leftOut()).singleElement().satisfies(l -> assertThat(l.reason())
                 .isEqualTo("the log folder is a file: nothing in it was read"));
         assertThat(LogFolderCopy.copy(work.resolve("no-such-server"), "logs", target(), 100).files()).isZero();
+    }
+
+    @Test
+    void aCleanFolderIsArchivedWholeAndSaidSoInOneLine() throws IOException {
+        FolderLogArchive archive = new FolderLogArchive(work.resolve("archive"), "g", "i-1", AgentConfig.DEFAULT_ARCHIVE_MAX_BYTES,
+                new AgentLog(Clock.systemUTC(), logLines::add));
+
+        archive.archive(server);
+
+        Path archived = work.resolve("archive/g/i-1/gs-1");
+        assertThat(archived.resolve(GameServerLaunch.CONSOLE_LOG)).hasContent("MATCH OVER");
+        assertThat(JSON.readTree(archived.resolve(LogArchive.REPORT).toFile()).has("cut")).isFalse();
+        assertThat(server.folder).doesNotExist();
+        assertThat(logLines).singleElement().asString().endsWith(" INFO gs-1: logs archived to " + archived);
+    }
+
+    @Test
+    void anArchiveTheDiskRefusesKeepsTheServersFolderAndSaysWhy() throws IOException {
+        Path notAFolder = Files.writeString(work.resolve("archive"), "a file where the archive should be");
+        FolderLogArchive archive = new FolderLogArchive(notAFolder, "g", "i-1", AgentConfig.DEFAULT_ARCHIVE_MAX_BYTES,
+                new AgentLog(Clock.systemUTC(), logLines::add));
+
+        assertThat(archive.stage(server)).isFalse();
+        archive.archive(server);
+
+        assertThat(server.logFolder().resolve(GameServerLaunch.CONSOLE_LOG)).hasContent("MATCH OVER\n");
+        assertThat(logLines).hasSize(2).allSatisfy(l -> assertThat(l).contains(" WARN gs-1: cannot archive the logs to "
+                + notAFolder.resolve("g/i-1/gs-1") + ": "));
+    }
+
+    @Test
+    void aFileCutPastTheFirstBufferKeepsExactlyTheCapsLastBytes() throws IOException {
+        int cap = 100_000; // more than one 64 KiB read
+        Files.writeString(logs().resolve(GameServerLaunch.CONSOLE_LOG), "x".repeat(3 * cap) + "CRASH");
+
+        LogFolderCopy.Result result = copy(cap);
+
+        assertThat(result.cut()).containsExactly(new LogFolderCopy.Cut(GameServerLaunch.CONSOLE_LOG, 3 * cap + 5, cap));
+        assertThat(Files.readString(target().resolve(GameServerLaunch.CONSOLE_LOG))).hasSize(cap).endsWith("xCRASH");
+    }
+
+    @Test
+    void atMostTenThousandFilesAreCopiedInTheOrderOfTheirPathsAndTheRestAreLeftOut() throws IOException {
+        for (int i = 0; i <= LogFolderCopy.MAX_FILES; i++) {
+            Files.createFile(logs().resolve(String.format("f%05d.log", i)));
+        }
+
+        LogFolderCopy.Result result = copy(AgentConfig.DEFAULT_ARCHIVE_MAX_BYTES);
+
+        assertThat(result.files()).isEqualTo(LogFolderCopy.MAX_FILES);
+        // PF_ConsoleLogs.txt sorts first: the last two f*.log files are left out.
+        assertThat(result.leftOut()).extracting(LogFolderCopy.LeftOut::path)
+                .containsExactly(String.format("f%05d.log", LogFolderCopy.MAX_FILES - 1), String.format("f%05d.log", LogFolderCopy.MAX_FILES));
+        assertThat(result.leftOut()).extracting(LogFolderCopy.LeftOut::reason).containsOnly("the archive holds at most "
+                + LogFolderCopy.MAX_FILES + " files");
+    }
+
+    @Test
+    void aFolderDeeperThanTheRemovalsLimitIsLeftOnTheDiskSaidSoAndOneAtTheLimitIsRemoved() throws IOException {
+        Path top = work.resolve("top");
+        Files.createDirectories(nested(top, LogFolderCopy.DELETE_DEPTH));
+
+        assertThatThrownBy(() -> LogFolderCopy.deleteTree(top)).isInstanceOf(IOException.class)
+                .hasMessage("a folder deeper than " + LogFolderCopy.DELETE_DEPTH + " levels, left on the disk");
+        assertThat(nested(top, LogFolderCopy.DELETE_DEPTH)).exists();
+        // One level down, the same folders are within the limit.
+        LogFolderCopy.deleteTree(nested(top, 1));
+        assertThat(top).isEmptyDirectory();
+    }
+
+    /** {@code levels} folders, one in the other, below {@code top}. */
+    private static Path nested(Path top, int levels) {
+        Path p = top;
+        for (int i = 0; i < levels; i++) {
+            p = p.resolve("d");
+        }
+        return p;
     }
 }

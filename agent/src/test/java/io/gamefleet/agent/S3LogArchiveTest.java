@@ -20,7 +20,9 @@ import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import org.eclipse.jetty.io.Content;
@@ -38,7 +40,10 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.sts.StsClient;
 
 /**
@@ -89,6 +94,8 @@ class S3LogArchiveTest {
     private final List<String> stsCalls = new CopyOnWriteArrayList<>();
     private final CountDownLatch stalled = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
+    /** Counted down by each PutObject S3 took. */
+    private final CountDownLatch firstPut = new CountDownLatch(1);
     private final Server server = new Server();
     private URI endpoint;
 
@@ -123,6 +130,7 @@ class S3LogArchiveTest {
                     }
                 });
                 puts.add(new Put(path, body, Integer.parseInt(request.getHeaders().get("x-amz-decoded-content-length")), metadata));
+                firstPut.countDown();
                 response.setStatus(200);
                 response.getHeaders().put("ETag", "\"0\"");
                 callback.succeeded();
@@ -165,7 +173,11 @@ class S3LogArchiveTest {
                 .endpointOverride(endpoint).forcePathStyle(true).build();
         StsClient sts = StsClient.builder().region(Region.US_EAST_1).credentialsProvider(credentials).endpointOverride(endpoint)
                 .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry())).build();
-        return new S3LogArchive(s3, S3LogArchive.callerUserId(sts), BUCKET, work.resolve(S3LogArchive.OUTBOX), "arena", "i-1",
+        return archive(s3, S3LogArchive.callerUserId(sts), maxBytes);
+    }
+
+    private S3LogArchive archive(S3Client s3, Supplier<String> callerUserId, long maxBytes) {
+        return new S3LogArchive(s3, callerUserId, BUCKET, work.resolve(S3LogArchive.OUTBOX), "arena", "i-1",
                 maxBytes, Clock.systemUTC(), new AgentLog(Clock.systemUTC(), logLines::add));
     }
 
@@ -215,7 +227,8 @@ class S3LogArchiveTest {
             assertThat(s.folder).doesNotExist();
             assertThat(outboxOf("gs-1")).doesNotExist();
             assertThat(zipOf("gs-1")).doesNotExist();
-            assertThat(logLines).anyMatch(l -> l.contains("gs-1: 3 files, ") && l.contains(" bytes zipped to "))
+            int logBytes = entries.values().stream().mapToInt(e -> e.getBytes(StandardCharsets.UTF_8).length).sum();
+            assertThat(logLines).anyMatch(l -> l.contains("gs-1: 3 files, " + logBytes + " bytes zipped to "))
                     .anyMatch(l -> l.contains("gs-1: logs archived to s3://" + BUCKET + "/" + USER_ID + "/arena/gs-1.zip"));
         }
     }
@@ -283,6 +296,7 @@ class S3LogArchiveTest {
             assertThat(puts).isEmpty();
             assertThat(logLines).anyMatch(l -> l.contains("WARN gs-1: cannot upload the logs to s3://" + BUCKET + " (")
                     && l.contains("kept in " + zipOf("gs-1")));
+            assertThat(archive.upload(outboxOf("gs-1")).get(30, TimeUnit.SECONDS)).as("one more try, as failed").isFalse();
         }
 
         failuresLeft.set(0);
@@ -342,6 +356,74 @@ class S3LogArchiveTest {
             assertThat(puts).isEmpty();
         }
     }
+
+    @Test
+    void anUploadOfAFolderAnEarlierPassTookIsDoneAndPutsNothingAgain() throws Exception {
+        try (S3LogArchive archive = archive(Duration.ofSeconds(10))) {
+            archive.archive(ended("gs-1"));
+            assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(archive.upload(outboxOf("gs-1")).get(30, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(puts).extracting(Put::path).containsExactly(KEY);
+    }
+
+    @Test
+    void whatAnEarlierRunLeftInTheOutboxIsUploadedAtStartUnasked() throws Exception {
+        Files.createDirectories(outboxOf("gs-1"));
+        Files.writeString(outboxOf("gs-1").resolve(GameServerLaunch.CONSOLE_LOG), "staged by an earlier run\n");
+        try (S3LogArchive restarted = archive(Duration.ofSeconds(10)).retryingEvery(Duration.ofHours(1))) {
+            assertThat(firstPut.await(30, TimeUnit.SECONDS)).as("put without a call").isTrue();
+            assertThat(restarted.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(puts).extracting(Put::path).containsExactly(KEY);
+        assertThat(puts.get(0).entries()).containsEntry(GameServerLaunch.CONSOLE_LOG, "staged by an earlier run\n");
+        assertThat(zipOf("gs-1")).doesNotExist();
+    }
+
+    @Test
+    void theUploadsRunOnADaemonThreadOfTheirOwnAndCloseLetsGoOfTheClient() throws Exception {
+        List<Thread> putOn = new CopyOnWriteArrayList<>();
+        AtomicBoolean closed = new AtomicBoolean();
+        S3Client s3 = new S3Client() {
+            @Override
+            public PutObjectResponse putObject(PutObjectRequest request, RequestBody body) {
+                putOn.add(Thread.currentThread());
+                return PutObjectResponse.builder().build();
+            }
+
+            @Override
+            public String serviceName() {
+                return SERVICE_NAME;
+            }
+
+            @Override
+            public void close() {
+                closed.set(true);
+            }
+        };
+        S3LogArchive archive = archive(s3, () -> USER_ID, AgentConfig.DEFAULT_ARCHIVE_MAX_BYTES);
+        archive.archive(ended("gs-1"));
+        assertThat(archive.uploadPendingInBackground().get(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(putOn).singleElement().satisfies(t -> {
+            assertThat(t.getName()).isEqualTo("log-archive");
+            assertThat(t.isDaemon()).as("a stalled upload never holds the agent's JVM from exiting").isTrue();
+        });
+        archive.close();
+        assertThat(closed).isTrue();
+    }
+
+    @Test
+    void theAgentsClientsAreInItsRegionAndBoundInTime() {
+        var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret"));
+        try (S3Client s3 = S3LogArchive.client("eu-west-1", credentials); StsClient sts = S3LogArchive.sts("eu-west-1", credentials)) {
+            assertThat(s3.serviceClientConfiguration().region()).isEqualTo(Region.EU_WEST_1);
+            assertThat(s3.serviceClientConfiguration().overrideConfiguration().apiCallAttemptTimeout())
+                    .hasValue(S3LogArchive.ATTEMPT_TIMEOUT);
+            assertThat(sts.serviceClientConfiguration().region()).isEqualTo(Region.EU_WEST_1);
+            assertThat(sts.serviceClientConfiguration().overrideConfiguration().apiCallTimeout()).hasValue(Duration.ofSeconds(30));
+        }
+    }
+
     @Test
     void onceTheInstancesEndHasComeNoUploadStartsAndTheLogsStayInTheOutbox() throws Exception {
         try (S3LogArchive archive = archive(Duration.ofSeconds(10))) {

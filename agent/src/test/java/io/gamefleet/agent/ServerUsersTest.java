@@ -35,6 +35,14 @@ class ServerUsersTest {
     }
 
     @Test
+    void aStatusWhoseLinesStopShortGivesNoUidAndNoCapability() {
+        Privileges p = Privileges.parse("Uid:\t998\nCapEff:\n");
+        assertThat(p.uid()).as("the real uid alone: no effective one").isEqualTo(-1);
+        assertThat(p.effectiveCapabilities()).isZero();
+        assertThat(p.canSwitchUsers()).isFalse();
+    }
+
+    @Test
     void byDefaultEachProcessGetsItsOwnUidWhereTheAgentMaySwitchUsers() throws Exception {
         ServerUsers users = decide(null, 999, UNIT_AND_SETPCAP);
         assertThat(users.perServer()).isTrue();
@@ -70,5 +78,21 @@ class ServerUsersTest {
                 .hasMessageContaining("this agent lacks CAP_CHOWN CAP_DAC_OVERRIDE CAP_KILL");
         assertThatThrownBy(() -> decide(null, 61001, UNIT)).isInstanceOf(Agent.StartFailure.class)
                 .hasMessageContaining("the game servers' uids 61000-61001 (runAsUidBase) include the agent's own uid 61001");
+    }
+
+    @Test
+    void theAgentsOwnUidIsRefusedAtEitherEndOfTheServersRangeAndTakenJustOutsideIt() throws Exception {
+        assertThatThrownBy(() -> decide(null, 61000, UNIT)).isInstanceOf(Agent.StartFailure.class)
+                .hasMessageContaining("include the agent's own uid 61000");
+        assertThat(decide(null, 60999, UNIT).uid(0)).isEqualTo(61000);
+        assertThat(decide(null, 61002, UNIT).uid(1)).isEqualTo(61001);
+    }
+
+    @Test
+    void aMissingCapabilitySaysWhetherPerServerWasAskedForOrTheDefault() {
+        assertThatThrownBy(() -> decide(null, 999, 1L << 7 | 1L << 6)).isInstanceOf(Agent.StartFailure.class)
+                .hasMessageStartingWith("runAs \"per-server\" (the default: this agent may switch users) also needs CAP_CHOWN");
+        assertThatThrownBy(() -> decide("per-server", 999, 1L << 7 | 1L << 6)).isInstanceOf(Agent.StartFailure.class)
+                .hasMessageStartingWith("runAs \"per-server\" also needs CAP_CHOWN");
     }
 }
