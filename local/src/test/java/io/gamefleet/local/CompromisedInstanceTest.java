@@ -194,7 +194,7 @@ class CompromisedInstanceTest {
                 }
                 pongs++;
             }
-            assertThat(pongs).as("its share's burst").isEqualTo(6);
+            assertThat(pongs).as("its share's burst").isEqualTo(LocalProfile.Limits.defaults().throttles().instanceMessages().burst());
             assertThat(answer.path("__type").asText()).isEqualTo("ThrottlingException");
             assertThat(answer.path("Message").asText()).contains("sent more push messages than its fair share");
             neighbourAgent.send("{\"action\":\"ping\"}");
