@@ -40,14 +40,19 @@ public final class SpotBalancer {
     private final ServiceSettings settings;
     private final Duration viabilityWindow;
     private final double viabilityThreshold;
+    private final Duration period;
     private final Clock clock;
     private final Consumer<String> log;
 
-    /** {@code notices}: what the retiring instances' agents are told. */
+    /**
+     * {@code period}: how often it runs, so that a retiring notice goes out at the last run before
+     * the retirement begins; {@code notices}: what the retiring instances' agents are told.
+     */
     public SpotBalancer(GroupRepository groups, GameServerRepository servers, InstanceRepository instances,
             InterruptionRepository interruptions, Compute compute, Metrics metrics, ServiceSettings settings,
-            Duration viabilityWindow, double viabilityThreshold, Clock clock, Consumer<String> log,
+            Duration viabilityWindow, double viabilityThreshold, Duration period, Clock clock, Consumer<String> log,
             InstanceNotices notices) {
+        this.period = period;
         this.notices = notices;
         this.groups = groups;
         this.servers = servers;
@@ -231,13 +236,15 @@ public final class SpotBalancer {
     }
 
     /**
-     * Every retiring instance's agent, told at each run until its end ({@link InstanceNotices#retiring});
-     * once the channel cannot be reached, the rest wait for the next run.
+     * Every retiring instance's agent, told at each run until its end ({@link InstanceNotices#retiring}),
+     * from the last run before its retirement begins: told at most a period early, never late, its
+     * game servers hear of the end at least the guaranteed lifetime before it. Once the channel
+     * cannot be reached, the rest wait for the next run.
      */
     private void tellRetiring(Collection<GameServerInstance> recorded, Instant now) {
         InstanceLifetime lifetime = settings.lifetime();
         for (GameServerInstance i : recorded) {
-            if (lifetime.retiring(i.launchTime(), now) && !lifetime.ended(i.launchTime(), now)
+            if (lifetime.retiring(i.launchTime(), now.plus(period)) && !lifetime.ended(i.launchTime(), now)
                     && !notices.retiring(i, lifetime.end(i.launchTime()).orElseThrow())) {
                 return;
             }

@@ -50,6 +50,8 @@ final class Fleet {
             HEALTH_TIMEOUT, DELETED_RETENTION, ACTIVATION_TIMEOUT, "gamefleet-", LIMITS, LIFETIME);
     static final Duration VIABILITY_WINDOW = Duration.ofHours(1);
     static final double VIABILITY_THRESHOLD = 0.2;
+    /** How often the balancer runs, as the stage's default schedule does. */
+    static final Duration BALANCER_PERIOD = Duration.ofMinutes(1);
     static final String C5 = "c5.large";
     static final String M5 = "m5.large";
     static final List<InstanceDefinition> TYPES = List.of(new InstanceDefinition(C5, null), new InstanceDefinition(M5, null));
@@ -126,7 +128,8 @@ final class Fleet {
 
     SpotBalancer balancer(GameServerRepository servers, Compute compute) {
         return new SpotBalancer(groups, servers, instances, interruptions, compute, metrics, settings,
-                VIABILITY_WINDOW, VIABILITY_THRESHOLD, clock, log::add, notices(instances));
+                VIABILITY_WINDOW, VIABILITY_THRESHOLD, BALANCER_PERIOD, clock, log::add,
+                notices(instances));
     }
 
     InstanceEvents events() {

@@ -124,38 +124,46 @@ class InstanceLifetimeTest {
         assertThat(fleet.servers.tryClaim(candidate, condition, now.plusSeconds(60), Optional.empty())).isEmpty();
     }
 
+    /**
+     * Told from the last run before its retirement begins (a balancer period early, never late: its
+     * servers hear of the end at least the guaranteed lifetime before it), DRAINING from its start.
+     */
     @Test
     void theBalancerDrainsItAndTellsItsAgentAtEachRunUntilItsEnd() {
         GameServerGroup g = group();
         fleet.launch(GROUP, OLD, C5, T0);
         fleet.register("gs-1", OLD);
-        at(RETIRING.minusSeconds(60));
+        at(RETIRING.minus(Fleet.BALANCER_PERIOD).minusSeconds(1));
         fleet.pushConnections().connect(Caller.onInstance(OLD), GROUP, OLD, "conn-1");
         assertThat(fleet.balancer().run(g).retired()).isEmpty();
-        assertThat(retiringNotices()).isEmpty();
+        assertThat(retiringNotices()).as("more than a period before its retirement").isEmpty();
+
+        at(RETIRING.minusSeconds(30));
+        assertThat(fleet.balancer().run(g).retired()).as("not retiring yet").isEmpty();
+        assertThat(retiringNotices()).as("the last run before it").singleElement().satisfies(n -> {
+            assertThat(n.connectionId()).isEqualTo("conn-1");
+            assertThat(n.instance().instanceId()).isEqualTo(OLD);
+            assertThat(n.retiresAt()).isEqualTo(END);
+        });
 
         at(RETIRING);
         GroupReport first = fleet.balancer().run(g);
         assertThat(first.retired()).containsExactly(OLD);
         assertThat(fleet.log).anyMatch(l -> l.contains("instance " + OLD + " of group arena is retiring: its maximum"
                 + " lifetime ends at " + END));
-        assertThat(retiringNotices()).singleElement().satisfies(n -> {
-            assertThat(n.connectionId()).isEqualTo("conn-1");
-            assertThat(n.instance().instanceId()).isEqualTo(OLD);
-            assertThat(n.retiresAt()).isEqualTo(END);
-        });
+        assertThat(retiringNotices()).hasSize(2);
         at(RETIRING.plusSeconds(60));
         assertThat(fleet.balancer().run(g).retired()).as("once DRAINING, not again").isEmpty();
-        assertThat(retiringNotices()).as("a notice at each run, a lost one made good by the next").hasSize(2);
+        assertThat(retiringNotices()).as("a notice at each run, a lost one made good by the next").hasSize(3);
         at(END.minusMillis(1));
         fleet.pushConnections().connect(Caller.onInstance(OLD), GROUP, OLD, "conn-2"); // the agent reconnects every 2 h
         fleet.balancer().run(g);
-        assertThat(retiringNotices()).hasSize(3).last().extracting(Notice::connectionId).isEqualTo("conn-2");
+        assertThat(retiringNotices()).hasSize(4).last().extracting(Notice::connectionId).isEqualTo("conn-2");
 
         at(END);
         GroupReport last = fleet.balancer().run(g);
         assertThat(last.terminated()).containsExactly(OLD);
-        assertThat(retiringNotices()).as("ended: no more notices").hasSize(3);
+        assertThat(retiringNotices()).as("ended: no more notices").hasSize(4);
     }
 
     /**

@@ -231,7 +231,7 @@ class PushChannelTest {
             return proceed.call();
         });
         new SpotBalancer(fleet.groups, fleet.servers, racing, fleet.interruptions, fleet.compute, fleet.metrics,
-                Fleet.SETTINGS, Fleet.VIABILITY_WINDOW, Fleet.VIABILITY_THRESHOLD, fleet.clock, fleet.log::add,
+                Fleet.SETTINGS, Fleet.VIABILITY_WINDOW, Fleet.VIABILITY_THRESHOLD, Fleet.BALANCER_PERIOD, fleet.clock, fleet.log::add,
                 fleet.notices(fleet.instances)).runAll();
         assertThat(connection("i-1")).isEqualTo("conn-new");
         assertThat(fleet.server("gs-1").pushConnectionId()).isEqualTo("conn-new");

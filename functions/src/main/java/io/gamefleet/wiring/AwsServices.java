@@ -216,7 +216,8 @@ public final class AwsServices {
             roles.put(role, new CallerRole(setting(Settings.roleArn(role)), setting(Settings.roleId(role))));
         }
         return new Services.Config(settings, pageTokenKey(region), seconds(Settings.VIABILITY_WINDOW_SECONDS),
-                number(Settings.VIABILITY_THRESHOLD), roles, list(Settings.INSTANCE_PROFILE_ARNS));
+                number(Settings.VIABILITY_THRESHOLD), seconds(Settings.BALANCER_RATE_SECONDS), roles,
+                list(Settings.INSTANCE_PROFILE_ARNS));
     }
 
     /**

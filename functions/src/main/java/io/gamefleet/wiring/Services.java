@@ -49,7 +49,8 @@ public final class Services {
      * {@code instanceProfileArns}: those a group's launch template may name.
      */
     public record Config(ServiceSettings settings, String pageTokenKey, Duration viabilityWindow,
-            double viabilityThreshold, Map<Role, CallerRole> callerRoles, Set<String> instanceProfileArns) {
+            double viabilityThreshold, Duration balancerPeriod, Map<Role, CallerRole> callerRoles,
+            Set<String> instanceProfileArns) {
         public Config {
             callerRoles = Map.copyOf(callerRoles);
             instanceProfileArns = Set.copyOf(instanceProfileArns);
@@ -92,7 +93,7 @@ public final class Services {
                 ports.instances(), ports.compute().get(), settings, clock));
         this.balancer = Lazy.of(() -> new SpotBalancer(ports.groups(), ports.servers(), ports.instances(),
                 ports.interruptions(), ports.compute().get(), ports.metrics().get(), settings,
-                config.viabilityWindow(), config.viabilityThreshold(), clock, log, notices));
+                config.viabilityWindow(), config.viabilityThreshold(), config.balancerPeriod(), clock, log, notices));
         this.reconciler = new WorkflowReconciler(ports.groups(), groupService, ports.workflows(), clock, log);
         this.instanceEvents = Lazy.of(() -> new InstanceEvents(ports.groups(), ports.instances(), ports.servers(),
                 ports.interruptions(), ports.compute().get(), ports.metrics().get(), config.viabilityWindow(), clock, log));

@@ -55,7 +55,7 @@ public final class TestServices {
                 AwsServices.lifetime(Settings.Setting::defaultValue));
         services = new Services(new Services.Ports(groups, servers, instances, interruptions, () -> compute,
                 () -> metrics, workflows, () -> templates, () -> notifier),
-                new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, roles, Set.of(ALLOWED_PROFILE)),
+                new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, Duration.ofMinutes(1), roles, Set.of(ALLOWED_PROFILE)),
                 clock, log::add);
     }
 

@@ -88,7 +88,7 @@ public final class DeploymentContext {
     /** Settings in hours, a fraction allowed, whose defaults are whole ({@link Lifetimes}). */
     static final Set<Setting> HOURS = Set.of(Settings.MAX_INSTANCE_LIFETIME_HOURS, Settings.GUARANTEED_SERVER_LIFETIME_HOURS);
 
-    /** The schedules' periods: context settings for the schedules, which no function reads. */
+    /** The schedules' periods: context settings for the schedules, given to the functions as the schedules run them. */
     static final Set<Setting> SCHEDULE_RATES = Triggers.SCHEDULES.stream().map(Schedule::rate)
             .collect(Collectors.toUnmodifiableSet());
 
@@ -166,10 +166,16 @@ public final class DeploymentContext {
         return key.toString();
     }
 
-    /** What the functions read from their environment: every context setting but the schedules' periods. */
+    /**
+     * What the functions read from their environment: every context setting, a schedule's period
+     * as EventBridge Scheduler runs it (whole minutes; the balancer sends its retiring notices a
+     * period ahead).
+     */
     Map<Setting, String> functionSettings() {
         Map<Setting, String> values = settings();
-        values.keySet().removeAll(SCHEDULE_RATES);
+        for (Schedule schedule : Triggers.SCHEDULES) {
+            values.put(schedule.rate(), Long.toString(60 * scheduleMinutes(schedule)));
+        }
         return values;
     }
 

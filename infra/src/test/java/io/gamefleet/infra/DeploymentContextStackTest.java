@@ -49,10 +49,10 @@ class DeploymentContextStackTest extends SynthesizedStack {
                         Settings.CLAIM_TTL_SECONDS.environmentVariable(), "30",
                         Settings.HEALTH_TIMEOUT_SECONDS.environmentVariable(), "90",
                         Settings.VIABILITY_THRESHOLD.environmentVariable(), "0.5",
-                        Settings.BALANCER_RATE_SECONDS.environmentVariable(), Match.absent(),
+                        Settings.BALANCER_RATE_SECONDS.environmentVariable(), "180",
                         Settings.DELETED_RETENTION_SECONDS.environmentVariable(),
                         Settings.DELETED_RETENTION_SECONDS.defaultValue())))));
-        // 150 s is 3 whole minutes: the schedule's rate, and the balancer's timeout.
+        // 150 s is 3 whole minutes: the schedule's rate, the period the functions are told, and the balancer's timeout.
         tuned.hasResourceProperties("AWS::Scheduler::Schedule", Map.of("ScheduleExpression", "rate(3 minutes)"));
         tuned.hasResourceProperties("AWS::Lambda::Function", Map.of(
                 "FunctionName", STAGE.of(Triggers.BALANCER.functionName()), "Timeout", 180));

@@ -86,13 +86,8 @@ class FunctionsStackTest extends SynthesizedStack {
             assertThat(variables.get(Settings.ACCOUNT_ID.environmentVariable())).isEqualTo(ref("AWS::AccountId"));
             assertThat(variables.get(Settings.STAGE.environmentVariable())).as(name).isEqualTo("prod");
             for (Setting setting : DeploymentContext.CONTEXT_SETTINGS) {
-                if (DeploymentContext.SCHEDULE_RATES.contains(setting)) {
-                    // A schedule's period is the schedule's: no function reads it.
-                    assertThat(variables).as(name).doesNotContainKey(setting.environmentVariable());
-                } else {
-                    assertThat(variables.get(setting.environmentVariable())).as(name + " " + setting.environmentVariable())
-                            .isEqualTo(setting.defaultValue());
-                }
+                assertThat(variables.get(setting.environmentVariable())).as(name + " " + setting.environmentVariable())
+                        .isEqualTo(setting.defaultValue());
             }
         }
     }
