@@ -1,30 +1,43 @@
 #!/usr/bin/env python3
-"""A light GSDK-protocol game server for the tests and the benchmark: it beats as the C++ and C# GSDKs
-do (PascalCase keys, PATCH /v1/sessionHosts/{id}, one heartbeat a second and one at once on a state
-change, a player in CurrentPlayers while Active), prints what it hears, and ends its match when the file given as its argument exists."""
+"""A light GSDK-protocol game server for the tests and the benchmark: it beats as the C++ GSDK does
+(PascalCase keys, PATCH /v1/sessionHosts/{id} on one kept connection, the reply's interval but at
+least a second, and at once on a state change), or with a second argument `java` as the Java GSDK
+times its beats (the reply's interval, however short); it sends a player in CurrentPlayers while
+Active, prints what it hears, and ends its match when the file given as its first argument exists."""
+import http.client
 import json
 import os
 import sys
 import time
-import urllib.error
-import urllib.request
 
 config = json.load(open(os.environ["GSDK_CONFIG_FILE"]))
-base = "http://" + config["heartbeatEndpoint"]
-url = base + "/v1/sessionHosts/" + config["sessionHostId"]
+host, port = config["heartbeatEndpoint"].rsplit(":", 1)
+url = "/v1/sessionHosts/" + config["sessionHostId"]
 end_file = sys.argv[1]
+interval_floor_ms = 0 if sys.argv[2:] == ["java"] else 1000
+connection = None
 
 
 def call(method, to, body):
-    request = urllib.request.Request(to, data=json.dumps(body).encode(), method=method,
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=1) as response:
-            return json.loads(response.read() or b"{}")
-    except urllib.error.HTTPError as e:
-        print("REFUSED", e.code, e.read().decode(), flush=True)
-    except OSError as e:
-        print("agent unreachable:", e, flush=True)
+    """One request on the kept connection; one the agent has closed (a restart) is opened again once."""
+    global connection
+    for attempt in (1, 2):
+        try:
+            if connection is None:
+                connection = http.client.HTTPConnection(host, int(port), timeout=1)
+            connection.request(method, to, body=json.dumps(body), headers={"Content-Type": "application/json"})
+            response = connection.getresponse()
+            data = response.read()
+            if response.status >= 400:
+                print("REFUSED", response.status, data.decode(), flush=True)
+                return None
+            return json.loads(data or b"{}")
+        except (OSError, http.client.HTTPException) as e:
+            if connection is not None:
+                connection.close()
+            connection = None
+            if attempt == 2:
+                print("agent unreachable:", e, flush=True)
     return None
 
 
@@ -36,7 +49,7 @@ def beat(state):
     return reply
 
 
-call("POST", base + "/v1/metrics/" + config["sessionHostId"] + "/gsdkinfo", {"Flavor": "Python", "Version": "test"})
+call("POST", "/v1/metrics/" + config["sessionHostId"] + "/gsdkinfo", {"Flavor": "Python", "Version": "test"})
 beat("Initializing")
 state = "StandingBy"
 while True:
@@ -54,4 +67,4 @@ while True:
         print("MATCH OVER", flush=True)
         beat("Terminated")
         sys.exit(0)
-    time.sleep(reply.get("nextHeartbeatIntervalMs", 1000) / 1000)
+    time.sleep(max(interval_floor_ms, reply.get("nextHeartbeatIntervalMs", 1000)) / 1000)

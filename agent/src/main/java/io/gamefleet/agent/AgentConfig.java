@@ -126,10 +126,11 @@ public record AgentConfig(
             Double pushPingSeconds,
             Double claimTtlSeconds,
             Double shutdownBudgetSeconds,
-            Double archiveReserveSeconds) {
+            Double archiveReserveSeconds,
+            Double standingByHeartbeatSeconds) {
 
         static final Timings DEFAULTS = new Timings(null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null);
+                null, null, null);
 
         public Timings {
             // PlayFab shuts down a server that does not reach StandingBy in time; GameLift's agent allows 5 min.
@@ -154,6 +155,9 @@ public record AgentConfig(
             shutdownBudgetSeconds = or(shutdownBudgetSeconds, 90);
             // Within a Spot interruption's 2 minutes, after the matches' Terminate, TERM and KILL (10 + 10 s).
             archiveReserveSeconds = or(archiveReserveSeconds, 30);
+            // The heartbeat interval answered to a StandingBy process (1 s otherwise, as PlayFab's agent answers):
+            // a claim waits for its next heartbeat, so this bounds claim to Active for the GSDKs that follow it.
+            standingByHeartbeatSeconds = or(standingByHeartbeatSeconds, 0.1);
         }
 
         /** Every timing by its key, in the record's order (the configuration check goes through them all). */
@@ -173,6 +177,7 @@ public record AgentConfig(
             keys.put("claimTtlSeconds", claimTtlSeconds);
             keys.put("shutdownBudgetSeconds", shutdownBudgetSeconds);
             keys.put("archiveReserveSeconds", archiveReserveSeconds);
+            keys.put("standingByHeartbeatSeconds", standingByHeartbeatSeconds);
             return keys;
         }
 
@@ -198,5 +203,6 @@ public record AgentConfig(
         java.time.Duration claimTtl() { return duration(claimTtlSeconds); }
         java.time.Duration shutdownBudget() { return duration(shutdownBudgetSeconds); }
         java.time.Duration archiveReserve() { return duration(archiveReserveSeconds); }
+        java.time.Duration standingByHeartbeat() { return duration(standingByHeartbeatSeconds); }
     }
 }

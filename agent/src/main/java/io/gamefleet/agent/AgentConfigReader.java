@@ -20,6 +20,8 @@ import java.util.stream.Collectors;
 public final class AgentConfigReader {
     /** No timing needs more than a day; far beyond it, the agent's time arithmetic would overflow. */
     static final int MAX_TIMING_SECONDS = 86_400;
+    /** A faster StandingBy heartbeat than this is load on the agent for a few milliseconds of a claim. */
+    static final double MIN_STANDING_BY_HEARTBEAT_SECONDS = 0.05;
     /** {@code {gameServerId}}, {@code {logFolder}}, {@code {instanceId}}, {@code {port:NAME}}. */
     static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z]+)(?::([A-Za-z0-9_.-]+))?}");
     private static final Pattern S3_BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
@@ -180,6 +182,12 @@ public final class AgentConfigReader {
                     + "terminateNoticeSeconds + stopGraceSeconds (" + (t.terminateNoticeSeconds() + t.stopGraceSeconds())
                     + "), or a stopping agent KILLs its processes before their TERM's grace (and keep it below the unit's "
                     + "TimeoutStopSec)");
+        }
+        if (t.standingByHeartbeatSeconds() < MIN_STANDING_BY_HEARTBEAT_SECONDS
+                || t.standingByHeartbeatSeconds() > GsdkReplies.HEARTBEAT_INTERVAL_MS / 1000.0) {
+            problems.add("timings.standingByHeartbeatSeconds is " + t.standingByHeartbeatSeconds() + ": it must be from "
+                    + MIN_STANDING_BY_HEARTBEAT_SECONDS + " to " + GsdkReplies.HEARTBEAT_INTERVAL_MS / 1000.0
+                    + " (the interval answered in the other states)");
         }
         backoffBounds(problems, "crashBackoff", t.crashBackoffInitialSeconds(), t.crashBackoffMaxSeconds());
         backoffBounds(problems, "apiRetry", t.apiRetryInitialSeconds(), t.apiRetryMaxSeconds());

@@ -8,7 +8,10 @@ import java.time.temporal.ChronoUnit;
 
 /** The heartbeat reply's JSON, with the keys as the GSDKs read them (nulls left out, as PlayFab's agent does). */
 final class GsdkReplies {
-    /** The GSDKs beat every second at the fastest; PlayFab's local agent always answers 1000. */
+    /**
+     * The interval answered but to a StandingBy process (timings.standingByHeartbeatSeconds): PlayFab's
+     * agent always answers 1000, the C++ GSDK floors what it is told at 1000 and the C# one ignores it.
+     */
     static final int HEARTBEAT_INTERVAL_MS = 1000;
 
     enum Operation { Continue, Active, Terminate }
@@ -17,11 +20,11 @@ final class GsdkReplies {
 
     private GsdkReplies() {}
 
-    static ObjectNode reply(Operation operation, ServerRecord s, String groupName, String instanceId,
+    static ObjectNode reply(Operation operation, long intervalMs, ServerRecord s, String groupName, String instanceId,
             MaintenanceEvent.Schedule maintenance, boolean withSchedule) {
         ObjectNode body = JSON.createObjectNode();
         body.put("operation", operation.name());
-        body.put("nextHeartbeatIntervalMs", HEARTBEAT_INTERVAL_MS);
+        body.put("nextHeartbeatIntervalMs", intervalMs);
         if (operation == Operation.Active) {
             ObjectNode session = body.putObject("sessionConfig");
             session.put("sessionId", s.sessionId);

@@ -95,8 +95,11 @@ final class GsdkSessions {
             MaintenanceEvent.Schedule schedule = maintenance.get();
             boolean withSchedule = schedule.documentIncarnation() > s.maintenanceIncarnationSent;
             s.maintenanceIncarnationSent = schedule.documentIncarnation();
-            return new GsdkAnswer.Reply(GsdkReplies.reply(operation, s, config.gameServerGroupName(), instanceId,
-                    schedule, withSchedule));
+            // A StandingBy process waits for a claim, which it can learn of only at a heartbeat: it beats faster.
+            long intervalMs = operation == Operation.Continue && s.state == GameState.StandingBy
+                    ? config.timings().standingByHeartbeat().toMillis() : GsdkReplies.HEARTBEAT_INTERVAL_MS;
+            return new GsdkAnswer.Reply(GsdkReplies.reply(operation, intervalMs, s, config.gameServerGroupName(),
+                    instanceId, schedule, withSchedule));
         }
     }
 

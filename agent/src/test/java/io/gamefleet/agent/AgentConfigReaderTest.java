@@ -29,6 +29,20 @@ class AgentConfigReaderTest {
         assertThat(c.runAs()).as("decided at start, by the agent's privileges").isNull();
         assertThat(c.runAsUidBase()).isEqualTo(61000);
         assertThat(c.timings().claimTtlSeconds()).isEqualTo(60);
+        assertThat(c.timings().standingByHeartbeatSeconds()).isEqualTo(0.1);
+    }
+
+    @Test
+    void theStandingByHeartbeatIsFrom50MillisecondsToTheOtherStatesSecond() {
+        for (String refused : new String[] {"0.01", "1.5"}) {
+            assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                    "\"processes\": 4, \"timings\": {\"standingByHeartbeatSeconds\": " + refused + "}")))
+                    .hasMessageContaining("timings.standingByHeartbeatSeconds is " + Double.parseDouble(refused)
+                            + ": it must be from 0.05 to 1.0");
+        }
+        assertThat(AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"timings\": {\"standingByHeartbeatSeconds\": 1}")).timings().standingByHeartbeat())
+                .isEqualTo(java.time.Duration.ofSeconds(1));
     }
 
     @Test

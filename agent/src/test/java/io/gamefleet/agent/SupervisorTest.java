@@ -100,6 +100,22 @@ class SupervisorTest {
         assertThat(a.api.count("update")).isEqualTo(1);
     }
 
+    /** A StandingBy process beats at standingByHeartbeatSeconds (its claim waits for a beat), every other once a second. */
+    @Test
+    void aStandingByProcessIsAnsweredTheShortIntervalAndEveryOtherStateASecond() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1, \"timings\": {\"standingByHeartbeatSeconds\": 0.25}}");
+        a.tick();
+        ServerRecord s = a.server(0);
+        assertThat(a.reply(s, GameState.Initializing).path("nextHeartbeatIntervalMs").asInt()).isEqualTo(1000);
+        assertThat(a.reply(s, GameState.StandingBy).path("nextHeartbeatIntervalMs").asInt()).isEqualTo(250);
+        a.claim(s, "map=dust2");
+        a.tick();
+        ObjectNode active = a.reply(s, GameState.StandingBy);
+        assertThat(active.path("operation").asText()).isEqualTo("Active");
+        assertThat(active.path("nextHeartbeatIntervalMs").asInt()).as("told Active: its match has begun").isEqualTo(1000);
+        assertThat(a.reply(s, GameState.Active).path("nextHeartbeatIntervalMs").asInt()).isEqualTo(1000);
+    }
+
     @Test
     void utilizedIsWrittenBeforeTheProcessIsToldActive() throws Exception {
         AgentFixture a = new AgentFixture(work, "{\"processes\": 1}", true);

@@ -7,6 +7,7 @@ import io.gamefleet.domain.Page;
 import io.gamefleet.domain.UtilizationStatus;
 import io.gamefleet.local.LocalProfile;
 import io.gamefleet.local.agents.AgentTemplate;
+import io.gamefleet.local.agents.InstanceAgents;
 import io.gamefleet.local.process.Emulators;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,8 +25,10 @@ import java.util.regex.Pattern;
  * (python3), then claims one after another, each timed from the ClaimGameServer call to the
  * agent's log line that its notice came (the agents' output, read as it is written) and to the
  * process's output showing it was told Active (its console log, polled every 2 ms), after which its
- * match ends and the agent replaces it. Run from the repository's top folder:
- * {@code AgentBenchmark [instances, default 50] [servers per instance, 4] [claims, 200]}.
+ * match ends and the agent replaces it. {@code beats}: {@code cpp}, the C++ GSDK's timing (the
+ * interval the agent answers, at least a second), or {@code java}, the Java GSDK's (the interval
+ * answered, which is short while StandingBy). Run from the repository's top folder:
+ * {@code AgentBenchmark [instances, default 50] [servers per instance, 4] [claims, 200] [beats: cpp or java, cpp]}.
  */
 public final class AgentBenchmark {
     private static final String GROUP = "agents";
@@ -39,17 +42,24 @@ public final class AgentBenchmark {
         int instances = args.length > 0 ? Integer.parseInt(args[0]) : 50;
         int perInstance = args.length > 1 ? Integer.parseInt(args[1]) : 4;
         int claims = args.length > 2 ? Integer.parseInt(args[2]) : 200;
+        String beats = args.length > 3 ? args[3] : "cpp";
+        if (!beats.equals("cpp") && !beats.equals("java")) {
+            throw new IllegalArgumentException("beats is cpp or java, not " + beats);
+        }
         Path script = Emulators.home().resolve("../agent/src/test/resources/scripted_gsdk_server.py").normalize();
         if (!Files.isRegularFile(script) || new ProcessBuilder("python3", "--version").start().waitFor() != 0) {
             throw new IllegalStateException("needs python3 and " + script + " (run from the repository's top folder)");
         }
-        Path matches = Files.createTempDirectory("gamefleet-agent-bench-");
+        // The processes run as uids of their own where the benchmark runs as root: they must see their end file.
+        Path matches = Files.createTempDirectory("gamefleet-agent-bench-",
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x")));
         try (LocalProfile profile = Benchmarks.start(new Benchmarks.DynamoDbCalls())) {
             Benchmarks.createActive(profile, GROUP, instances, instances, List.of("c5.large", "m5.large"));
             long started = System.nanoTime();
             Map<String, Long> noticed = new ConcurrentHashMap<>();
-            profile.runAgents(AgentTemplate.gameServer("exec python3 -u " + script + " " + matches.resolve("over-{gameServerId}"),
-                    perInstance), line -> noticeSeen(line, noticed));
+            InstanceAgents agents = profile.runAgents(AgentTemplate.gameServer("exec python3 -u " + script + " " + matches.resolve("over-{gameServerId}")
+                    + " " + beats, perInstance), line -> noticeSeen(line, noticed));
             awaitReady(profile, instances, instances * perInstance);
             System.out.printf("%d agents, %d game server processes: all StandingBy, registered and connected in %.1f s%n",
                     instances, instances * perInstance, (System.nanoTime() - started) / 1e9);
@@ -64,8 +74,8 @@ public final class AgentBenchmark {
                 GameServer claimed = profile.services().gameServers().claim(new Claim(GROUP, Optional.empty(),
                         Optional.of(data), Optional.empty()));
                 long claimedAt = System.nanoTime();
-                Path console = profile.logsDirectory().resolve("agents/instances").resolve(claimed.instanceId())
-                        .resolve("servers").resolve(claimed.gameServerId()).resolve("logs/PF_ConsoleLogs.txt");
+                Path console = agents.serversFolder().resolve(claimed.instanceId()).resolve(claimed.gameServerId())
+                        .resolve("logs/PF_ConsoleLogs.txt");
                 boolean active = awaitActive(console, "ACTIVE cookie=" + data, start);
                 long activeAt = System.nanoTime();
                 if (i >= WARM_UP) {
@@ -82,8 +92,8 @@ public final class AgentBenchmark {
                 }
                 Files.writeString(matches.resolve("over-" + claimed.gameServerId()), ""); // its match ends; it is replaced
             }
-            System.out.printf("claims: %d measured (after %d warm-up), one at a time, in-process ClaimGameServer, dynoxide%n",
-                    claims, WARM_UP);
+            System.out.printf("claims: %d measured (after %d warm-up), one at a time, in-process ClaimGameServer, dynoxide;"
+                    + " heartbeats timed as the %s GSDK times them%n", claims, WARM_UP, beats.equals("cpp") ? "C++" : "Java");
             System.out.printf("%-44s %8s %8s %8s%n", "", "p50 ms", "p99 ms", "max ms");
             row("ClaimGameServer call", claimCall);
             row("claim start to the agent's notice", toAgent);
