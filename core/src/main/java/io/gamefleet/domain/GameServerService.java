@@ -339,12 +339,16 @@ public final class GameServerService {
 
     /**
      * A claim of the group's best server as {@link #claim} makes it, each candidate written with
-     * {@code write} (a session's claim: {@link SessionService}), its notice sent as a claim's.
+     * {@code write} (a session's claim: {@link SessionService}); its notice is the caller's to send
+     * ({@link #claimedNotice}).
      */
     GameServer claimAnyWith(String group, Set<InstanceStatus> allowed, ClaimWrite write) {
-        GameServer claimed = claimAny(group, allowed, conditionAt(allowed, clock.instant()), write);
-        notices.claimed(claimed);
-        return claimed;
+        return claimAny(group, allowed, conditionAt(allowed, clock.instant()), write);
+    }
+
+    /** A session's claim's notice to the server's agent; it never fails the claim. */
+    void claimedNotice(GameServer server, Session session) {
+        notices.claimed(server, Optional.of(session));
     }
 
     private ClaimCondition conditionAt(Set<InstanceStatus> allowed, Instant now) {

@@ -68,6 +68,7 @@ public final class SessionService {
                 }
                 return Optional.empty();
             });
+            gameServers.claimedNotice(server, created.get());
             return new SessionView(created.get(), SessionState.CLAIMED, Optional.of(server), Optional.empty());
         } catch (StoredMeanwhile e) {
             return retried(request, e.stored);

@@ -103,6 +103,21 @@ class SessionHandlersTest {
     }
 
     @Test
+    void theClaimsNoticeToTheServersAgentCarriesTheSessionOnceAndARetrySendsNone() {
+        test.servers.setPushConnection(INSTANCE, "conn-1");
+        RestEvents.ok(post("arena", body("map=dust", "[\"p1\"]"), MATCHMAKER));
+        RestEvents.ok(post("arena", body("map=dust", "[\"p1\"]"), MATCHMAKER));
+
+        assertThat(test.notifier.delivered()).singleElement().satisfies(notice -> {
+            assertThat(notice.action()).isEqualTo("claimed");
+            assertThat(notice.connectionId()).isEqualTo("conn-1");
+            assertThat(notice.session().orElseThrow().sessionId()).isEqualTo(ID);
+            assertThat(notice.session().orElseThrow().request().sessionCookie()).isEqualTo("map=dust");
+            assertThat(notice.session().orElseThrow().request().initialPlayers()).containsExactly("p1");
+        });
+    }
+
+    @Test
     void aSessionIdReusedWithOtherMembersIsAConflictNamingTheMemberAndChangesNothing() {
         RestEvents.ok(post("arena", body("c", "[\"p1\"]"), MATCHMAKER));
 
