@@ -88,7 +88,8 @@ final class GsdkSessions {
                 if (!s.activeSent) {
                     s.activeSent = true;
                     // A session's id, or (a ClaimGameServer has none) one made up, as PlayFab's local agent does.
-                    s.sessionId = s.claim.session() != null ? s.claim.session().sessionId() : UUID.randomUUID().toString();
+                    s.sessionId = s.claim.session() != null ? s.claim.session().sessionId()
+                            : UUID.randomUUID().toString();
                     changed.run();
                     log.info(s.gameServerId + ": told Active");
                 }

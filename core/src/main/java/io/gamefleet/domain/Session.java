@@ -3,6 +3,7 @@ package io.gamefleet.domain;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -32,7 +33,7 @@ public record Session(Request request, String gameServerId, Instant claimTime, I
             if (!gameServerGroupName.equals(stored.gameServerGroupName)) {
                 return Optional.of("GameServerGroupName (the session is in game server group "
                         + stored.gameServerGroupName + ")");
-            } else if (!java.util.Objects.equals(sessionCookie, stored.sessionCookie)) {
+            } else if (!Objects.equals(sessionCookie, stored.sessionCookie)) {
                 return Optional.of("SessionCookie");
             } else if (!initialPlayers.equals(stored.initialPlayers)) {
                 return Optional.of("InitialPlayers");
@@ -69,6 +70,7 @@ public record Session(Request request, String gameServerId, Instant claimTime, I
 
     /** The server as read, if it is still this session's. */
     public Optional<GameServer> ownServer(Optional<GameServer> server) {
-        return server.filter(s -> s.gameServerId().equals(gameServerId) && s.lastClaimTime() != null && s.lastClaimTime().toEpochMilli() == claimTime.toEpochMilli());
+        return server.filter(s -> s.gameServerId().equals(gameServerId) && s.lastClaimTime() != null
+                && s.lastClaimTime().toEpochMilli() == claimTime.toEpochMilli());
     }
 }

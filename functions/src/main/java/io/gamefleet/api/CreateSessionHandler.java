@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -76,7 +77,7 @@ public final class CreateSessionHandler extends ExtensionHandler {
         if (!node.isTextual() || !SessionLimits.SESSION_ID.matcher(node.asText()).matches()) {
             throw GamefleetException.invalidRequest("SessionId: must be a UUID (8-4-4-4-12 hexadecimal digits)");
         }
-        return node.asText();
+        return node.asText().toLowerCase(Locale.ROOT); // one UUID, one session, whatever its case
     }
 
     private static Optional<String> cookie(JsonNode node) {

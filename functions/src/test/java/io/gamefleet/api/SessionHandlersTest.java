@@ -96,7 +96,9 @@ class SessionHandlersTest {
         assertThat(claimed()).isEqualTo(1);
 
         test.clock.advance(Duration.ofSeconds(5));
-        JsonNode again = RestEvents.ok(post("arena", body("map=dust", "[\"p1\",\"p2\"]"), MATCHMAKER)).get("Session");
+        JsonNode again = RestEvents.ok(post("arena", body("map=dust", "[\"p1\",\"p2\"]").replace(ID, ID.toUpperCase()),
+                MATCHMAKER)).get("Session");
+        assertThat(again.get("SessionId").asText()).as("one UUID, whatever its case").isEqualTo(ID);
         assertThat(again.get("GameServerId").asText()).isEqualTo(server);
         assertThat(again.get("CreationTime")).isEqualTo(session.get("CreationTime"));
         assertThat(claimed()).as("the retry claimed nothing").isEqualTo(1);

@@ -105,9 +105,11 @@ public final class DynamoSessionRepository implements SessionRepository {
             item.put("SessionCookie", AttributeValue.fromS(r.sessionCookie()));
         }
         if (!r.initialPlayers().isEmpty()) {
-            item.put("InitialPlayers", AttributeValue.fromL(r.initialPlayers().stream().map(AttributeValue::fromS).toList()));
+            item.put("InitialPlayers", AttributeValue.fromL(r.initialPlayers().stream().map(AttributeValue::fromS)
+                    .toList()));
         }
-        item.put("InstanceStatuses", AttributeValue.fromSs(r.instanceStatuses().stream().map(Enum::name).sorted().toList()));
+        item.put("InstanceStatuses", AttributeValue.fromSs(r.instanceStatuses().stream().map(Enum::name).sorted()
+                .toList()));
         item.put("SessionServerId", AttributeValue.fromS(session.gameServerId()));
         item.put("SessionClaimTime", GameServerSchema.number(session.claimTime()));
         item.put("SessionClaimExpiresAt", GameServerSchema.number(session.claimExpiresAt()));
@@ -121,11 +123,11 @@ public final class DynamoSessionRepository implements SessionRepository {
         AttributeValue players = item.get("InitialPlayers");
         Set<InstanceStatus> statuses = item.get("InstanceStatuses").ss().stream().map(InstanceStatus::valueOf)
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(InstanceStatus.class)));
+        List<String> initialPlayers = players == null ? List.of() : players.l().stream().map(AttributeValue::s).toList();
         Session.Request request = new Session.Request(item.get("SessionId").s(), item.get("GameServerGroupName").s(),
-                cookie == null ? null : cookie.s(), players == null ? List.of() : players.l().stream().map(AttributeValue::s).toList(),
-                statuses);
-        return new Session(request, item.get("SessionServerId").s(), millis(item.get("SessionClaimTime")), millis(item.get("SessionClaimExpiresAt")),
-                Instant.ofEpochSecond(Long.parseLong(item.get("ExpiresAt").n())));
+                cookie == null ? null : cookie.s(), initialPlayers, statuses);
+        return new Session(request, item.get("SessionServerId").s(), millis(item.get("SessionClaimTime")),
+                millis(item.get("SessionClaimExpiresAt")), Instant.ofEpochSecond(Long.parseLong(item.get("ExpiresAt").n())));
     }
 
     private static Instant millis(AttributeValue value) {
