@@ -62,6 +62,8 @@ while True:
     if operation == "Active" and state != "Active":
         state = "Active"
         print("ACTIVE cookie=" + reply.get("sessionConfig", {}).get("sessionCookie", ""), flush=True)
+        print("SESSION id=" + reply.get("sessionConfig", {}).get("sessionId", "") + " players="
+              + ",".join(reply.get("sessionConfig", {}).get("initialPlayers", [])), flush=True)
         continue
     if state == "Active" and os.path.exists(end_file):
         print("MATCH OVER", flush=True)

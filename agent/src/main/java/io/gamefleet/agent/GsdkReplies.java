@@ -28,10 +28,16 @@ final class GsdkReplies {
         if (operation == Operation.Active) {
             ObjectNode session = body.putObject("sessionConfig");
             session.put("sessionId", s.sessionId);
-            if (s.claim.gameServerData() != null) {
-                session.put("sessionCookie", s.claim.gameServerData());
+            // A session's cookie and players; a ClaimGameServer's GameServerData is its cookie.
+            Notices.Session claimed = s.claim.session();
+            String cookie = claimed != null ? claimed.sessionCookie() : s.claim.gameServerData();
+            if (cookie != null) {
+                session.put("sessionCookie", cookie);
             }
-            session.putArray("initialPlayers");
+            ArrayNode players = session.putArray("initialPlayers");
+            if (claimed != null) {
+                claimed.initialPlayers().forEach(players::add);
+            }
             session.putObject("metadata")
                     .put("gameServerId", s.gameServerId)
                     .put("gameServerGroupName", groupName)

@@ -87,7 +87,9 @@ final class GsdkSessions {
                 operation = Operation.Active;
                 if (!s.activeSent) {
                     s.activeSent = true;
-                    s.sessionId = UUID.randomUUID().toString();
+                    // A session's id, or (a ClaimGameServer has none) one made up, as PlayFab's local agent does.
+                    s.sessionId = s.claim.session() != null ? s.claim.session().sessionId()
+                            : UUID.randomUUID().toString();
                     changed.run();
                     log.info(s.gameServerId + ": told Active");
                 }

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -287,6 +288,18 @@ final class PushConnection implements WebSocket.Listener, HealthChannel {
     }
 
     /** Hands a notice or a refusal to the supervisor; anything else (pong, unknown actions) is let go. */
+    /** A claimed notice's session, when the claim was a session's (a ClaimGameServer's has none). */
+    private static Notices.Session session(JsonNode session) {
+        if (!session.isObject()) {
+            return null;
+        }
+        JsonNode cookie = session.path(PushChannel.SESSION_COOKIE);
+        List<String> players = new ArrayList<>();
+        session.path(PushChannel.INITIAL_PLAYERS).forEach(p -> players.add(p.asText()));
+        return new Notices.Session(session.path(PushChannel.SESSION_ID).asText(),
+                cookie.isTextual() ? cookie.asText() : null, players);
+    }
+
     void deliver(String text) {
         JsonNode n;
         try {
@@ -300,7 +313,8 @@ final class PushConnection implements WebSocket.Listener, HealthChannel {
         switch (n.path("action").asText()) {
             case PushChannel.CLAIMED -> supervisor.claimed(new Notices.Claimed(n.path("gameServerId").asText(),
                     n.path("gameServerData").isTextual() ? n.path("gameServerData").asText() : null,
-                    Instant.parse(n.path("claimedAt").asText()), Instant.parse(n.path("claimExpiresAt").asText())));
+                    Instant.parse(n.path("claimedAt").asText()), Instant.parse(n.path("claimExpiresAt").asText()),
+                    session(n.path(PushChannel.SESSION))));
             case PushChannel.TERMINATE -> supervisor.terminate(new Notices.Terminate(n.path("gameServerId").asText(),
                     n.path("reason").asText("operator")));
             case PushChannel.RETIRING -> {

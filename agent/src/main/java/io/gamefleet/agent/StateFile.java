@@ -31,12 +31,15 @@ final class StateFile {
     /**
      * {@code uid}, {@code processStartTicks}, {@code utilizedAttempted} and {@code utilizedAt} are null
      * (false) in a file of an earlier version: the agent's user, the start instant compared instead.
+     * {@code claimSessionId}, {@code claimSessionCookie} and {@code claimInitialPlayers}: the claim's
+     * session, when it was one's (null in a file of an earlier version: none).
      */
     record SavedServer(int slot, String gameServerId, String sessionHostId, String folder, String startedAt,
             long pid, String processStart, Long processStartTicks, Integer uid, String state, boolean everReady,
             boolean activeSent, String sessionId, String registration, String claimData, String claimedAt,
             String claimExpiresAt, boolean utilizedAttempted, String utilizedAt, String stopReason,
-            boolean stopIsFailure, String endedAt, Integer exitCode, boolean archived, boolean registerAttempted) {}
+            boolean stopIsFailure, String endedAt, Integer exitCode, boolean archived, boolean registerAttempted,
+            String claimSessionId, String claimSessionCookie, List<String> claimInitialPlayers) {}
 
     private final Path file;
 
@@ -63,6 +66,7 @@ final class StateFile {
 
     private static SavedServer saved(ServerRecord s) {
         Notices.Claimed c = s.claim;
+        Notices.Session session = c == null ? null : c.session();
         return new SavedServer(s.slot, s.gameServerId, s.sessionHostId, s.folder.toString(), s.startedAt.toString(),
                 s.process == null ? -1 : s.process.pid(),
                 s.process == null ? null : s.process.startInstant().toString(),
@@ -71,7 +75,9 @@ final class StateFile {
                 c == null ? null : c.gameServerData(), c == null ? null : c.claimedAt().toString(),
                 c == null ? null : c.claimExpiresAt().toString(), s.utilizedAttempted,
                 s.utilizedAt == null ? null : s.utilizedAt.toString(), s.stopReason, s.stopIsFailure,
-                s.endedAt == null ? null : s.endedAt.toString(), s.exitCode, s.archived, s.registerAttempted);
+                s.endedAt == null ? null : s.endedAt.toString(), s.exitCode, s.archived, s.registerAttempted,
+                session == null ? null : session.sessionId(), session == null ? null : session.sessionCookie(),
+                session == null ? null : session.initialPlayers());
     }
 
     /**
@@ -118,7 +124,9 @@ final class StateFile {
             s.utilizedAt = v.utilizedAt() == null ? null : Instant.parse(v.utilizedAt());
             if (v.claimExpiresAt() != null) {
                 s.claim = new Notices.Claimed(v.gameServerId(), v.claimData(), Instant.parse(v.claimedAt()),
-                        Instant.parse(v.claimExpiresAt()));
+                        Instant.parse(v.claimExpiresAt()), v.claimSessionId() == null ? null
+                                : new Notices.Session(v.claimSessionId(), v.claimSessionCookie(),
+                                        v.claimInitialPlayers() == null ? List.of() : v.claimInitialPlayers()));
             }
             s.stopReason = v.stopReason();
             s.stopIsFailure = v.stopIsFailure();

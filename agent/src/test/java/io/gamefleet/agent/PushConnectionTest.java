@@ -3,6 +3,7 @@ package io.gamefleet.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -32,6 +33,29 @@ class PushConnectionTest {
         push.deliver("{\"action\":\"terminate\",\"gameServerGroupName\":\"g\",\"gameServerId\":\"" + s.gameServerId
                 + "\",\"reason\":\"operator\"}");
         assertThat(a.reply(s, GameState.Active).path("operation").asText()).isEqualTo("Terminate");
+    }
+
+    /** A session's claim: the GSDK gets its id, cookie and initial players (not a made-up id and an empty list). */
+    @Test
+    void aSessionsClaimedNoticeHandsTheGsdkItsIdCookieAndInitialPlayers() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        a.tick();
+        ServerRecord s = a.standingBy(0);
+        channel(a).deliver(sessionNotice(s.gameServerId));
+
+        JsonNode session = a.reply(s, GameState.StandingBy).path("sessionConfig");
+        assertThat(session.path("sessionId").asText()).isEqualTo("3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b");
+        assertThat(session.path("sessionCookie").asText()).as("the session's, not GameServerData").isEqualTo("map=dust2");
+        assertThat(session.path("initialPlayers").toString()).isEqualTo("[\"p1\",\"p2\"]");
+        assertThat(a.reply(s, GameState.StandingBy).path("sessionConfig").path("sessionId").asText())
+                .as("the same id on every Active reply").isEqualTo("3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b");
+    }
+
+    static String sessionNotice(String gameServerId) {
+        return "{\"action\":\"claimed\",\"gameServerGroupName\":\"g\",\"gameServerId\":\"" + gameServerId
+                + "\",\"gameServerData\":\"data\",\"claimedAt\":\"2026-12-01T10:00:00Z\",\"claimExpiresAt\":\"2026-12-01T10:01:00Z\","
+                + "\"session\":{\"sessionId\":\"3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b\",\"sessionCookie\":\"map=dust2\","
+                + "\"initialPlayers\":[\"p1\",\"p2\"]}}";
     }
 
     @Test

@@ -43,6 +43,31 @@ class StateFileTest {
         assertThat(second.processes.launched).hasSize(2);
     }
 
+    /** A session's claim that reached the agent before it died is still the session's after the restart. */
+    @Test
+    void aClaimsSessionIsKeptAcrossARestart() throws Exception {
+        AgentFixture first = new AgentFixture(work);
+        first.tick();
+        ServerRecord claimed = first.standingBy(0);
+        first.pushConnection(java.net.URI.create("ws://127.0.0.1:1/push"),
+                software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider.create(),
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(), java.time.Duration.ofMinutes(5))
+                .deliver(PushConnectionTest.sessionNotice(claimed.gameServerId));
+        first.tick();
+        new StateFile(first.work).save(first.supervisor);
+
+        AgentFixture second = new AgentFixture(work);
+        second.api.registered.putAll(first.api.registered);
+        second.processes.adoptable.put(claimed.process.pid(), (FakeProcesses.Fake) claimed.process);
+        StateFile.restore(new StateFile(second.work).read().orElseThrow(), second.supervisor, second.processes,
+                second.folders, second.clock, new AgentLog(second.clock, second.log::add));
+
+        var session = second.reply(second.server(0), GameState.StandingBy).path("sessionConfig");
+        assertThat(session.path("sessionId").asText()).isEqualTo("3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b");
+        assertThat(session.path("sessionCookie").asText()).isEqualTo("map=dust2");
+        assertThat(session.path("initialPlayers").toString()).isEqualTo("[\"p1\",\"p2\"]");
+    }
+
     @Test
     void aRegistrationThatCompletesAfterTheRoundIsSavedSoARestartDeregistersItsEndedProcess() throws Exception {
         // The API's calls complete on their own thread, after the round that submitted them was saved.

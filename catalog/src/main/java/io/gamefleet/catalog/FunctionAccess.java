@@ -135,6 +135,14 @@ public final class FunctionAccess {
         // ---- Gamefleet's own routes (io.gamefleet.api) ----
         // the server (GetItem), then its process item (GetItem), both in GameServers.
         put(Routes.DESCRIBE_GAME_SERVER_PROCESS.functionName(), new Access(List.of(items(GAME_SERVERS, GET)), Set.of()));
+        // the session (GetItem), then as ClaimGameServer's claim of any server, each candidate's conditional
+        // UpdateItem in one TransactWriteItems with the session's conditional PutItem, then the claimed
+        // server (GetItem); a retry: the session, its server and its process item (GetItem).
+        put(Routes.CREATE_SESSION.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET),
+                new TableAccess(GAME_SERVERS, Set.of(GET, PUT, UPDATE), Set.of(Tables.CLAIMABLE_INDEX)),
+                items(GAME_SERVER_INSTANCES, GET, UPDATE)), Set.of()));
+        // the session, its server and the server's process item (GetItem).
+        put(Routes.DESCRIBE_SESSION.functionName(), new Access(List.of(items(GAME_SERVERS, GET)), Set.of()));
 
         // the JSON door runs every operation in-process, so it may do what any of them may.
         put(Routes.JSON_DOOR.functionName(), union(Routes.ALL.stream().map(r -> BY_FUNCTION.get(r.functionName())).toList()));
@@ -210,11 +218,11 @@ public final class FunctionAccess {
     /**
      * The functions that post notices to the agents (PostToConnection on the push channel's
      * management API): the claim ({@code claimed}), the deregistration ({@code terminate}), the
-     * JSON door, which runs both, and the balancer ({@code retiring}).
+     * JSON door, which runs both, the balancer ({@code retiring}) and a session's claim ({@code claimed}).
      */
     private static final Set<String> NOTIFYING = Set.of(Operation.CLAIM_GAME_SERVER.functionName(),
             Operation.DEREGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName(),
-            Triggers.BALANCER.functionName());
+            Triggers.BALANCER.functionName(), Routes.CREATE_SESSION.functionName());
 
 
     private FunctionAccess() {}

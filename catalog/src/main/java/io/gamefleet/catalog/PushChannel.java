@@ -69,6 +69,15 @@ public final class PushChannel {
 
     /** Notices, server to agent ({@code action}), and the agent's messages. */
     public static final String CLAIMED = "claimed";
+    /**
+     * A claimed notice's member when the claim is a session's ({@link Routes#CREATE_SESSION}; a
+     * ClaimGameServer's notice has none): {@code {"sessionId", "sessionCookie" (absent: none),
+     * "initialPlayers"}}, what the agent hands the GSDK as its sessionConfig.
+     */
+    public static final String SESSION = "session";
+    public static final String SESSION_ID = "sessionId";
+    public static final String SESSION_COOKIE = "sessionCookie";
+    public static final String INITIAL_PLAYERS = "initialPlayers";
     public static final String TERMINATE = "terminate";
     public static final String PING = "ping";
     public static final String PONG = "pong";

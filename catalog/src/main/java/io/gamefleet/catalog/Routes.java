@@ -13,6 +13,7 @@ public final class Routes {
     private static final String GROUP = GROUPS + "/{GameServerGroupName}";
     private static final String SERVERS = GROUP + "/game-servers";
     private static final String SERVER = SERVERS + "/{GameServerId}";
+    private static final String SESSIONS = GROUP + "/sessions";
     private static final Set<String> NONE = Set.of();
 
     public static final List<Route> ALL = List.of(
@@ -39,8 +40,21 @@ public final class Routes {
     public static final ExtensionRoute DESCRIBE_GAME_SERVER_PROCESS =
             new ExtensionRoute("DescribeGameServerProcess", "GET", SERVER + "/process", Set.of(ADMIN));
 
+    /**
+     * A session (PlayFab's RequestMultiplayerServer): a matchmaker's claim of a server that it may
+     * retry with its SessionId and get the same server, with the cookie and initial players the
+     * server's agent hands the game ({@link SessionLimits}).
+     */
+    public static final ExtensionRoute CREATE_SESSION =
+            new ExtensionRoute("CreateSession", "POST", SESSIONS, Set.of(ADMIN, MATCHMAKER));
+
+    /** A session's state, server and players. Its {@code SessionId} is held to {@link SessionLimits#SESSION_ID}. */
+    public static final ExtensionRoute DESCRIBE_SESSION =
+            new ExtensionRoute("DescribeSession", "GET", SESSIONS + "/{SessionId}", Set.of(ADMIN, MATCHMAKER));
+
     /** Gamefleet's own routes, beside the operations'. */
-    public static final List<ExtensionRoute> EXTENSIONS = List.of(DESCRIBE_GAME_SERVER_PROCESS);
+    public static final List<ExtensionRoute> EXTENSIONS = List.of(DESCRIBE_GAME_SERVER_PROCESS, CREATE_SESSION,
+            DESCRIBE_SESSION);
 
     /** AWS JSON 1.1, where boto3, the AWS CLI and the JavaScript SDK send every operation. */
     public static final JsonDoor JSON_DOOR =

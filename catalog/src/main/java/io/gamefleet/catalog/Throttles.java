@@ -83,9 +83,14 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
         return limits;
     }
 
-    /** Gamefleet's own routes: an ADMIN's reads, at FleetIQ's quota for its Describe operations. */
+    /**
+     * Gamefleet's own routes: the reads at FleetIQ's quota for its Describe operations; a session,
+     * a claim, at ClaimGameServer's.
+     */
     public Map<ExtensionRoute, Limit> perExtension() {
-        return Map.of(Routes.DESCRIBE_GAME_SERVER_PROCESS, new Limit(30, 30));
+        return Map.of(Routes.DESCRIBE_GAME_SERVER_PROCESS, new Limit(30, 30),
+                Routes.CREATE_SESSION, perOperation().get(Operation.CLAIM_GAME_SERVER),
+                Routes.DESCRIBE_SESSION, new Limit(30, 30));
     }
 
     /**

@@ -36,7 +36,7 @@ class FunctionAccessTest {
         PushChannel.ROUTES.forEach(r -> functions.add(r.functionName()));
         Routes.EXTENSIONS.forEach(e -> functions.add(e.functionName()));
 
-        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(31);
+        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(33);
         functions.forEach(f -> assertThat(FunctionAccess.of(f)).isSameAs(FunctionAccess.all().get(f)));
     }
 
@@ -54,12 +54,12 @@ class FunctionAccessTest {
     }
 
     @Test
-    void onlyTheClaimTheDeregistrationTheJsonDoorAndTheBalancerPostNotices() {
+    void onlyTheClaimsTheDeregistrationTheJsonDoorAndTheBalancerPostNotices() {
         Set<String> notifying = FunctionAccess.all().keySet().stream().filter(FunctionAccess::postsNotices)
                 .collect(Collectors.toSet());
         assertThat(notifying).containsExactlyInAnyOrder(Operation.CLAIM_GAME_SERVER.functionName(),
                 Operation.DEREGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName(),
-                Triggers.BALANCER.functionName());
+                Triggers.BALANCER.functionName(), Routes.CREATE_SESSION.functionName());
         // A notice whose connection is gone clears it from the instance and reads it again; the
         // balancer's, to the connection it read this run, clears it and leaves a newer one to its next run.
         for (String name : notifying) {
@@ -97,6 +97,10 @@ class FunctionAccessTest {
                 "GameServerGroups", Set.of(GET, PUT), "GameServers", Set.of(GET, PUT, DELETE)));
         // The process route reads the server and its process item; the report writes both.
         assertThat(tables(Routes.DESCRIBE_GAME_SERVER_PROCESS.functionName())).isEqualTo(Map.of("GameServers", Set.of(GET)));
+        // A session's claim: ClaimGameServer's, its transaction's Put of the session beside the claim's UpdateItem.
+        assertThat(tables(Routes.CREATE_SESSION.functionName())).isEqualTo(Map.of("GameServerGroups", Set.of(GET),
+                "GameServers", Set.of(GET, PUT, UPDATE), "GameServerInstances", Set.of(GET, UPDATE)));
+        assertThat(tables(Routes.DESCRIBE_SESSION.functionName())).isEqualTo(Map.of("GameServers", Set.of(GET)));
         assertThat(tables(PushChannel.MESSAGE.functionName())).containsEntry("GameServers", Set.of(GET, BATCH_GET, PUT, UPDATE));
         // $disconnect reads the instance the keys-only connection index names.
         assertThat(tables(PushChannel.DISCONNECT.functionName())).isEqualTo(Map.of(

@@ -3,6 +3,7 @@ package io.gamefleet.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,10 +67,25 @@ class RoutesTest {
         assertThat(process.roles()).containsExactly(Role.ADMIN);
         assertThat(process.functionName()).isEqualTo("gamefleet-DescribeGameServerProcess");
         assertThat(process.handlerMethod()).isEqualTo("io.gamefleet.api.DescribeGameServerProcessHandler::handleRequest");
-        assertThat(Routes.EXTENSIONS).containsExactly(process);
+        assertThat(Routes.EXTENSIONS).containsExactly(process, Routes.CREATE_SESSION, Routes.DESCRIBE_SESSION);
         for (ExtensionRoute extension : Routes.EXTENSIONS) {
             assertThat(Routes.ALL).noneMatch(r -> (r.method() + " " + r.path()).equals(extension.routeKey())
                     || r.functionName().equals(extension.functionName()));
         }
+    }
+
+    /** A matchmaker's or an ADMIN's, never a game server's: its session route and its own function. */
+    @Test
+    void theSessionRoutesAreAMatchmakersClaimAndRead() {
+        assertThat(Routes.CREATE_SESSION.routeKey()).isEqualTo("POST /game-server-groups/{GameServerGroupName}/sessions");
+        assertThat(Routes.DESCRIBE_SESSION.routeKey())
+                .isEqualTo("GET /game-server-groups/{GameServerGroupName}/sessions/{SessionId}");
+        for (ExtensionRoute session : List.of(Routes.CREATE_SESSION, Routes.DESCRIBE_SESSION)) {
+            assertThat(session.roles()).containsExactlyInAnyOrder(Role.ADMIN, Role.MATCHMAKER);
+        }
+        assertThat(Routes.CREATE_SESSION.functionName()).isEqualTo("gamefleet-CreateSession");
+        assertThat(Routes.DESCRIBE_SESSION.handlerClass()).isEqualTo("io.gamefleet.api.DescribeSessionHandler");
+        assertThat(SessionLimits.SESSION_ID.matcher("3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b").matches()).isTrue();
+        assertThat(SessionLimits.SESSION_ID.matcher("3f2a1b4c5d6e4f708a9b0c1d2e3f4a5b").matches()).isFalse();
     }
 }

@@ -318,25 +318,62 @@ public final class GameServerService {
         return claimed;
     }
 
-    private GameServer claimServer(Claim c) {
-        String group = settings.groupName(c.groupNameOrArn());
-        Set<InstanceStatus> allowed = c.instanceStatuses()
+    /** The conditional write a claim tries on each candidate ({@link GameServerRepository#tryClaim}, or a session's). */
+    interface ClaimWrite {
+        Optional<GameServer> tryClaim(GameServer candidate, ClaimCondition condition, Instant claimExpiresAt);
+    }
+
+    /**
+     * The instance statuses a claim may take a server from: FilterOption's, which must hold ACTIVE,
+     * or ACTIVE and DRAINING when it gave none.
+     */
+    static Set<InstanceStatus> allowedStatuses(Optional<Set<InstanceStatus>> instanceStatuses) {
+        Set<InstanceStatus> allowed = instanceStatuses
                 .map(s -> s.isEmpty() ? EnumSet.noneOf(InstanceStatus.class) : EnumSet.copyOf(s))
                 .orElse(EnumSet.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING));
         if (!allowed.contains(InstanceStatus.ACTIVE)) {
             throw GamefleetException.invalidRequest("FilterOption.InstanceStatuses must contain ACTIVE");
         }
-        Instant now = clock.instant();
-        ClaimCondition condition = new ClaimCondition(now, now.minus(settings.healthTimeout()), allowed,
+        return allowed;
+    }
+
+    /**
+     * A claim of the group's best server as {@link #claim} makes it, each candidate written with
+     * {@code write} (a session's claim: {@link SessionService}); its notice is the caller's to send
+     * ({@link #claimedNotice}).
+     */
+    GameServer claimAnyWith(String group, Set<InstanceStatus> allowed, ClaimWrite write) {
+        return claimAny(group, allowed, conditionAt(allowed, clock.instant()), write);
+    }
+
+    /** A session's claim's notice to the server's agent; it never fails the claim. */
+    void claimedNotice(GameServer server, Session session) {
+        notices.claimed(server, Optional.of(session));
+    }
+
+    private ClaimCondition conditionAt(Set<InstanceStatus> allowed, Instant now) {
+        return new ClaimCondition(now, now.minus(settings.healthTimeout()), allowed,
                 settings.lifetime().retiringLaunchedBy(now));
-        Instant expiresAt = now.plus(settings.claimTtl());
+    }
+
+    private GameServer claimServer(Claim c) {
+        String group = settings.groupName(c.groupNameOrArn());
+        Set<InstanceStatus> allowed = allowedStatuses(c.instanceStatuses());
+        ClaimCondition condition = conditionAt(allowed, clock.instant());
         if (c.gameServerId().isPresent()) {
-            return claimNamed(group, c.gameServerId().get(), condition, expiresAt, c.gameServerData());
+            return claimNamed(group, c.gameServerId().get(), condition, condition.now().plus(settings.claimTtl()),
+                    c.gameServerData());
         }
+        return claimAny(group, allowed, condition,
+                (candidate, cond, expiresAt) -> servers.tryClaim(candidate, cond, expiresAt, c.gameServerData()));
+    }
+
+    private GameServer claimAny(String group, Set<InstanceStatus> allowed, ClaimCondition condition, ClaimWrite write) {
+        Instant expiresAt = condition.now().plus(settings.claimTtl());
         int[] writesLeft = {MAX_CLAIM_WRITES};
         for (InstanceStatus status : List.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING)) {
             if (allowed.contains(status)) {
-                Optional<GameServer> claimed = claimAny(group, status, condition, expiresAt, c.gameServerData(), writesLeft);
+                Optional<GameServer> claimed = claimOnStatus(group, status, condition, expiresAt, write, writesLeft);
                 if (claimed.isPresent()) {
                     return claimed.get();
                 }
@@ -350,8 +387,8 @@ public final class GameServerService {
      * claim index within {@link ClaimCandidateCache#CANDIDATES_MAX_AGE} (one read when it has
      * none left).
      */
-    private Optional<GameServer> claimAny(String group, InstanceStatus status, ClaimCondition condition,
-            Instant expiresAt, Optional<String> data, int[] writesLeft) {
+    private Optional<GameServer> claimOnStatus(String group, InstanceStatus status, ClaimCondition condition,
+            Instant expiresAt, ClaimWrite write, int[] writesLeft) {
         ClaimCandidateCache.Reads reads = new ClaimCandidateCache.Reads();
         while (writesLeft[0] > 0) {
             withinBudget(condition);
@@ -367,7 +404,7 @@ public final class GameServerService {
                 }
                 writesLeft[0]--;
                 withinBudget(condition);
-                Optional<GameServer> server = servers.tryClaim(candidate, condition, expiresAt, data);
+                Optional<GameServer> server = write.tryClaim(candidate, condition, expiresAt);
                 claimed = server.isPresent();
                 if (claimed) {
                     return server;

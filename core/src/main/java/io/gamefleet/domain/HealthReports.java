@@ -31,13 +31,6 @@ public final class HealthReports {
     public static final Duration RENEW_BEFORE = Duration.ofMinutes(5);
     /** The servers one report may list (one BatchGetItem). */
     public static final int MAX_SERVERS = 100;
-    /**
-     * How long past its instance's end a reported process is kept (a store forgets it after): the
-     * server cannot outlive its instance, and no report of it can come later.
-     */
-    public static final Duration PROCESS_KEPT_PAST_END = Duration.ofDays(1);
-    /** How long a reported process is kept where instances have no end (lifetimes unlimited). */
-    public static final Duration PROCESS_KEPT_UNLIMITED = Duration.ofDays(30);
 
     /** One server's health, and its process when the agent reports it (older agents do not). */
     public record Report(String gameServerId, boolean healthy, Optional<ProcessReport> process) {
@@ -95,13 +88,9 @@ public final class HealthReports {
         return written;
     }
 
-    /**
-     * A day past the server's instance's end, when instances have one: a process that reports the
-     * same all the while is never forgotten while its server lives.
-     */
+    /** A process that reports the same all the while is never forgotten while its server lives. */
     private Instant keepUntil(GameServer s, Instant now) {
-        return lifetime.end(s.instanceLaunchTime()).map(end -> (end.isAfter(now) ? end : now).plus(PROCESS_KEPT_PAST_END))
-                .orElse(now.plus(PROCESS_KEPT_UNLIMITED));
+        return lifetime.keepUntil(s.instanceLaunchTime(), now);
     }
 
     /** Whether the report says something the server's item does not hold yet. */

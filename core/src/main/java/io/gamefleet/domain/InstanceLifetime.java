@@ -21,6 +21,14 @@ public record InstanceLifetime(Duration max, Duration guaranteed) {
         }
     }
 
+    /**
+     * How long past its instance's end a record of one of its servers (its process, its session) is
+     * kept (a store forgets it after): the server cannot outlive its instance.
+     */
+    public static final Duration KEPT_PAST_END = Duration.ofDays(1);
+    /** How long such a record is kept where instances have no end (lifetimes unlimited). */
+    public static final Duration KEPT_UNLIMITED = Duration.ofDays(30);
+
     public boolean limited() {
         return !max.isZero();
     }
@@ -46,5 +54,15 @@ public record InstanceLifetime(Duration max, Duration guaranteed) {
      */
     public Optional<Instant> retiringLaunchedBy(Instant now) {
         return limited() ? Optional.of(now.minus(max).plus(guaranteed)) : Optional.empty();
+    }
+
+    /**
+     * Until when a record of a server on an instance launched at {@code launchTime}, written at
+     * {@code now}, is kept: {@link #KEPT_PAST_END} past the instance's end, {@link #KEPT_UNLIMITED}
+     * from now where it has none.
+     */
+    public Instant keepUntil(Instant launchTime, Instant now) {
+        return end(launchTime).map(end -> (end.isAfter(now) ? end : now).plus(KEPT_PAST_END))
+                .orElse(now.plus(KEPT_UNLIMITED));
     }
 }

@@ -52,7 +52,12 @@ public final class InstanceNotices {
     }
 
     public void claimed(GameServer server) {
-        deliver(server, "claimed", connection -> notifier.get().claimed(connection, server));
+        claimed(server, Optional.empty());
+    }
+
+    /** A session's claim: the notice carries the session's id, cookie and initial players. */
+    public void claimed(GameServer server, Optional<Session> session) {
+        deliver(server, "claimed", connection -> notifier.get().claimed(connection, server, session));
     }
 
     public void terminate(GameServer server, String reason) {

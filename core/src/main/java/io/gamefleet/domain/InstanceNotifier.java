@@ -1,6 +1,7 @@
 package io.gamefleet.domain;
 
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Sends notices to an instance's agent over its push connection. Implemented in
@@ -11,8 +12,8 @@ public interface InstanceNotifier {
     /** Whether the notice was handed to the connection, or the connection no longer exists (410 Gone). */
     enum Delivery { DELIVERED, GONE }
 
-    /** The server was claimed: its group, id, data, claim time and expiry. */
-    Delivery claimed(String connectionId, GameServer server);
+    /** The server was claimed: its group, id, data, claim time and expiry, and the session it was claimed for, if any. */
+    Delivery claimed(String connectionId, GameServer server, Optional<Session> session);
 
     /** The server is to end (an operator deregistered it): {@code reason} says why. */
     Delivery terminate(String connectionId, GameServer server, String reason);

@@ -12,6 +12,8 @@ import io.gamefleet.domain.GameServerProcess;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.Page;
 import io.gamefleet.domain.ProcessReport;
+import io.gamefleet.domain.Session;
+import io.gamefleet.domain.SessionService;
 import io.gamefleet.wiring.Services;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -112,6 +114,34 @@ final class Outputs {
             time(n, "ReportTime", p.reportedAt());
         }
         return wrap("GameServerProcess", n);
+    }
+
+    /**
+     * Gamefleet's own shape of a session, in FleetIQ's style: {"Session": {...}}, its server's
+     * FleetIQ shape while the server is the session's, and the players its agent last reported on it.
+     */
+    static JsonNode sessionResponse(Services services, SessionService.SessionView view) {
+        Session s = view.session();
+        String groupArn = services.settings().groupArn(s.gameServerGroupName());
+        ObjectNode n = NODES.objectNode();
+        n.put("SessionId", s.sessionId());
+        n.put("GameServerGroupName", s.gameServerGroupName());
+        n.put("GameServerGroupArn", groupArn);
+        n.put("State", view.state().name());
+        putIfPresent(n, "SessionCookie", s.request().sessionCookie());
+        ArrayNode initial = n.putArray("InitialPlayers");
+        s.request().initialPlayers().forEach(initial::add);
+        n.put("GameServerId", s.gameServerId());
+        view.server().ifPresent(server -> n.put("InstanceId", server.instanceId()));
+        time(n, "CreationTime", s.claimTime());
+        time(n, "ClaimExpirationTime", s.claimExpiresAt());
+        view.server().ifPresent(server -> n.set("GameServer", server(server, groupArn, services.clock().instant())));
+        view.process().ifPresent(p -> {
+            n.put("ConnectedPlayers", p.connectedPlayers());
+            ArrayNode players = n.putArray("PlayerIds");
+            p.playerIds().forEach(players::add);
+        });
+        return wrap("Session", n);
     }
 
     static ObjectNode wrap(String member, ObjectNode value) {

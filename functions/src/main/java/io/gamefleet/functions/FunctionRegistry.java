@@ -13,7 +13,9 @@ import io.gamefleet.api.DeregisterGameServerHandler;
 import io.gamefleet.api.DescribeGameServerGroupHandler;
 import io.gamefleet.api.DescribeGameServerHandler;
 import io.gamefleet.api.DescribeGameServerInstancesHandler;
+import io.gamefleet.api.CreateSessionHandler;
 import io.gamefleet.api.DescribeGameServerProcessHandler;
+import io.gamefleet.api.DescribeSessionHandler;
 import io.gamefleet.api.ListGameServerGroupsHandler;
 import io.gamefleet.api.ListGameServersHandler;
 import io.gamefleet.api.RegisterGameServerHandler;
@@ -104,8 +106,13 @@ public final class FunctionRegistry {
 
     /** A Gamefleet route of its own ({@link Routes#EXTENSIONS}). */
     public RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> extension(ExtensionRoute route) {
+        Services services = servicesOf.apply(route.functionName());
         if (route.equals(Routes.DESCRIBE_GAME_SERVER_PROCESS)) {
-            return new DescribeGameServerProcessHandler(servicesOf.apply(route.functionName()));
+            return new DescribeGameServerProcessHandler(services);
+        } else if (route.equals(Routes.CREATE_SESSION)) {
+            return new CreateSessionHandler(services);
+        } else if (route.equals(Routes.DESCRIBE_SESSION)) {
+            return new DescribeSessionHandler(services);
         }
         throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }

@@ -2,6 +2,7 @@ package io.gamefleet.wiring;
 
 import io.gamefleet.adapters.autoscaling.AwsAutoScalingCompute;
 import io.gamefleet.adapters.dynamodb.DynamoGameServerRepository;
+import io.gamefleet.adapters.dynamodb.DynamoSessionRepository;
 import io.gamefleet.adapters.dynamodb.DynamoGroupRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInstanceRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInterruptionRepository;
@@ -167,9 +168,10 @@ public final class AwsServices {
                 : Lazy.of(() -> new Ec2LaunchTemplates(ec2.get()));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
                 : Lazy.of(() -> new EmfMetrics(clock, System.out::println, setting(Settings.STAGE)));
+        DynamoGameServerRepository servers = new DynamoGameServerRepository(dynamoDb, tables);
         Services.Ports ports = new Services.Ports(
                 new DynamoGroupRepository(dynamoDb, enhanced, tables),
-                new DynamoGameServerRepository(dynamoDb, tables),
+                servers, new DynamoSessionRepository(dynamoDb, tables, servers),
                 new DynamoInstanceRepository(dynamoDb, enhanced, tables),
                 new DynamoInterruptionRepository(dynamoDb, tables),
                 computePort, metricsPort,

@@ -20,6 +20,8 @@ import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.PageTokens;
 import io.gamefleet.domain.PushConnections;
 import io.gamefleet.domain.ServiceSettings;
+import io.gamefleet.domain.SessionRepository;
+import io.gamefleet.domain.SessionService;
 import io.gamefleet.domain.SpotBalancer;
 import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.domain.WorkflowStarter;
@@ -40,7 +42,8 @@ public final class Services {
     private static volatile Services shared;
 
     /** What the domain services run on: the AWS adapters, or fakes. {@code notifier} null: no push channel. */
-    public record Ports(GroupRepository groups, GameServerRepository servers, InstanceRepository instances,
+    public record Ports(GroupRepository groups, GameServerRepository servers, SessionRepository sessions,
+            InstanceRepository instances,
             InterruptionRepository interruptions, Supplier<Compute> compute, Supplier<Metrics> metrics,
             WorkflowStarter workflows, Supplier<LaunchTemplates> launchTemplates, Supplier<InstanceNotifier> notifier) {}
 
@@ -61,6 +64,7 @@ public final class Services {
     private final Config config;
     private final GroupService groupService;
     private final GameServerService gameServerService;
+    private final SessionService sessionService;
     private final Supplier<GroupLifecycle> lifecycle;
     private final Supplier<SpotBalancer> balancer;
     private final Supplier<InstanceEvents> instanceEvents;
@@ -84,6 +88,7 @@ public final class Services {
                 : new InstanceNotices(ports.notifier(), ports.instances(), ports.metrics(), log, clock);
         this.gameServerService = new GameServerService(ports.groups(), ports.servers(), ports.instances(),
                 ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices);
+        this.sessionService = new SessionService(gameServerService, ports.servers(), ports.sessions(), settings, clock);
         this.pushConnections = new PushConnections(ports.instances(), ports.servers(),
                 settings.instanceLimits().pushMessages(), clock);
         this.healthReports = new HealthReports(ports.servers(), ports.instances(), ports.metrics(),
@@ -119,6 +124,10 @@ public final class Services {
 
     public GameServerService gameServers() {
         return gameServerService;
+    }
+
+    public SessionService sessions() {
+        return sessionService;
     }
 
     public GroupLifecycle lifecycle() {

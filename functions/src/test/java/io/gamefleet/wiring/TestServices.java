@@ -10,6 +10,7 @@ import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
 import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
 import io.gamefleet.domain.fakes.InMemoryInterruptionRepository;
+import io.gamefleet.domain.fakes.InMemorySessionRepository;
 import io.gamefleet.domain.fakes.MutableClock;
 import io.gamefleet.domain.fakes.RecordingInstanceNotifier;
 import io.gamefleet.domain.fakes.RecordingMetrics;
@@ -31,6 +32,7 @@ public final class TestServices {
     public final MutableClock clock = new MutableClock(Instant.parse("2100-01-01T00:00:00Z"));
     public final InMemoryGameServerRepository servers = new InMemoryGameServerRepository();
     public final InMemoryGroupRepository groups = new InMemoryGroupRepository(servers);
+    public final InMemorySessionRepository sessions = new InMemorySessionRepository(servers);
     public final InMemoryInstanceRepository instances = new InMemoryInstanceRepository();
     public final InMemoryInterruptionRepository interruptions = new InMemoryInterruptionRepository();
     public final FakeCompute compute = new FakeCompute();
@@ -53,7 +55,7 @@ public final class TestServices {
                 Duration.ofSeconds(60), Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15),
                 Settings.SCALING_GROUP_PREFIX.defaultValue(), AwsServices.instanceLimits(Settings.Setting::defaultValue),
                 AwsServices.lifetime(Settings.Setting::defaultValue));
-        services = new Services(new Services.Ports(groups, servers, instances, interruptions, () -> compute,
+        services = new Services(new Services.Ports(groups, servers, sessions, instances, interruptions, () -> compute,
                 () -> metrics, workflows, () -> templates, () -> notifier),
                 new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, Duration.ofMinutes(1), roles, Set.of(ALLOWED_PROFILE)),
                 clock, log::add);

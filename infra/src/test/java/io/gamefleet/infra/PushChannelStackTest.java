@@ -85,7 +85,8 @@ class PushChannelStackTest extends SynthesizedStack {
                 assertThat(manage).as(name).isEmpty();
             }
         }
-        assertThat(functionNames().stream().filter(FunctionAccess::postsNotices)).hasSize(4);
+        assertThat(functionNames().stream().filter(FunctionAccess::postsNotices)).as("the claims (ClaimGameServer and a"
+                + " session's), the deregistration, the JSON door and the balancer").hasSize(5);
     }
 
     @Test

@@ -107,6 +107,9 @@ class StagesAndThrottlingTest {
         // Every REST route, CBOR path, Gamefleet route and the JSON door has its own limits.
         assertThat(routes).hasSize(2 * Routes.ALL.size() + Routes.EXTENSIONS.size() + 1);
         assertThat(routes.get(Routes.DESCRIBE_GAME_SERVER_PROCESS.routeKey())).containsEntry("ThrottlingBurstLimit", 30);
+        // A session is a claim: ClaimGameServer's limits.
+        assertThat(rate(routes, Routes.CREATE_SESSION.routeKey())).isEqualTo(24.0);
+        assertThat(routes.get(Routes.CREATE_SESSION.routeKey())).containsEntry("ThrottlingBurstLimit", 48);
     }
 
     @Test

@@ -98,8 +98,31 @@ class AgentsOnLocalProfileTest {
         assertThat(Files.readString(archived.resolve("PF_ConsoleLogs.txt"))).contains("MATCH OVER").doesNotContain("REFUSED");
     }
 
+    /** A session's claim: the GSDK gets the session's id, cookie and initial players; the session ends with its match. */
     @Test
     @Order(2)
+    void aSessionHandsTheGameItsIdCookieAndInitialPlayers() throws Exception {
+        String id = await("a server AVAILABLE", () -> available().orElse(null)).get("GameServerId").asText();
+        await("the agent's push connection", () -> pushConnection().orElse(null));
+        String session = java.util.UUID.randomUUID().toString();
+        com.fasterxml.jackson.databind.node.ObjectNode request = GamefleetClient.obj().put("SessionId", session)
+                .put("SessionCookie", "map=session");
+        request.putArray("InitialPlayers").add("p1").add("p2");
+        String sessions = GamefleetClient.groupPath(GROUP) + "/sessions";
+        assertThat(matchmaker.call("POST", sessions, request).ok().body().path("Session").path("GameServerId").asText())
+                .isEqualTo(id);
+        await("the session in the process's output", () -> console(id).contains("ACTIVE cookie=map=session")
+                && console(id).contains("SESSION id=" + session + " players=p1,p2") ? id : null);
+        await("ACTIVE", () -> "ACTIVE".equals(matchmaker.call("GET", sessions + "/" + session).ok().body()
+                .path("Session").path("State").asText()) ? id : null);
+
+        Files.writeString(matches.resolve("over-" + instance + "-" + id), "");
+        await("the session ENDED with its match", () -> "ENDED".equals(matchmaker.call("GET", sessions + "/" + session)
+                .ok().body().path("Session").path("State").asText()) ? id : null);
+    }
+
+    @Test
+    @Order(3)
     void anOperatorsShutdownTerminatesTheProcessAndANewOneStarts() throws Exception {
         String id = await("a server AVAILABLE", () -> available().orElse(null)).get("GameServerId").asText();
         await("the agent's push connection", () -> pushConnection().orElse(null));
@@ -112,7 +135,7 @@ class AgentsOnLocalProfileTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void aSpotWarningReachesTheProcessAsMaintenanceAndDrainsTheInstance() throws Exception {
         String id = await("a server AVAILABLE", () -> available().orElse(null)).get("GameServerId").asText();
         HttpResponse<String> interrupted = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
@@ -129,7 +152,7 @@ class AgentsOnLocalProfileTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void anInstanceThatEndsStopsItsAgentsProcessesAndItsReplacementsAgentRegisters() {
         String ended = instance; // interrupted above, and drained
         String scalingGroup = LOCAL.profile().services().groups().describe(GROUP).autoScalingGroupName();
@@ -143,7 +166,7 @@ class AgentsOnLocalProfileTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void noGameServerProcessOutlivesTheAgents() {
         assertThat(gameServerProcesses()).isNotEmpty();
         agents.close(); // what the profile's close does; its own end closes the same pipe, however it ends

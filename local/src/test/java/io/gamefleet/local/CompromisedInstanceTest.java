@@ -201,4 +201,15 @@ class CompromisedInstanceTest {
             assertThat(neighbourAgent.next(WITHIN)).isEqualTo("{\"action\":\"pong\"}");
         }
     }
+
+    /** A session is a matchmaker's: an instance's own keys neither request one (claiming a server) nor read one. */
+    @Test
+    @Order(7)
+    void itCannotRequestOrReadASession() {
+        String sessions = GamefleetClient.groupPath(GROUP) + "/sessions";
+        String id = "3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b";
+        assertThat(asAttacker.call("POST", sessions, GamefleetClient.obj().put("SessionId", id)).status()).isEqualTo(403);
+        assertThat(asAttacker.call("GET", sessions + "/" + id).status()).isEqualTo(403);
+        LOCAL.admin().call("GET", sessions + "/" + id).error(404, "NotFoundException");
+    }
 }

@@ -71,6 +71,7 @@ class PushChannelTest {
             assertThat(notice.path("gameServerId").asText()).isEqualTo("push-2");
             assertThat(notice.path("gameServerData").asText()).isEqualTo("map=dust");
             assertThat(notice.path("claimExpiresAt").asText()).isNotEmpty();
+            assertThat(notice.has("session")).as("a ClaimGameServer's notice is as it was").isFalse();
             assertThat(claimed.path("GameServerId").asText()).isEqualTo("push-2");
 
             matchmaker.claim(GROUP, GamefleetClient.obj().put("GameServerId", "push-1")).ok();
@@ -81,6 +82,29 @@ class PushChannelTest {
             assertThat(agent.next(WITHIN)).isEqualTo("{\"action\":\"pong\"}");
         }
         assertThat(recorded(instance)).as("cleared at $disconnect, before the close completed").isNull();
+    }
+
+    @Test
+    void aSessionsClaimNoticeCarriesItsIdCookieAndInitialPlayers() throws Exception {
+        // A group of its own: the claim can only take this server.
+        String group = "pushed-sessions";
+        admin.createActive(GamefleetClient.groupBody(group, 1, 1));
+        String instance = LOCAL.profile().fleet().instancesOf(group).get(0).instanceId();
+        try (PushClient agent = PushClient.connect(LOCAL.profile().endpoint(), LocalProfileExtension.ADMIN,
+                LOCAL.signingClock(), group, instance).client()) {
+            admin.register(group, "session-1", instance).ok();
+            com.fasterxml.jackson.databind.node.ObjectNode request = GamefleetClient.obj()
+                    .put("SessionId", "3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b").put("SessionCookie", "map=dust");
+            request.putArray("InitialPlayers").add("p1").add("p2");
+            request.putObject("FilterOption").putArray("InstanceStatuses").add("ACTIVE");
+            matchmaker.call("POST", GamefleetClient.groupPath(group) + "/sessions", request).ok();
+
+            JsonNode notice = JSON.readTree(agent.next(WITHIN));
+            assertThat(notice.path("action").asText()).isEqualTo("claimed");
+            assertThat(notice.path("gameServerId").asText()).isEqualTo("session-1");
+            assertThat(notice.path("session").toString()).isEqualTo("{\"sessionId\":\"3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b\","
+                    + "\"sessionCookie\":\"map=dust\",\"initialPlayers\":[\"p1\",\"p2\"]}");
+        }
     }
 
     private static java.time.Instant lease(String gameServerId) {

@@ -23,6 +23,7 @@ import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
@@ -141,6 +142,34 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     @Override
     public Optional<GameServer> tryClaim(GameServer candidate, ClaimCondition condition, Instant claimExpiresAt,
             Optional<String> gameServerData) {
+        Optional<Update> claim = claimUpdate(candidate, condition, claimExpiresAt, gameServerData);
+        if (claim.isEmpty()) {
+            return Optional.empty();
+        }
+        Update u = claim.get();
+        try {
+            var response = dynamoDb.updateItem(r -> r.tableName(u.tableName()).key(u.key())
+                    .updateExpression(u.updateExpression())
+                    .conditionExpression(u.conditionExpression())
+                    .expressionAttributeNames(u.expressionAttributeNames())
+                    .expressionAttributeValues(u.expressionAttributeValues())
+                    .returnValues(ReturnValue.ALL_NEW)
+                    .returnValuesOnConditionCheckFailure(u.returnValuesOnConditionCheckFailure()));
+            tried(candidate, condition, Map.of());
+            return Optional.of(GameServerSchema.fromItem(response.attributes()));
+        } catch (ConditionalCheckFailedException e) {
+            tried(candidate, condition, e.hasItem() ? e.item() : Map.of()); // taken by another, or no longer claimable
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * A claim's conditional write of the candidate (what {@link #tryClaim} writes, and a session's
+     * transaction with it: {@link DynamoSessionRepository}), returning the item as it was when the
+     * condition fails; empty when the candidate can never be claimed so.
+     */
+    Optional<Update> claimUpdate(GameServer candidate, ClaimCondition condition, Instant claimExpiresAt,
+            Optional<String> gameServerData) {
         // The claimed server's index key: it is AVAILABLE once the condition holds, whatever the
         // candidate was read as. A server on an interrupted instance has none: it is never claimed.
         String sortKey = GameServerSchema.claimSortKey(
@@ -161,7 +190,6 @@ public final class DynamoGameServerRepository implements GameServerRepository {
             values.put(":data", AttributeValue.fromS(gameServerData.get()));
             setClause += ", GameServerData = :data";
         }
-        String expression = setClause;
         String notRetiring = "";
         if (condition.retiringLaunchedBy().isPresent()) {
             // On an instance that is retiring (launched at or before the cutoff), no claim lands.
@@ -171,23 +199,25 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         String claimable = "GameServerGroupName = :group AND UtilizationStatus = :available"
                 + " AND (attribute_not_exists(ClaimExpiresAt) OR ClaimExpiresAt <= :now)"
                 + " AND " + GameServerSchema.HEALTHY + " AND InstanceStatus = :instanceStatus" + notRetiring;
-        try {
-            var response = dynamoDb.updateItem(u -> u.tableName(tableName)
-                    .key(GameServerSchema.key(candidate.gameServerId()))
-                    .updateExpression(expression)
-                    .conditionExpression(claimable)
-                    .expressionAttributeNames(GameServerSchema.LEASE_NAME)
-                    .expressionAttributeValues(values)
-                    .returnValues(ReturnValue.ALL_NEW)
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-            claimIndex.tried(candidate.gameServerGroupName(), candidate);
-            return Optional.of(GameServerSchema.fromItem(response.attributes()));
-        } catch (ConditionalCheckFailedException e) {
-            claimIndex.tried(candidate.gameServerGroupName(), candidate); // taken by another, or no longer claimable
-            if (e.hasItem()) {
-                takeOutIfSilent(e.item(), condition);
-            }
-            return Optional.empty();
+        return Optional.of(Update.builder().tableName(tableName)
+                .key(GameServerSchema.key(candidate.gameServerId()))
+                .updateExpression(setClause)
+                .conditionExpression(claimable)
+                .expressionAttributeNames(GameServerSchema.LEASE_NAME)
+                .expressionAttributeValues(values)
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                .build());
+    }
+
+    /**
+     * After a claim's write of the candidate, claimed or not ({@code refused}: the item as the
+     * failed condition found it, or empty): the claim index learns it was tried, and a server that
+     * stopped reporting health leaves it.
+     */
+    void tried(GameServer candidate, ClaimCondition condition, Map<String, AttributeValue> refused) {
+        claimIndex.tried(candidate.gameServerGroupName(), candidate);
+        if (!refused.isEmpty()) {
+            takeOutIfSilent(refused, condition);
         }
     }
 

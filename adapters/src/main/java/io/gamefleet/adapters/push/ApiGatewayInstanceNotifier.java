@@ -1,12 +1,15 @@
 package io.gamefleet.adapters.push;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceNotifier;
+import io.gamefleet.domain.Session;
 import java.time.Instant;
+import java.util.Optional;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
 import software.amazon.awssdk.services.apigatewaymanagementapi.model.GoneException;
@@ -26,11 +29,19 @@ public final class ApiGatewayInstanceNotifier implements InstanceNotifier {
     }
 
     @Override
-    public Delivery claimed(String connectionId, GameServer server) {
+    public Delivery claimed(String connectionId, GameServer server, Optional<Session> session) {
         ObjectNode notice = notice(PushChannel.CLAIMED, server);
         notice.put("gameServerData", server.gameServerData());
         notice.put("claimedAt", text(server.lastClaimTime()));
         notice.put("claimExpiresAt", text(server.claimExpiresAt()));
+        session.ifPresent(s -> {
+            ObjectNode member = notice.putObject(PushChannel.SESSION).put(PushChannel.SESSION_ID, s.sessionId());
+            if (s.request().sessionCookie() != null) {
+                member.put(PushChannel.SESSION_COOKIE, s.request().sessionCookie());
+            }
+            ArrayNode players = member.putArray(PushChannel.INITIAL_PLAYERS);
+            s.request().initialPlayers().forEach(players::add);
+        });
         return post(connectionId, notice);
     }
 

@@ -16,6 +16,8 @@ import io.gamefleet.domain.InstanceStatus;
 import io.gamefleet.domain.ProcessEvents;
 import io.gamefleet.domain.ProcessReport;
 import io.gamefleet.domain.ProcessState;
+import io.gamefleet.domain.Session;
+import io.gamefleet.domain.SessionRepository;
 import io.gamefleet.domain.UtilizationStatus;
 import io.gamefleet.domain.fakes.MutableClock;
 import io.gamefleet.testing.Dynoxide;
@@ -248,6 +250,38 @@ class WriteUnitsTest {
             ids.add(String.format("%0" + length + "d", n));
         }
         return ids;
+    }
+
+    /**
+     * A session's claim is one transaction: the claim's UpdateItem and the session's Put (an item
+     * under 1 KB here: its id, group, cookie, players, filter, server and claim), each billed double
+     * as a transaction's, and the claim's move in the claim index as a claim's; the session's item
+     * is in no index. A larger session costs two units more per KB of its item (a 4 KB cookie: 14).
+     */
+    @Test
+    void aSessionsClaimIsOneTransactionOfSixUnits() {
+        DynamoSessionRepository sessions = new DynamoSessionRepository(DYNAMO.client(List.of(RECORDER)),
+                DYNAMO.tableNames(), servers);
+        GameServer candidate = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 10).servers().get(0);
+        RECORDER.writes.clear();
+        Session session = new Session(new Session.Request("3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b-" + group, group,
+                "map=dust2;mode=ranked", List.of("player-1", "player-2"), EnumSet.of(InstanceStatus.ACTIVE)),
+                candidate.gameServerId(), T0, T0.plusSeconds(60), T0.plusSeconds(86_400));
+
+        assertThat(sessions.claim(session, candidate, condition(T0))).isInstanceOf(SessionRepository.Outcome.Claimed.class);
+
+        assertThat(RECORDER.writes).extracting(Write::total).containsExactly(6.0);
+        assertThat(RECORDER.writes.get(0).table()).isEqualTo(4.0);
+        assertThat(RECORDER.writes.get(0).indexes()).containsOnly(Map.entry(Tables.CLAIMABLE_INDEX, 2.0));
+
+        servers.register(server.toBuilder().gameServerId(group + "-gs2").build(), GROUP_MAX_SIZE, ON_ONE_INSTANCE);
+        GameServer second = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 10).servers().get(0);
+        Session large = new Session(new Session.Request(session.sessionId() + "-large", group, "c".repeat(4096),
+                List.of(), EnumSet.of(InstanceStatus.ACTIVE)), second.gameServerId(), T0, T0.plusSeconds(60),
+                T0.plusSeconds(86_400));
+        RECORDER.writes.clear();
+        assertThat(sessions.claim(large, second, condition(T0))).isInstanceOf(SessionRepository.Outcome.Claimed.class);
+        assertThat(RECORDER.writes).extracting(Write::total).containsExactly(14.0);
     }
 
     @Test

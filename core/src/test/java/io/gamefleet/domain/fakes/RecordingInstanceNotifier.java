@@ -3,10 +3,12 @@ package io.gamefleet.domain.fakes;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceNotifier;
+import io.gamefleet.domain.Session;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -16,13 +18,17 @@ import java.util.Set;
  */
 public final class RecordingInstanceNotifier implements InstanceNotifier {
     /**
-     * One notice as posted: its connection, action, server and (for terminate) reason; a retiring
-     * notice names its instance and end instead of a server.
+     * One notice as posted: its connection, action, server and (for terminate) reason, and (for a
+     * session's claim) its session; a retiring notice names its instance and end instead of a server.
      */
     public record Notice(String connectionId, String action, GameServer server, String reason,
-            GameServerInstance instance, Instant retiresAt) {
+            GameServerInstance instance, Instant retiresAt, Optional<Session> session) {
         public Notice(String connectionId, String action, GameServer server, String reason) {
-            this(connectionId, action, server, reason, null, null);
+            this(connectionId, action, server, reason, null, null, Optional.empty());
+        }
+
+        Notice(String connectionId, String action, GameServer server, String reason, Optional<Session> session) {
+            this(connectionId, action, server, reason, null, null, session);
         }
     }
 
@@ -32,8 +38,8 @@ public final class RecordingInstanceNotifier implements InstanceNotifier {
     private boolean failing;
 
     @Override
-    public synchronized Delivery claimed(String connectionId, GameServer server) {
-        return post(new Notice(connectionId, "claimed", server, null));
+    public synchronized Delivery claimed(String connectionId, GameServer server, Optional<Session> session) {
+        return post(new Notice(connectionId, "claimed", server, null, session));
     }
 
     @Override
@@ -43,7 +49,7 @@ public final class RecordingInstanceNotifier implements InstanceNotifier {
 
     @Override
     public synchronized Delivery retiring(String connectionId, GameServerInstance instance, Instant retiresAt) {
-        return post(new Notice(connectionId, "retiring", null, null, instance, retiresAt));
+        return post(new Notice(connectionId, "retiring", null, null, instance, retiresAt, Optional.empty()));
     }
 
     private Delivery post(Notice notice) {

@@ -1,0 +1,122 @@
+package io.gamefleet.domain;
+
+import io.gamefleet.domain.SessionRepository.Outcome;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Sessions (Gamefleet's own operations, docs/api.md): a matchmaker's claim that it may retry. A
+ * session's claim is ClaimGameServer's ({@link GameServerService#claimAnyWith}: the same candidates,
+ * refusals, conditions and claim TTL), each candidate written together with the session
+ * ({@link SessionRepository#claim}), so that a session id claims one server whatever is retried or
+ * runs at once; a request of a stored session's id answers that session, and claims nothing.
+ */
+public final class SessionService {
+    private final GameServerService gameServers;
+    private final GameServerRepository servers;
+    private final SessionRepository sessions;
+    private final ServiceSettings settings;
+    private final Clock clock;
+
+    public SessionService(GameServerService gameServers, GameServerRepository servers, SessionRepository sessions,
+            ServiceSettings settings, Clock clock) {
+        this.gameServers = gameServers;
+        this.servers = servers;
+        this.sessions = sessions;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /**
+     * A session as it is now: its state, its server while it is the session's (empty once
+     * another's or gone), and the server's process as its agent last reported it (its connected
+     * players) when one was read.
+     */
+    public record SessionView(Session session, SessionState state, Optional<GameServer> server,
+            Optional<ProcessReport> process) {}
+
+    /**
+     * Claims a server for a new session; a session of this id that is kept is answered as it is
+     * now if this request asks what it asked (a ConflictException naming the member otherwise).
+     * OutOfCapacityException when no server could be claimed, with no session stored.
+     */
+    public SessionView create(String groupNameOrArn, String sessionId, Optional<String> sessionCookie,
+            List<String> initialPlayers, Optional<Set<InstanceStatus>> instanceStatuses) {
+        String group = settings.groupName(groupNameOrArn);
+        Set<InstanceStatus> allowed = GameServerService.allowedStatuses(instanceStatuses);
+        Session.Request request = new Session.Request(sessionId, group, sessionCookie.orElse(null), initialPlayers, allowed);
+        Optional<Session> stored = sessions.find(sessionId);
+        if (stored.isPresent()) {
+            return retried(request, stored.get());
+        }
+        AtomicReference<Session> created = new AtomicReference<>();
+        try {
+            GameServer server = gameServers.claimAnyWith(group, allowed, (candidate, condition, expiresAt) -> {
+                // (a candidate from the claim index shows its id and its instance's launch time)
+                Session session = new Session(request, candidate.gameServerId(), condition.now(), expiresAt,
+                        settings.lifetime().keepUntil(candidate.instanceLaunchTime(), condition.now()));
+                Outcome outcome = sessions.claim(session, candidate, condition);
+                if (outcome instanceof Outcome.Exists exists) {
+                    throw new StoredMeanwhile(exists.stored());
+                } else if (outcome instanceof Outcome.Claimed claimed) {
+                    created.set(claimed.session());
+                    return Optional.of(claimed.server());
+                }
+                return Optional.empty();
+            });
+            gameServers.claimedNotice(server, created.get());
+            return new SessionView(created.get(), SessionState.CLAIMED, Optional.of(server), Optional.empty());
+        } catch (StoredMeanwhile e) {
+            return retried(request, e.stored);
+        } catch (GamefleetException e) {
+            // A duplicate running at once may have stored it while this one's writes ran out.
+            Optional<Session> meanwhile = e.kind() == ErrorKind.OUT_OF_CAPACITY ? sessions.find(sessionId) : Optional.empty();
+            if (meanwhile.isPresent()) {
+                return retried(request, meanwhile.get());
+            }
+            throw e;
+        }
+    }
+
+    /** The session of this id in the group, as it is now; NotFoundException when none is kept there. */
+    public SessionView describe(String groupNameOrArn, String sessionId) {
+        String group = settings.groupName(groupNameOrArn);
+        Session session = sessions.find(sessionId).filter(s -> s.gameServerGroupName().equals(group))
+                .orElseThrow(() -> GamefleetException.notFound("session " + sessionId
+                        + " is not a session of game server group " + group));
+        return view(session);
+    }
+
+    private SessionView retried(Session.Request request, Session stored) {
+        Optional<String> difference = request.differenceFrom(stored.request());
+        if (difference.isPresent()) {
+            throw GamefleetException.conflict("session " + stored.sessionId() + " was requested with another "
+                    + difference.get() + "; a request with its SessionId must ask exactly what the first asked");
+        }
+        return view(stored);
+    }
+
+    private SessionView view(Session session) {
+        Instant now = clock.instant();
+        Optional<GameServer> read = servers.find(session.gameServerId());
+        SessionState state = session.stateWith(read, now);
+        Optional<GameServer> own = session.ownServer(read);
+        Optional<ProcessReport> process = state == SessionState.ENDED ? Optional.empty()
+                : own.flatMap(servers::findProcess).map(GameServerProcess::process);
+        return new SessionView(session, state, own, process);
+    }
+
+    /** A duplicate stored the session between this request's read and its write: the claim ends, and it is answered. */
+    private static final class StoredMeanwhile extends RuntimeException {
+        private final transient Session stored;
+
+        StoredMeanwhile(Session stored) {
+            super(null, null, false, false);
+            this.stored = stored;
+        }
+    }
+}

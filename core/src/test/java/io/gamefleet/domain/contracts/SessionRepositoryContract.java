@@ -1,0 +1,169 @@
+package io.gamefleet.domain.contracts;
+
+import static io.gamefleet.domain.contracts.ContractSupport.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gamefleet.domain.GameServer;
+import io.gamefleet.domain.GameServerGroup;
+import io.gamefleet.domain.GameServerGroupStatus;
+import io.gamefleet.domain.GameServerRepository;
+import io.gamefleet.domain.GameServerRepository.ClaimCondition;
+import io.gamefleet.domain.GroupRepository;
+import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.Session;
+import io.gamefleet.domain.SessionRepository;
+import io.gamefleet.domain.SessionRepository.Outcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Sessions and their claims ({@link io.gamefleet.domain.SessionService}), through the ports only. */
+public abstract class SessionRepositoryContract {
+    private static final int GROUP_MAX_SIZE = 1_000;
+    private static final int ON_ONE_INSTANCE = 1_000;
+    private static final Instant NOW = T0.plusSeconds(10);
+
+    protected abstract GameServerRepository newRepository();
+
+    /** The sessions of {@code servers}: their claims write those servers. */
+    protected abstract SessionRepository newSessionRepository(GameServerRepository servers);
+
+    /** A group repository whose writes keep the gates that {@link #newRepository()} reads. */
+    protected abstract GroupRepository newGroupRepository();
+
+    private GameServerRepository servers;
+    private SessionRepository sessions;
+    private String group;
+
+    @BeforeEach
+    void repositories() {
+        servers = newRepository();
+        sessions = newSessionRepository(servers);
+        GroupRepository groups = newGroupRepository();
+        group = ContractSupport.unique("sessions");
+        GameServerGroup g = GameServerGroup.builder().name(group).creationTime(T0).lastUpdatedTime(T0)
+                .maxSize(GROUP_MAX_SIZE).build();
+        groups.create(g);
+        groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
+    }
+
+    private GameServer registered(String name) {
+        GameServer s = GameServer.builder().gameServerGroupName(group).gameServerId(group + "-" + name)
+                .instanceId(group + "-i1").connectionInfo("10.0.0.1:7777").registrationTime(T0).lastHealthCheckTime(T0)
+                .instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0.minusSeconds(3600)).build();
+        servers.register(s, GROUP_MAX_SIZE, ON_ONE_INSTANCE);
+        return s;
+    }
+
+    private static ClaimCondition condition() {
+        return new ClaimCondition(NOW, NOW.minus(Duration.ofSeconds(180)), EnumSet.of(InstanceStatus.ACTIVE));
+    }
+
+    private Session session(String id, GameServer on, String cookie, List<String> players) {
+        return new Session(new Session.Request(id, group, cookie, players, EnumSet.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING)),
+                on.gameServerId(), NOW, NOW.plusSeconds(60), NOW.plus(Duration.ofDays(30)));
+    }
+
+    @Test
+    void aClaimStoresTheSessionAndClaimsItsServerAsAClaimDoes() {
+        GameServer s = registered("s1");
+        // as a claim finds it: the claim index's candidate
+        GameServer candidate = servers.claimCandidates(group, InstanceStatus.ACTIVE, NOW, NOW.minusSeconds(180), 10)
+                .servers().get(0);
+        Session session = session(group + "-a", candidate, "cookie \u00e9", List.of("p1", "p2"));
+
+        Outcome outcome = sessions.claim(session, candidate, condition());
+
+        assertThat(outcome).isInstanceOf(Outcome.Claimed.class);
+        GameServer claimed = ((Outcome.Claimed) outcome).server();
+        assertThat(claimed.gameServerId()).isEqualTo(s.gameServerId());
+        assertThat(claimed.instanceId()).isEqualTo(s.instanceId());
+        assertThat(claimed.connectionInfo()).isEqualTo("10.0.0.1:7777");
+        assertThat(claimed.claimExpiresAt()).isEqualTo(NOW.plusSeconds(60));
+        assertThat(claimed.lastClaimTime()).isEqualTo(NOW);
+        assertThat(servers.find(s.gameServerId()).orElseThrow().isClaimedAt(NOW)).isTrue();
+        assertThat(sessions.find(session.sessionId())).contains(session);
+        assertThat(session.stateWith(servers.find(s.gameServerId()), NOW)).hasToString("CLAIMED");
+    }
+
+    @Test
+    void aSessionWithNoCookieAndNoPlayersIsKeptAsItCame() {
+        GameServer s = registered("s1");
+        Session session = session(group + "-b", s, null, List.of());
+
+        sessions.claim(session, s, condition());
+
+        assertThat(sessions.find(session.sessionId())).contains(session);
+        assertThat(sessions.find(group + "-unknown")).isEmpty();
+    }
+
+    @Test
+    void aStoredSessionsIdClaimsNothingMoreAndAnswersTheStoredSession() {
+        GameServer s1 = registered("s1");
+        GameServer s2 = registered("s2");
+        Session first = session(group + "-c", s1, "one", List.of());
+        sessions.claim(first, s1, condition());
+
+        Outcome again = sessions.claim(session(group + "-c", s2, "two", List.of("p")), s2, condition());
+
+        assertThat(again).isEqualTo(new Outcome.Exists(first));
+        assertThat(servers.find(s2.gameServerId()).orElseThrow().claimExpiresAt()).as("s2 not claimed").isNull();
+    }
+
+    @Test
+    void aServerThatCannotBeClaimedStoresNoSession() {
+        GameServer s = registered("s1");
+        servers.tryClaim(s, condition(), NOW.plusSeconds(60), Optional.empty());
+        Session session = session(group + "-d", s, null, List.of());
+
+        assertThat(sessions.claim(session, s, condition())).isEqualTo(new Outcome.NotClaimed());
+
+        assertThat(sessions.find(session.sessionId())).isEmpty();
+    }
+
+    @Test
+    void concurrentRequestsOfOneSessionIdClaimExactlyOneServer() throws Exception {
+        int requests = 8;
+        List<GameServer> candidates = new ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            candidates.add(registered("c" + i));
+        }
+        String id = group + "-e";
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(requests);
+        try {
+            List<Future<Outcome>> outcomes = new ArrayList<>();
+            for (GameServer candidate : candidates) {
+                Callable<Outcome> claim = () -> {
+                    start.await();
+                    return sessions.claim(session(id, candidate, null, List.of()), candidate, condition());
+                };
+                outcomes.add(pool.submit(claim));
+            }
+            start.countDown();
+            List<Outcome> results = new ArrayList<>();
+            for (Future<Outcome> f : outcomes) {
+                results.add(f.get(30, TimeUnit.SECONDS));
+            }
+            assertThat(results).filteredOn(o -> o instanceof Outcome.Claimed).hasSize(1);
+            Session stored = sessions.find(id).orElseThrow();
+            assertThat(results).filteredOn(o -> o instanceof Outcome.Exists)
+                    .allMatch(o -> ((Outcome.Exists) o).stored().equals(stored));
+            assertThat(candidates).filteredOn(c -> servers.find(c.gameServerId()).orElseThrow().isClaimedAt(NOW))
+                    .extracting(GameServer::gameServerId).containsExactly(stored.gameServerId());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
