@@ -88,10 +88,6 @@ public final class DeploymentContext {
     /** Settings in hours, a fraction allowed, whose defaults are whole ({@link Lifetimes}). */
     static final Set<Setting> HOURS = Set.of(Settings.MAX_INSTANCE_LIFETIME_HOURS, Settings.GUARANTEED_SERVER_LIFETIME_HOURS);
 
-    /** The schedules' periods: context settings for the schedules, given to the functions as the schedules run them. */
-    static final Set<Setting> SCHEDULE_RATES = Triggers.SCHEDULES.stream().map(Schedule::rate)
-            .collect(Collectors.toUnmodifiableSet());
-
     /** CloudWatch Logs' retention periods in days, in the order of CDK's {@link RetentionDays}. */
     private static final int[] RETENTION_PERIODS = {1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731,
             1096, 1827, 2192, 2557, 2922, 3288, 3653};

@@ -121,7 +121,6 @@ class DeploymentContextStackTest extends SynthesizedStack {
                 Settings.VIABILITY_WINDOW_SECONDS, Settings.VIABILITY_THRESHOLD))
                 .doesNotContain(Settings.PAGE_TOKEN_KEY, Settings.ACCOUNT_ID, Settings.ACTIVATION_STATE_MACHINE_ARN,
                         Settings.DELETION_STATE_MACHINE_ARN);
-        assertThat(DeploymentContext.SCHEDULE_RATES).containsExactly(Settings.BALANCER_RATE_SECONDS);
         assertThat(DeploymentContext.DERIVED).containsExactlyInAnyOrder(Settings.PAGE_TOKEN_KEY,
                 Settings.PAGE_TOKEN_SECRET_ARN, Settings.ACCOUNT_ID,
                 Settings.SCALING_GROUP_PREFIX, Settings.STAGE, Settings.INSTANCE_PROFILE_ARNS,
