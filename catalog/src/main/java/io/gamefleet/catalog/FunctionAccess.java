@@ -55,7 +55,10 @@ public final class FunctionAccess {
         CREATE,
         /** Lifting scale-in protection, shrinking a managed Auto Scaling group to zero and deleting it. */
         DELETE,
-        /** Instance types, desired capacity, scale-in protection and termination of managed groups' instances. */
+        /**
+         * Instance types, desired capacity, scale-in protection and termination of managed groups'
+         * instances, and the scale-in of their target tracking policy (a standby buffer turns it off).
+         */
         BALANCE,
         /**
          * Desired capacity and termination of a managed group's instance with its decrement: an
@@ -143,6 +146,9 @@ public final class FunctionAccess {
                 items(GAME_SERVER_INSTANCES, GET, UPDATE)), Set.of()));
         // the session, its server and the server's process item (GetItem).
         put(Routes.DESCRIBE_SESSION.functionName(), new Access(List.of(items(GAME_SERVERS, GET)), Set.of()));
+        // the group (GetItem), then its standby item beside it (PutItem; DescribeStandbyPolicy: GetItem).
+        put(Routes.PUT_STANDBY_POLICY.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET, PUT)), Set.of()));
+        put(Routes.DESCRIBE_STANDBY_POLICY.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET)), Set.of()));
 
         // the JSON door runs every operation in-process, so it may do what any of them may.
         put(Routes.JSON_DOOR.functionName(), union(Routes.ALL.stream().map(r -> BY_FUNCTION.get(r.functionName())).toList()));
@@ -179,9 +185,11 @@ public final class FunctionAccess {
         // forgotten instances (GetItem, DeleteItem with the instance's count, UpdateItem; the count deleted),
         // push connections older than API Gateway's lifetime cleared (conditional UpdateItem, instance and servers);
         // a retiring instance drained as above, its notice's connection cleared when gone (conditional UpdateItem),
-        // and an instance at the end of its lifetime ended and forgotten as above.
+        // and an instance at the end of its lifetime ended and forgotten as above; a group's standby
+        // buffer (its item beside the group: GetItem, its state a conditional UpdateItem), idle instances
+        // ended for it as drained ones are.
         trigger(Triggers.BALANCER.functionName(), Set.of(Scaling.DESCRIBE, Scaling.DESCRIBE_INSTANCES, Scaling.BALANCE),
-                new TableAccess(GAME_SERVER_GROUPS, Set.of(GET, PUT), Set.of(Tables.GROUPS_BY_CREATION_INDEX)),
+                new TableAccess(GAME_SERVER_GROUPS, Set.of(GET, PUT, UPDATE), Set.of(Tables.GROUPS_BY_CREATION_INDEX)),
                 new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET, PUT, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
                 items(GAME_SERVER_INSTANCES, QUERY, PUT, UPDATE, DELETE),
                 items(SPOT_INTERRUPTIONS, QUERY));

@@ -52,9 +52,21 @@ public final class Routes {
     public static final ExtensionRoute DESCRIBE_SESSION =
             new ExtensionRoute("DescribeSession", "GET", SESSIONS + "/{SessionId}", Set.of(ADMIN, MATCHMAKER));
 
+    /**
+     * A group's standby buffer (PlayFab's standby servers, Agones' buffer): the StandingBy servers
+     * the balancer keeps ready beside those in use, with dynamic tiers and a schedule.
+     */
+    public static final ExtensionRoute PUT_STANDBY_POLICY =
+            new ExtensionRoute("PutStandbyPolicy", "PUT", GROUP + "/standby", Set.of(ADMIN));
+
+    /** A group's standby buffer and its last evaluation. */
+    public static final ExtensionRoute DESCRIBE_STANDBY_POLICY =
+            new ExtensionRoute("DescribeStandbyPolicy", "GET", GROUP + "/standby", Set.of(ADMIN, MATCHMAKER));
+
     /** Gamefleet's own routes, beside the operations'. */
     public static final List<ExtensionRoute> EXTENSIONS = List.of(DESCRIBE_GAME_SERVER_PROCESS, CREATE_SESSION,
-            DESCRIBE_SESSION);
+            DESCRIBE_SESSION,
+            PUT_STANDBY_POLICY, DESCRIBE_STANDBY_POLICY);
 
     /** AWS JSON 1.1, where boto3, the AWS CLI and the JavaScript SDK send every operation. */
     public static final JsonDoor JSON_DOOR =

@@ -67,7 +67,8 @@ class RoutesTest {
         assertThat(process.roles()).containsExactly(Role.ADMIN);
         assertThat(process.functionName()).isEqualTo("gamefleet-DescribeGameServerProcess");
         assertThat(process.handlerMethod()).isEqualTo("io.gamefleet.api.DescribeGameServerProcessHandler::handleRequest");
-        assertThat(Routes.EXTENSIONS).containsExactly(process, Routes.CREATE_SESSION, Routes.DESCRIBE_SESSION);
+        assertThat(Routes.EXTENSIONS).containsExactly(process, Routes.CREATE_SESSION, Routes.DESCRIBE_SESSION,
+                Routes.PUT_STANDBY_POLICY, Routes.DESCRIBE_STANDBY_POLICY);
         for (ExtensionRoute extension : Routes.EXTENSIONS) {
             assertThat(Routes.ALL).noneMatch(r -> (r.method() + " " + r.path()).equals(extension.routeKey())
                     || r.functionName().equals(extension.functionName()));
@@ -87,5 +88,17 @@ class RoutesTest {
         assertThat(Routes.DESCRIBE_SESSION.handlerClass()).isEqualTo("io.gamefleet.api.DescribeSessionHandler");
         assertThat(SessionLimits.SESSION_ID.matcher("3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b").matches()).isTrue();
         assertThat(SessionLimits.SESSION_ID.matcher("3f2a1b4c5d6e4f708a9b0c1d2e3f4a5b").matches()).isFalse();
+    }
+
+    /** An ADMIN's setting, which a matchmaker may read: the group's standby route and its own functions. */
+    @Test
+    void theStandbyRoutesAreAnAdminsSettingAMatchmakerMayRead() {
+        assertThat(Routes.PUT_STANDBY_POLICY.routeKey()).isEqualTo("PUT /game-server-groups/{GameServerGroupName}/standby");
+        assertThat(Routes.DESCRIBE_STANDBY_POLICY.routeKey())
+                .isEqualTo("GET /game-server-groups/{GameServerGroupName}/standby");
+        assertThat(Routes.PUT_STANDBY_POLICY.roles()).containsExactly(Role.ADMIN);
+        assertThat(Routes.DESCRIBE_STANDBY_POLICY.roles()).containsExactlyInAnyOrder(Role.ADMIN, Role.MATCHMAKER);
+        assertThat(Routes.PUT_STANDBY_POLICY.handlerClass()).isEqualTo("io.gamefleet.api.PutStandbyPolicyHandler");
+        assertThat(Routes.DESCRIBE_STANDBY_POLICY.functionName()).isEqualTo("gamefleet-DescribeStandbyPolicy");
     }
 }

@@ -42,6 +42,12 @@ public interface Compute {
 
     void setInstanceProtection(String scalingGroupName, String instanceId, boolean protectedFromScaleIn);
 
+    /**
+     * Turns the scale-in of the group's target tracking policy ({@link GameServerGroup#autoScalingPolicy})
+     * on or off (off: it only adds instances); nothing for a group without one.
+     */
+    void setTargetTrackingScaleIn(GameServerGroup group, boolean scaleIn);
+
     void terminateInstance(String scalingGroupName, String instanceId, boolean decrementDesiredCapacity);
 
     /**

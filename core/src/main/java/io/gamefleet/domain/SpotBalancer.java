@@ -43,15 +43,18 @@ public final class SpotBalancer {
     private final Duration period;
     private final Clock clock;
     private final Consumer<String> log;
+    private final StandbyScaler standby;
 
     /**
      * {@code period}: how often it runs, so that a retiring notice goes out at the last run before
-     * the retirement begins; {@code notices}: what the retiring instances' agents are told.
+     * the retirement begins; {@code notices}: what the retiring instances' agents are told;
+     * {@code standby}: the groups' standby buffers, kept at each run ({@link StandbyScaler}).
      */
     public SpotBalancer(GroupRepository groups, GameServerRepository servers, InstanceRepository instances,
             InterruptionRepository interruptions, Compute compute, Metrics metrics, ServiceSettings settings,
             Duration viabilityWindow, double viabilityThreshold, Duration period, Clock clock, Consumer<String> log,
-            InstanceNotices notices) {
+            InstanceNotices notices, StandbyRepository standby) {
+        this.standby = new StandbyScaler(standby, compute, settings, log);
         this.period = period;
         this.notices = notices;
         this.groups = groups;
@@ -228,6 +231,8 @@ public final class SpotBalancer {
                     : "balancer: terminated draining instance " + t.instanceId() + " of group " + name);
         }
 
+        terminated.addAll(standby.run(group, all, recorded, now, id -> endIdle(group, id, byInstance, recorded, all)));
+
         tellRetiring(recorded.values(), now);
         GameServerCounts counts = count(all, recorded, now);
         metrics.gameServers(name, counts);
@@ -306,6 +311,25 @@ public final class SpotBalancer {
                 recorded.put(c.instanceId(), instance);
             }
         }
+    }
+
+    /**
+     * Ends an idle instance for the standby buffer, desired capacity with it, if its servers read at
+     * the start are still unclaimed (taken out of claims at once); false when a claim came meanwhile.
+     */
+    private boolean endIdle(GameServerGroup group, String instanceId, Map<String, List<GameServer>> byInstance,
+            Map<String, GameServerInstance> recorded, List<GameServer> all) {
+        if (!servers.retire(byInstance.getOrDefault(instanceId, List.of()))) {
+            log.accept("balancer: idle instance " + instanceId + " of group " + group.name()
+                    + " got a claim or a game during this run; it stays for now");
+            return false;
+        }
+        compute.terminateInstance(group.autoScalingGroupName(), instanceId, true);
+        GameServerInstance ended = recorded.remove(instanceId);
+        if (ended != null) {
+            forget(ended, all);
+        }
+        return true;
     }
 
     /** An instance that is gone: its game servers and its record go too, and what counted its servers. */

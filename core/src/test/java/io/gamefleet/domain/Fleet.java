@@ -8,6 +8,7 @@ import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
 import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
 import io.gamefleet.domain.fakes.InMemoryInterruptionRepository;
+import io.gamefleet.domain.fakes.InMemoryStandbyRepository;
 import io.gamefleet.domain.fakes.MutableClock;
 import io.gamefleet.domain.fakes.RecordingInstanceNotifier;
 import io.gamefleet.domain.fakes.RecordingMetrics;
@@ -66,6 +67,7 @@ final class Fleet {
     final InMemoryGroupRepository groups = new InMemoryGroupRepository(servers);
     final InMemoryInstanceRepository instances = new InMemoryInstanceRepository();
     final InMemoryInterruptionRepository interruptions = new InMemoryInterruptionRepository();
+    final InMemoryStandbyRepository standby = new InMemoryStandbyRepository();
     final FakeCompute compute = new FakeCompute();
     final RecordingMetrics metrics = new RecordingMetrics();
     final RecordingWorkflowStarter workflows = new RecordingWorkflowStarter();
@@ -129,7 +131,7 @@ final class Fleet {
     SpotBalancer balancer(GameServerRepository servers, Compute compute) {
         return new SpotBalancer(groups, servers, instances, interruptions, compute, metrics, settings,
                 VIABILITY_WINDOW, VIABILITY_THRESHOLD, BALANCER_PERIOD, clock, log::add,
-                notices(instances));
+                notices(instances), standby);
     }
 
     InstanceEvents events() {

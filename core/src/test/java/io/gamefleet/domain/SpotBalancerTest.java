@@ -267,6 +267,11 @@ class SpotBalancerTest {
         }
 
         @Override
+        public void setTargetTrackingScaleIn(GameServerGroup group, boolean scaleIn) {
+            delegate.setTargetTrackingScaleIn(group, scaleIn);
+        }
+
+        @Override
         public void terminateInstance(String scalingGroupName, String instanceId, boolean decrementDesiredCapacity) {
             delegate.terminateInstance(scalingGroupName, instanceId, decrementDesiredCapacity);
         }

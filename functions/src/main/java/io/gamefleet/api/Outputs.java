@@ -14,6 +14,8 @@ import io.gamefleet.domain.Page;
 import io.gamefleet.domain.ProcessReport;
 import io.gamefleet.domain.Session;
 import io.gamefleet.domain.SessionService;
+import io.gamefleet.domain.StandbyPolicy;
+import io.gamefleet.domain.StandbyService;
 import io.gamefleet.wiring.Services;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -142,6 +144,45 @@ final class Outputs {
             p.playerIds().forEach(players::add);
         });
         return wrap("Session", n);
+    }
+
+    /** A standby policy as PutStandbyPolicy takes it, with its group and its last evaluation. */
+    static JsonNode standbyResponse(Services services, StandbyService.StandbyView view) {
+        StandbyPolicy p = view.policy();
+        ObjectNode n = NODES.objectNode();
+        n.put("GameServerGroupName", view.gameServerGroupName());
+        n.put("GameServerGroupArn", services.settings().groupArn(view.gameServerGroupName()));
+        buffer(n, p.buffer());
+        ArrayNode tiers = n.putArray("Dynamic");
+        p.dynamic().forEach(t -> tiers.addObject().put("BelowPercent", t.belowPercent()).put("Multiplier", t.multiplier()));
+        n.put("RampDownSeconds", p.rampDown().toSeconds());
+        ArrayNode schedule = n.putArray("Schedule");
+        p.schedule().forEach(w -> {
+            ObjectNode window = schedule.addObject();
+            time(window, "Start", w.start());
+            time(window, "End", w.end());
+            buffer(window, w.buffer());
+        });
+        n.put("ScaleInCooldownSeconds", p.scaleInCooldown().toSeconds());
+        view.lastEvaluation().ifPresent(e -> {
+            ObjectNode last = n.putObject("LastEvaluation");
+            time(last, "EvaluationTime", e.at());
+            last.put("TargetStandingBy", e.target());
+            last.put("StandingBy", e.standingBy());
+            last.put("InUse", e.inUse());
+            last.put("ServersPerInstance", e.serversPerInstance());
+            last.put("DesiredCapacity", e.desiredCapacity());
+            last.put("Multiplier", e.multiplier());
+        });
+        return wrap("StandbyPolicy", n);
+    }
+
+    private static void buffer(ObjectNode n, StandbyPolicy.Buffer b) {
+        if (b.percent()) {
+            n.put("StandingBy", b.value() + "%");
+        } else {
+            n.put("StandingBy", b.value());
+        }
     }
 
     static ObjectNode wrap(String member, ObjectNode value) {

@@ -16,8 +16,10 @@ import io.gamefleet.api.DescribeGameServerInstancesHandler;
 import io.gamefleet.api.CreateSessionHandler;
 import io.gamefleet.api.DescribeGameServerProcessHandler;
 import io.gamefleet.api.DescribeSessionHandler;
+import io.gamefleet.api.DescribeStandbyPolicyHandler;
 import io.gamefleet.api.ListGameServerGroupsHandler;
 import io.gamefleet.api.ListGameServersHandler;
+import io.gamefleet.api.PutStandbyPolicyHandler;
 import io.gamefleet.api.RegisterGameServerHandler;
 import io.gamefleet.api.ResumeGameServerGroupHandler;
 import io.gamefleet.api.SuspendGameServerGroupHandler;
@@ -113,6 +115,10 @@ public final class FunctionRegistry {
             return new CreateSessionHandler(services);
         } else if (route.equals(Routes.DESCRIBE_SESSION)) {
             return new DescribeSessionHandler(services);
+        } else if (route.equals(Routes.PUT_STANDBY_POLICY)) {
+            return new PutStandbyPolicyHandler(services);
+        } else if (route.equals(Routes.DESCRIBE_STANDBY_POLICY)) {
+            return new DescribeStandbyPolicyHandler(services);
         }
         throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }

@@ -3,6 +3,7 @@ package io.gamefleet.wiring;
 import io.gamefleet.adapters.autoscaling.AwsAutoScalingCompute;
 import io.gamefleet.adapters.dynamodb.DynamoGameServerRepository;
 import io.gamefleet.adapters.dynamodb.DynamoSessionRepository;
+import io.gamefleet.adapters.dynamodb.DynamoStandbyRepository;
 import io.gamefleet.adapters.dynamodb.DynamoGroupRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInstanceRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInterruptionRepository;
@@ -172,6 +173,7 @@ public final class AwsServices {
         Services.Ports ports = new Services.Ports(
                 new DynamoGroupRepository(dynamoDb, enhanced, tables),
                 servers, new DynamoSessionRepository(dynamoDb, tables, servers),
+                new DynamoStandbyRepository(dynamoDb, tables),
                 new DynamoInstanceRepository(dynamoDb, enhanced, tables),
                 new DynamoInterruptionRepository(dynamoDb, tables),
                 computePort, metricsPort,

@@ -23,6 +23,8 @@ import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.SessionRepository;
 import io.gamefleet.domain.SessionService;
 import io.gamefleet.domain.SpotBalancer;
+import io.gamefleet.domain.StandbyRepository;
+import io.gamefleet.domain.StandbyService;
 import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.domain.WorkflowStarter;
 import java.security.SecureRandom;
@@ -43,7 +45,7 @@ public final class Services {
 
     /** What the domain services run on: the AWS adapters, or fakes. {@code notifier} null: no push channel. */
     public record Ports(GroupRepository groups, GameServerRepository servers, SessionRepository sessions,
-            InstanceRepository instances,
+            StandbyRepository standby, InstanceRepository instances,
             InterruptionRepository interruptions, Supplier<Compute> compute, Supplier<Metrics> metrics,
             WorkflowStarter workflows, Supplier<LaunchTemplates> launchTemplates, Supplier<InstanceNotifier> notifier) {}
 
@@ -65,6 +67,7 @@ public final class Services {
     private final GroupService groupService;
     private final GameServerService gameServerService;
     private final SessionService sessionService;
+    private final StandbyService standbyService;
     private final Supplier<GroupLifecycle> lifecycle;
     private final Supplier<SpotBalancer> balancer;
     private final Supplier<InstanceEvents> instanceEvents;
@@ -89,6 +92,7 @@ public final class Services {
         this.gameServerService = new GameServerService(ports.groups(), ports.servers(), ports.instances(),
                 ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices);
         this.sessionService = new SessionService(gameServerService, ports.servers(), ports.sessions(), settings, clock);
+        this.standbyService = new StandbyService(ports.groups(), ports.standby(), settings, clock);
         this.pushConnections = new PushConnections(ports.instances(), ports.servers(),
                 settings.instanceLimits().pushMessages(), clock);
         this.healthReports = new HealthReports(ports.servers(), ports.instances(), ports.metrics(),
@@ -98,7 +102,8 @@ public final class Services {
                 ports.instances(), ports.compute().get(), settings, clock));
         this.balancer = Lazy.of(() -> new SpotBalancer(ports.groups(), ports.servers(), ports.instances(),
                 ports.interruptions(), ports.compute().get(), ports.metrics().get(), settings,
-                config.viabilityWindow(), config.viabilityThreshold(), config.balancerPeriod(), clock, log, notices));
+                config.viabilityWindow(), config.viabilityThreshold(), config.balancerPeriod(), clock, log, notices,
+                ports.standby()));
         this.reconciler = new WorkflowReconciler(ports.groups(), groupService, ports.workflows(), clock, log);
         this.instanceEvents = Lazy.of(() -> new InstanceEvents(ports.groups(), ports.instances(), ports.servers(),
                 ports.interruptions(), ports.compute().get(), ports.metrics().get(), config.viabilityWindow(), clock, log));
@@ -128,6 +133,10 @@ public final class Services {
 
     public SessionService sessions() {
         return sessionService;
+    }
+
+    public StandbyService standby() {
+        return standbyService;
     }
 
     public GroupLifecycle lifecycle() {

@@ -11,6 +11,7 @@ import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
 import io.gamefleet.domain.fakes.InMemoryInterruptionRepository;
 import io.gamefleet.domain.fakes.InMemorySessionRepository;
+import io.gamefleet.domain.fakes.InMemoryStandbyRepository;
 import io.gamefleet.domain.fakes.MutableClock;
 import io.gamefleet.domain.fakes.RecordingInstanceNotifier;
 import io.gamefleet.domain.fakes.RecordingMetrics;
@@ -33,6 +34,7 @@ public final class TestServices {
     public final InMemoryGameServerRepository servers = new InMemoryGameServerRepository();
     public final InMemoryGroupRepository groups = new InMemoryGroupRepository(servers);
     public final InMemorySessionRepository sessions = new InMemorySessionRepository(servers);
+    public final InMemoryStandbyRepository standby = new InMemoryStandbyRepository();
     public final InMemoryInstanceRepository instances = new InMemoryInstanceRepository();
     public final InMemoryInterruptionRepository interruptions = new InMemoryInterruptionRepository();
     public final FakeCompute compute = new FakeCompute();
@@ -55,7 +57,7 @@ public final class TestServices {
                 Duration.ofSeconds(60), Duration.ofSeconds(180), Duration.ofDays(1), Duration.ofMinutes(15),
                 Settings.SCALING_GROUP_PREFIX.defaultValue(), AwsServices.instanceLimits(Settings.Setting::defaultValue),
                 AwsServices.lifetime(Settings.Setting::defaultValue));
-        services = new Services(new Services.Ports(groups, servers, sessions, instances, interruptions, () -> compute,
+        services = new Services(new Services.Ports(groups, servers, sessions, standby, instances, interruptions, () -> compute,
                 () -> metrics, workflows, () -> templates, () -> notifier),
                 new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, Duration.ofMinutes(1), roles, Set.of(ALLOWED_PROFILE)),
                 clock, log::add);

@@ -40,7 +40,8 @@ final class ScalingPermissions {
             Scaling.DELETE, List.of("autoscaling:UpdateAutoScalingGroup", "autoscaling:DeleteAutoScalingGroup",
                     "autoscaling:SetInstanceProtection"),
             Scaling.BALANCE, List.of("autoscaling:UpdateAutoScalingGroup", "autoscaling:SetDesiredCapacity",
-                    "autoscaling:SetInstanceProtection", "autoscaling:TerminateInstanceInAutoScalingGroup"),
+                    "autoscaling:SetInstanceProtection", "autoscaling:TerminateInstanceInAutoScalingGroup",
+                    "autoscaling:PutScalingPolicy"),
             Scaling.REPLACE, List.of("autoscaling:SetDesiredCapacity", "autoscaling:TerminateInstanceInAutoScalingGroup"));
 
     private ScalingPermissions() {}

@@ -149,6 +149,13 @@ public final class AwsAutoScalingCompute implements Compute {
     }
 
     @Override
+    public void setTargetTrackingScaleIn(GameServerGroup group, boolean scaleIn) {
+        ScalingGroupRequests.scalingPolicyRequest(group, scaleIn).ifPresent(request -> call(
+                "set the scaling policy's scale-in on", group.autoScalingGroupName(),
+                () -> autoScaling.putScalingPolicy(request)));
+    }
+
+    @Override
     public void setDesiredCapacity(String scalingGroupName, int desiredCapacity) {
         requireOwned(scalingGroupName);
         call("set the desired capacity of", scalingGroupName,

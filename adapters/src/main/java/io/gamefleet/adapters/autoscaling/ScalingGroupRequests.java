@@ -86,6 +86,11 @@ final class ScalingGroupRequests {
 
     /** The target tracking policy, named as the group; empty when the group has no AutoScalingPolicy. */
     static Optional<PutScalingPolicyRequest> scalingPolicyRequest(GameServerGroup g) {
+        return scalingPolicyRequest(g, true);
+    }
+
+    /** As {@link #scalingPolicyRequest(GameServerGroup)}, scaling in or (a standby buffer's group) not. */
+    static Optional<PutScalingPolicyRequest> scalingPolicyRequest(GameServerGroup g, boolean scaleIn) {
         AutoScalingPolicy policy = g.autoScalingPolicy();
         if (policy == null) {
             return Optional.empty();
@@ -103,6 +108,7 @@ final class ScalingGroupRequests {
                 .targetTrackingConfiguration(TargetTrackingConfiguration.builder()
                         .customizedMetricSpecification(metric)
                         .targetValue(policy.targetValue())
+                        .disableScaleIn(!scaleIn)
                         .build())
                 .estimatedInstanceWarmup(policy.estimatedInstanceWarmup())
                 .build());

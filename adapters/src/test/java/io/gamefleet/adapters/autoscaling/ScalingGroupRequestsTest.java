@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.domain.AutoScalingPolicy;
 import io.gamefleet.domain.BalancingStrategy;
+import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.LaunchTemplate;
 import java.time.Duration;
@@ -181,6 +182,19 @@ class ScalingGroupRequestsTest {
             assertThat(d.value()).isEqualTo("arena");
         });
         assertThat(r.targetTrackingConfiguration().predefinedMetricSpecification()).isNull();
+        assertThat(r.targetTrackingConfiguration().disableScaleIn()).isFalse();
+    }
+
+    /** A standby buffer's group: the same policy, put again, adding instances only. */
+    @Test
+    void aStandbyBuffersGroupsPolicyDoesNotScaleIn() {
+        GameServerGroup g = group().autoScalingPolicy(new AutoScalingPolicy(120, 66.5)).build();
+        PutScalingPolicyRequest off = ScalingGroupRequests.scalingPolicyRequest(g, false).orElseThrow();
+
+        assertThat(off.targetTrackingConfiguration().disableScaleIn()).isTrue();
+        assertThat(off.toBuilder().targetTrackingConfiguration(off.targetTrackingConfiguration().toBuilder()
+                .disableScaleIn(false).build()).build()).isEqualTo(ScalingGroupRequests.scalingPolicyRequest(g).orElseThrow());
+        assertThat(ScalingGroupRequests.scalingPolicyRequest(group().build(), false)).isEmpty();
     }
 
     @Test

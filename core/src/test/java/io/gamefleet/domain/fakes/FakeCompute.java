@@ -28,10 +28,11 @@ public final class FakeCompute implements Compute {
     public static final String SET_DESIRED_CAPACITY = "setDesiredCapacity";
     public static final String SET_INSTANCE_PROTECTION = "setInstanceProtection";
     public static final String TERMINATE_INSTANCE = "terminateInstance";
+    public static final String SET_TARGET_TRACKING_SCALE_IN = "setTargetTrackingScaleIn";
     public static final String LAUNCHED = "launched";
     private static final Set<String> OPERATIONS = Set.of(CREATE_SCALING_GROUP, DESCRIBE_SCALING_GROUP,
             DELETE_SCALING_GROUP, SET_INSTANCE_TYPES, SET_DESIRED_CAPACITY, SET_INSTANCE_PROTECTION, TERMINATE_INSTANCE,
-            LAUNCHED);
+            LAUNCHED, SET_TARGET_TRACKING_SCALE_IN);
 
     /** One call of the port: the operation (its method name) and its arguments as given. */
     public record Call(String operation, List<Object> arguments) {}
@@ -199,6 +200,11 @@ public final class FakeCompute implements Compute {
                 .map(i -> !i.instanceId().equals(instanceId) ? i : new ComputeInstance(i.instanceId(),
                         i.instanceType(), i.availabilityZone(), i.inService(), protectedFromScaleIn))
                 .toList()));
+    }
+
+    @Override
+    public synchronized void setTargetTrackingScaleIn(GameServerGroup group, boolean scaleIn) {
+        call(SET_TARGET_TRACKING_SCALE_IN, group.autoScalingGroupName(), scaleIn);
     }
 
     @Override

@@ -27,7 +27,8 @@ import java.util.function.Consumer;
  * {@link #tick}) sends EC2's "Spot Instance Interruption Warning" event, and two minutes later
  * on the clock the instance terminates with a "terminated" state-change event; the scaling group
  * then drops it and launches instances up to its desired capacity. With an AutoScalingPolicy the group follows target tracking on
- * PercentUtilizedGameServers, from the metrics the balancer publishes.
+ * PercentUtilizedGameServers, from the metrics the balancer publishes (scaling in only while its
+ * scale-in is on).
  *
  * <p>The stage's maximum instance lifetime is every scaling group's MaxInstanceLifetime, as Auto
  * Scaling has it: {@link #tick} ends an instance at its launch time plus that, with a terminated
@@ -78,6 +79,8 @@ public final class SimulatedFleet implements Compute {
         final GameServerGroup group;
         List<InstanceDefinition> definitions;
         boolean onDemandOnly;
+        /** Whether target tracking may scale in (a standby buffer turns it off). */
+        boolean policyScalesIn = true;
         int desired;
         final int min;
         final int max;
@@ -311,7 +314,7 @@ public final class SimulatedFleet implements Compute {
             if (wanted > g.desired) {
                 g.desired = wanted;
                 fill(g);
-            } else if (wanted < g.desired) {
+            } else if (wanted < g.desired && g.policyScalesIn) {
                 scaledIn = scaleIn(g, wanted);
             }
         }
@@ -410,6 +413,14 @@ public final class SimulatedFleet implements Compute {
         ScalingGroup g = require(scalingGroupName);
         synchronized (g) {
             g.instances.computeIfPresent(instanceId, (id, i) -> i.withProtection(protectedFromScaleIn));
+        }
+    }
+
+    @Override
+    public void setTargetTrackingScaleIn(GameServerGroup group, boolean scaleIn) {
+        ScalingGroup g = require(group.autoScalingGroupName());
+        synchronized (g) {
+            g.policyScalesIn = scaleIn;
         }
     }
 
