@@ -16,6 +16,8 @@ import io.gamefleet.api.DescribeGameServerInstancesHandler;
 import io.gamefleet.api.CreateSessionHandler;
 import io.gamefleet.api.DescribeGameServerProcessHandler;
 import io.gamefleet.api.DescribeSessionHandler;
+import io.gamefleet.api.DescribeClaimStrategyHandler;
+import io.gamefleet.api.PutClaimStrategyHandler;
 import io.gamefleet.api.ListGameServerGroupsHandler;
 import io.gamefleet.api.ListGameServersHandler;
 import io.gamefleet.api.RegisterGameServerHandler;
@@ -113,6 +115,11 @@ public final class FunctionRegistry {
             return new CreateSessionHandler(services);
         } else if (route.equals(Routes.DESCRIBE_SESSION)) {
             return new DescribeSessionHandler(services);
+        }
+        if (route.equals(Routes.PUT_CLAIM_STRATEGY)) {
+            return new PutClaimStrategyHandler(services);
+        } else if (route.equals(Routes.DESCRIBE_CLAIM_STRATEGY)) {
+            return new DescribeClaimStrategyHandler(services);
         }
         throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }
