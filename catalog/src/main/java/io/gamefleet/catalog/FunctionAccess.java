@@ -150,6 +150,13 @@ public final class FunctionAccess {
         put(Routes.PUT_STANDBY_POLICY.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET, PUT)), Set.of()));
         put(Routes.DESCRIBE_STANDBY_POLICY.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET)), Set.of()));
 
+        // a group write, as UpdateGameServerGroup's: the group (GetItem), its first gate (GetItem on
+        // GameServers), then the group's Put and its gates' in one transaction.
+        put(Routes.PUT_CLAIM_STRATEGY.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET, PUT),
+                items(GAME_SERVERS, GET, PUT)), Set.of()));
+        // the group (GetItem).
+        put(Routes.DESCRIBE_CLAIM_STRATEGY.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET)), Set.of()));
+
         // the JSON door runs every operation in-process, so it may do what any of them may.
         put(Routes.JSON_DOOR.functionName(), union(Routes.ALL.stream().map(r -> BY_FUNCTION.get(r.functionName())).toList()));
 

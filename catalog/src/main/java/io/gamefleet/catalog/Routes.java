@@ -14,6 +14,7 @@ public final class Routes {
     private static final String SERVERS = GROUP + "/game-servers";
     private static final String SERVER = SERVERS + "/{GameServerId}";
     private static final String SESSIONS = GROUP + "/sessions";
+    private static final String CLAIM_STRATEGY = GROUP + "/claim-strategy";
     private static final Set<String> NONE = Set.of();
 
     public static final List<Route> ALL = List.of(
@@ -63,10 +64,22 @@ public final class Routes {
     public static final ExtensionRoute DESCRIBE_STANDBY_POLICY =
             new ExtensionRoute("DescribeStandbyPolicy", "GET", GROUP + "/standby", Set.of(ADMIN, MATCHMAKER));
 
+    /**
+     * The order in which the group's claims take its servers (FleetIQ's, packed onto the fullest
+     * instances, or spread over them), kept on the group: {@code {"ClaimStrategy": ...}}.
+     */
+    public static final ExtensionRoute PUT_CLAIM_STRATEGY =
+            new ExtensionRoute("PutClaimStrategy", "PUT", CLAIM_STRATEGY, Set.of(ADMIN));
+
+    /** The group's claim strategy, FLEETIQ unless one was put. */
+    public static final ExtensionRoute DESCRIBE_CLAIM_STRATEGY =
+            new ExtensionRoute("DescribeClaimStrategy", "GET", CLAIM_STRATEGY, Set.of(ADMIN, MATCHMAKER));
+
     /** Gamefleet's own routes, beside the operations'. */
     public static final List<ExtensionRoute> EXTENSIONS = List.of(DESCRIBE_GAME_SERVER_PROCESS, CREATE_SESSION,
             DESCRIBE_SESSION,
-            PUT_STANDBY_POLICY, DESCRIBE_STANDBY_POLICY);
+            PUT_STANDBY_POLICY, DESCRIBE_STANDBY_POLICY,
+            PUT_CLAIM_STRATEGY, DESCRIBE_CLAIM_STRATEGY);
 
     /** AWS JSON 1.1, where boto3, the AWS CLI and the JavaScript SDK send every operation. */
     public static final JsonDoor JSON_DOOR =

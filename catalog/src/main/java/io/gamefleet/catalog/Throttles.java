@@ -85,14 +85,17 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
 
     /**
      * Gamefleet's own routes: the reads at FleetIQ's quota for its Describe operations; a session,
-     * a claim, at ClaimGameServer's; a standby policy, a group's setting, at UpdateGameServerGroup's.
+     * a claim, at ClaimGameServer's; a group's setting (its standby policy, its claim strategy) at
+     * UpdateGameServerGroup's.
      */
     public Map<ExtensionRoute, Limit> perExtension() {
         return Map.of(Routes.DESCRIBE_GAME_SERVER_PROCESS, new Limit(30, 30),
                 Routes.CREATE_SESSION, perOperation().get(Operation.CLAIM_GAME_SERVER),
                 Routes.DESCRIBE_SESSION, new Limit(30, 30),
                 Routes.PUT_STANDBY_POLICY, perOperation().get(Operation.UPDATE_GAME_SERVER_GROUP),
-                Routes.DESCRIBE_STANDBY_POLICY, new Limit(30, 30));
+                Routes.DESCRIBE_STANDBY_POLICY, new Limit(30, 30),
+                Routes.PUT_CLAIM_STRATEGY, perOperation().get(Operation.UPDATE_GAME_SERVER_GROUP),
+                Routes.DESCRIBE_CLAIM_STRATEGY, new Limit(30, 30));
     }
 
     /**

@@ -68,11 +68,23 @@ class RoutesTest {
         assertThat(process.functionName()).isEqualTo("gamefleet-DescribeGameServerProcess");
         assertThat(process.handlerMethod()).isEqualTo("io.gamefleet.api.DescribeGameServerProcessHandler::handleRequest");
         assertThat(Routes.EXTENSIONS).containsExactly(process, Routes.CREATE_SESSION, Routes.DESCRIBE_SESSION,
-                Routes.PUT_STANDBY_POLICY, Routes.DESCRIBE_STANDBY_POLICY);
+                Routes.PUT_STANDBY_POLICY, Routes.DESCRIBE_STANDBY_POLICY,
+                Routes.PUT_CLAIM_STRATEGY, Routes.DESCRIBE_CLAIM_STRATEGY);
         for (ExtensionRoute extension : Routes.EXTENSIONS) {
             assertThat(Routes.ALL).noneMatch(r -> (r.method() + " " + r.path()).equals(extension.routeKey())
                     || r.functionName().equals(extension.functionName()));
         }
+    }
+
+    /** A group setting an ADMIN puts and a matchmaker may read: one path, two functions. */
+    @Test
+    void theClaimStrategyIsAnAdminsToPutAndAMatchmakersToo() {
+        assertThat(Routes.PUT_CLAIM_STRATEGY.routeKey()).isEqualTo("PUT /game-server-groups/{GameServerGroupName}/claim-strategy");
+        assertThat(Routes.PUT_CLAIM_STRATEGY.roles()).containsExactly(Role.ADMIN);
+        assertThat(Routes.DESCRIBE_CLAIM_STRATEGY.routeKey())
+                .isEqualTo("GET /game-server-groups/{GameServerGroupName}/claim-strategy");
+        assertThat(Routes.DESCRIBE_CLAIM_STRATEGY.roles()).containsExactlyInAnyOrder(Role.ADMIN, Role.MATCHMAKER);
+        assertThat(Routes.DESCRIBE_CLAIM_STRATEGY.functionName()).isEqualTo("gamefleet-DescribeClaimStrategy");
     }
 
     /** A matchmaker's or an ADMIN's, never a game server's: its session route and its own function. */

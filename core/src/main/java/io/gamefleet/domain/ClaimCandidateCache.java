@@ -63,6 +63,11 @@ final class ClaimCandidateCache {
     private final Map<String, Instant> claimedLately = new ConcurrentHashMap<>();
     /** The same claims in the order they were made, so that forgetting the old ones reads only those. */
     private final Queue<ClaimedAt> claimedInOrder = new ConcurrentLinkedQueue<>();
+    /**
+     * Per group, its claim strategy as the last read with its gates showed it (the ACTIVE bucket's
+     * reads carry them): the order of what this container reads next, the DRAINING bucket's too.
+     */
+    private final Map<String, ClaimStrategy> strategies = new ConcurrentHashMap<>();
 
     private record ClaimedAt(String key, Instant at) {}
 
@@ -167,7 +172,7 @@ final class ClaimCandidateCache {
             old.servers().clear();
             return null;
         }
-        CandidatePage renewed = new CandidatePage(condition.now(), claimPolicy.tryOrder(read.get()));
+        CandidatePage renewed = new CandidatePage(condition.now(), inOrder(group, read.get()));
         pages.put(key, renewed);
         old.servers().clear();
         renewed.servers().removeIf(c -> inFlight.contains(key(c)));
@@ -194,7 +199,7 @@ final class ClaimCandidateCache {
             CandidatePage current = pages.get(key);
             CandidatePage page = current != seen && usable(current, condition.now()) ? current
                     : read(group, status, condition, Set.of())
-                            .map(read -> store(key, new CandidatePage(condition.now(), claimPolicy.tryOrder(read))))
+                            .map(read -> store(key, new CandidatePage(condition.now(), inOrder(group, read))))
                             .orElseGet(() -> {
                                 pages.remove(key);
                                 return null;
@@ -238,7 +243,7 @@ final class ClaimCandidateCache {
         Set<String> held = new HashSet<>();
         page.servers().forEach(s -> held.add(s.gameServerId()));
         List<GameServer> more = read(group, status, condition, held).orElse(List.of());
-        page.servers().addAll(claimPolicy.tryOrder(more));
+        page.servers().addAll(inOrder(group, more));
         page.readAt().set(condition.now());
         return !more.isEmpty();
     }
@@ -257,6 +262,7 @@ final class ClaimCandidateCache {
             pages.remove(group + "/" + status);
             groups.requireActive(group, condition.now(), "ClaimGameServer");
         }
+        candidates.claimStrategy().ifPresent(strategy -> learnStrategy(group, strategy));
         if (candidates.servers().isEmpty()) {
             return Optional.empty();
         }
@@ -265,6 +271,18 @@ final class ClaimCandidateCache {
                 .filter(c -> !inFlight.contains(key(c)) && !claimedLately.containsKey(key(c))
                         && !held.contains(c.gameServerId()))
                 .toList());
+    }
+
+    /** The candidates read, in the order the group's claim strategy gives them ({@link ClaimPolicy}). */
+    private List<GameServer> inOrder(String group, List<GameServer> read) {
+        return claimPolicy.tryOrder(read, strategies.getOrDefault(group, ClaimStrategy.FLEETIQ));
+    }
+
+    private void learnStrategy(String group, ClaimStrategy strategy) {
+        if (strategies.size() >= GameServerService.CACHED_GROUPS && !strategies.containsKey(group)) {
+            strategies.clear();
+        }
+        strategies.put(group, strategy);
     }
 
     /**

@@ -15,6 +15,7 @@ public record GameServerGroup(
         String roleArn,
         List<InstanceDefinition> instanceDefinitions,
         BalancingStrategy balancingStrategy,
+        ClaimStrategy claimStrategy,
         GameServerProtectionPolicy protectionPolicy,
         String autoScalingGroupArn,
         String autoScalingGroupName,
@@ -37,6 +38,9 @@ public record GameServerGroup(
     static final String UNSTAGED_SCALING_GROUP_PREFIX = "gamefleet-";
 
     public GameServerGroup {
+        if (claimStrategy == null) {
+            claimStrategy = ClaimStrategy.FLEETIQ; // a group stored before groups had one
+        }
         if (autoScalingGroupName == null && name != null) {
             autoScalingGroupName = UNSTAGED_SCALING_GROUP_PREFIX + name;
         }
@@ -60,6 +64,7 @@ public record GameServerGroup(
         private String roleArn;
         private List<InstanceDefinition> instanceDefinitions = List.of();
         private BalancingStrategy balancingStrategy = BalancingStrategy.SPOT_PREFERRED;
+        private ClaimStrategy claimStrategy = ClaimStrategy.FLEETIQ;
         private GameServerProtectionPolicy protectionPolicy = GameServerProtectionPolicy.NO_PROTECTION;
         private String autoScalingGroupArn;
         private String autoScalingGroupName;
@@ -87,6 +92,7 @@ public record GameServerGroup(
             roleArn = g.roleArn;
             instanceDefinitions = g.instanceDefinitions;
             balancingStrategy = g.balancingStrategy;
+            claimStrategy = g.claimStrategy;
             protectionPolicy = g.protectionPolicy;
             autoScalingGroupArn = g.autoScalingGroupArn;
             autoScalingGroupName = g.autoScalingGroupName;
@@ -111,6 +117,8 @@ public record GameServerGroup(
         public Builder roleArn(String v) { roleArn = v; return this; }
         public Builder instanceDefinitions(List<InstanceDefinition> v) { instanceDefinitions = List.copyOf(v); return this; }
         public Builder balancingStrategy(BalancingStrategy v) { balancingStrategy = v; return this; }
+        /** Gamefleet's own: null (a group stored before groups had one) is FLEETIQ. */
+        public Builder claimStrategy(ClaimStrategy v) { claimStrategy = v; return this; }
         public Builder protectionPolicy(GameServerProtectionPolicy v) { protectionPolicy = v; return this; }
         public Builder autoScalingGroupArn(String v) { autoScalingGroupArn = v; return this; }
         /** Fixed at creation: the deployment's prefix (its stage) and the group's name. */
@@ -131,7 +139,7 @@ public record GameServerGroup(
         public Builder version(long v) { version = v; return this; }
 
         public GameServerGroup build() {
-            return new GameServerGroup(name, arn, roleArn, instanceDefinitions, balancingStrategy,
+            return new GameServerGroup(name, arn, roleArn, instanceDefinitions, balancingStrategy, claimStrategy,
                     protectionPolicy, autoScalingGroupArn, autoScalingGroupName, status, statusReason, suspendedActions,
                     creationTime, lastUpdatedTime, minSize, maxSize, launchTemplate, autoScalingPolicy,
                     vpcSubnets, tags, deleteOption, expiresAt, version);

@@ -45,7 +45,17 @@ public interface GameServerRepository {
         return claimCandidates(group, instanceStatus, now, healthCutoff, limit);
     }
 
-    record ClaimCandidates(Optional<GameServerGroupStatus> groupStatus, List<GameServer> servers) {}
+    /**
+     * {@code claimStrategy}: the group's as the claim index knows it, with its status (empty when
+     * the read had no gate: the DRAINING bucket's, or a group with no entry there).
+     */
+    record ClaimCandidates(Optional<GameServerGroupStatus> groupStatus, List<GameServer> servers,
+            Optional<ClaimStrategy> claimStrategy) {
+        /** Candidates with no strategy known. */
+        public ClaimCandidates(Optional<GameServerGroupStatus> groupStatus, List<GameServer> servers) {
+            this(groupStatus, servers, Optional.empty());
+        }
+    }
 
     /**
      * What a conditional claim requires of the server, besides belonging to the group: its instance

@@ -117,6 +117,19 @@ public final class GroupService {
     }
 
     /**
+     * Sets the order of the group's claims (Gamefleet's own setting, kept on the group). Its gates
+     * carry it, written with the group, so that claimers learn it from the claim-index reads they
+     * make anyway: it takes effect within a claimer's candidates' age. Refused while the group is
+     * being deleted, as UpdateGameServerGroup is; the strategy it has already is not written again.
+     */
+    public GameServerGroup setClaimStrategy(String nameOrArn, ClaimStrategy strategy) {
+        return transition(settings.groupName(nameOrArn), g -> {
+            requireNotBeingDeleted(g, "PutClaimStrategy");
+            return g.claimStrategy() == strategy ? g : g.toBuilder().claimStrategy(strategy).build();
+        });
+    }
+
+    /**
      * Schedules deletion and starts the deletion workflow: from ACTIVE or ERROR; with FORCE_DELETE
      * from any status but DELETED, so that a group whose workflow is stuck or lost can always be
      * removed (a group already being deleted keeps its status, deletes by force from now on, and

@@ -8,17 +8,19 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketRespons
 import io.gamefleet.api.ApiHandler;
 import io.gamefleet.api.ClaimGameServerHandler;
 import io.gamefleet.api.CreateGameServerGroupHandler;
+import io.gamefleet.api.CreateSessionHandler;
 import io.gamefleet.api.DeleteGameServerGroupHandler;
 import io.gamefleet.api.DeregisterGameServerHandler;
+import io.gamefleet.api.DescribeClaimStrategyHandler;
 import io.gamefleet.api.DescribeGameServerGroupHandler;
 import io.gamefleet.api.DescribeGameServerHandler;
 import io.gamefleet.api.DescribeGameServerInstancesHandler;
-import io.gamefleet.api.CreateSessionHandler;
 import io.gamefleet.api.DescribeGameServerProcessHandler;
 import io.gamefleet.api.DescribeSessionHandler;
 import io.gamefleet.api.DescribeStandbyPolicyHandler;
 import io.gamefleet.api.ListGameServerGroupsHandler;
 import io.gamefleet.api.ListGameServersHandler;
+import io.gamefleet.api.PutClaimStrategyHandler;
 import io.gamefleet.api.PutStandbyPolicyHandler;
 import io.gamefleet.api.RegisterGameServerHandler;
 import io.gamefleet.api.ResumeGameServerGroupHandler;
@@ -119,6 +121,10 @@ public final class FunctionRegistry {
             return new PutStandbyPolicyHandler(services);
         } else if (route.equals(Routes.DESCRIBE_STANDBY_POLICY)) {
             return new DescribeStandbyPolicyHandler(services);
+        } else if (route.equals(Routes.PUT_CLAIM_STRATEGY)) {
+            return new PutClaimStrategyHandler(services);
+        } else if (route.equals(Routes.DESCRIBE_CLAIM_STRATEGY)) {
+            return new DescribeClaimStrategyHandler(services);
         }
         throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }

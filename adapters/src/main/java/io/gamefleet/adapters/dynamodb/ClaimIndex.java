@@ -1,6 +1,7 @@
 package io.gamefleet.adapters.dynamodb;
 
 import io.gamefleet.catalog.Tables;
+import io.gamefleet.domain.ClaimStrategy;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GameServerRepository.ClaimCandidates;
@@ -86,12 +87,16 @@ final class ClaimIndex {
         List<Map<String, AttributeValue>> more = new ArrayList<>(); // per shard, where its next page starts (or null)
         int gates = 0;
         GameServerGroupStatus notActive = null;
+        ClaimStrategy strategy = null; // the first gate's: all are written in one transaction
         for (QueryResponse response : responses) {
             List<String> shardKeys = new ArrayList<>();
             for (Map<String, AttributeValue> item : response.items()) {
                 AttributeValue gateStatus = item.get("GroupStatus");
                 if (gateStatus != null) {
                     gates++;
+                    if (strategy == null) {
+                        strategy = GameServerSchema.gateStrategy(item.get("ClaimSortKey").s());
+                    }
                     GameServerGroupStatus status = GameServerGroupStatus.valueOf(gateStatus.s());
                     if (status != GameServerGroupStatus.ACTIVE) {
                         notActive = status;
@@ -129,7 +134,7 @@ final class ClaimIndex {
                 : gates == 0 ? Optional.empty()
                 : gates < responses.size() ? Optional.empty() // some not seen yet: ask the group
                 : Optional.of(GameServerGroupStatus.ACTIVE);
-        return new ClaimCandidates(status, candidates(group, best, limit));
+        return new ClaimCandidates(status, candidates(group, best, limit), Optional.ofNullable(strategy));
     }
 
     /**
@@ -149,11 +154,13 @@ final class ClaimIndex {
             }
             QueryResponse response = query(group, shard, range, range.withGate() ? limit + 1 : limit, null);
             Optional<GameServerGroupStatus> gate = Optional.empty();
+            Optional<ClaimStrategy> strategy = Optional.empty();
             List<String> keys = new ArrayList<>();
             for (Map<String, AttributeValue> item : response.items()) {
                 AttributeValue gateStatus = item.get("GroupStatus");
                 if (gateStatus != null) {
                     gate = Optional.of(GameServerGroupStatus.valueOf(gateStatus.s()));
+                    strategy = Optional.of(GameServerSchema.gateStrategy(item.get("ClaimSortKey").s()));
                     if (learnShards(group, GameServerSchema.gateShards(item.get("ClaimSortKey").s()))) {
                         shown.remove(key(group, instanceStatus)); // the group grew: the next read spreads over all its shards
                     }
@@ -165,7 +172,7 @@ final class ClaimIndex {
             int from = shard;
             keys.stream().limit(limit).forEach(k -> noteShard(k, from));
             if (!keys.isEmpty() || gate.filter(s -> s != GameServerGroupStatus.ACTIVE).isPresent()) {
-                return new ClaimCandidates(gate, candidates(group, keys, limit));
+                return new ClaimCandidates(gate, candidates(group, keys, limit), strategy);
             }
         }
         return best(group, instanceStatus, now, limit);

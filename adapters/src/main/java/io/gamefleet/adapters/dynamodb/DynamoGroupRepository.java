@@ -165,7 +165,7 @@ public final class DynamoGroupRepository implements GroupRepository {
         }
         Map<String, AttributeValue> item = new java.util.HashMap<>(key);
         item.put("ClaimPartition", AttributeValue.fromS(Tables.groupShard(group.name(), shard)));
-        item.put("ClaimSortKey", AttributeValue.fromS(GameServerSchema.gateSortKey(shards)));
+        item.put("ClaimSortKey", AttributeValue.fromS(GameServerSchema.gateSortKey(shards, group.claimStrategy())));
         item.put("GroupStatus", AttributeValue.fromS(group.status().name()));
         return TransactWriteItem.builder().put(Put.builder().tableName(gameServersTable).item(item).build()).build();
     }

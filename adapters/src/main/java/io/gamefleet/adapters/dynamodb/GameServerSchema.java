@@ -4,6 +4,7 @@ import static io.gamefleet.adapters.dynamodb.Attributes.sortable;
 
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.catalog.Tables;
+import io.gamefleet.domain.ClaimStrategy;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.InstanceStatus;
 import io.gamefleet.domain.UtilizationStatus;
@@ -78,10 +79,12 @@ final class GameServerSchema {
 
     /**
      * A gate's sort key: {@link #GATE_SORT_KEY} and the shards the group's servers can be in,
-     * which a claim then reads (and no other).
+     * which a claim then reads (and no other), then {@code #} and the group's claim strategy
+     * unless it is FLEETIQ (so a FLEETIQ group's gates are as they were before groups had one).
+     * The index projects no attribute but the gates' GroupStatus, so the strategy rides in the key.
      */
-    static String gateSortKey(int shards) {
-        return GATE_SORT_KEY + shards;
+    static String gateSortKey(int shards, ClaimStrategy strategy) {
+        return GATE_SORT_KEY + shards + (strategy == ClaimStrategy.FLEETIQ ? "" : "#" + strategy.name());
     }
 
     /**
@@ -89,8 +92,14 @@ final class GameServerSchema {
      * written before gates said it (its key is {@link #GATE_SORT_KEY} alone).
      */
     static int gateShards(String gateSortKey) {
-        String shards = gateSortKey.substring(GATE_SORT_KEY.length());
+        String shards = gateSortKey.substring(GATE_SORT_KEY.length()).split("#", 2)[0];
         return shards.isEmpty() ? Tables.GAME_SERVER_SHARDS : Tables.shardsFor(Integer.parseInt(shards));
+    }
+
+    /** The claim strategy a gate's sort key carries: FLEETIQ when it names none. */
+    static ClaimStrategy gateStrategy(String gateSortKey) {
+        String[] parts = gateSortKey.split("#", 2);
+        return parts.length < 2 ? ClaimStrategy.FLEETIQ : ClaimStrategy.valueOf(parts[1]);
     }
 
     /** The id of the gate item of a group's shard. */

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.domain.AutoScalingPolicy;
 import io.gamefleet.domain.BalancingStrategy;
+import io.gamefleet.domain.ClaimStrategy;
 import io.gamefleet.domain.DeleteOption;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupAction;
@@ -52,6 +53,9 @@ final class GroupSchema {
                 GameServerGroup::instanceDefinitions, GameServerGroup.Builder::instanceDefinitions);
         enumeration(s, "BalancingStrategy", BalancingStrategy.class,
                 GameServerGroup::balancingStrategy, GameServerGroup.Builder::balancingStrategy);
+        // Gamefleet's own (PutClaimStrategy); absent on groups stored before it, which read as FLEETIQ.
+        enumeration(s, "ClaimStrategy", ClaimStrategy.class, GameServerGroup::claimStrategy,
+                GameServerGroup.Builder::claimStrategy);
         enumeration(s, "GameServerProtectionPolicy", GameServerProtectionPolicy.class,
                 GameServerGroup::protectionPolicy, GameServerGroup.Builder::protectionPolicy);
         string(s, "AutoScalingGroupArn", GameServerGroup::autoScalingGroupArn, GameServerGroup.Builder::autoScalingGroupArn);

@@ -7,8 +7,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.gamefleet.domain.AutoScalingPolicy;
 import io.gamefleet.domain.BalancingStrategy;
+import io.gamefleet.domain.ClaimStrategy;
 import io.gamefleet.domain.ConcurrentUpdateException;
 import io.gamefleet.domain.DeleteOption;
+import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupAction;
 import io.gamefleet.domain.GameServerGroupStatus;
@@ -21,6 +23,7 @@ import io.gamefleet.domain.InstanceStatus;
 import io.gamefleet.domain.LaunchTemplate;
 import io.gamefleet.domain.Page;
 import io.gamefleet.domain.Tag;
+import io.gamefleet.domain.UtilizationStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -193,6 +196,34 @@ public abstract class GroupRepositoryContract {
         groups.update(g.toBuilder().status(GameServerGroupStatus.DELETED).build());
         assertThat(gate(name)).isEmpty();
         assertThat(groups.find(name)).map(GameServerGroup::status).contains(GameServerGroupStatus.DELETED);
+    }
+
+    @Test
+    void theClaimStrategyIsKeptOnTheGroupAndCarriedByItsGatesToEveryClaimRead() {
+        GameServerGroup g = group(name, T0);
+        groups.create(g);
+        assertThat(groups.find(name).orElseThrow().claimStrategy()).as("none set: FleetIQ's order")
+                .isEqualTo(ClaimStrategy.FLEETIQ);
+        g = groups.update(g.toBuilder().status(GameServerGroupStatus.ACTIVE).claimStrategy(ClaimStrategy.PACKED).build());
+        assertThat(groups.find(name).orElseThrow().claimStrategy()).isEqualTo(ClaimStrategy.PACKED);
+        servers.register(GameServer.builder().gameServerGroupName(name).gameServerId(ContractSupport.unique("gs"))
+                .instanceId("i-1").utilizationStatus(UtilizationStatus.AVAILABLE).registrationTime(T0)
+                .lastHealthCheckTime(T0).instanceStatus(InstanceStatus.ACTIVE).instanceLaunchTime(T0.minusSeconds(60))
+                .build(), g.maxSize(), 16);
+        for (int read = 0; read < 2; read++) { // a store's first claim read of a group, and a later one
+            var candidates = servers.someClaimCandidates(name, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 10);
+            assertThat(candidates.servers()).hasSize(1);
+            assertThat(candidates.claimStrategy()).contains(ClaimStrategy.PACKED);
+        }
+        assertThat(servers.claimCandidates(name, InstanceStatus.DRAINING, T0, Instant.EPOCH, 10).claimStrategy())
+                .as("the DRAINING bucket has no gate").isEmpty();
+        g = groups.update(g.toBuilder().status(GameServerGroupStatus.ERROR).build());
+        assertThat(servers.claimCandidates(name, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 10).claimStrategy())
+                .as("kept by every later write").contains(ClaimStrategy.PACKED);
+        groups.update(g.toBuilder().claimStrategy(ClaimStrategy.FLEETIQ).build());
+        assertThat(groups.find(name).orElseThrow().claimStrategy()).isEqualTo(ClaimStrategy.FLEETIQ);
+        assertThat(servers.claimCandidates(name, InstanceStatus.ACTIVE, T0, Instant.EPOCH, 10).claimStrategy())
+                .contains(ClaimStrategy.FLEETIQ);
     }
 
     @Test

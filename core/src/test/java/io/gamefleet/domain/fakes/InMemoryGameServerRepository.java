@@ -3,6 +3,7 @@ package io.gamefleet.domain.fakes;
 import static io.gamefleet.domain.fakes.Storage.millis;
 import static io.gamefleet.domain.fakes.Storage.sortable;
 
+import io.gamefleet.domain.ClaimStrategy;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GameServerProcess;
@@ -41,12 +42,17 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
     /** Each server's last reported process, by id, with the registration of the server it was reported for. */
     private final Map<String, StoredProcess> processes = new HashMap<>();
 
+    /** The claim strategy each gate carries beside its status. */
+    private final Map<String, ClaimStrategy> gateStrategies = new HashMap<>();
+
     /** What every write of a group does to its gate: DELETED removes it. */
-    public synchronized void writeGate(String group, GameServerGroupStatus status) {
+    public synchronized void writeGate(String group, GameServerGroupStatus status, ClaimStrategy strategy) {
         if (status == GameServerGroupStatus.DELETED) {
             gates.remove(group);
+            gateStrategies.remove(group);
         } else {
             gates.put(group, status);
+            gateStrategies.put(group, strategy);
         }
     }
 
@@ -103,7 +109,7 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
                         .utilizationStatus(UtilizationStatus.AVAILABLE).instanceStatus(s.instanceStatus())
                         .claimExpiresAt(s.claimExpiresAt()).instanceLaunchTime(s.instanceLaunchTime()).build())
                 .toList();
-        return new ClaimCandidates(status, found);
+        return new ClaimCandidates(status, found, withGate ? Optional.ofNullable(gateStrategies.get(group)) : Optional.empty());
     }
 
     @Override

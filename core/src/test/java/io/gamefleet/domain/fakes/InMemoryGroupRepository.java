@@ -78,7 +78,7 @@ public final class InMemoryGroupRepository implements GroupRepository {
                 .lastUpdatedTime(millis(group.lastUpdatedTime()))
                 .expiresAt(seconds(group.expiresAt()))
                 .build());
-        gameServers.writeGate(group.name(), group.status());
+        gameServers.writeGate(group.name(), group.status(), group.claimStrategy());
     }
 
     private static String listKey(GameServerGroup g) {
