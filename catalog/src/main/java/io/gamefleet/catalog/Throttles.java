@@ -90,7 +90,8 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
     public Map<ExtensionRoute, Limit> perExtension() {
         return Map.of(Routes.DESCRIBE_GAME_SERVER_PROCESS, new Limit(30, 30),
                 Routes.CREATE_SESSION, perOperation().get(Operation.CLAIM_GAME_SERVER),
-                Routes.DESCRIBE_SESSION, new Limit(30, 30));
+                Routes.DESCRIBE_SESSION, new Limit(30, 30),
+                Routes.LIST_SESSIONS, new Limit(30, 30));
     }
 
     /**
