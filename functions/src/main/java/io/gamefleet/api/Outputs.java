@@ -121,6 +121,11 @@ final class Outputs {
      * FleetIQ shape while the server is the session's, and the players its agent last reported on it.
      */
     static JsonNode sessionResponse(Services services, SessionService.SessionView view) {
+        return wrap("Session", session(services, view));
+    }
+
+    /** A session as {@link #sessionResponse} holds it, and ListSessions lists it. */
+    static ObjectNode session(Services services, SessionService.SessionView view) {
         Session s = view.session();
         String groupArn = services.settings().groupArn(s.gameServerGroupName());
         ObjectNode n = NODES.objectNode();
@@ -141,7 +146,7 @@ final class Outputs {
             ArrayNode players = n.putArray("PlayerIds");
             p.playerIds().forEach(players::add);
         });
-        return wrap("Session", n);
+        return n;
     }
 
     static ObjectNode wrap(String member, ObjectNode value) {

@@ -16,6 +16,7 @@ import io.gamefleet.api.DescribeGameServerInstancesHandler;
 import io.gamefleet.api.CreateSessionHandler;
 import io.gamefleet.api.DescribeGameServerProcessHandler;
 import io.gamefleet.api.DescribeSessionHandler;
+import io.gamefleet.api.ListSessionsHandler;
 import io.gamefleet.api.ListGameServerGroupsHandler;
 import io.gamefleet.api.ListGameServersHandler;
 import io.gamefleet.api.RegisterGameServerHandler;
@@ -113,6 +114,9 @@ public final class FunctionRegistry {
             return new CreateSessionHandler(services);
         } else if (route.equals(Routes.DESCRIBE_SESSION)) {
             return new DescribeSessionHandler(services);
+        }
+        if (route.equals(Routes.LIST_SESSIONS)) {
+            return new ListSessionsHandler(services);
         }
         throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }
