@@ -156,6 +156,11 @@ public final class FunctionAccess {
                 items(GAME_SERVERS, GET, PUT)), Set.of()));
         // the group (GetItem).
         put(Routes.DESCRIBE_CLAIM_STRATEGY.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET)), Set.of()));
+        // the group (GetItem), the sessions index's shards (Query), the sessions and their servers
+        // (BatchGetItem), each live session's process item (GetItem).
+        put(Routes.LIST_SESSIONS.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET),
+                new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET), Set.of(Tables.SESSIONS_BY_GROUP_INDEX))),
+                Set.of()));
 
         // the JSON door runs every operation in-process, so it may do what any of them may.
         put(Routes.JSON_DOOR.functionName(), union(Routes.ALL.stream().map(r -> BY_FUNCTION.get(r.functionName())).toList()));

@@ -75,11 +75,19 @@ public final class Routes {
     public static final ExtensionRoute DESCRIBE_CLAIM_STRATEGY =
             new ExtensionRoute("DescribeClaimStrategy", "GET", CLAIM_STRATEGY, Set.of(ADMIN, MATCHMAKER));
 
+    /**
+     * A group's sessions, newest first, each as DescribeSession answers it: pages of {@code Limit}
+     * (1 to 100) with {@code NextToken}, as the operations' listings.
+     */
+    public static final ExtensionRoute LIST_SESSIONS =
+            new ExtensionRoute("ListSessions", "GET", SESSIONS, Set.of(ADMIN, MATCHMAKER), Set.of("Limit", "NextToken"));
+
     /** Gamefleet's own routes, beside the operations'. */
     public static final List<ExtensionRoute> EXTENSIONS = List.of(DESCRIBE_GAME_SERVER_PROCESS, CREATE_SESSION,
             DESCRIBE_SESSION,
             PUT_STANDBY_POLICY, DESCRIBE_STANDBY_POLICY,
-            PUT_CLAIM_STRATEGY, DESCRIBE_CLAIM_STRATEGY);
+            PUT_CLAIM_STRATEGY, DESCRIBE_CLAIM_STRATEGY,
+            LIST_SESSIONS);
 
     /** AWS JSON 1.1, where boto3, the AWS CLI and the JavaScript SDK send every operation. */
     public static final JsonDoor JSON_DOOR =

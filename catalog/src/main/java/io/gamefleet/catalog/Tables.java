@@ -18,6 +18,8 @@ public final class Tables {
     public static final String INSTANCES_BY_ID_INDEX = "ByInstanceId";
     /** Sparse: the instance holding a push connection ($disconnect names only the connection). */
     public static final String INSTANCES_BY_PUSH_CONNECTION_INDEX = "ByPushConnection";
+    /** Sparse: sessions only, a group's newest first (ListSessions). */
+    public static final String SESSIONS_BY_GROUP_INDEX = "SessionsByGroup";
 
     /**
      * The partitions a group's game servers are spread over in the GameServers indexes keyed by
@@ -25,6 +27,14 @@ public final class Tables {
      * writes per second, and a busy group writes its claim index several times per game (docs/capacity.md).
      */
     public static final int GAME_SERVER_SHARDS = 16;
+
+    /**
+     * The partitions a group's sessions are spread over in {@link #SESSIONS_BY_GROUP_INDEX}
+     * ({@code <group>#<shard>}, the shard {@link #shardOf(String, int)} of the session id): a
+     * session writes one entry, so four take about 4,000 sessions a second, what the claim index
+     * takes of a group's games, and a listing reads four partitions (docs/capacity.md).
+     */
+    public static final int SESSION_SHARDS = 4;
 
     public static final TableDefinition GAME_SERVER_GROUPS = new TableDefinition(
             "GameServerGroups", "GAMEFLEET_GROUPS_TABLE",
@@ -44,6 +54,9 @@ public final class Tables {
                     new IndexDefinition(CLAIMABLE_INDEX, string("ClaimPartition"), string("ClaimSortKey"),
                             Projection.include("GroupStatus")),
                     new IndexDefinition(SERVERS_BY_INSTANCE_INDEX, string("InstanceId"), string("GameServerId"),
+                            Projection.KEYS_ONLY),
+                    // Session items alone carry these keys; they are written once, with the session.
+                    new IndexDefinition(SESSIONS_BY_GROUP_INDEX, string("SessionPartition"), string("SessionSortKey"),
                             Projection.KEYS_ONLY)),
             // Only the servers' process items expire: a server's outlives it until then.
             Optional.of("ExpiresAt"));

@@ -95,7 +95,8 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
                 Routes.PUT_STANDBY_POLICY, perOperation().get(Operation.UPDATE_GAME_SERVER_GROUP),
                 Routes.DESCRIBE_STANDBY_POLICY, new Limit(30, 30),
                 Routes.PUT_CLAIM_STRATEGY, perOperation().get(Operation.UPDATE_GAME_SERVER_GROUP),
-                Routes.DESCRIBE_CLAIM_STRATEGY, new Limit(30, 30));
+                Routes.DESCRIBE_CLAIM_STRATEGY, new Limit(30, 30),
+                Routes.LIST_SESSIONS, new Limit(30, 30));
     }
 
     /**

@@ -36,7 +36,7 @@ class FunctionAccessTest {
         PushChannel.ROUTES.forEach(r -> functions.add(r.functionName()));
         Routes.EXTENSIONS.forEach(e -> functions.add(e.functionName()));
 
-        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(37);
+        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(38);
         functions.forEach(f -> assertThat(FunctionAccess.of(f)).isSameAs(FunctionAccess.all().get(f)));
     }
 
@@ -101,6 +101,11 @@ class FunctionAccessTest {
         assertThat(tables(Routes.CREATE_SESSION.functionName())).isEqualTo(Map.of("GameServerGroups", Set.of(GET),
                 "GameServers", Set.of(GET, PUT, UPDATE), "GameServerInstances", Set.of(GET, UPDATE)));
         assertThat(tables(Routes.DESCRIBE_SESSION.functionName())).isEqualTo(Map.of("GameServers", Set.of(GET)));
+        // A listing of sessions: the group, the sessions index, the sessions and servers by key, the processes.
+        assertThat(tables(Routes.LIST_SESSIONS.functionName())).isEqualTo(Map.of("GameServerGroups", Set.of(GET),
+                "GameServers", Set.of(GET, BATCH_GET)));
+        assertThat(FunctionAccess.of(Routes.LIST_SESSIONS.functionName()).tables().get(1).queriedIndexes())
+                .containsExactly(Tables.SESSIONS_BY_GROUP_INDEX);
         assertThat(tables(PushChannel.MESSAGE.functionName())).containsEntry("GameServers", Set.of(GET, BATCH_GET, PUT, UPDATE));
         // $disconnect reads the instance the keys-only connection index names.
         assertThat(tables(PushChannel.DISCONNECT.functionName())).isEqualTo(Map.of(

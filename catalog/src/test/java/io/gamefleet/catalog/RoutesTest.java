@@ -69,7 +69,8 @@ class RoutesTest {
         assertThat(process.handlerMethod()).isEqualTo("io.gamefleet.api.DescribeGameServerProcessHandler::handleRequest");
         assertThat(Routes.EXTENSIONS).containsExactly(process, Routes.CREATE_SESSION, Routes.DESCRIBE_SESSION,
                 Routes.PUT_STANDBY_POLICY, Routes.DESCRIBE_STANDBY_POLICY,
-                Routes.PUT_CLAIM_STRATEGY, Routes.DESCRIBE_CLAIM_STRATEGY);
+                Routes.PUT_CLAIM_STRATEGY, Routes.DESCRIBE_CLAIM_STRATEGY,
+                Routes.LIST_SESSIONS);
         for (ExtensionRoute extension : Routes.EXTENSIONS) {
             assertThat(Routes.ALL).noneMatch(r -> (r.method() + " " + r.path()).equals(extension.routeKey())
                     || r.functionName().equals(extension.functionName()));
@@ -93,9 +94,13 @@ class RoutesTest {
         assertThat(Routes.CREATE_SESSION.routeKey()).isEqualTo("POST /game-server-groups/{GameServerGroupName}/sessions");
         assertThat(Routes.DESCRIBE_SESSION.routeKey())
                 .isEqualTo("GET /game-server-groups/{GameServerGroupName}/sessions/{SessionId}");
-        for (ExtensionRoute session : List.of(Routes.CREATE_SESSION, Routes.DESCRIBE_SESSION)) {
+        assertThat(Routes.LIST_SESSIONS.routeKey()).isEqualTo("GET /game-server-groups/{GameServerGroupName}/sessions");
+        for (ExtensionRoute session : List.of(Routes.CREATE_SESSION, Routes.DESCRIBE_SESSION, Routes.LIST_SESSIONS)) {
             assertThat(session.roles()).containsExactlyInAnyOrder(Role.ADMIN, Role.MATCHMAKER);
         }
+        // a listing's query, as ListGameServers'; the others take none
+        assertThat(Routes.LIST_SESSIONS.queryMembers()).containsExactlyInAnyOrder("Limit", "NextToken");
+        assertThat(Routes.DESCRIBE_SESSION.queryMembers()).isEmpty();
         assertThat(Routes.CREATE_SESSION.functionName()).isEqualTo("gamefleet-CreateSession");
         assertThat(Routes.DESCRIBE_SESSION.handlerClass()).isEqualTo("io.gamefleet.api.DescribeSessionHandler");
         assertThat(SessionLimits.SESSION_ID.matcher("3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b").matches()).isTrue();

@@ -12,6 +12,14 @@ public interface SessionRepository {
     /** A strongly consistent read; empty when no session of this id is kept. */
     Optional<Session> find(String sessionId);
 
+    /**
+     * One page of the group's sessions, newest claim first (of one claim time, the greater session
+     * id first), {@code limit} at most, from {@code cursor} (where the page before ended). An
+     * eventually consistent read: a session stored a moment ago may be missing. A full page has a
+     * cursor even when nothing follows it.
+     */
+    Page<Session> listByGroup(String group, int limit, Optional<String> cursor);
+
     /** What {@link #claim} did. */
     sealed interface Outcome {
         /** The server is claimed and the session stored, both at once. */

@@ -4,9 +4,12 @@ import io.gamefleet.domain.SessionRepository.Outcome;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Sessions (Gamefleet's own operations, docs/api.md): a matchmaker's claim that it may retry. A
@@ -19,14 +22,18 @@ public final class SessionService {
     private final GameServerService gameServers;
     private final GameServerRepository servers;
     private final SessionRepository sessions;
+    private final Groups groups;
+    private final PageTokens tokens;
     private final ServiceSettings settings;
     private final Clock clock;
 
-    public SessionService(GameServerService gameServers, GameServerRepository servers, SessionRepository sessions,
-            ServiceSettings settings, Clock clock) {
+    public SessionService(GameServerService gameServers, GroupRepository groups, GameServerRepository servers,
+            SessionRepository sessions, PageTokens tokens, ServiceSettings settings, Clock clock) {
         this.gameServers = gameServers;
+        this.groups = new Groups(groups);
         this.servers = servers;
         this.sessions = sessions;
+        this.tokens = tokens;
         this.settings = settings;
         this.clock = clock;
     }
@@ -91,6 +98,24 @@ public final class SessionService {
         return view(session);
     }
 
+    /**
+     * One page of the group's sessions that are kept (a store may hold one past its
+     * {@code keepUntil} a while: it is left out), newest first, each as {@link #describe} answers
+     * it but for its server, read eventually consistent. NotFoundException for an unknown group.
+     */
+    public Page<SessionView> list(String groupNameOrArn, int limit, Optional<String> nextToken) {
+        String group = groups.require(settings.groupName(groupNameOrArn), clock.instant()).name();
+        String scope = "ListSessions/" + group;
+        Page<Session> page = sessions.listByGroup(group, limit, tokens.redeem(scope, nextToken));
+        Instant now = clock.instant();
+        Map<String, GameServer> read = servers.findSome(page.items().stream().map(Session::gameServerId)
+                .collect(Collectors.toSet())).stream().collect(Collectors.toMap(GameServer::gameServerId,
+                Function.identity()));
+        List<SessionView> views = page.items().stream().filter(s -> s.keepUntil().isAfter(now))
+                .map(s -> view(s, Optional.ofNullable(read.get(s.gameServerId())), now)).toList();
+        return new Page<>(views, tokens.issue(scope, page.cursor()));
+    }
+
     private SessionView retried(Session.Request request, Session stored) {
         Optional<String> difference = request.differenceFrom(stored.request());
         if (difference.isPresent()) {
@@ -101,8 +126,10 @@ public final class SessionService {
     }
 
     private SessionView view(Session session) {
-        Instant now = clock.instant();
-        Optional<GameServer> read = servers.find(session.gameServerId());
+        return view(session, servers.find(session.gameServerId()), clock.instant());
+    }
+
+    private SessionView view(Session session, Optional<GameServer> read, Instant now) {
         SessionState state = session.stateWith(read, now);
         Optional<GameServer> own = session.ownServer(read);
         Optional<ProcessReport> process = state == SessionState.ENDED ? Optional.empty()

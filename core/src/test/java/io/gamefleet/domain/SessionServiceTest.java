@@ -4,6 +4,7 @@ import static io.gamefleet.domain.Fleet.C5;
 import static io.gamefleet.domain.Fleet.GROUP;
 import static io.gamefleet.domain.Fleet.SETTINGS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gamefleet.domain.GameServerRepository.ClaimCondition;
 import io.gamefleet.domain.SessionService.SessionView;
@@ -33,9 +34,15 @@ class SessionServiceTest {
         public Outcome claim(Session session, GameServer candidate, ClaimCondition condition) {
             return stored.claim(session, candidate, condition);
         }
+
+        @Override
+        public Page<Session> listByGroup(String group, int limit, Optional<String> cursor) {
+            return stored.listByGroup(group, limit, cursor);
+        }
     };
     private final GameServerService gameServers = fleet.gameServers();
-    private final SessionService service = new SessionService(gameServers, fleet.servers, sessions, SETTINGS, fleet.clock);
+    private final SessionService service = new SessionService(gameServers, fleet.groups, fleet.servers, sessions,
+            fleet.tokens, SETTINGS, fleet.clock);
 
     @BeforeEach
     void aGroupWithTwoServers() {
@@ -82,5 +89,50 @@ class SessionServiceTest {
         GameServerInstance instance = fleet.instances.find(GROUP, "i-1").orElseThrow();
         assertThat(session.keepUntil()).isEqualTo(instance.launchTime().plus(Fleet.LIFETIME.max()).plus(Duration.ofDays(1)));
         assertThat(fleet.notifier.delivered()).allSatisfy(n -> assertThat(n.session()).contains(session));
+    }
+
+    @Test
+    void aListingAnswersEachKeptSessionAsItIsNowNewestFirstInSignedPages() {
+        String other = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
+        create();
+        fleet.clock.advance(Duration.ofSeconds(1));
+        SessionView second = service.create(GROUP, other, Optional.empty(), List.of(), Optional.empty());
+        fleet.servers.update(GROUP, second.session().gameServerId(), Optional.empty(),
+                new GameServerRepository.ServerUpdate(Optional.empty(), Optional.of(UtilizationStatus.UTILIZED),
+                        Optional.empty()));
+
+        Page<SessionView> page = service.list(GROUP, 1, Optional.empty());
+        Page<SessionView> next = service.list(GROUP, 1, page.cursor());
+
+        assertThat(page.items()).extracting(v -> v.session().sessionId(), SessionView::state)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(other, SessionState.ACTIVE));
+        assertThat(page.items().get(0).server()).isPresent();
+        assertThat(next.items()).extracting(v -> v.session().sessionId()).containsExactly(ID);
+        assertThat(page.cursor().orElseThrow()).as("signed, not the store's cursor").isNotEqualTo(other);
+        assertThatThrownBy(() -> service.list(GROUP, 1, Optional.of(other)))
+                .hasMessageContaining("NextToken is not a token this listing issued");
+    }
+
+    @Test
+    void aSessionPastItsKeepUntilThatTheStoreHasNotForgottenIsNotListed() {
+        SessionView kept = create();
+        fleet.register("gs-3", "i-1");
+        GameServer server = fleet.servers.find("gs-3").orElseThrow();
+        java.time.Instant now = fleet.clock.instant();
+        Session forgotten = new Session(new Session.Request("7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f", GROUP, null, List.of(),
+                java.util.Set.of(InstanceStatus.ACTIVE)), "gs-3", now, now.plusSeconds(60), now.plusSeconds(1));
+        stored.claim(forgotten, server, new ClaimCondition(now, now.minusSeconds(60), java.util.Set.of(InstanceStatus.ACTIVE)));
+        assertThat(service.list(GROUP, 10, Optional.empty()).items()).hasSize(2);
+
+        fleet.clock.advance(Duration.ofSeconds(1));
+
+        assertThat(service.list(GROUP, 10, Optional.empty()).items()).extracting(v -> v.session().sessionId())
+                .containsExactly(kept.session().sessionId());
+    }
+
+    @Test
+    void aListingOfAnUnknownGroupIsNotFound() {
+        assertThatThrownBy(() -> service.list("no-such-group", 10, Optional.empty()))
+                .isInstanceOfSatisfying(GamefleetException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.NOT_FOUND));
     }
 }

@@ -15,12 +15,13 @@ import io.gamefleet.logging.JsonLog;
 import io.gamefleet.wiring.Services;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * A Gamefleet route of its own ({@link io.gamefleet.catalog.Routes#EXTENSIONS}, docs/api.md,
  * "Gamefleet extensions"): FleetIQ has no such operation, so there is no CBOR path and no JSON
  * door target; the path's members that FleetIQ has shapes for are held to them. Its answers and
- * errors are the REST routes' JSON; it takes no query parameter.
+ * errors are the REST routes' JSON; it takes only the query parameters its route names (most, none).
  */
 abstract class ExtensionHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
     static final ModelValidator MODEL = ModelValidator.load();
@@ -36,7 +37,7 @@ abstract class ExtensionHandler implements RequestHandler<APIGatewayV2HTTPEvent,
 
     /**
      * The answer, once the caller is known ({@code role}: the deployment's caller role whose session
-     * it is, if any) and the route takes no query.
+     * it is, if any) and the query names only the route's query members ({@link #query}).
      */
     protected abstract APIGatewayV2HTTPResponse serve(APIGatewayV2HTTPEvent event, Map<String, String> path,
             Caller caller, Optional<Role> role);
@@ -57,8 +58,13 @@ abstract class ExtensionHandler implements RequestHandler<APIGatewayV2HTTPEvent,
         try {
             Optional<Role> role = caller.roleIn(services.callerRoles());
             Caller domainCaller = caller.domainCaller(role);
-            if (event.getQueryStringParameters() != null && !event.getQueryStringParameters().isEmpty()) {
-                throw GamefleetException.invalidRequest(route.name() + " takes no query parameter");
+            for (String name : query(event).keySet()) {
+                if (!route.queryMembers().contains(name)) {
+                    throw GamefleetException.invalidRequest(route.queryMembers().isEmpty()
+                            ? route.name() + " takes no query parameter"
+                            : name + ": is not a query parameter of " + route.name() + "; it takes "
+                                    + new TreeSet<>(route.queryMembers()));
+                }
             }
             Map<String, String> path = event.getPathParameters() == null ? Map.of() : event.getPathParameters();
             return serve(event, path, domainCaller, role);
@@ -68,6 +74,11 @@ abstract class ExtensionHandler implements RequestHandler<APIGatewayV2HTTPEvent,
             ErrorLog.SHARED.report(route.name() + " failed unexpectedly", e);
             return REST.error(GamefleetException.internal("the request could not be completed; it is safe to retry"));
         }
+    }
+
+    /** The query's parameters as API Gateway hands them over (decoded). */
+    protected static Map<String, String> query(APIGatewayV2HTTPEvent event) {
+        return event.getQueryStringParameters() == null ? Map.of() : event.getQueryStringParameters();
     }
 
     /** Refuses a body on a route that takes none. */

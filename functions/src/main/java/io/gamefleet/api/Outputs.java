@@ -123,6 +123,11 @@ final class Outputs {
      * FleetIQ shape while the server is the session's, and the players its agent last reported on it.
      */
     static JsonNode sessionResponse(Services services, SessionService.SessionView view) {
+        return wrap("Session", session(services, view));
+    }
+
+    /** A session as {@link #sessionResponse} holds it, and ListSessions lists it. */
+    static ObjectNode session(Services services, SessionService.SessionView view) {
         Session s = view.session();
         String groupArn = services.settings().groupArn(s.gameServerGroupName());
         ObjectNode n = NODES.objectNode();
@@ -143,7 +148,7 @@ final class Outputs {
             ArrayNode players = n.putArray("PlayerIds");
             p.playerIds().forEach(players::add);
         });
-        return wrap("Session", n);
+        return n;
     }
 
     /** A standby policy as PutStandbyPolicy takes it, with its group and its last evaluation. */

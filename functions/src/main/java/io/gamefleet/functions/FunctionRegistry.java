@@ -20,6 +20,7 @@ import io.gamefleet.api.DescribeSessionHandler;
 import io.gamefleet.api.DescribeStandbyPolicyHandler;
 import io.gamefleet.api.ListGameServerGroupsHandler;
 import io.gamefleet.api.ListGameServersHandler;
+import io.gamefleet.api.ListSessionsHandler;
 import io.gamefleet.api.PutClaimStrategyHandler;
 import io.gamefleet.api.PutStandbyPolicyHandler;
 import io.gamefleet.api.RegisterGameServerHandler;
@@ -125,6 +126,8 @@ public final class FunctionRegistry {
             return new PutClaimStrategyHandler(services);
         } else if (route.equals(Routes.DESCRIBE_CLAIM_STRATEGY)) {
             return new DescribeClaimStrategyHandler(services);
+        } else if (route.equals(Routes.LIST_SESSIONS)) {
+            return new ListSessionsHandler(services);
         }
         throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }

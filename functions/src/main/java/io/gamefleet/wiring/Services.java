@@ -91,7 +91,8 @@ public final class Services {
                 : new InstanceNotices(ports.notifier(), ports.instances(), ports.metrics(), log, clock);
         this.gameServerService = new GameServerService(ports.groups(), ports.servers(), ports.instances(),
                 ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices);
-        this.sessionService = new SessionService(gameServerService, ports.servers(), ports.sessions(), settings, clock);
+        this.sessionService = new SessionService(gameServerService, ports.groups(), ports.servers(), ports.sessions(),
+                tokens, settings, clock);
         this.standbyService = new StandbyService(ports.groups(), ports.standby(), settings, clock);
         this.pushConnections = new PushConnections(ports.instances(), ports.servers(),
                 settings.instanceLimits().pushMessages(), clock);

@@ -39,6 +39,8 @@ class SessionHandlersTest {
             registry.extension(Routes.CREATE_SESSION);
     private final RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> describe =
             registry.extension(Routes.DESCRIBE_SESSION);
+    private final RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> list =
+            registry.extension(Routes.LIST_SESSIONS);
 
     @BeforeEach
     void aGroupWithTwoServers() {
@@ -236,5 +238,59 @@ class SessionHandlersTest {
         assertThat(refused.getBody()).contains("UnauthorizedException");
         assertThat(get("arena", ID, gameServer).getStatusCode()).isEqualTo(403);
         assertThat(claimed()).isEqualTo(1);
+    }
+
+    // ---- ListSessions ----
+
+    private APIGatewayV2HTTPResponse list(String group, Map<String, String> query, String caller) {
+        return list.handleRequest(RestEvents.event("GET", "/game-server-groups/" + group + "/sessions",
+                Map.of("GameServerGroupName", group), query, null, caller), null);
+    }
+
+    @Test
+    void aListingAnswersTheGroupsSessionsNewestFirstEachAsDescribeSessionDoesInPages() {
+        String second = "00000000-0000-4000-8000-000000000002";
+        RestEvents.ok(post("arena", body("c", "[\"p1\"]"), MATCHMAKER));
+        test.clock.advance(Duration.ofSeconds(1));
+        RestEvents.ok(post("arena", body("d", "[]").replace(ID, second), MATCHMAKER));
+
+        JsonNode first = RestEvents.ok(list("arena", Map.of("Limit", "1"), MATCHMAKER));
+        assertThat(first.get("Sessions")).singleElement()
+                .isEqualTo(RestEvents.ok(get("arena", second, MATCHMAKER)).get("Session"));
+        JsonNode next = RestEvents.ok(list("arena", Map.of("Limit", "1", "NextToken", first.get("NextToken").asText()),
+                RestEvents.session(Role.ADMIN, "alice")));
+        assertThat(next.get("Sessions")).singleElement().satisfies(s -> {
+            assertThat(s.get("SessionId").asText()).isEqualTo(ID);
+            assertThat(s.get("SessionCookie").asText()).isEqualTo("c");
+            assertThat(s.get("State").asText()).isEqualTo("CLAIMED");
+        });
+        JsonNode all = RestEvents.ok(list("arena", null, MATCHMAKER));
+        assertThat(all.get("Sessions")).extracting(s -> s.get("SessionId").asText()).containsExactly(second, ID);
+        assertThat(all.has("NextToken")).isFalse();
+        assertThat(RestEvents.ok(list("other", null, MATCHMAKER)).get("Sessions")).isEmpty();
+    }
+
+    @Test
+    void aListingsBadQueryIsA400NamingTheMemberAnUnknownGroup404AndAGameServerIsRefused() {
+        assertBad(list("arena", Map.of("Limit", "0"), MATCHMAKER), "Limit: must be 1 to 100, got 0");
+        assertBad(list("arena", Map.of("Limit", "101"), MATCHMAKER), "Limit: must be 1 to 100, got 101");
+        assertBad(list("arena", Map.of("Limit", "ten"), MATCHMAKER), "Limit: must be an integer");
+        assertBad(list("arena", Map.of("NextToken", "forged"), MATCHMAKER), "NextToken is not a token this listing issued");
+        assertBad(list("arena", Map.of("NextToken", "x".repeat(1025)), MATCHMAKER), "NextToken");
+        assertBad(list("arena", Map.of("SortOrder", "ASCENDING"), MATCHMAKER),
+                "SortOrder: is not a query parameter of ListSessions; it takes [Limit, NextToken]");
+        assertBad(list("bad name!", null, MATCHMAKER), "GameServerGroupName");
+        assertBad(describe.handleRequest(RestEvents.event("GET", "/game-server-groups/arena/sessions/" + ID,
+                Map.of("GameServerGroupName", "arena", "SessionId", ID), Map.of("Limit", "1"), null, MATCHMAKER), null),
+                "DescribeSession takes no query parameter");
+        // a token of another group's listing is not this one's
+        RestEvents.ok(post("arena", body("c", "[]"), MATCHMAKER));
+        String arenas = RestEvents.ok(list("arena", Map.of("Limit", "1"), MATCHMAKER)).get("NextToken").asText();
+        assertBad(list("other", Map.of("NextToken", arenas), MATCHMAKER), "NextToken is not a token this listing issued");
+
+        APIGatewayV2HTTPResponse unknown = list("no-such-group", null, MATCHMAKER);
+        assertThat(unknown.getStatusCode()).isEqualTo(404);
+        assertThat(RestEvents.json(unknown).get("__type").asText()).isEqualTo("NotFoundException");
+        assertThat(list("arena", null, RestEvents.session(Role.GAME_SERVER, INSTANCE)).getStatusCode()).isEqualTo(403);
     }
 }

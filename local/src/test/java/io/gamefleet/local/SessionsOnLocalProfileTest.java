@@ -161,4 +161,38 @@ class SessionsOnLocalProfileTest {
         assertThat(ended.get("GameServerId").asText()).isEqualTo(server);
         assertThat(ended.has("GameServer")).isFalse();
     }
+
+    // ---- ListSessions ----
+
+    @Test
+    void aListingAnswersTheGroupsSessionsNewestFirstInSignedPagesAndRefusesBadQueries() {
+        String older = UUID.randomUUID().toString();
+        String newer = UUID.randomUUID().toString();
+        create(session(older)).ok();
+        LOCAL.clock().advance(java.time.Duration.ofMillis(5));
+        create(session(newer)).ok();
+
+        List<String> listed = new ArrayList<>();
+        String next = null;
+        do {
+            JsonNode page = matchmaker.call("GET", sessions() + "?Limit=2"
+                    + (next == null ? "" : "&NextToken=" + java.net.URLEncoder.encode(next,
+                            java.nio.charset.StandardCharsets.UTF_8))).ok().body();
+            assertThat(page.get("Sessions").size()).isLessThanOrEqualTo(2);
+            page.get("Sessions").forEach(s -> listed.add(s.get("SessionId").asText()));
+            next = page.has("NextToken") ? page.get("NextToken").asText() : null;
+        } while (next != null);
+        assertThat(listed).containsSubsequence(newer, older).doesNotHaveDuplicates();
+        JsonNode first = admin.call("GET", sessions() + "?Limit=1").ok().body().get("Sessions").get(0);
+        assertThat(first.get("SessionId").asText()).isEqualTo(newer);
+        assertThat(first).isEqualTo(describe(newer).ok().body().get("Session"));
+
+        assertThat(matchmaker.call("GET", sessions() + "?Limit=0").error(400, "InvalidRequestException").message())
+                .startsWith("Limit: must be 1 to 100");
+        assertThat(matchmaker.call("GET", sessions() + "?NextToken=forged").error(400, "InvalidRequestException")
+                .message()).contains("NextToken");
+        assertThat(matchmaker.call("GET", sessions() + "?SortOrder=ASCENDING").error(400, "InvalidRequestException")
+                .message()).startsWith("SortOrder: is not a query parameter of ListSessions");
+        matchmaker.call("GET", GamefleetClient.groupPath("no-such-group") + "/sessions").error(404, "NotFoundException");
+    }
 }

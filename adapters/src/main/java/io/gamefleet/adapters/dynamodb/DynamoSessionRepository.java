@@ -4,9 +4,12 @@ import io.gamefleet.catalog.Tables;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerRepository.ClaimCondition;
 import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.Page;
 import io.gamefleet.domain.Session;
 import io.gamefleet.domain.SessionRepository;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -18,14 +21,18 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * Sessions in GameServers, an item each, {@code #session#<sessionId>} ({@code #} is outside the
- * game server id pattern, so no server takes it), in no index, kept until the session's
- * {@code keepUntil} by the table's TTL. A session's claim is one TransactWriteItems: the claim's
+ * game server id pattern, so no server takes it), kept until the session's {@code keepUntil} by
+ * the table's TTL. Its entry in the sparse, keys-only {@link Tables#SESSIONS_BY_GROUP_INDEX} (the
+ * only items with its keys) lists the group's sessions: partition {@code <group>#<shard>} of
+ * {@link Tables#SESSION_SHARDS} by the session id, sort key the claim time (13 digits of epoch
+ * milliseconds) and the session id, so that a group's listing is its shards' entries merged. A session's claim is one TransactWriteItems: the claim's
  * conditional UpdateItem of the server ({@link DynamoGameServerRepository#claimUpdate}) and the
  * session's Put on {@code attribute_not_exists}: of requests with one session id, exactly one
  * claims a server; the others' transactions are cancelled and they read the stored session.
@@ -35,6 +42,8 @@ public final class DynamoSessionRepository implements SessionRepository {
     /** The transaction's actions, in order. */
     private static final int CLAIM = 0;
     private static final int SESSION = 1;
+    private static final String PARTITION = "SessionPartition";
+    private static final String SORT_KEY = "SessionSortKey";
 
     private final DynamoDbClient dynamoDb;
     private final String tableName;
@@ -52,6 +61,42 @@ public final class DynamoSessionRepository implements SessionRepository {
                 .consistentRead(true));
         return response.hasItem() && !response.item().isEmpty() ? Optional.of(fromItem(response.item()))
                 : Optional.empty();
+    }
+
+    /**
+     * Each shard's next {@code limit} entries after the cursor (the sort key the page before ended
+     * at), newest first, in one Query each (sent together), merged; then the page's sessions by key.
+     */
+    @Override
+    public Page<Session> listByGroup(String group, int limit, Optional<String> cursor) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, not " + limit);
+        }
+        Map<String, AttributeValue> decoded = Cursors.decode(cursor);
+        Optional<AttributeValue> after = decoded == null ? Optional.empty() : Optional.ofNullable(decoded.get(SORT_KEY));
+        List<QueryResponse> shards = Shards.query(0, Tables.SESSION_SHARDS, shard -> {
+            Map<String, AttributeValue> values = new HashMap<>();
+            values.put(":p", AttributeValue.fromS(Tables.groupShard(group, shard)));
+            after.ifPresent(a -> values.put(":after", a));
+            return dynamoDb.query(q -> q.tableName(tableName).indexName(Tables.SESSIONS_BY_GROUP_INDEX)
+                    .keyConditionExpression(PARTITION + " = :p" + (after.isPresent() ? " AND " + SORT_KEY + " < :after" : ""))
+                    .expressionAttributeValues(values).scanIndexForward(false).limit(limit));
+        });
+        List<Map<String, AttributeValue>> entries = new ArrayList<>();
+        boolean more = false;
+        for (QueryResponse response : shards) {
+            entries.addAll(response.items());
+            more |= response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty();
+        }
+        entries.sort(Comparator.comparing((Map<String, AttributeValue> e) -> e.get(SORT_KEY).s()).reversed());
+        more |= entries.size() > limit;
+        List<Map<String, AttributeValue>> page = entries.subList(0, Math.min(limit, entries.size()));
+        Optional<String> next = (more || page.size() == limit) && !page.isEmpty()
+                ? Cursors.encode(Map.of(SORT_KEY, page.get(page.size() - 1).get(SORT_KEY))) : Optional.empty();
+        List<String> ids = page.stream().map(e -> e.get("GameServerId").s()).toList();
+        List<Session> sessions = BatchGets.items(dynamoDb, tableName, ids, false).stream()
+                .map(DynamoSessionRepository::fromItem).toList();
+        return new Page<>(sessions, next);
     }
 
     /**
@@ -113,6 +158,10 @@ public final class DynamoSessionRepository implements SessionRepository {
         item.put("SessionServerId", AttributeValue.fromS(session.gameServerId()));
         item.put("SessionClaimTime", GameServerSchema.number(session.claimTime()));
         item.put("SessionClaimExpiresAt", GameServerSchema.number(session.claimExpiresAt()));
+        item.put(PARTITION, AttributeValue.fromS(Tables.groupShard(r.gameServerGroupName(),
+                Tables.shardOf(r.sessionId(), Tables.SESSION_SHARDS))));
+        item.put(SORT_KEY, AttributeValue.fromS(String.format("%013d#%s", session.claimTime().toEpochMilli(),
+                r.sessionId())));
         // TTL takes epoch seconds.
         item.put("ExpiresAt", AttributeValue.fromN(Long.toString(session.keepUntil().getEpochSecond())));
         return item;

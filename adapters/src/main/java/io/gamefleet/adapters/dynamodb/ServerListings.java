@@ -10,12 +10,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 
@@ -132,40 +129,9 @@ final class ServerListings {
         return entries.stream().map(e -> e.get("GameServerId").s()).toList();
     }
 
-    /** BatchGetItem takes at most 100 keys. */
-    private static final int BATCH_GET_LIMIT = 100;
-
     /** The servers of {@code ids} that still exist, in the order of {@code ids}. */
     private List<GameServer> getAll(List<String> ids, boolean consistent) {
-        Map<String, GameServer> found = new HashMap<>();
-        for (int from = 0; from < ids.size(); from += BATCH_GET_LIMIT) {
-            List<Map<String, AttributeValue>> keys = ids.subList(from, Math.min(ids.size(), from + BATCH_GET_LIMIT))
-                    .stream().map(GameServerSchema::key).toList();
-            Map<String, KeysAndAttributes> request = Map.of(tableName,
-                    KeysAndAttributes.builder().keys(keys).consistentRead(consistent).build());
-            for (int attempt = 0; !request.isEmpty(); attempt++) {
-                if (attempt > 0) {
-                    backOff(attempt);
-                }
-                Map<String, KeysAndAttributes> asked = request;
-                BatchGetItemResponse response = dynamoDb.batchGetItem(b -> b.requestItems(asked));
-                response.responses().getOrDefault(tableName, List.of()).forEach(item -> {
-                    GameServer server = GameServerSchema.fromItem(item);
-                    found.put(server.gameServerId(), server);
-                });
-                request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
-            }
-        }
-        return ids.stream().map(found::get).filter(Objects::nonNull).toList();
-    }
-
-    private static void backOff(int attempt) {
-        try {
-            Thread.sleep(Math.min(1000, 20L << Math.min(attempt, 6)));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while reading game servers", e);
-        }
+        return BatchGets.items(dynamoDb, tableName, ids, consistent).stream().map(GameServerSchema::fromItem).toList();
     }
 
     long countUtilized(String group) {

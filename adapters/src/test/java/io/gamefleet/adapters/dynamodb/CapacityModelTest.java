@@ -215,4 +215,36 @@ class CapacityModelTest {
         assertThat(perGame * CLAIMS_PER_SECOND).isGreaterThan(WRITE_LIMIT);
         assertThat(perGame * CLAIMS_PER_SECOND / Tables.GAME_SERVER_SHARDS).isLessThanOrEqualTo(WRITE_LIMIT);
     }
+
+    /**
+     * Every one of those claims a session's ({@link DynamoSessionRepository#toItem}): each writes
+     * one entry in the sessions index (keys only, under 1 KB), on its group's shard of
+     * {@link Tables#SESSION_SHARDS} by its id (random UUIDs, as matchmakers send). The hottest
+     * shard stays under a partition's limit; on one partition key they would not.
+     */
+    @Test
+    void aGroupsSessionsAt3000ASecondStayUnderAPartitionsLimitOnTheirShards() {
+        java.util.Random random = new java.util.Random(29);
+        Map<String, Integer> perShard = new TreeMap<>();
+        for (int n = 0; n < CLAIMS_PER_SECOND; n++) {
+            String id = new java.util.UUID(random.nextLong(), random.nextLong()).toString();
+            io.gamefleet.domain.Session session = new io.gamefleet.domain.Session(new io.gamefleet.domain.Session.Request(
+                    id, GROUP, null, List.of(), Set.of(InstanceStatus.ACTIVE)), "gs-" + n, NOW, NOW.plusSeconds(60),
+                    NOW.plusSeconds(86_400));
+            Map<String, AttributeValue> item = DynamoSessionRepository.toItem(session);
+            IndexDefinition index = Tables.GAME_SERVERS.indexes().stream()
+                    .filter(i -> i.name().equals(Tables.SESSIONS_BY_GROUP_INDEX)).findFirst().orElseThrow();
+            Entry entry = entry(index, item);
+            assertThat(size(Map.of(index.partitionKey().name(), item.get(index.partitionKey().name()),
+                    index.sortKey().name(), item.get(index.sortKey().name()), "GameServerId", item.get("GameServerId"))))
+                    .as("a sessions-index entry: one write unit").isLessThanOrEqualTo(1024);
+            perShard.merge(entry.partition(), 1, Integer::sum);
+        }
+        int hottest = perShard.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
+        System.out.printf("%d sessions/s of one group: the sessions index's hottest shard takes %d writes/s (%s)%n",
+                CLAIMS_PER_SECOND, hottest, perShard);
+        assertThat(perShard).hasSize(Tables.SESSION_SHARDS);
+        assertThat((double) hottest).isLessThanOrEqualTo(WRITE_LIMIT);
+        assertThat((double) CLAIMS_PER_SECOND).as("on one key").isGreaterThan(WRITE_LIMIT);
+    }
 }

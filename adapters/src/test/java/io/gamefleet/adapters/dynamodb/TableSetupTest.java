@@ -50,7 +50,12 @@ class TableSetupTest {
         assertThat(servers.keySchema()).containsExactly(key("GameServerId", KeyType.HASH));
         assertThat(servers.globalSecondaryIndexes()).extracting(GlobalSecondaryIndexDescription::indexName)
                 .containsExactlyInAnyOrder(Tables.SERVERS_BY_GROUP_INDEX, Tables.CLAIMABLE_INDEX,
-                        Tables.SERVERS_BY_INSTANCE_INDEX);
+                        Tables.SERVERS_BY_INSTANCE_INDEX, Tables.SESSIONS_BY_GROUP_INDEX);
+        GlobalSecondaryIndexDescription sessions = servers.globalSecondaryIndexes().stream()
+                .filter(i -> i.indexName().equals(Tables.SESSIONS_BY_GROUP_INDEX)).findFirst().orElseThrow();
+        assertThat(sessions.keySchema()).containsExactly(key("SessionPartition", KeyType.HASH),
+                key("SessionSortKey", KeyType.RANGE));
+        assertThat(sessions.projection().projectionType()).isEqualTo(ProjectionType.KEYS_ONLY);
         GlobalSecondaryIndexDescription byGroup = servers.globalSecondaryIndexes().stream()
                 .filter(i -> i.indexName().equals(Tables.SERVERS_BY_GROUP_INDEX)).findFirst().orElseThrow();
         assertThat(byGroup.keySchema()).containsExactly(key("RegistrationPartition", KeyType.HASH),

@@ -255,11 +255,12 @@ class WriteUnitsTest {
     /**
      * A session's claim is one transaction: the claim's UpdateItem and the session's Put (an item
      * under 1 KB here: its id, group, cookie, players, filter, server and claim), each billed double
-     * as a transaction's, and the claim's move in the claim index as a claim's; the session's item
-     * is in no index. A larger session costs two units more per KB of its item (a 4 KB cookie: 14).
+     * as a transaction's, the claim's move in the claim index as a claim's, and the session's
+     * keys-only entry in the sessions index, one unit whatever the session's size. A larger session
+     * costs two units more per KB of its item (a 4 KB cookie: 15).
      */
     @Test
-    void aSessionsClaimIsOneTransactionOfSixUnits() {
+    void aSessionsClaimIsOneTransactionOfSevenUnits() {
         DynamoSessionRepository sessions = new DynamoSessionRepository(DYNAMO.client(List.of(RECORDER)),
                 DYNAMO.tableNames(), servers);
         GameServer candidate = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 10).servers().get(0);
@@ -270,9 +271,10 @@ class WriteUnitsTest {
 
         assertThat(sessions.claim(session, candidate, condition(T0))).isInstanceOf(SessionRepository.Outcome.Claimed.class);
 
-        assertThat(RECORDER.writes).extracting(Write::total).containsExactly(6.0);
+        assertThat(RECORDER.writes).extracting(Write::total).containsExactly(7.0);
         assertThat(RECORDER.writes.get(0).table()).isEqualTo(4.0);
-        assertThat(RECORDER.writes.get(0).indexes()).containsOnly(Map.entry(Tables.CLAIMABLE_INDEX, 2.0));
+        assertThat(RECORDER.writes.get(0).indexes()).containsOnly(Map.entry(Tables.CLAIMABLE_INDEX, 2.0),
+                Map.entry(Tables.SESSIONS_BY_GROUP_INDEX, 1.0));
 
         servers.register(server.toBuilder().gameServerId(group + "-gs2").build(), GROUP_MAX_SIZE, ON_ONE_INSTANCE);
         GameServer second = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 10).servers().get(0);
@@ -281,7 +283,7 @@ class WriteUnitsTest {
                 T0.plusSeconds(86_400));
         RECORDER.writes.clear();
         assertThat(sessions.claim(large, second, condition(T0))).isInstanceOf(SessionRepository.Outcome.Claimed.class);
-        assertThat(RECORDER.writes).extracting(Write::total).containsExactly(14.0);
+        assertThat(RECORDER.writes).extracting(Write::total).containsExactly(15.0);
     }
 
     @Test

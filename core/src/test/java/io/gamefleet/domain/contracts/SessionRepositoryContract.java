@@ -10,6 +10,7 @@ import io.gamefleet.domain.GameServerRepository;
 import io.gamefleet.domain.GameServerRepository.ClaimCondition;
 import io.gamefleet.domain.GroupRepository;
 import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.Page;
 import io.gamefleet.domain.Session;
 import io.gamefleet.domain.SessionRepository;
 import io.gamefleet.domain.SessionRepository.Outcome;
@@ -71,8 +72,41 @@ public abstract class SessionRepositoryContract {
     }
 
     private Session session(String id, GameServer on, String cookie, List<String> players) {
+        return session(id, on, cookie, players, NOW);
+    }
+
+    private Session session(String id, GameServer on, String cookie, List<String> players, Instant claimTime) {
         return new Session(new Session.Request(id, group, cookie, players, EnumSet.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING)),
-                on.gameServerId(), NOW, NOW.plusSeconds(60), NOW.plus(Duration.ofDays(30)));
+                on.gameServerId(), claimTime, claimTime.plusSeconds(60), claimTime.plus(Duration.ofDays(30)));
+    }
+
+    private ClaimCondition conditionAt(Instant now) {
+        return new ClaimCondition(now, now.minus(Duration.ofSeconds(180)), EnumSet.of(InstanceStatus.ACTIVE));
+    }
+
+    @Test
+    void aGroupsSessionsAreListedNewestFirstInPagesAndNoOtherGroupsAre() {
+        // five sessions, the last two claimed at the same moment (the greater id first), each its own server
+        List<Session> stored = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            GameServer s = registered("l" + i);
+            Instant at = NOW.plusSeconds(Math.min(i, 3)); // (kept to the second: a TTL's)
+            Session session = session(group + "-list-" + i, s, i == 0 ? "c" : null, List.of("p" + i), at);
+            assertThat(sessions.claim(session, s, conditionAt(at))).isInstanceOf(Outcome.Claimed.class);
+            stored.add(session);
+        }
+        List<Session> newestFirst = List.of(stored.get(4), stored.get(3), stored.get(2), stored.get(1), stored.get(0));
+
+        Page<Session> first = sessions.listByGroup(group, 2, Optional.empty());
+        Page<Session> second = sessions.listByGroup(group, 2, first.cursor());
+        Page<Session> last = sessions.listByGroup(group, 2, second.cursor());
+
+        assertThat(first.items()).containsExactlyElementsOf(newestFirst.subList(0, 2));
+        assertThat(second.items()).containsExactlyElementsOf(newestFirst.subList(2, 4));
+        assertThat(last.items()).containsExactly(newestFirst.get(4));
+        assertThat(last.cursor()).as("a page short of its limit is the last").isEmpty();
+        assertThat(sessions.listByGroup(group, 5, Optional.empty()).items()).containsExactlyElementsOf(newestFirst);
+        assertThat(sessions.listByGroup(group + "-other", 5, Optional.empty()).items()).isEmpty();
     }
 
     @Test

@@ -2,8 +2,11 @@ package io.gamefleet.domain.fakes;
 
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerRepository.ClaimCondition;
+import io.gamefleet.domain.Page;
 import io.gamefleet.domain.Session;
 import io.gamefleet.domain.SessionRepository;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +23,18 @@ public final class InMemorySessionRepository implements SessionRepository {
     @Override
     public Optional<Session> find(String sessionId) {
         return Optional.ofNullable(sessions.get(sessionId));
+    }
+
+    /** Newest first; the cursor is the last session's id. */
+    @Override
+    public Page<Session> listByGroup(String group, int limit, Optional<String> cursor) {
+        Comparator<Session> newestFirst = Comparator.comparing(Session::claimTime).thenComparing(Session::sessionId)
+                .reversed();
+        Optional<Session> after = cursor.map(sessions::get);
+        List<Session> page = sessions.values().stream().filter(s -> s.gameServerGroupName().equals(group))
+                .filter(s -> after.isEmpty() || newestFirst.compare(s, after.get()) > 0)
+                .sorted(newestFirst).limit(limit).toList();
+        return new Page<>(page, page.size() == limit ? Optional.of(page.get(limit - 1).sessionId()) : Optional.empty());
     }
 
     @Override
