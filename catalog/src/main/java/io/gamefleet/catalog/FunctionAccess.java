@@ -138,9 +138,9 @@ public final class FunctionAccess {
         // ---- Gamefleet's own routes (io.gamefleet.api) ----
         // the server (GetItem), then its process item (GetItem), both in GameServers.
         put(Routes.DESCRIBE_GAME_SERVER_PROCESS.functionName(), new Access(List.of(items(GAME_SERVERS, GET)), Set.of()));
-        // the session (GetItem), then as ClaimGameServer's claim of any server, each candidate's conditional
-        // UpdateItem in one TransactWriteItems with the session's conditional PutItem, then the claimed
-        // server (GetItem); a retry: the session, its server and its process item (GetItem).
+        // as ClaimGameServer's claim of any server, each candidate's conditional UpdateItem in one
+        // TransactWriteItems with the session's conditional PutItem, then the claimed server (GetItem); a
+        // retry (its transaction refused by the stored session): the session, its server and its process item (GetItem).
         put(Routes.CREATE_SESSION.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET),
                 new TableAccess(GAME_SERVERS, Set.of(GET, PUT, UPDATE), Set.of(Tables.CLAIMABLE_INDEX)),
                 items(GAME_SERVER_INSTANCES, GET, UPDATE)), Set.of()));
@@ -244,6 +244,14 @@ public final class FunctionAccess {
             Operation.DEREGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName(),
             Triggers.BALANCER.functionName(), Routes.CREATE_SESSION.functionName());
 
+    /**
+     * The functions that ask for a group's standby evaluation between the balancer's runs (an
+     * asynchronous Invoke of the balancer's function, lambda:InvokeFunction on its alias alone):
+     * the claim, the deregistration, the JSON door, which runs both, and a session's claim.
+     */
+    private static final Set<String> REQUESTING_STANDBY = Set.of(Operation.CLAIM_GAME_SERVER.functionName(),
+            Operation.DEREGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName(),
+            Routes.CREATE_SESSION.functionName());
 
     private FunctionAccess() {}
 
@@ -255,6 +263,11 @@ public final class FunctionAccess {
     /** Whether the function posts notices to agents (and so needs the push channel's endpoint and connections). */
     public static boolean postsNotices(String functionName) {
         return NOTIFYING.contains(functionName);
+    }
+
+    /** Whether the function asks for standby evaluations (and so needs the balancer's alias and leave to invoke it). */
+    public static boolean requestsStandbyEvaluations(String functionName) {
+        return REQUESTING_STANDBY.contains(functionName);
     }
 
     /** The access of a catalog function; fails for a function this table does not know. */

@@ -119,6 +119,16 @@ public final class Settings {
                     "the push channel's management API (https://<api>.execute-api.<region>.amazonaws.com/<stage>;"
                             + " empty: no notices are sent)");
 
+    /**
+     * Not in {@link #ALL}: the stack sets it to the balancer's alias for the functions that ask for
+     * standby evaluations ({@link FunctionAccess#requestsStandbyEvaluations}); the local profile runs
+     * them itself.
+     */
+    public static final Setting STANDBY_FUNCTION =
+            new Setting("GAMEFLEET_STANDBY_FUNCTION", "",
+                    "the function that evaluates a group's standby buffer between balancer runs, invoked asynchronously"
+                            + " (the balancer's alias ARN; empty: only the balancer's runs evaluate it)");
+
     /** The IAM roles whose sessions the JSON door (which API Gateway cannot authorize per operation) admits. */
     public static final Setting ADMIN_ROLE_ARN =
             new Setting("GAMEFLEET_ADMIN_ROLE_ARN", "", "the ADMIN callers' IAM role");

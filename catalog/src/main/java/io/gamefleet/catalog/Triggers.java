@@ -11,6 +11,12 @@ public final class Triggers {
             Settings.BALANCER_RATE_SECONDS);
 
     /**
+     * The member of a balancer's event that names one group: then the function only evaluates that
+     * group's standby buffer ({@link Settings#STANDBY_FUNCTION}); the schedule's events have none.
+     */
+    public static final String STANDBY_GROUP_MEMBER = "GameServerGroupName";
+
+    /**
      * Spot interruption warnings, and instances shutting down or terminated. EC2 events carry no
      * tags, so the rule takes them from every instance of the account and the function picks
      * Gamefleet's; leaving out the other state changes (pending, running, stopping...) spares most

@@ -47,6 +47,7 @@ public final class GameServerService {
     private final Clock clock;
     private final Groups groups;
     private final InstanceNotices notices;
+    private final StandbyEvaluations standby;
     private final AskedInstances askedOfCompute = new AskedInstances(ASKED_INSTANCES);
     private final Map<String, ReadGroup> readGroups = new ConcurrentHashMap<>();
     private final ClaimCandidateCache candidates;
@@ -63,6 +64,18 @@ public final class GameServerService {
     public GameServerService(GroupRepository groupRepository, GameServerRepository servers,
             InstanceRepository instances, Supplier<Compute> compute, ClaimPolicy claimPolicy, PageTokens tokens,
             ServiceSettings settings, Clock clock, InstanceNotices notices) {
+        this(groupRepository, servers, instances, compute, claimPolicy, tokens, settings, clock, notices,
+                StandbyEvaluations.none());
+    }
+
+    /**
+     * {@code standby}: where claims and deregistrations, which change how many servers are in use
+     * and StandingBy, ask for their group's standby buffer to be evaluated before the balancer's next run.
+     */
+    public GameServerService(GroupRepository groupRepository, GameServerRepository servers,
+            InstanceRepository instances, Supplier<Compute> compute, ClaimPolicy claimPolicy, PageTokens tokens,
+            ServiceSettings settings, Clock clock, InstanceNotices notices, StandbyEvaluations standby) {
+        this.standby = standby;
         this.notices = notices;
         this.compute = compute;
         this.servers = servers;
@@ -306,15 +319,20 @@ public final class GameServerService {
         if (caller.administrator()) {
             notices.terminate(deleted.get(), InstanceNotices.OPERATOR);
         }
+        standby.requested(group);
     }
 
     public record Claim(String groupNameOrArn, Optional<String> gameServerId, Optional<String> gameServerData,
             Optional<Set<InstanceStatus>> instanceStatuses) {}
 
-    /** A successful claim's notice goes to the server's agent, if it has one; it never fails the claim. */
+    /**
+     * A successful claim's notice goes to the server's agent, if it has one, and its group's standby
+     * buffer is asked to be evaluated; neither ever fails the claim.
+     */
     public GameServer claim(Claim c) {
         GameServer claimed = claimServer(c);
         notices.claimed(claimed);
+        standby.requested(claimed.gameServerGroupName());
         return claimed;
     }
 
@@ -346,9 +364,10 @@ public final class GameServerService {
         return claimAny(group, allowed, conditionAt(allowed, clock.instant()), write);
     }
 
-    /** A session's claim's notice to the server's agent; it never fails the claim. */
+    /** A session's claim's notice to the server's agent, and its group's standby request; they never fail the claim. */
     void claimedNotice(GameServer server, Session session) {
         notices.claimed(server, Optional.of(session));
+        standby.requested(server.gameServerGroupName());
     }
 
     private ClaimCondition conditionAt(Set<InstanceStatus> allowed, Instant now) {

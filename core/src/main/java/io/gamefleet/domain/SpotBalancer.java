@@ -99,6 +99,21 @@ public final class SpotBalancer {
         return reports;
     }
 
+    /**
+     * The evaluation of one group's standby buffer that a claim or a deregistration asked for
+     * ({@link StandbyScaler#raise}): nothing for a group that is not ACTIVE or has no buffer on.
+     * The desired capacity it set, if it raised it.
+     */
+    public Optional<Integer> keepStandby(String groupName) {
+        Optional<GameServerGroup> group = groups.find(groupName).filter(g -> g.status() == GameServerGroupStatus.ACTIVE);
+        if (group.isEmpty()) {
+            return Optional.empty();
+        }
+        return standby.raise(group.get(), () -> servers.listAll(groupName),
+                () -> instances.listAll(groupName).stream().collect(Collectors.toMap(GameServerInstance::instanceId,
+                        i -> i)), clock.instant());
+    }
+
     public GroupReport run(GameServerGroup group) {
         Instant now = clock.instant();
         String name = group.name();

@@ -23,4 +23,10 @@ public interface StandbyRepository {
 
     /** Writes the state if the policy is still the one of {@code revision}: false when it was replaced. */
     boolean saveState(String group, String revision, StandbyState state);
+
+    /**
+     * Writes the state's last evaluation alone (the rest of the state is the balancer's runs'), if
+     * the policy is still the one of {@code revision}: false when it was replaced.
+     */
+    boolean saveEvaluation(String group, String revision, StandbyState.Evaluation evaluation);
 }

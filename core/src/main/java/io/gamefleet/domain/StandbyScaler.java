@@ -3,6 +3,7 @@ package io.gamefleet.domain;
 import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.domain.Compute.ScalingGroupState;
 import io.gamefleet.domain.StandbyRepository.Standby;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -11,15 +12,23 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
  * A group's standby buffer kept, at each balancer run ({@link StandbyPlan} decides): desired
- * capacity raised, idle instances ended. While a buffer is on, FleetIQ's target tracking policy
+ * capacity raised, idle instances ended; between runs, as claims and deregistrations ask
+ * ({@link #raise}), raised only. While a buffer is on, FleetIQ's target tracking policy
  * (if the group has one) may still add instances but no longer removes any: its scale-in is turned
  * off, so that the two never undo each other, and back on when the buffer is.
  */
 public final class StandbyScaler {
+    /**
+     * How long after an evaluation of a group (a run's or a request's) a request's is not made:
+     * the requests of every container of a busy group list its servers once in this time at most.
+     */
+    public static final Duration REQUESTED_EVALUATION_INTERVAL = Duration.ofSeconds(5);
+
     private final StandbyRepository standby;
     private final Compute compute;
     private final ServiceSettings settings;
@@ -39,8 +48,7 @@ public final class StandbyScaler {
      */
     public List<String> run(GameServerGroup group, List<GameServer> all, Map<String, GameServerInstance> recorded,
             Instant now, Predicate<String> end) {
-        Optional<Standby> found = standby.find(group.name())
-                .filter(s -> s.groupCreationTime().equals(group.creationTime()));
+        Optional<Standby> found = policyOf(group);
         if (found.isEmpty()) {
             return List.of();
         }
@@ -58,26 +66,62 @@ public final class StandbyScaler {
             }
             return List.of();
         }
-        Optional<ScalingGroupState> scaling = compute.describeScalingGroup(group.autoScalingGroupName());
-        if (scaling.isEmpty()) {
+        Optional<StandbyPlan> plan = plan(group, s, all, recorded, now);
+        if (plan.isEmpty()) {
             return List.of();
         }
-        StandbyPlan plan = StandbyPlan.decide(s.policy(), s.state(), view(all, recorded, scaling.get(), now));
-        plan.raiseTo().ifPresent(d -> {
-            compute.setDesiredCapacity(group.autoScalingGroupName(), d);
-            log.accept("balancer: group " + group.name() + " raised to " + d + " instances for its standby buffer of "
-                    + plan.next().lastEvaluation().orElseThrow().target() + " servers");
-        });
-        List<String> ended = plan.scaleIn().stream().filter(end).toList();
+        List<String> ended = plan.get().scaleIn().stream().filter(end).toList();
         if (!ended.isEmpty()) {
             log.accept("balancer: group " + group.name() + " ended idle instances " + ended + ": its standby buffer of "
-                    + plan.next().lastEvaluation().orElseThrow().target() + " servers needs fewer");
+                    + plan.get().next().lastEvaluation().orElseThrow().target() + " servers needs fewer");
         }
-        StandbyState next = plan.next().withTargetTrackingScaleInOff(trackingOff);
+        StandbyState next = plan.get().next().withTargetTrackingScaleInOff(trackingOff);
         if (!next.equals(s.state())) {
             standby.saveState(group.name(), s.revision(), next);
         }
         return ended;
+    }
+
+    /**
+     * An evaluation a claim or a deregistration asked for ({@link StandbyEvaluations}), between the
+     * balancer's runs: it only raises desired capacity, and writes its evaluation alone (no instance
+     * ends but at a run, whose state, cooldown included, stays the runs' alone). None within
+     * {@link #REQUESTED_EVALUATION_INTERVAL} of the last evaluation; {@code all} and {@code recorded}
+     * are read only for a group whose buffer is on. The desired capacity it set.
+     */
+    public Optional<Integer> raise(GameServerGroup group, Supplier<List<GameServer>> all,
+            Supplier<Map<String, GameServerInstance>> recorded, Instant now) {
+        Optional<Standby> found = policyOf(group).filter(s -> s.policy().active())
+                .filter(s -> s.state().lastEvaluation().map(e -> !now.isBefore(e.at().plus(REQUESTED_EVALUATION_INTERVAL))
+                        || now.isBefore(e.at())).orElse(true));
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<StandbyPlan> plan = plan(group, found.get(), all.get(), recorded.get(), now);
+        plan.flatMap(p -> p.next().lastEvaluation())
+                .ifPresent(e -> standby.saveEvaluation(group.name(), found.get().revision(), e));
+        return plan.flatMap(StandbyPlan::raiseTo);
+    }
+
+    /** The group's own policy: one put for an earlier group of its name is not its. */
+    private Optional<Standby> policyOf(GameServerGroup group) {
+        return standby.find(group.name()).filter(s -> s.groupCreationTime().equals(group.creationTime()));
+    }
+
+    /** The plan on the scaling group as it is now, its raise made; empty when the scaling group is gone. */
+    private Optional<StandbyPlan> plan(GameServerGroup group, Standby s, List<GameServer> all,
+            Map<String, GameServerInstance> recorded, Instant now) {
+        Optional<ScalingGroupState> scaling = compute.describeScalingGroup(group.autoScalingGroupName());
+        if (scaling.isEmpty()) {
+            return Optional.empty();
+        }
+        StandbyPlan plan = StandbyPlan.decide(s.policy(), s.state(), view(all, recorded, scaling.get(), now));
+        plan.raiseTo().ifPresent(d -> {
+            compute.setDesiredCapacity(group.autoScalingGroupName(), d);
+            log.accept("standby: group " + group.name() + " raised to " + d + " instances for its buffer of "
+                    + plan.next().lastEvaluation().orElseThrow().target() + " servers");
+        });
+        return Optional.of(plan);
     }
 
     /** What {@link StandbyPlan} needs, from the run's view. */

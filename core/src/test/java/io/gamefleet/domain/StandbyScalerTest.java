@@ -128,4 +128,48 @@ class StandbyScalerTest {
                 .hasMessageContaining("does not exist");
         assertThat(fleet.standby.find("nope")).isEmpty();
     }
+
+    @Test
+    void anEvaluationAClaimAskedForRaisesCapacityAndNeverEndsAnInstance() {
+        groupOf(1, null);
+        standby.put(GROUP, buffer(4));
+        fleet.balancer().runAll();
+        assertThat(desired()).isEqualTo(1);
+
+        fleet.claim(GROUP);
+        fleet.claim(GROUP);
+        // Within the interval of the run's evaluation, a request's is not made.
+        fleet.clock.advance(StandbyScaler.REQUESTED_EVALUATION_INTERVAL.minusMillis(1));
+        assertThat(fleet.balancer().keepStandby(GROUP)).isEmpty();
+        assertThat(desired()).isEqualTo(1);
+        // (2 + 4) / 4: two instances, asked for before any run.
+        fleet.clock.advance(Duration.ofMillis(1));
+        assertThat(fleet.balancer().keepStandby(GROUP)).contains(2);
+        assertThat(desired()).isEqualTo(2);
+        assertThat(standby.describe(GROUP).lastEvaluation().orElseThrow().at()).isEqualTo(fleet.clock.instant());
+
+        // A surplus is left to the runs, which count its cooldown.
+        standby.put(GROUP, buffer(1));
+        fleet.clock.advance(Duration.ofHours(1));
+        heartbeats();
+        assertThat(fleet.balancer().keepStandby(GROUP)).isEmpty();
+        assertThat(desired()).isEqualTo(2);
+        assertThat(fleet.compute.calls(FakeCompute.TERMINATE_INSTANCE)).isEmpty();
+        assertThat(fleet.balancer().keepStandby("nope")).isEmpty();
+    }
+
+    @Test
+    void claimsAndDeregistrationsAskForTheirGroupsEvaluation() {
+        groupOf(1, null);
+        List<String> asked = new java.util.ArrayList<>();
+        GameServerService service = new GameServerService(fleet.groups, fleet.servers, fleet.instances,
+                () -> fleet.compute, new ClaimPolicy(1, new java.util.SplittableRandom(1)), fleet.tokens, Fleet.SETTINGS,
+                fleet.clock, InstanceNotices.none(), asked::add);
+
+        GameServer claimed = service.claim(new GameServerService.Claim(GROUP, java.util.Optional.empty(),
+                java.util.Optional.empty(), java.util.Optional.empty()));
+        service.deregister(GROUP, claimed.gameServerId(), Caller.ADMINISTRATOR);
+
+        assertThat(asked).containsExactly(GROUP, GROUP);
+    }
 }

@@ -4,6 +4,7 @@ import io.gamefleet.adapters.autoscaling.AwsAutoScalingCompute;
 import io.gamefleet.adapters.dynamodb.DynamoGameServerRepository;
 import io.gamefleet.adapters.dynamodb.DynamoSessionRepository;
 import io.gamefleet.adapters.dynamodb.DynamoStandbyRepository;
+import io.gamefleet.adapters.lambda.LambdaStandbyEvaluations;
 import io.gamefleet.adapters.dynamodb.DynamoGroupRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInstanceRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInterruptionRepository;
@@ -27,6 +28,7 @@ import io.gamefleet.domain.InstanceNotifier;
 import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.ServiceSettings;
+import io.gamefleet.domain.StandbyEvaluations;
 import io.gamefleet.logging.JsonLog;
 import java.net.URI;
 import java.time.Clock;
@@ -60,6 +62,7 @@ import software.amazon.awssdk.services.apigatewaymanagementapi.auth.scheme.ApiGa
 import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.secretsmanager.model.GetSecretValueRequest;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -95,6 +98,7 @@ public final class AwsServices {
     private Compute compute;
     private LaunchTemplates launchTemplates;
     private Metrics metrics;
+    private StandbyEvaluations standbyEvaluations;
 
     private AwsServices(Map<String, String> environment) {
         this.environment = Map.copyOf(environment);
@@ -134,6 +138,12 @@ public final class AwsServices {
     /** Another metrics port than EMF lines on standard output. */
     public AwsServices metrics(Metrics metrics) {
         this.metrics = metrics;
+        return this;
+    }
+
+    /** Another way to evaluate standby buffers between balancer runs than Lambda (the local profile's own). */
+    public AwsServices standbyEvaluations(StandbyEvaluations standbyEvaluations) {
+        this.standbyEvaluations = standbyEvaluations;
         return this;
     }
 
@@ -179,7 +189,8 @@ public final class AwsServices {
                 computePort, metricsPort,
                 new StepFunctionsWorkflowStarter(sfn, setting(Settings.ACTIVATION_STATE_MACHINE_ARN),
                         setting(Settings.DELETION_STATE_MACHINE_ARN)),
-                templatesPort, notifier(region, creds));
+                templatesPort, notifier(region, creds),
+                standbyEvaluations != null ? standbyEvaluations : standbyFunction(region, creds));
         return new Services(ports, config(region, lifetime), clock, JsonLog::info);
     }
 
@@ -198,6 +209,28 @@ public final class AwsServices {
                         .apiCallTimeout(NOTICE_TIMEOUT)
                         .retryStrategy(AwsRetryStrategy.doNotRetry()).build())
                 .build()));
+    }
+
+    /**
+     * Standby evaluations as asynchronous invocations of the configured function, its client made on
+     * first use; bounded as a notice is (one attempt within {@link #NOTICE_TIMEOUT}), since the claim
+     * that asks waits for Lambda's answer. None when no function is configured.
+     */
+    private StandbyEvaluations standbyFunction(Region region, AwsCredentialsProvider creds) {
+        String function = setting(Settings.STANDBY_FUNCTION);
+        if (function.isBlank()) {
+            return StandbyEvaluations.none();
+        }
+        Optional<String> endpoint = endpoint("LAMBDA");
+        Supplier<StandbyEvaluations> invoker = Lazy.of(() -> new LambdaStandbyEvaluations(LambdaClient.builder()
+                .region(region).credentialsProvider(creds)
+                .endpointOverride(endpoint.map(URI::create).orElse(null))
+                .httpClientBuilder(serviceDefaults -> HttpClients.forEndpoint(endpoint, environment, NOTICE_TIMEOUT))
+                .overrideConfiguration(ClientOverrideConfiguration.builder().executionInterceptors(traced(interceptors))
+                        .apiCallTimeout(NOTICE_TIMEOUT)
+                        .retryStrategy(AwsRetryStrategy.doNotRetry()).build())
+                .build(), function));
+        return group -> invoker.get().requested(group);
     }
 
     /**

@@ -23,7 +23,9 @@ import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.SessionRepository;
 import io.gamefleet.domain.SessionService;
 import io.gamefleet.domain.SpotBalancer;
+import io.gamefleet.domain.StandbyEvaluations;
 import io.gamefleet.domain.StandbyRepository;
+import io.gamefleet.domain.StandbyRequests;
 import io.gamefleet.domain.StandbyService;
 import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.domain.WorkflowStarter;
@@ -47,7 +49,8 @@ public final class Services {
     public record Ports(GroupRepository groups, GameServerRepository servers, SessionRepository sessions,
             StandbyRepository standby, InstanceRepository instances,
             InterruptionRepository interruptions, Supplier<Compute> compute, Supplier<Metrics> metrics,
-            WorkflowStarter workflows, Supplier<LaunchTemplates> launchTemplates, Supplier<InstanceNotifier> notifier) {}
+            WorkflowStarter workflows, Supplier<LaunchTemplates> launchTemplates, Supplier<InstanceNotifier> notifier,
+            StandbyEvaluations standbyEvaluations) {}
 
     /**
      * The deployment's settings, as the functions read them from their environment.
@@ -90,7 +93,8 @@ public final class Services {
         InstanceNotices notices = ports.notifier() == null ? InstanceNotices.none()
                 : new InstanceNotices(ports.notifier(), ports.instances(), ports.metrics(), log, clock);
         this.gameServerService = new GameServerService(ports.groups(), ports.servers(), ports.instances(),
-                ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices);
+                ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices,
+                new StandbyRequests(ports.standbyEvaluations(), clock, log));
         this.sessionService = new SessionService(gameServerService, ports.groups(), ports.servers(), ports.sessions(),
                 tokens, settings, clock);
         this.standbyService = new StandbyService(ports.groups(), ports.standby(), settings, clock);

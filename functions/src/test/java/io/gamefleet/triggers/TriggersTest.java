@@ -128,4 +128,29 @@ class TriggersTest {
                 .isEqualTo(Map.of("Groups", 0, "Swept", 0, "Drained", 0, "Retired", 0, "Terminated", 0,
                         "WorkflowsRestarted", 0, "GroupsFailedByReconciliation", 0));
     }
+
+    /** A claim's standby request: the one group's buffer evaluated, nothing else of a run. */
+    @Test
+    void anEventNamingAGroupOnlyEvaluatesItsStandbyBuffer() {
+        GameServerGroup arena = GameServerGroup.builder().name("arena").arn(t.services.settings().groupArn("arena"))
+                .status(io.gamefleet.domain.GameServerGroupStatus.ACTIVE).minSize(0).maxSize(8)
+                .creationTime(t.clock.instant()).lastUpdatedTime(t.clock.instant()).build();
+        t.groups.create(arena);
+        String asg = t.services.settings().autoScalingGroupName("arena");
+        t.compute.putScalingGroup(asg, new io.gamefleet.domain.Compute.ScalingGroupState(0, 0, 8, List.of(), false,
+                List.of()));
+        t.services.standby().put("arena", new io.gamefleet.domain.StandbyPolicy(
+                io.gamefleet.domain.StandbyPolicy.Buffer.count(3), List.of(), java.time.Duration.ZERO, List.of(),
+                java.time.Duration.ZERO));
+
+        Map<String, Object> answer = functions.schedule(Triggers.BALANCER)
+                .handleRequest(Map.of(Triggers.STANDBY_GROUP_MEMBER, "arena"), null);
+
+        // No server registered yet: one instance, to measure servers per instance on.
+        assertThat(answer).isEqualTo(Map.of("Group", "arena", "DesiredCapacity", 1));
+        assertThat(t.compute.scalingGroup(asg).orElseThrow().desiredCapacity()).isEqualTo(1);
+        assertThat(functions.schedule(Triggers.BALANCER).handleRequest(Map.of(Triggers.STANDBY_GROUP_MEMBER, "none"),
+                null)).isEqualTo(Map.of("Group", "none"));
+        assertThat(t.log).contains("standby: group arena raised to 1 instances for its buffer of 3 servers");
+    }
 }

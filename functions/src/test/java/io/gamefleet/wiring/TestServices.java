@@ -45,6 +45,8 @@ public final class TestServices {
     /** The one instance profile the test deployment allows. */
     public static final String ALLOWED_PROFILE = "arn:aws:iam::000000000000:instance-profile/GameServerInstanceProfile";
     public final List<String> log = new ArrayList<>();
+    /** The groups whose standby evaluation claims and deregistrations asked for, in order. */
+    public final List<String> standbyRequested = new java.util.concurrent.CopyOnWriteArrayList<>();
     public final Services services;
 
     /** Services on fakes, with the local profile's account and the default settings. */
@@ -58,7 +60,7 @@ public final class TestServices {
                 Settings.SCALING_GROUP_PREFIX.defaultValue(), AwsServices.instanceLimits(Settings.Setting::defaultValue),
                 AwsServices.lifetime(Settings.Setting::defaultValue));
         services = new Services(new Services.Ports(groups, servers, sessions, standby, instances, interruptions, () -> compute,
-                () -> metrics, workflows, () -> templates, () -> notifier),
+                () -> metrics, workflows, () -> templates, () -> notifier, standbyRequested::add),
                 new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, Duration.ofMinutes(1), roles, Set.of(ALLOWED_PROFILE)),
                 clock, log::add);
     }

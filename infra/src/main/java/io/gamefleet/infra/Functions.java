@@ -132,6 +132,26 @@ final class Functions extends Construct {
         }
     }
 
+    /**
+     * The functions that ask for standby evaluations get the balancer's alias and may invoke it
+     * (lambda:InvokeFunction on that alias alone; Lambda queues the event, retried never, as the
+     * schedule's are not).
+     */
+    void requestStandbyEvaluations() {
+        Alias balancer = alias(Triggers.BALANCER.functionName());
+        for (Map.Entry<String, Function> entry : functions.entrySet()) {
+            if (FunctionAccess.requestsStandbyEvaluations(entry.getKey())) {
+                entry.getValue().addEnvironment(Settings.STANDBY_FUNCTION.environmentVariable(), balancer.getFunctionArn());
+                entry.getValue().getRole().addToPrincipalPolicy(PolicyStatement.Builder.create()
+                        .sid("RequestStandbyEvaluations")
+                        .effect(Effect.ALLOW)
+                        .actions(List.of("lambda:InvokeFunction"))
+                        .resources(List.of(balancer.getFunctionArn()))
+                        .build());
+            }
+        }
+    }
+
     /** Every function by name: steps, schedules, event rules, push routes, then API routes (Gamefleet's own too). */
     Map<String, Function> all() {
         return functions;

@@ -40,6 +40,7 @@ public final class GamefleetStack extends Stack {
         Api api = LogicalIds.leaveOut(new Api(this, "HttpApi", functions, context));
         PushApi push = new PushApi(this, "PushChannel", functions, context);
         functions.postNotices(push);
+        functions.requestStandbyEvaluations();
         LogicalIds.leaveOut(new CallerPolicies(this, "CallerPolicies", api, push, callerRoles));
         new AgentInstall(this, "AgentInstall", context, callerRoles);
 

@@ -31,7 +31,7 @@ import io.gamefleet.local.fleet.SimulatedFleet;
 import io.gamefleet.local.fleet.Timeline;
 import io.gamefleet.local.process.ChildProcess;
 import io.gamefleet.local.process.Emulators;
-import io.gamefleet.local.process.SidecarToken;
+import io.gamefleet.local.process.LocalTokenHeader;
 import io.gamefleet.local.process.Supervisor;
 import io.gamefleet.wiring.AwsServices;
 import io.gamefleet.wiring.Services;
@@ -213,15 +213,19 @@ public final class LocalProfile implements AutoCloseable {
                         o.workflowWait())));
         URI stepFunctions = o.stepFunctionsEndpoint().orElseGet(() -> sidecar.orElseThrow().endpoint());
         // The profile's own sidecar takes calls only with this run's token.
-        List<ExecutionInterceptor> sidecarToken = sidecar.<ExecutionInterceptor>map(s -> new SidecarToken(s.endpoint(),
+        List<ExecutionInterceptor> sidecarToken = sidecar.<ExecutionInterceptor>map(s -> new LocalTokenHeader(s.endpoint(),
                 o.localToken())).stream().toList();
         List<ExecutionInterceptor> interceptors = new ArrayList<>(o.interceptors());
         interceptors.addAll(sidecarToken);
+        interceptors.add(new LocalTokenHeader(endpoint(), o.localToken()));
 
         fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), ACCOUNT_ID, o.limits().lifetime().maxInstance());
         Map<String, String> environment = environment(o, dynamoDb);
         // The functions post the push channel's notices to the edge, signed as a Lambda role would sign them.
         environment.put(Settings.PUSH_ENDPOINT.environmentVariable(), endpoint().toString());
+        // Their standby requests go to the edge's Lambda Invoke path, as they go to Lambda in AWS.
+        environment.put(Settings.STANDBY_FUNCTION.environmentVariable(), Triggers.BALANCER.functionName());
+        environment.put("AWS_ENDPOINT_URL_LAMBDA", endpoint().toString());
         Principal functionsPrincipal = Principals.functions();
         createTables(dynamoDb);
         environment.putAll(deployStateMachines(stepFunctions, sidecarToken));
@@ -391,6 +395,14 @@ public final class LocalProfile implements AutoCloseable {
 
     public URI endpoint() {
         return edge.endpoint();
+    }
+
+    /**
+     * Waits until the asynchronous invocations the functions made so far (standby requests of claims
+     * and deregistrations) have run: for tests, which then see their effect; false past {@code limit}.
+     */
+    public boolean awaitLambdaEvents(Duration limit) throws InterruptedException {
+        return edge.awaitLambdaEvents(limit);
     }
 
     /** The edge server, where Jetty handlers of their own register ({@link EdgeServer#addHandler}). */

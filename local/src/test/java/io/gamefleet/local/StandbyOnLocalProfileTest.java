@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.local.GamefleetClient.Response;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -50,12 +51,31 @@ class StandbyOnLocalProfileTest {
 
     /** The scaling group's instances (Gamefleet records a new one at its first registration). */
     private List<String> instances() {
-        return LOCAL.profile().fleet().describeScalingGroup("gamefleet-" + GROUP).orElseThrow().instances().stream()
+        return instances(GROUP);
+    }
+
+    private static List<String> instances(String group) {
+        return LOCAL.profile().fleet().describeScalingGroup("gamefleet-" + group).orElseThrow().instances().stream()
                 .map(ComputeInstance::instanceId).toList();
     }
 
     private void balance() {
+        awaitStandbyRequests();
         LOCAL.profile().services().balancer().runAll();
+    }
+
+    /** The evaluations the sessions asked for (asynchronous invocations of the balancer), run. */
+    private static void awaitStandbyRequests() {
+        try {
+            assertThat(LOCAL.profile().awaitLambdaEvents(Duration.ofSeconds(30))).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private int desiredCapacity(String group) {
+        return LOCAL.profile().fleet().describeScalingGroup("gamefleet-" + group).orElseThrow().desiredCapacity();
     }
 
     private long standingBy() {
@@ -92,6 +112,29 @@ class StandbyOnLocalProfileTest {
         assertThat(last.get("TargetStandingBy").asInt()).isEqualTo(10);
         assertThat(last.get("ServersPerInstance").asInt()).isEqualTo(SERVERS_PER_INSTANCE);
         assertThat(last.get("DesiredCapacity").asInt()).isEqualTo(9); // ceil((24 + 10) / 4)
+    }
+
+    @Test
+    void aBurstOfSessionsRaisesCapacityBeforeTheBalancersNextRun() {
+        String group = GROUP + "-early";
+        admin.createActive(groupBody(group, 1, 10));
+        String instance = instances(group).get(0);
+        for (int n = 0; n < SERVERS_PER_INSTANCE; n++) {
+            admin.register(group, instance + "-" + n, instance).ok();
+        }
+        admin.call("PUT", GamefleetClient.groupPath(group) + "/standby", obj().put("StandingBy", 2)).ok();
+        assertThat(desiredCapacity(group)).isEqualTo(1);
+
+        // A session every 5 s: each asks, and each request's evaluation is made (one in 5 s at most).
+        for (int n = 0; n < 3; n++) {
+            LOCAL.clock().advance(Duration.ofSeconds(5));
+            matchmaker.call("POST", GamefleetClient.groupPath(group) + "/sessions",
+                    obj().put("SessionId", UUID.randomUUID().toString())).ok();
+            awaitStandbyRequests();
+        }
+
+        // (3 in use + 2) / 4: the sessions' own request raised it, with no balancer run.
+        assertThat(desiredCapacity(group)).isEqualTo(2);
     }
 
     @Test

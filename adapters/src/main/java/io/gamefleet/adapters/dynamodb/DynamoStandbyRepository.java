@@ -73,6 +73,21 @@ public final class DynamoStandbyRepository implements StandbyRepository {
         }
     }
 
+    @Override
+    public boolean saveEvaluation(String group, String revision, Evaluation evaluation) {
+        try {
+            dynamoDb.updateItem(r -> r.tableName(tableName).key(key(group))
+                    .updateExpression("SET #state.LastEvaluation = :evaluation")
+                    .conditionExpression("Revision = :revision")
+                    .expressionAttributeNames(Map.of("#state", "State"))
+                    .expressionAttributeValues(Map.of(":evaluation", AttributeValue.fromM(evaluation(evaluation)),
+                            ":revision", AttributeValue.fromS(revision))));
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
+        }
+    }
+
     private static Map<String, AttributeValue> key(String group) {
         return Map.of("GameServerGroupName", AttributeValue.fromS(KEY_PREFIX + group));
     }
@@ -120,16 +135,20 @@ public final class DynamoStandbyRepository implements StandbyRepository {
             m.put("HeldMultiplier", decimal(h.multiplier()));
             m.put("HeldUntil", number(h.until()));
         });
-        s.lastEvaluation().ifPresent(e -> m.put("LastEvaluation", AttributeValue.fromM(Map.of(
+        s.lastEvaluation().ifPresent(e -> m.put("LastEvaluation", AttributeValue.fromM(evaluation(e))));
+        m.put("TargetTrackingScaleInOff", AttributeValue.fromBool(s.targetTrackingScaleInOff()));
+        return m;
+    }
+
+    private static Map<String, AttributeValue> evaluation(Evaluation e) {
+        return Map.of(
                 "At", number(e.at()),
                 "Target", AttributeValue.fromN(Long.toString(e.target())),
                 "StandingBy", AttributeValue.fromN(Long.toString(e.standingBy())),
                 "InUse", AttributeValue.fromN(Long.toString(e.inUse())),
                 "ServersPerInstance", AttributeValue.fromN(Integer.toString(e.serversPerInstance())),
                 "DesiredCapacity", AttributeValue.fromN(Integer.toString(e.desiredCapacity())),
-                "Multiplier", decimal(e.multiplier())))));
-        m.put("TargetTrackingScaleInOff", AttributeValue.fromBool(s.targetTrackingScaleInOff()));
-        return m;
+                "Multiplier", decimal(e.multiplier()));
     }
 
     static StandbyState state(Map<String, AttributeValue> m) {

@@ -64,4 +64,17 @@ public abstract class StandbyRepositoryContract {
                 new Standby(T0, "r2", StandbyPolicy.none(), StandbyState.initial()));
         assertThat(standby.saveState(ContractSupport.unique("none"), "r1", state)).isFalse();
     }
+
+    @Test
+    void anEvaluationAloneIsSavedBesideTheRestOfTheState() {
+        StandbyState state = new StandbyState(Optional.of(T0.plusSeconds(5)), Optional.empty(),
+                Optional.of(new Evaluation(T0.plusSeconds(5), 10, 10, 0, 4, 3, 1)), true);
+        standby.put(group, new Standby(T0, "r1", POLICY, state));
+        Evaluation later = new Evaluation(T0.plusSeconds(9), 10, 2, 8, 4, 5, 1.5);
+
+        assertThat(standby.saveEvaluation(group, "r1", later)).isTrue();
+        assertThat(standby.find(group).orElseThrow().state()).isEqualTo(new StandbyState(state.surplusSince(),
+                Optional.empty(), Optional.of(later), true));
+        assertThat(standby.saveEvaluation(group, "r0", later)).isFalse();
+    }
 }

@@ -32,4 +32,15 @@ public final class InMemoryStandbyRepository implements StandbyRepository {
         });
         return saved[0] != null;
     }
+
+    @Override
+    public boolean saveEvaluation(String group, String revision, StandbyState.Evaluation evaluation) {
+        Standby current = standby.get(group);
+        if (current == null) {
+            return false;
+        }
+        StandbyState s = current.state();
+        return saveState(group, revision, new StandbyState(s.surplusSince(), s.heldTier(), java.util.Optional.of(evaluation),
+                s.targetTrackingScaleInOff()));
+    }
 }

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +72,7 @@ public final class EdgeServer implements AutoCloseable {
     /** Jetty handlers of their own, before the emulated services: see {@link #addHandler}. */
     private final Handler.Sequence endpoints = new Handler.Sequence();
     private final ExecutorService workers;
+    private volatile LambdaService lambda;
     private final ExecutorService health;
     private final PrincipalRegistry principals;
     /** The first principal given (the built-in admin, or a --principals file's): the console signs as it. Null if none. */
@@ -188,10 +190,28 @@ public final class EdgeServer implements AutoCloseable {
                 new EventBridgeService(events, principals, clock, settings.allowUnsignedPayload()),
                 new InstanceMetadataService(instanceMetadata),
                 new InstancesService(instances.fleet(), instanceMetadata), new ConnectionsService(push, instances.functions(), clock),
-                new LambdaService(functions.invocable()), new ApiGatewayService(functions.routes(), functions.extensions(), functions.jsonDoor(), principals, clock,
+                lambda(new LambdaService(functions.invocable())), new ApiGatewayService(functions.routes(), functions.extensions(), functions.jsonDoor(), principals, clock,
                         settings.allowUnsignedPayload(), settings.throttles()
                                 .map(t -> new RouteThrottles(t.httpRoutes(), Optional.empty(), clock))
                                 .orElseGet(() -> RouteThrottles.none(clock))));
+    }
+
+    private LambdaService lambda(LambdaService service) {
+        LambdaService before = lambda;
+        lambda = service;
+        if (before != null) {
+            before.close();
+        }
+        return service;
+    }
+
+    /**
+     * Waits until the asynchronous Lambda invocations taken so far (the functions' standby requests)
+     * have run; false when {@code limit} passed first or no functions are served yet.
+     */
+    public boolean awaitLambdaEvents(Duration limit) throws InterruptedException {
+        LambdaService service = lambda;
+        return service != null && service.awaitEvents(limit);
     }
 
     /**
@@ -231,6 +251,9 @@ public final class EdgeServer implements AutoCloseable {
     @Override
     public void close() {
         http.close();
+        if (lambda != null) {
+            lambda.close();
+        }
         workers.shutdownNow();
         health.shutdownNow();
     }

@@ -58,7 +58,7 @@ public final class Emulators {
     /**
      * The Step Functions sidecar: its Task states invoke the functions at {@code invokeEndpoint}
      * (Lambda's Invoke API) with {@code localToken} (in its environment, not its command line), which
-     * its own callers must send too ({@link SidecarToken}), and its Wait states last
+     * its own callers must send too ({@link LocalTokenHeader}), and its Wait states last
      * {@code workflowWait}, whatever the ASL says.
      */
     public static ChildProcess stepFunctions(Path home, File logs, URI invokeEndpoint, String localToken,
