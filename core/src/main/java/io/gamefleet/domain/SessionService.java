@@ -56,10 +56,8 @@ public final class SessionService {
         String group = settings.groupName(groupNameOrArn);
         Set<InstanceStatus> allowed = GameServerService.allowedStatuses(instanceStatuses);
         Session.Request request = new Session.Request(sessionId, group, sessionCookie.orElse(null), initialPlayers, allowed);
-        Optional<Session> stored = sessions.find(sessionId);
-        if (stored.isPresent()) {
-            return retried(request, stored.get());
-        }
+        // No read first: a stored session's id refuses the claim's transaction, which then reads it
+        // (a retry costs a refused transaction; a first request, the common one, a read less).
         AtomicReference<Session> created = new AtomicReference<>();
         try {
             GameServer server = gameServers.claimAnyWith(group, allowed, (candidate, condition, expiresAt) -> {

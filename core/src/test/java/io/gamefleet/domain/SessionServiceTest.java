@@ -12,7 +12,6 @@ import io.gamefleet.domain.fakes.InMemorySessionRepository;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,16 +21,18 @@ class SessionServiceTest {
 
     private final Fleet fleet = new Fleet();
     private final InMemorySessionRepository stored = new InMemorySessionRepository(fleet.servers);
-    /** Misses the stored session once, as a request whose read came just before a duplicate's write does. */
-    private final AtomicBoolean missOnce = new AtomicBoolean();
+    /** The calls a request makes of the sessions' store, in order. */
+    private final List<String> calls = new java.util.ArrayList<>();
     private final SessionRepository sessions = new SessionRepository() {
         @Override
         public Optional<Session> find(String sessionId) {
-            return missOnce.getAndSet(false) ? Optional.empty() : stored.find(sessionId);
+            calls.add("find");
+            return stored.find(sessionId);
         }
 
         @Override
         public Outcome claim(Session session, GameServer candidate, ClaimCondition condition) {
+            calls.add("claim");
             return stored.claim(session, candidate, condition);
         }
 
@@ -61,23 +62,24 @@ class SessionServiceTest {
     }
 
     @Test
-    void aDuplicateThatStoredTheSessionAfterThisOnesReadIsAnsweredAndNothingMoreIsClaimed() {
+    void aFirstRequestClaimsWithNoReadFirstAndARetrysTransactionFindsTheSession() {
         String first = create().session().gameServerId();
-        missOnce.set(true);
+        assertThat(calls).as("one transaction, no read of the session before it").containsExactly("claim");
+        calls.clear();
 
         SessionView again = create();
 
         assertThat(again.session().gameServerId()).isEqualTo(first);
         assertThat(again.state()).isEqualTo(SessionState.CLAIMED);
-        assertThat(claimed()).as("its transaction found the session: no second claim").isEqualTo(1);
+        assertThat(calls).as("its transaction was refused by the stored session").containsExactly("claim");
+        assertThat(claimed()).as("no second claim").isEqualTo(1);
     }
 
     @Test
-    void aDuplicateThatTookTheLastServerIsAnsweredNotOutOfCapacity() {
+    void aRetryWhenNoServerIsLeftIsAnsweredNotOutOfCapacity() {
         String first = create().session().gameServerId();
         fleet.claim(GROUP); // the other server goes to a ClaimGameServer
         fleet.clock.advance(Duration.ofSeconds(1)); // past the candidates a container keeps: none is left to try
-        missOnce.set(true);
 
         assertThat(create().session().gameServerId()).isEqualTo(first);
         assertThat(claimed()).isEqualTo(2);
