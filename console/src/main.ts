@@ -3,8 +3,10 @@
 import "./style.css";
 import { Gamefleet, type Connection } from "./api";
 import { el } from "./dom";
+import { GamefleetExtensions } from "./extensions";
 import { Live } from "./live";
 import { LocalProfile } from "./local";
+import { SignedFetch } from "./signed";
 import { GroupView } from "./views/group";
 import { GroupsView } from "./views/groups";
 
@@ -75,12 +77,13 @@ async function start(): Promise<void> {
     return;
   }
   const api = new Gamefleet(connection);
+  const extensions = new GamefleetExtensions(new SignedFetch(connection));
   const local = connection.local ? new LocalProfile(location.origin, config?.localToken) : null;
   const live = new Live(document.getElementById("connection")!);
 
   const route = () => {
     const match = /^#\/groups\/(.+)$/.exec(location.hash);
-    const view = match ? new GroupView(api, decodeURIComponent(match[1]), live, local) : new GroupsView(api, live);
+    const view = match ? new GroupView(api, extensions, decodeURIComponent(match[1]), live, local) : new GroupsView(api, live);
     crumbs.replaceChildren(
       el("a", { href: "#/" }, "Groups"),
       ...(match ? [" / ", el("span", { "aria-current": "page" }, decodeURIComponent(match[1]))] : []),

@@ -1,15 +1,19 @@
 // One group: its settings and actions, its instances by type and status, its game servers, live
-// charts, the timeline of the balancer and Spot interruptions, claims, and (locally) interruptions.
+// charts, the timeline of the balancer and Spot interruptions, claims, its standby buffer and
+// sessions, and (locally) interruptions.
 import type { GameServerGroup } from "@aws-sdk/client-gamelift";
 import { Gamefleet, type Instance, type Server } from "../api";
 import { Chart } from "../chart";
 import { el, reconcile, setAttr, setText } from "../dom";
+import type { GamefleetExtensions } from "../extensions";
 import type { Live, View } from "../live";
 import type { LocalProfile } from "../local";
 import { newClaims, Series } from "../series";
 import { GroupActions } from "./actions";
 import { errorBox } from "./errors";
 import { ServerTable } from "./servers";
+import { SessionTable } from "./sessions";
+import { StandbyPanel } from "./standby";
 import { Timeline } from "./timeline";
 
 const STATUSES = ["ACTIVE", "DRAINING", "SPOT_TERMINATING"] as const;
@@ -22,6 +26,8 @@ export class GroupView implements View {
   private readonly fleet: HTMLElement;
   private readonly counts: HTMLElement;
   private readonly servers: ServerTable;
+  private readonly sessions: SessionTable;
+  private readonly standby: StandbyPanel;
   private readonly timeline: Timeline;
   private readonly actions: GroupActions;
   private readonly utilization = new Series();
@@ -42,6 +48,7 @@ export class GroupView implements View {
 
   constructor(
     private readonly api: Gamefleet,
+    extensions: GamefleetExtensions,
     private readonly name: string,
     private readonly live: Live,
     private readonly local: LocalProfile | null,
@@ -51,6 +58,8 @@ export class GroupView implements View {
     this.fleet = el("div", { class: "fleet", id: "fleet", "aria-label": "Instances by type" });
     this.counts = el("p", { class: "counts", id: "instance-counts" });
     this.servers = new ServerTable();
+    this.sessions = new SessionTable(extensions, name);
+    this.standby = new StandbyPanel(extensions, name, live);
     this.timeline = new Timeline(local, name, (metric, time, detail) => {
       if (metric === "Processes") {
         for (const state of PROCESS_STATES) this.processes.add(state, time, Number(detail[state]));
@@ -92,6 +101,9 @@ export class GroupView implements View {
           el("h2", { id: "servers-title" }, "Game servers"), this.servers.element),
         el("section", { class: "panel", "aria-labelledby": "timeline-title" },
           el("h2", { id: "timeline-title" }, "Balancer and Spot interruptions"), this.timeline.element)),
+      el("section", { class: "panel", id: "sessions-panel", "aria-labelledby": "sessions-title" },
+        el("h2", { id: "sessions-title" }, "Sessions"), this.sessions.element),
+      this.standby.element,
     );
   }
 
@@ -100,6 +112,8 @@ export class GroupView implements View {
       this.api.group(this.name),
       this.api.instances(this.name),
       this.api.servers(this.name),
+      this.sessions.refresh(),
+      this.standby.refresh(),
     ]);
     const now = Date.now();
     this.instances = instances;

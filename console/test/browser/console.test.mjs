@@ -176,7 +176,7 @@ describe("the console against local/run --demo", { skip: skip ?? false }, () => 
     });
     console.log(`5,000 game servers: registered in ${registered} ms (16 at a time); page turn median ${figures.medianTurnMs.toFixed(1)} ms, `
       + `max ${figures.maxTurnMs.toFixed(1)} ms; over 10 s of refreshes ${figures.longTasks} long tasks, the longest ${figures.longestTaskMs.toFixed(0)} ms; `
-      + `a whole refresh (group, instances, 50 pages of game servers, timeline) ${figures.refreshMs} ms`);
+      + `a whole refresh (group, instances, 50 pages of game servers, sessions, standby, timeline) ${figures.refreshMs} ms`);
     assert.match(await page.locator("#server-page").textContent(), /^1–50 of 5000$/);
   });
 

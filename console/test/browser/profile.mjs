@@ -7,12 +7,15 @@ import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GameLiftClient } from "@aws-sdk/client-gamelift";
+import { Sha256 } from "@smithy/core/checksum";
+import { HttpRequest } from "@smithy/core/transport";
+import { SignatureV4 } from "@smithy/signature-v4";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const moduleDir = resolve(here, "../..");
 const localHome = resolve(process.env.GAMEFLEET_LOCAL_HOME ?? join(moduleDir, "../local"));
 const jar = resolve(process.env.GAMEFLEET_LOCAL_JAR ?? join(localHome, "target/gamefleet-local.jar"));
-const work = resolve(process.env.GAMEFLEET_CONSOLE_WORK ?? join(moduleDir, "target/browser-tests"));
+export const work = resolve(process.env.GAMEFLEET_CONSOLE_WORK ?? join(moduleDir, "target/browser-tests"));
 export const screenshots = resolve(process.env.GAMEFLEET_CONSOLE_SCREENSHOTS ?? join(work, "screenshots"));
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -95,12 +98,30 @@ function profileEnvironment() {
   return env;
 }
 
+export const ADMIN_KEYS = { accessKeyId: "local-admin", secretAccessKey: "local-admin-secret" };
+
 /** The official client in Node, as the local admin: what the tests check the page against. */
 export function apiClient(endpoint) {
   return new GameLiftClient({
     endpoint,
     region: "us-east-1",
-    credentials: { accessKeyId: "local-admin", secretAccessKey: "local-admin-secret" },
+    credentials: ADMIN_KEYS,
     maxAttempts: 1,
   });
+}
+
+/**
+ * Gamefleet's own routes from Node, signed for execute-api by the SDK's SigV4 signer: what the
+ * tests check the page's standby panel and sessions against. Answers `{ status, json }`.
+ */
+export function routesClient(endpoint, credentials = ADMIN_KEYS) {
+  const signer = new SignatureV4({ service: "execute-api", region: "us-east-1", credentials, sha256: Sha256 });
+  const url = new URL(endpoint);
+  return async (method, path, body) => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const signed = await signer.sign(new HttpRequest({ method, protocol: url.protocol, hostname: url.hostname, port: Number(url.port), path,
+      headers: { host: url.host, ...(text === undefined ? {} : { "content-type": "application/json" }) }, body: text }));
+    const response = await fetch(endpoint + path, { method, headers: signed.headers, body: text });
+    return { status: response.status, json: await response.json() };
+  };
 }

@@ -145,8 +145,9 @@ final class Api extends Construct {
 
     /**
      * CORS for the given origins (none: no CORS, as before): API Gateway answers their preflights
-     * itself, unauthenticated, and adds the headers to every response. The headers are those the
-     * AWS SDK for JavaScript signs and sends from a browser.
+     * itself, unauthenticated, and adds the headers to every response. The methods are the routes'
+     * (PUT: the console's standby and claim strategy forms); the headers are those the AWS SDK for
+     * JavaScript signs and sends from a browser.
      */
     private static CorsPreflightOptions cors(List<String> origins) {
         if (origins.isEmpty()) {
@@ -154,7 +155,8 @@ final class Api extends Construct {
         }
         return CorsPreflightOptions.builder()
                 .allowOrigins(origins)
-                .allowMethods(List.of(CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PATCH, CorsHttpMethod.DELETE))
+                .allowMethods(List.of(CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.PATCH,
+                        CorsHttpMethod.DELETE))
                 .allowHeaders(List.of("authorization", "content-type", "x-amz-date", "x-amz-security-token",
                         "x-amz-target", "x-amz-user-agent", "x-amz-content-sha256", "amz-sdk-invocation-id",
                         "amz-sdk-request", "smithy-protocol"))

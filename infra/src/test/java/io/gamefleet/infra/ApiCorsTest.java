@@ -35,7 +35,7 @@ class ApiCorsTest {
                 "https://console.example.com, http://localhost:5173")).get("CorsConfiguration");
         assertThat(cors).containsEntry("AllowOrigins", List.of("https://console.example.com", "http://localhost:5173"))
                 .containsEntry("MaxAge", 3600);
-        assertThat((List<String>) cors.get("AllowMethods")).contains("GET", "POST", "PATCH", "DELETE");
+        assertThat((List<String>) cors.get("AllowMethods")).contains("GET", "POST", "PUT", "PATCH", "DELETE");
         assertThat((List<String>) cors.get("AllowHeaders")).contains("authorization", "x-amz-date", "x-amz-target",
                 "x-amz-security-token", "content-type");
         assertThat(cors).doesNotContainKey("AllowCredentials");

@@ -1,0 +1,74 @@
+// Gamefleet's own routes that the console uses (docs/api.md, "Gamefleet extensions"): a group's
+// standby buffer, its claim strategy and its sessions. Times come as epoch seconds.
+import type { SignedFetch } from "./signed";
+
+/** A count of servers, or a percentage of the group's servers such as "20%". */
+export type Buffer = number | string;
+
+export interface StandbyPolicy {
+  StandingBy: Buffer;
+  Dynamic?: { BelowPercent: number; Multiplier: number }[];
+  RampDownSeconds?: number;
+  Schedule?: { Start: number | string; End: number | string; StandingBy: Buffer }[];
+  ScaleInCooldownSeconds?: number;
+  /** After a balancer run evaluated the policy. */
+  LastEvaluation?: {
+    EvaluationTime: number;
+    TargetStandingBy: number;
+    StandingBy: number;
+    InUse: number;
+    ServersPerInstance: number;
+    DesiredCapacity: number;
+    Multiplier: number;
+  };
+}
+
+export type ClaimStrategy = "FLEETIQ" | "PACKED" | "DISTRIBUTED";
+export const CLAIM_STRATEGIES: readonly ClaimStrategy[] = ["FLEETIQ", "PACKED", "DISTRIBUTED"];
+
+export interface Session {
+  SessionId: string;
+  State: "CLAIMED" | "ACTIVE" | "ENDED";
+  GameServerId: string;
+  InstanceId?: string;
+  CreationTime: number;
+  ClaimExpirationTime?: number;
+  ConnectedPlayers?: number;
+  PlayerIds?: string[];
+  InitialPlayers?: string[];
+}
+
+export interface SessionsPage {
+  Sessions: Session[];
+  NextToken?: string;
+}
+
+export class GamefleetExtensions {
+  constructor(private readonly signed: SignedFetch) {}
+
+  private static path(group: string, route: string): string {
+    return `/game-server-groups/${encodeURIComponent(group)}/${route}`;
+  }
+
+  async standby(group: string): Promise<StandbyPolicy> {
+    return (await this.signed.json<{ StandbyPolicy: StandbyPolicy }>("GET", GamefleetExtensions.path(group, "standby"))).StandbyPolicy;
+  }
+
+  async putStandby(group: string, policy: unknown): Promise<StandbyPolicy> {
+    return (await this.signed.json<{ StandbyPolicy: StandbyPolicy }>("PUT", GamefleetExtensions.path(group, "standby"), {}, policy)).StandbyPolicy;
+  }
+
+  async claimStrategy(group: string): Promise<ClaimStrategy> {
+    return (await this.signed.json<{ ClaimStrategy: ClaimStrategy }>("GET", GamefleetExtensions.path(group, "claim-strategy"))).ClaimStrategy;
+  }
+
+  async putClaimStrategy(group: string, strategy: ClaimStrategy): Promise<ClaimStrategy> {
+    return (await this.signed.json<{ ClaimStrategy: ClaimStrategy }>("PUT", GamefleetExtensions.path(group, "claim-strategy"), {}, { ClaimStrategy: strategy }))
+      .ClaimStrategy;
+  }
+
+  /** One page of the group's sessions, newest first. */
+  async sessions(group: string, limit: number): Promise<SessionsPage> {
+    return this.signed.json<SessionsPage>("GET", GamefleetExtensions.path(group, "sessions"), { Limit: String(limit) });
+  }
+}
