@@ -43,23 +43,13 @@ public final class AgentBenchmark {
         int perInstance = args.length > 1 ? Integer.parseInt(args[1]) : 4;
         int claims = args.length > 2 ? Integer.parseInt(args[2]) : 200;
         String beats = args.length > 3 ? args[3] : "cpp";
-        if (!beats.equals("cpp") && !beats.equals("java")) {
-            throw new IllegalArgumentException("beats is cpp or java, not " + beats);
-        }
-        Path script = Emulators.home().resolve("../agent/src/test/resources/scripted_gsdk_server.py").normalize();
-        if (!Files.isRegularFile(script) || new ProcessBuilder("python3", "--version").start().waitFor() != 0) {
-            throw new IllegalStateException("needs python3 and " + script + " (run from the repository's top folder)");
-        }
-        // The processes run as uids of their own where the benchmark runs as root: they must see their end file.
-        Path matches = Files.createTempDirectory("gamefleet-agent-bench-",
-                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x")));
+        Path matches = matchesFolder();
+        AgentTemplate servers = scriptedServers(matches, beats, perInstance);
         try (LocalProfile profile = Benchmarks.start(new Benchmarks.DynamoDbCalls())) {
             Benchmarks.createActive(profile, GROUP, instances, instances, List.of("c5.large", "m5.large"));
             long started = System.nanoTime();
             Map<String, Long> noticed = new ConcurrentHashMap<>();
-            InstanceAgents agents = profile.runAgents(AgentTemplate.gameServer("exec python3 -u " + script + " " + matches.resolve("over-{gameServerId}")
-                    + " " + beats, perInstance), line -> noticeSeen(line, noticed));
+            InstanceAgents agents = profile.runAgents(servers, line -> noticeSeen(line, noticed));
             awaitReady(profile, instances, instances * perInstance);
             System.out.printf("%d agents, %d game server processes: all StandingBy, registered and connected in %.1f s%n",
                     instances, instances * perInstance, (System.nanoTime() - started) / 1e9);
@@ -74,8 +64,7 @@ public final class AgentBenchmark {
                 GameServer claimed = profile.services().gameServers().claim(new Claim(GROUP, Optional.empty(),
                         Optional.of(data), Optional.empty()));
                 long claimedAt = System.nanoTime();
-                Path console = agents.serversFolder().resolve(claimed.instanceId()).resolve(claimed.gameServerId())
-                        .resolve("logs/PF_ConsoleLogs.txt");
+                Path console = consoleLog(agents, claimed.instanceId(), claimed.gameServerId());
                 boolean active = awaitActive(console, "ACTIVE cookie=" + data, start);
                 long activeAt = System.nanoTime();
                 if (i >= WARM_UP) {
@@ -100,6 +89,35 @@ public final class AgentBenchmark {
             row("claim start to Active in the process", toActive);
             System.out.printf("not Active within %d s: %d%n", ACTIVE_TIMEOUT_NANOS / 1_000_000_000L, missed);
         }
+    }
+
+    /**
+     * The agent's scripted GSDK game server ({@code python3}) as every instance's {@code perInstance}
+     * processes, heartbeating as the {@code beats} ({@code cpp} or {@code java}) GSDK times them; a
+     * process's match ends when the file {@code over-<its id>} appears in {@code matches}.
+     */
+    static AgentTemplate scriptedServers(Path matches, String beats, int perInstance) throws IOException,
+            InterruptedException {
+        if (!beats.equals("cpp") && !beats.equals("java")) {
+            throw new IllegalArgumentException("beats is cpp or java, not " + beats);
+        }
+        Path script = Emulators.home().resolve("../agent/src/test/resources/scripted_gsdk_server.py").normalize();
+        if (!Files.isRegularFile(script) || new ProcessBuilder("python3", "--version").start().waitFor() != 0) {
+            throw new IllegalStateException("needs python3 and " + script + " (run from the repository's top folder)");
+        }
+        return AgentTemplate.gameServer("exec python3 -u " + script + " " + matches.resolve("over-{gameServerId}")
+                + " " + beats, perInstance);
+    }
+
+    /** A folder for the scripted servers' end files, which they see when they run as uids of their own (as root). */
+    static Path matchesFolder() throws IOException {
+        return Files.createTempDirectory("gamefleet-agent-bench-", java.nio.file.attribute.PosixFilePermissions
+                .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x")));
+    }
+
+    /** A game server's console log, where the scripted server prints {@code ACTIVE cookie=<its session's cookie>}. */
+    static Path consoleLog(InstanceAgents agents, String instanceId, String gameServerId) {
+        return agents.serversFolder().resolve(instanceId).resolve(gameServerId).resolve("logs/PF_ConsoleLogs.txt");
     }
 
     /** The time an agent logged a claim's notice ({@code agent: <time> INFO <id>: claimed...}), by game server id. */

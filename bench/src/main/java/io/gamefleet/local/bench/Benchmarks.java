@@ -218,12 +218,22 @@ final class Benchmarks {
 
     /** A local profile on the given DynamoDB, counting into {@code calls}; see {@link #start(DynamoDbCalls)}. */
     static LocalProfile start(DynamoDbCalls calls, Optional<URI> dynamoDb) {
+        return start(List.of(calls), dynamoDb, Duration.ZERO, Duration.ZERO);
+    }
+
+    /**
+     * A local profile on the given DynamoDB whose functions' clients have {@code interceptors}; the
+     * balancer runs every {@code balancerRate} and the simulated fleet moves every second (neither
+     * when it is zero), and instances take {@code instanceLaunch} from launch to InService.
+     */
+    static LocalProfile start(List<ExecutionInterceptor> interceptors, Optional<URI> dynamoDb, Duration balancerRate,
+            Duration instanceLaunch) {
         LocalProfile.Options d = LocalProfile.Options.defaults();
         // The benchmarks hold more game servers on an instance than a stage lets one (a group of one
         // instance, its one shard): an instance's count costs the same whatever it holds.
-        return LocalProfile.start(new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), Duration.ZERO,
-                Duration.ZERO, Optional.empty(), dynamoDb, Optional.empty(), d.principals(), d.clock(),
-                Duration.ofMillis(20), d.home(), List.of(calls)).withLimits(LocalProfile.Limits.defaults()
+        return LocalProfile.start(new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), balancerRate,
+                instanceLaunch, Optional.empty(), dynamoDb, Optional.empty(), d.principals(), d.clock(),
+                Duration.ofMillis(20), d.home(), interceptors).withLimits(LocalProfile.Limits.defaults()
                         .withEdgeThrottles(false).withMaxGameServersPerInstance(BENCH_MAX_GAME_SERVERS_PER_INSTANCE)));
     }
 

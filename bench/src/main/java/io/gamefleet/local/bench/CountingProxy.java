@@ -3,6 +3,9 @@ package io.gamefleet.local.bench;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.proxy.ProxyHandler;
 import org.eclipse.jetty.server.Handler;
@@ -17,11 +20,13 @@ import org.eclipse.jetty.util.Callback;
  * it forwards: DynamoDB's calls as the service sees and bills them, the SDK's retries included,
  * whatever the client counts itself. It also adds a hop's latency to every call, as a slower
  * DynamoDB would. Each call is timed from its request's arrival to its response's end: the
- * emulator's time and the hop's, without the SDK client's.
+ * emulator's time and the hop's, without the SDK client's. Requests are also counted by the
+ * caller and operation a {@link CallerLabels} header names.
  */
 final class CountingProxy implements AutoCloseable {
     private final Server server = new Server();
     private final LongAdder requests = new LongAdder();
+    private final Map<String, LongAdder> requestsByCaller = new ConcurrentHashMap<>();
     private volatile Benchmarks.Latencies latencies = new Benchmarks.Latencies();
 
     CountingProxy(URI target) throws Exception {
@@ -35,6 +40,8 @@ final class CountingProxy implements AutoCloseable {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 requests.increment();
+                String caller = request.getHeaders().get(CallerLabels.HEADER);
+                requestsByCaller.computeIfAbsent(caller == null ? "unlabelled -" : caller, k -> new LongAdder()).increment();
                 long start = System.nanoTime();
                 Benchmarks.Latencies timed = latencies;
                 return super.handle(request, response, Callback.from(callback, () -> timed.add(System.nanoTime() - start)));
@@ -52,6 +59,13 @@ final class CountingProxy implements AutoCloseable {
     /** The requests forwarded so far. */
     long requests() {
         return requests.sum();
+    }
+
+    /** The requests forwarded so far, by the caller and operation their {@link CallerLabels#HEADER} names. */
+    Map<String, Long> requestsByCaller() {
+        Map<String, Long> counts = new TreeMap<>();
+        requestsByCaller.forEach((caller, n) -> counts.put(caller, n.sum()));
+        return counts;
     }
 
     /** The calls' times at the proxy since the last call of this method. */
