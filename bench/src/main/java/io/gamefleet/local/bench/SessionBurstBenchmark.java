@@ -58,7 +58,8 @@ import java.util.stream.Collectors;
  * </ul>
  *
  * Run from the repository's top folder: {@code SessionBurstBenchmark [buffer, default 10] [servers
- * per instance, 4] [minutes, 3] [beats: cpp or java, cpp] [balancer s, 10]}.
+ * per instance, 4] [minutes, 3] [beats: cpp or java, cpp] [balancer s, 10]}; {@code
+ * -Dbench.dynamic=X:Y} gives the buffer a dynamic tier (below X% of it, multiplied by Y).
  */
 public final class SessionBurstBenchmark {
     private static final String GROUP = "burst";
@@ -119,8 +120,9 @@ public final class SessionBurstBenchmark {
                         Duration.ofSeconds(balancerSeconds), Duration.ofSeconds(launchSeconds))) {
             System.out.printf("session burst: buffer %d, %d servers per instance, %d sessions a minute for %d min"
                     + " (one every %.2f s), balancer every %d s, instances InService %d s after launch, heartbeats"
-                    + " timed as the %s GSDK times them, group MaxSize %d%n", buffer, perInstance, 5 * buffer, minutes,
-                    intervalNanos / 1e9, balancerSeconds, launchSeconds, beats.equals("cpp") ? "C++" : "Java", maxSize);
+                    + " timed as the %s GSDK times them, group MaxSize %d%s%n", buffer, perInstance, 5 * buffer, minutes,
+                    intervalNanos / 1e9, balancerSeconds, launchSeconds, beats.equals("cpp") ? "C++" : "Java", maxSize,
+                    dynamicTier().isEmpty() ? "" : ", dynamic tier " + System.getProperty("bench.dynamic"));
             Benchmarks.createActive(profile, GROUP, 1, maxSize, List.of("c5.large", "m5.large"));
             AtomicInteger exits137 = new AtomicInteger();
             List<String> crashLines = new CopyOnWriteArrayList<>();
@@ -136,7 +138,7 @@ public final class SessionBurstBenchmark {
             });
             EdgeRequests edge = new EdgeRequests(profile.endpoint());
             EdgeRequests.Answer put = edge.send("PUT", "/game-server-groups/" + GROUP + "/standby",
-                    "{\"StandingBy\":" + buffer + "}");
+                    "{\"StandingBy\":" + buffer + dynamicTier() + "}");
             if (put.status() != 200) {
                 throw new IllegalStateException("PutStandbyPolicy answered " + put.status() + " " + put.body());
             }
@@ -537,5 +539,16 @@ public final class SessionBurstBenchmark {
                 return "";
             }
         }
+    }
+
+    /** The policy's {@code Dynamic} member from {@code -Dbench.dynamic=X:Y}, or nothing. */
+    private static String dynamicTier() {
+        String tier = System.getProperty("bench.dynamic", "");
+        if (tier.isBlank()) {
+            return "";
+        }
+        String[] parts = tier.split(":", 2);
+        return ",\"Dynamic\":[{\"BelowPercent\":" + Double.parseDouble(parts[0]) + ",\"Multiplier\":"
+                + Double.parseDouble(parts[1]) + "}]";
     }
 }
