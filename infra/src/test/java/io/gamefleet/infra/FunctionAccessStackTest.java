@@ -106,6 +106,9 @@ class FunctionAccessStackTest extends SynthesizedStack {
                             // the claim's and the deregistration's notices (PushChannelStackTest)
                             || (FunctionAccess.postsNotices(route.functionName())
                                     && a.equals("execute-api:ManageConnections"))
+                            // the claim's and the deregistration's standby requests (StandbyRequestsStackTest)
+                            || (FunctionAccess.requestsStandbyEvaluations(route.functionName())
+                                    && a.equals("lambda:InvokeFunction"))
                             // CreateGameServerGroup reads the launch template's instance profile.
                             || (route.operation() == Operation.CREATE_GAME_SERVER_GROUP
                                     && a.equals("ec2:DescribeLaunchTemplateVersions")));
