@@ -215,7 +215,11 @@ final class PushConnection implements WebSocket.Listener, HealthChannel {
             hurried = true;
         }
         log.info("push channel: a registration recorded the instance; connecting now, not at the backoff's end");
-        scheduler.execute(this::connect);
+        try {
+            scheduler.execute(this::connect);
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            // the agent stops: nothing to connect, and the registration that told it went through all the same
+        }
     }
 
     /**
