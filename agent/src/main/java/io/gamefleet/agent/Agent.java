@@ -227,7 +227,11 @@ public final class Agent implements AutoCloseable {
                         credentials, supervisor, scheduler, clock, config.timings().pushPing(),
                         new Backoff(PushConnection.RECONNECT_INITIAL, PushConnection.RECONNECT_MAX, context.jitter()), log);
                 supervisor.healthChannel(push);
-                push.onOpen(new ClaimCatchUp(api, supervisor, apiThread, config.timings().claimTtl(), log)).start();
+                ClaimCatchUp.ServerSessions sessions = config.apiEndpoint() == null ? ClaimCatchUp.ServerSessions.NONE
+                        : new SessionRoute(config.apiEndpoint(), config.gameServerGroupName(), region, credentials,
+                                UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(2))
+                                        .socketTimeout(Duration.ofSeconds(5)).build());
+                push.onOpen(new ClaimCatchUp(api, sessions, supervisor, apiThread, config.timings().claimTtl(), log)).start();
             } else {
                 log.warn("no pushEndpoint: claims and operator shutdowns will not reach this agent");
             }

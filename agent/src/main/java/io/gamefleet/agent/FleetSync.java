@@ -71,7 +71,11 @@ final class FleetSync {
                 s.registerAttempted = true;
                 changed.run();
             }
-            submit(s, "RegisterGameServer", () -> api.register(s.gameServerId, info), Registration.AVAILABLE, true);
+            HealthChannel recorded = channel;
+            submit(s, "RegisterGameServer", () -> {
+                api.register(s.gameServerId, info);
+                recorded.instanceRecorded();
+            }, Registration.AVAILABLE, true);
         } else if ((held != Registration.NONE || s.registerAttempted) && target == Registration.NONE) {
             // A NotFound answer (never registered after all) is as final as a deregistration.
             submit(s, "DeregisterGameServer", () -> api.deregister(s.gameServerId), Registration.NONE, false);

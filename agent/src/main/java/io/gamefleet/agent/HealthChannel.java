@@ -7,4 +7,11 @@ interface HealthChannel {
 
     /** Sends the message if the channel is open; false, with nothing sent, if it is not. */
     boolean send(String text);
+
+    /**
+     * A registration went through: Gamefleet has recorded the instance, whose channel it refused
+     * until then, so a channel waiting to reconnect may connect now.
+     */
+    default void instanceRecorded() {
+    }
 }

@@ -13,7 +13,7 @@ final class Notices {
      */
     record Claimed(String gameServerId, String gameServerData, Instant claimedAt, Instant claimExpiresAt,
             Session session) {
-        /** A ClaimGameServer's, or one DescribeGameServer found (which does not show a session). */
+        /** A ClaimGameServer's. */
         Claimed(String gameServerId, String gameServerData, Instant claimedAt, Instant claimExpiresAt) {
             this(gameServerId, gameServerData, claimedAt, claimExpiresAt, null);
         }

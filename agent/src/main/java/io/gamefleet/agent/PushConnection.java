@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;
@@ -33,7 +34,10 @@ import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
  * ping goes out every {@code pushPingSeconds} and a pong (or any message) is expected within two of
  * them, and every send must be written within one; otherwise the connection is taken for dead (a
  * half-open one swallows what is sent to it), dropped, and opened again with the agent's backoff,
- * the health going through the API meanwhile. The checks run on the agent's clock.
+ * the health going through the API meanwhile. The checks run on the agent's clock. A new instance's
+ * connect is refused until Gamefleet has recorded the instance (at its first registration): a
+ * registration that goes through while the channel waits out its backoff connects it at once, once
+ * a closed spell, so that its servers' claims find it open; the backoff holds for other failures.
  */
 final class PushConnection implements WebSocket.Listener, HealthChannel {
     static final Duration RECONNECT_INITIAL = Duration.ofSeconds(1);
@@ -72,6 +76,10 @@ final class PushConnection implements WebSocket.Listener, HealthChannel {
     /** Each send not yet written, with when it was given. */
     private final Deque<Pending> unconfirmed = new ArrayDeque<>();
     private boolean closed;
+    /** The reconnect waiting out its backoff (null: none). */
+    private ScheduledFuture<?> reconnect;
+    /** This closed spell's reconnect was hurried by a registration already. */
+    private boolean hurried;
 
     private record Pending(CompletableFuture<?> written, Instant at) {}
 
@@ -158,6 +166,8 @@ final class PushConnection implements WebSocket.Listener, HealthChannel {
             }
             socket = ws;
             failures = 0;
+            reconnect = null;
+            hurried = false;
             lastHeardAt = clock.instant();
             nextPingAt = lastHeardAt.plus(pingPeriod);
             unconfirmed.clear();
@@ -181,15 +191,35 @@ final class PushConnection implements WebSocket.Listener, HealthChannel {
     }
 
     private void reconnectLater(String why) {
-        Duration delay;
         synchronized (this) {
             if (closed) {
                 return;
             }
-            delay = backoff.delay(++failures);
+            Duration delay = backoff.delay(++failures);
+            log.warn("push channel: " + why + "; reconnecting in " + delay.toMillis() + " ms");
+            reconnect = scheduler.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
         }
-        log.warn("push channel: " + why + "; reconnecting in " + delay.toMillis() + " ms");
-        scheduler.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The instance is recorded now (a registration went through): a reconnect waiting out its
+     * backoff is made at once, at most once a closed spell (a connect that fails again waits its turn).
+     */
+    @Override
+    public void instanceRecorded() {
+        synchronized (this) {
+            if (closed || socket != null || hurried || reconnect == null || !reconnect.cancel(false)) {
+                return;
+            }
+            reconnect = null;
+            hurried = true;
+        }
+        log.info("push channel: a registration recorded the instance; connecting now, not at the backoff's end");
+        try {
+            scheduler.execute(this::connect);
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            // the agent stops: nothing to connect, and the registration that told it went through all the same
+        }
     }
 
     /**

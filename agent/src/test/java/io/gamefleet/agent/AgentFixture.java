@@ -77,9 +77,15 @@ final class AgentFixture {
     /** This agent's push connection to {@code endpoint}, on its clock, with its log; it reconnects without jitter. */
     PushConnection pushConnection(java.net.URI endpoint, software.amazon.awssdk.auth.credentials.AwsCredentialsProvider credentials,
             java.util.concurrent.ScheduledExecutorService scheduler, java.time.Duration pingPeriod) {
+        return pushConnection(endpoint, credentials, scheduler, pingPeriod,
+                new Backoff(PushConnection.RECONNECT_INITIAL, PushConnection.RECONNECT_MAX, Backoff.NO_JITTER));
+    }
+
+    /** The same, reconnecting on {@code backoff}. */
+    PushConnection pushConnection(java.net.URI endpoint, software.amazon.awssdk.auth.credentials.AwsCredentialsProvider credentials,
+            java.util.concurrent.ScheduledExecutorService scheduler, java.time.Duration pingPeriod, Backoff backoff) {
         return new PushConnection(endpoint, "i-1", "g", "us-east-1", credentials, supervisor, scheduler, clock, pingPeriod,
-                new Backoff(PushConnection.RECONNECT_INITIAL, PushConnection.RECONNECT_MAX, Backoff.NO_JITTER),
-                new AgentLog(clock, log::add));
+                backoff, new AgentLog(clock, log::add));
     }
 
     ServerRecord server(int slot) {

@@ -40,6 +40,14 @@ final class FakeGamefleet implements AutoCloseable {
     /** The instance metadata items served (IMDSv2: a token first, then GETs that carry it). */
     final Map<String, String> metadata = new ConcurrentHashMap<>();
     final List<String> metadataReads = new CopyOnWriteArrayList<>();
+    /** Each server's session as DescribeGameServerSession answers it ({"SessionId", ...}); none: 404. */
+    final Map<String, String> sessions = new ConcurrentHashMap<>();
+    /** Each DescribeGameServerSession request: its path and Authorization header. */
+    final List<String> sessionReads = new CopyOnWriteArrayList<>();
+    /** DescribeGameServerSession answers 500 to everything. */
+    volatile boolean sessionsFailing;
+    /** Push connects are refused (404), as Gamefleet's are before it has recorded the instance. */
+    volatile boolean pushRefused;
     /** The metadata service answers 503 to everything. */
     volatile boolean metadataDown;
     private final List<Session> sockets = new CopyOnWriteArrayList<>();
@@ -55,6 +63,10 @@ final class FakeGamefleet implements AutoCloseable {
                 (request, response, callback) -> {
                     pushConnects.add(Map.of("authorization", String.valueOf(request.getHeaders().get("Authorization")),
                             "query", String.valueOf(request.getHttpURI().getQuery())));
+                    if (pushRefused) {
+                        Response.writeError(request, response, callback, 404, "instance i-1 is not recorded in game server group g");
+                        return null;
+                    }
                     return new PushSocket(sockets, pushReceived);
                 }));
         push.setHandler(new Handler.Abstract() {
@@ -63,6 +75,9 @@ final class FakeGamefleet implements AutoCloseable {
                 String path = Request.getPathInContext(request);
                 if (path.startsWith("/latest/")) {
                     return metadata(request, path, response, callback);
+                }
+                if (path.contains("/game-server-groups/") && path.endsWith("/session")) {
+                    return session(request, path, response, callback);
                 }
                 String target = request.getHeaders().get("X-Amz-Target");
                 JsonNode body = JSON.readTree(Content.Source.asString(request, StandardCharsets.UTF_8));
@@ -144,6 +159,25 @@ final class FakeGamefleet implements AutoCloseable {
                         org.eclipse.jetty.websocket.api.Callback.NOOP);
             }
         }
+    }
+
+    /** DescribeGameServerSession: GET [stage]/game-server-groups/{group}/game-servers/{id}/session. */
+    private boolean session(Request request, String path, Response response, Callback callback) {
+        sessionReads.add(request.getMethod() + " " + path + " " + request.getHeaders().get("Authorization"));
+        String[] parts = path.split("/");
+        String id = parts[parts.length - 2];
+        String session = sessions.get(id);
+        int status = sessionsFailing ? 500 : session == null ? 404 : 200;
+        String body = switch (status) {
+            case 200 -> "{\"Session\":" + session + "}";
+            case 404 -> "{\"__type\":\"NotFoundException\",\"Message\":\"game server " + id
+                    + "'s current claim is no session's\"}";
+            default -> "{\"__type\":\"InternalServiceException\",\"Message\":\"the request could not be completed\"}";
+        };
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+        return true;
     }
 
     private boolean metadata(Request request, String path, Response response, Callback callback) {

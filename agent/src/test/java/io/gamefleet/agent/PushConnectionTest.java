@@ -123,6 +123,61 @@ class PushConnectionTest {
             }
         }
     }
+    /**
+     * A new instance's first connect is refused until its first registration records it: that
+     * registration connects the channel at once, not at the backoff's end (ten minutes here), so
+     * that the claims of its servers find it open.
+     */
+    @Test
+    void aRegistrationWhileTheChannelWaitsOutItsBackoffConnectsItAtOnce() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 2}");
+        java.util.concurrent.ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        try (FakeGamefleet gamefleet = new FakeGamefleet().start()) {
+            gamefleet.pushRefused = true; // the instance is not recorded yet
+            PushConnection push = a.pushConnection(java.net.URI.create("ws://127.0.0.1:" + gamefleet.port() + "/push"),
+                    AnonymousCredentialsProvider.create(), scheduler, Duration.ofSeconds(30),
+                    new Backoff(Duration.ofMinutes(10), Duration.ofMinutes(40), Backoff.NO_JITTER));
+            a.supervisor.healthChannel(push);
+            push.start();
+            ChildJvm.await("the refused connect", () -> a.log.stream().anyMatch(l -> l.contains("reconnecting in 600000 ms")));
+            a.tick();
+
+            a.standingBy(0); // RegisterGameServer goes through: the instance is recorded
+            ChildJvm.await("a connect at once", () -> gamefleet.pushConnects.size() == 2);
+            ChildJvm.await("refused again: the backoff holds", () -> a.log.stream()
+                    .anyMatch(l -> l.contains("reconnecting in 1200000 ms")));
+            assertThat(a.log).anyMatch(l -> l.contains("push channel: a registration recorded the instance; connecting now"));
+
+            gamefleet.pushRefused = false;
+            a.standingBy(1);
+            assertThat(push.open()).as("once a closed spell: the second registration waits the backoff's turn").isFalse();
+            assertThat(gamefleet.pushConnects).hasSize(2);
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
+
+    /** A registration after the instance's first connect opened changes nothing of the channel. */
+    @Test
+    void aRegistrationWhileTheChannelIsOpenConnectsNothingMore() throws Exception {
+        AgentFixture a = new AgentFixture(work, "{\"processes\": 1}");
+        java.util.concurrent.ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        try (FakeGamefleet gamefleet = new FakeGamefleet().start()) {
+            PushConnection push = a.pushConnection(java.net.URI.create("ws://127.0.0.1:" + gamefleet.port() + "/push"),
+                    AnonymousCredentialsProvider.create(), scheduler, Duration.ofSeconds(30));
+            a.supervisor.healthChannel(push);
+            push.start();
+            ChildJvm.await("open", push::open);
+            a.tick();
+            a.standingBy(0);
+            push.instanceRecorded();
+            assertThat(gamefleet.pushConnects).hasSize(1);
+            assertThat(push.open()).isTrue();
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
+
     /** The agent's push connection through a proxy to a stand-in push endpoint, its health channel, pinging every 10 s. */
     private PushConnection throughProxy(AgentFixture a, TcpProxy proxy, java.util.concurrent.ScheduledExecutorService scheduler) {
         PushConnection push = a.pushConnection(java.net.URI.create("ws://127.0.0.1:" + proxy.port() + "/push"),

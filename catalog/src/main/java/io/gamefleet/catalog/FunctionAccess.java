@@ -146,6 +146,8 @@ public final class FunctionAccess {
                 items(GAME_SERVER_INSTANCES, GET, UPDATE)), Set.of()));
         // the session, its server and the server's process item (GetItem).
         put(Routes.DESCRIBE_SESSION.functionName(), new Access(List.of(items(GAME_SERVERS, GET)), Set.of()));
+        // the server, then the session its claim names (GetItem).
+        put(Routes.DESCRIBE_GAME_SERVER_SESSION.functionName(), new Access(List.of(items(GAME_SERVERS, GET)), Set.of()));
         // the group (GetItem), then its standby item beside it (PutItem; DescribeStandbyPolicy: GetItem).
         put(Routes.PUT_STANDBY_POLICY.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET, PUT)), Set.of()));
         put(Routes.DESCRIBE_STANDBY_POLICY.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET)), Set.of()));

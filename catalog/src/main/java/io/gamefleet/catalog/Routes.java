@@ -54,6 +54,14 @@ public final class Routes {
             new ExtensionRoute("DescribeSession", "GET", SESSIONS + "/{SessionId}", Set.of(ADMIN, MATCHMAKER));
 
     /**
+     * A game server's own server's session (its id, cookie and initial players) while the server's
+     * claim is the session's: what the claimed notice hands the game, read by the server's agent
+     * when that notice was lost. The process on the server's own instance, or an ADMIN, reads it.
+     */
+    public static final ExtensionRoute DESCRIBE_GAME_SERVER_SESSION =
+            new ExtensionRoute("DescribeGameServerSession", "GET", SERVER + "/session", Set.of(ADMIN, GAME_SERVER));
+
+    /**
      * A group's standby buffer (PlayFab's standby servers, Agones' buffer): the StandingBy servers
      * the balancer keeps ready beside those in use, with dynamic tiers and a schedule.
      */
@@ -84,7 +92,7 @@ public final class Routes {
 
     /** Gamefleet's own routes, beside the operations'. */
     public static final List<ExtensionRoute> EXTENSIONS = List.of(DESCRIBE_GAME_SERVER_PROCESS, CREATE_SESSION,
-            DESCRIBE_SESSION,
+            DESCRIBE_SESSION, DESCRIBE_GAME_SERVER_SESSION,
             PUT_STANDBY_POLICY, DESCRIBE_STANDBY_POLICY,
             PUT_CLAIM_STRATEGY, DESCRIBE_CLAIM_STRATEGY,
             LIST_SESSIONS);

@@ -92,6 +92,7 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
         return Map.of(Routes.DESCRIBE_GAME_SERVER_PROCESS, new Limit(30, 30),
                 Routes.CREATE_SESSION, perOperation().get(Operation.CLAIM_GAME_SERVER),
                 Routes.DESCRIBE_SESSION, new Limit(30, 30),
+                Routes.DESCRIBE_GAME_SERVER_SESSION, new Limit(30, 30),
                 Routes.PUT_STANDBY_POLICY, perOperation().get(Operation.UPDATE_GAME_SERVER_GROUP),
                 Routes.DESCRIBE_STANDBY_POLICY, new Limit(30, 30),
                 Routes.PUT_CLAIM_STRATEGY, perOperation().get(Operation.UPDATE_GAME_SERVER_GROUP),

@@ -68,6 +68,7 @@ class RoutesTest {
         assertThat(process.functionName()).isEqualTo("gamefleet-DescribeGameServerProcess");
         assertThat(process.handlerMethod()).isEqualTo("io.gamefleet.api.DescribeGameServerProcessHandler::handleRequest");
         assertThat(Routes.EXTENSIONS).containsExactly(process, Routes.CREATE_SESSION, Routes.DESCRIBE_SESSION,
+                Routes.DESCRIBE_GAME_SERVER_SESSION,
                 Routes.PUT_STANDBY_POLICY, Routes.DESCRIBE_STANDBY_POLICY,
                 Routes.PUT_CLAIM_STRATEGY, Routes.DESCRIBE_CLAIM_STRATEGY,
                 Routes.LIST_SESSIONS);
@@ -105,6 +106,18 @@ class RoutesTest {
         assertThat(Routes.DESCRIBE_SESSION.handlerClass()).isEqualTo("io.gamefleet.api.DescribeSessionHandler");
         assertThat(SessionLimits.SESSION_ID.matcher("3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b").matches()).isTrue();
         assertThat(SessionLimits.SESSION_ID.matcher("3f2a1b4c5d6e4f708a9b0c1d2e3f4a5b").matches()).isFalse();
+    }
+
+    /** A game server's read of its own server's session (or an ADMIN's), never a matchmaker's. */
+    @Test
+    void theServersSessionRouteIsAGameServersRead() {
+        ExtensionRoute session = Routes.DESCRIBE_GAME_SERVER_SESSION;
+        assertThat(session.routeKey())
+                .isEqualTo("GET /game-server-groups/{GameServerGroupName}/game-servers/{GameServerId}/session");
+        assertThat(session.roles()).containsExactlyInAnyOrder(Role.ADMIN, Role.GAME_SERVER);
+        assertThat(session.queryMembers()).isEmpty();
+        assertThat(session.functionName()).isEqualTo("gamefleet-DescribeGameServerSession");
+        assertThat(session.handlerClass()).isEqualTo("io.gamefleet.api.DescribeGameServerSessionHandler");
     }
 
     /** An ADMIN's setting, which a matchmaker may read: the group's standby route and its own functions. */

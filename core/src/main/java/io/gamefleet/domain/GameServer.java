@@ -14,7 +14,9 @@ import java.time.Instant;
  * the push channel ({@link HealthReports}): it is healthy until then, whatever its
  * {@code lastHealthCheckTime}; without one, health is its last heartbeat within the health timeout.
  * {@code process}: what its item keeps of its process's last report through the agent
- * ({@link ProcessSummary}; null when none came).
+ * ({@link ProcessSummary}; null when none came). {@code claimSessionId}: the session whose claim
+ * its last claim was (null after a ClaimGameServer's), so that its game server can read the
+ * session's cookie and players when the claimed notice did not reach its agent.
  */
 public record GameServer(
         String gameServerGroupName,
@@ -31,7 +33,8 @@ public record GameServer(
         Instant instanceLaunchTime,
         String pushConnectionId,
         Instant healthLeaseExpiresAt,
-        ProcessSummary process) {
+        ProcessSummary process,
+        String claimSessionId) {
 
     public boolean isClaimedAt(Instant now) {
         return claimExpiresAt != null && claimExpiresAt.isAfter(now);
@@ -75,6 +78,7 @@ public record GameServer(
         private String pushConnectionId;
         private Instant healthLeaseExpiresAt;
         private ProcessSummary process;
+        private String claimSessionId;
 
         private Builder(GameServer s) {
             if (s == null) {
@@ -95,6 +99,7 @@ public record GameServer(
             pushConnectionId = s.pushConnectionId;
             healthLeaseExpiresAt = s.healthLeaseExpiresAt;
             process = s.process;
+            claimSessionId = s.claimSessionId;
         }
 
         public Builder gameServerGroupName(String v) { gameServerGroupName = v; return this; }
@@ -112,12 +117,13 @@ public record GameServer(
         public Builder pushConnectionId(String v) { pushConnectionId = v; return this; }
         public Builder healthLeaseExpiresAt(Instant v) { healthLeaseExpiresAt = v; return this; }
         public Builder process(ProcessSummary v) { process = v; return this; }
+        public Builder claimSessionId(String v) { claimSessionId = v; return this; }
 
         public GameServer build() {
             return new GameServer(gameServerGroupName, gameServerId, instanceId, connectionInfo,
                     gameServerData, utilizationStatus, claimExpiresAt, lastClaimTime,
                     lastHealthCheckTime, registrationTime, instanceStatus, instanceLaunchTime, pushConnectionId,
-                    healthLeaseExpiresAt, process);
+                    healthLeaseExpiresAt, process, claimSessionId);
         }
     }
 }

@@ -97,6 +97,26 @@ public final class SessionService {
     }
 
     /**
+     * The session whose claim the server's current claim is (its id on the server, as the session's
+     * claim left it, and its claim time the server's last: {@link Session#ownServer}), for the game
+     * server process on the server's own instance or an administrator: what the claimed notice
+     * hands the game, read when the notice was lost. UnauthorizedException, with nothing read, for
+     * any other caller, and for a process of another instance once the server is read;
+     * NotFoundException when the server's claim is no session's (a ClaimGameServer's, or none).
+     */
+    public Session ofServer(String groupNameOrArn, String gameServerId, Caller caller) {
+        if (!caller.administrator() && !caller.instanceVerified()) {
+            throw GamefleetException.unauthorized("a game server's session is read by the game server process on its"
+                    + " own instance (a session of this deployment's GameServer instance role) or an ADMIN");
+        }
+        GameServer server = gameServers.describe(groupNameOrArn, gameServerId, caller); // its instance's, or refused
+        return Optional.ofNullable(server.claimSessionId()).flatMap(sessions::find)
+                .filter(s -> s.ownServer(Optional.of(server)).isPresent())
+                .orElseThrow(() -> GamefleetException.notFound("game server " + gameServerId
+                        + "'s current claim is no session's"));
+    }
+
+    /**
      * One page of the group's sessions that are kept (a store may hold one past its
      * {@code keepUntil} a while: it is left out), newest first, each as {@link #describe} answers
      * it but for its server, read eventually consistent. NotFoundException for an unknown group.

@@ -52,7 +52,7 @@ class GameServerTest {
         GameServer full = new GameServer("g", "gs", "i-1", "1.2.3.4:7777", "data", UtilizationStatus.UTILIZED,
                 NOW.plusSeconds(1), NOW.plusSeconds(2), NOW.plusSeconds(3), NOW.plusSeconds(4),
                 InstanceStatus.DRAINING, NOW.plusSeconds(5), "connection-1", NOW.plusSeconds(6),
-                new ProcessSummary(ProcessState.Active, 2, "0123456789abcdef"));
+                new ProcessSummary(ProcessState.Active, 2, "0123456789abcdef"), "3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b");
         assertThat(full.toBuilder().build()).isEqualTo(full);
         assertThat(full.toBuilder().gameServerData("other").build().gameServerData()).isEqualTo("other");
         assertThat(full.gameServerData()).isEqualTo("data");

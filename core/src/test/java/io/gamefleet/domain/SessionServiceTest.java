@@ -137,4 +137,50 @@ class SessionServiceTest {
         assertThatThrownBy(() -> service.list("no-such-group", 10, Optional.empty()))
                 .isInstanceOfSatisfying(GamefleetException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.NOT_FOUND));
     }
+
+    @Test
+    void aGameServerReadsItsServersSessionWhileTheServersClaimIsTheSessions() {
+        Session session = create().session();
+        String server = session.gameServerId();
+
+        Session read = service.ofServer(GROUP, server, Caller.onInstance("i-1"));
+
+        assertThat(read.sessionId()).isEqualTo(ID);
+        assertThat(read.request().sessionCookie()).isEqualTo("c");
+        assertThat(read.request().initialPlayers()).containsExactly("p1");
+        assertThat(service.ofServer(GROUP, server, Caller.ADMINISTRATOR).sessionId()).isEqualTo(ID);
+        String other = server.equals("gs-1") ? "gs-2" : "gs-1";
+        assertThatThrownBy(() -> service.ofServer(GROUP, other, Caller.onInstance("i-1"))).as("never claimed")
+                .isInstanceOfSatisfying(GamefleetException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.NOT_FOUND));
+    }
+
+    @Test
+    void aClaimGameServerAfterTheSessionsClaimLapsedLeavesTheServerNoSession() {
+        String server = create().session().gameServerId();
+        fleet.servers.listAll(GROUP).stream().filter(s -> !s.gameServerId().equals(server))
+                .forEach(s -> fleet.utilize(s.gameServerId())); // the only claimable server is the session's
+        fleet.clock.advance(Fleet.CLAIM_TTL.plusSeconds(1));
+        fleet.heartbeat(server);
+        assertThat(fleet.claim(GROUP).gameServerId()).isEqualTo(server);
+
+        assertThat(fleet.servers.find(server).orElseThrow().claimSessionId()).as("removed by the plain claim").isNull();
+        assertThatThrownBy(() -> service.ofServer(GROUP, server, Caller.onInstance("i-1")))
+                .isInstanceOfSatisfying(GamefleetException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ErrorKind.NOT_FOUND);
+                    assertThat(e.getMessage()).contains("current claim is no session's");
+                });
+    }
+
+    @Test
+    void onlyTheProcessOnTheServersOwnInstanceOrAnAdministratorReadsItAndOthersReadNothing() {
+        String server = create().session().gameServerId();
+        calls.clear();
+        for (Caller refused : List.of(Caller.onInstance("i-2"), Caller.UNBOUND,
+                new Caller(Optional.of("i-1"), false, false))) {
+            assertThatThrownBy(() -> service.ofServer(GROUP, server, refused)).as(refused.toString())
+                    .isInstanceOfSatisfying(GamefleetException.class,
+                            e -> assertThat(e.kind()).isEqualTo(ErrorKind.UNAUTHORIZED));
+        }
+        assertThat(calls).as("no session read for a caller refused").isEmpty();
+    }
 }

@@ -151,6 +151,19 @@ final class Outputs {
         return n;
     }
 
+    /**
+     * What DescribeGameServerSession answers: what the claimed notice hands the game of its
+     * session (its id, cookie when it has one, initial players), and no more.
+     */
+    static JsonNode serverSessionResponse(Session s) {
+        ObjectNode n = NODES.objectNode();
+        n.put("SessionId", s.sessionId());
+        putIfPresent(n, "SessionCookie", s.request().sessionCookie());
+        ArrayNode initial = n.putArray("InitialPlayers");
+        s.request().initialPlayers().forEach(initial::add);
+        return wrap("Session", n);
+    }
+
     /** A standby policy as PutStandbyPolicy takes it, with its group and its last evaluation. */
     static JsonNode standbyResponse(Services services, StandbyService.StandbyView view) {
         StandbyPolicy p = view.policy();

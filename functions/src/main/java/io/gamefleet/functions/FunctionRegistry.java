@@ -16,6 +16,7 @@ import io.gamefleet.api.DescribeGameServerGroupHandler;
 import io.gamefleet.api.DescribeGameServerHandler;
 import io.gamefleet.api.DescribeGameServerInstancesHandler;
 import io.gamefleet.api.DescribeGameServerProcessHandler;
+import io.gamefleet.api.DescribeGameServerSessionHandler;
 import io.gamefleet.api.DescribeSessionHandler;
 import io.gamefleet.api.DescribeStandbyPolicyHandler;
 import io.gamefleet.api.ListGameServerGroupsHandler;
@@ -118,6 +119,8 @@ public final class FunctionRegistry {
             return new CreateSessionHandler(services);
         } else if (route.equals(Routes.DESCRIBE_SESSION)) {
             return new DescribeSessionHandler(services);
+        } else if (route.equals(Routes.DESCRIBE_GAME_SERVER_SESSION)) {
+            return new DescribeGameServerSessionHandler(services);
         } else if (route.equals(Routes.PUT_STANDBY_POLICY)) {
             return new PutStandbyPolicyHandler(services);
         } else if (route.equals(Routes.DESCRIBE_STANDBY_POLICY)) {

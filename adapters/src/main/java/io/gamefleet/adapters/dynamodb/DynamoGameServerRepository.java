@@ -142,7 +142,7 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     @Override
     public Optional<GameServer> tryClaim(GameServer candidate, ClaimCondition condition, Instant claimExpiresAt,
             Optional<String> gameServerData) {
-        Optional<Update> claim = claimUpdate(candidate, condition, claimExpiresAt, gameServerData);
+        Optional<Update> claim = claimUpdate(candidate, condition, claimExpiresAt, gameServerData, Optional.empty());
         if (claim.isEmpty()) {
             return Optional.empty();
         }
@@ -166,10 +166,12 @@ public final class DynamoGameServerRepository implements GameServerRepository {
     /**
      * A claim's conditional write of the candidate (what {@link #tryClaim} writes, and a session's
      * transaction with it: {@link DynamoSessionRepository}), returning the item as it was when the
-     * condition fails; empty when the candidate can never be claimed so.
+     * condition fails; empty when the candidate can never be claimed so. A session's claim leaves
+     * the session's id on the server ({@code sessionId}); any other claim removes the last one's,
+     * so that no claim shows an older session.
      */
     Optional<Update> claimUpdate(GameServer candidate, ClaimCondition condition, Instant claimExpiresAt,
-            Optional<String> gameServerData) {
+            Optional<String> gameServerData, Optional<String> sessionId) {
         // The claimed server's index key: it is AVAILABLE once the condition holds, whatever the
         // candidate was read as. A server on an interrupted instance has none: it is never claimed.
         String sortKey = GameServerSchema.claimSortKey(
@@ -189,6 +191,12 @@ public final class DynamoGameServerRepository implements GameServerRepository {
         if (gameServerData.isPresent()) {
             values.put(":data", AttributeValue.fromS(gameServerData.get()));
             setClause += ", GameServerData = :data";
+        }
+        if (sessionId.isPresent()) {
+            values.put(":session", AttributeValue.fromS(sessionId.get()));
+            setClause += ", " + GameServerSchema.CLAIM_SESSION_ID + " = :session";
+        } else {
+            setClause += " REMOVE " + GameServerSchema.CLAIM_SESSION_ID;
         }
         String notRetiring = "";
         if (condition.retiringLaunchedBy().isPresent()) {

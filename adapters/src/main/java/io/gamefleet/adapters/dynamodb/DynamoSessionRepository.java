@@ -105,7 +105,8 @@ public final class DynamoSessionRepository implements SessionRepository {
      */
     @Override
     public Outcome claim(Session session, GameServer candidate, ClaimCondition condition) {
-        Optional<Update> claim = servers.claimUpdate(candidate, condition, session.claimExpiresAt(), Optional.empty());
+        Optional<Update> claim = servers.claimUpdate(candidate, condition, session.claimExpiresAt(), Optional.empty(),
+                Optional.of(session.sessionId()));
         if (claim.isEmpty()) {
             return new Outcome.NotClaimed();
         }

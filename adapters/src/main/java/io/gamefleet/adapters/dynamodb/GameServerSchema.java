@@ -147,6 +147,9 @@ final class GameServerSchema {
     }
 
     /** An instant as the table holds it: epoch milliseconds. */
+    /** The session whose claim the server's last claim was; a ClaimGameServer's claim removes it. */
+    static final String CLAIM_SESSION_ID = "ClaimSessionId";
+
     static AttributeValue number(Instant instant) {
         return AttributeValue.fromN(Long.toString(instant.toEpochMilli()));
     }
@@ -183,6 +186,7 @@ final class GameServerSchema {
         millis(item, "InstanceLaunchTime", g.instanceLaunchTime());
         string(item, PushChannel.CONNECTION_ATTRIBUTE, g.pushConnectionId());
         millis(item, PushChannel.HEALTH_LEASE_ATTRIBUTE, g.healthLeaseExpiresAt());
+        string(item, CLAIM_SESSION_ID, g.claimSessionId());
         if (g.process() != null) {
             item.putAll(ProcessItems.summary(g.process()));
         }
@@ -205,7 +209,7 @@ final class GameServerSchema {
                 millis(item, "RegistrationTime"),
                 instanceStatus == null ? null : InstanceStatus.valueOf(instanceStatus),
                 millis(item, "InstanceLaunchTime"), string(item, PushChannel.CONNECTION_ATTRIBUTE),
-                millis(item, PushChannel.HEALTH_LEASE_ATTRIBUTE), ProcessItems.summary(item));
+                millis(item, PushChannel.HEALTH_LEASE_ATTRIBUTE), ProcessItems.summary(item), string(item, CLAIM_SESSION_ID));
     }
 
     private static void string(Map<String, AttributeValue> item, String name, String value) {

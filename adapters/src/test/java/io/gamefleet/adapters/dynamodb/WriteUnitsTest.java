@@ -253,7 +253,8 @@ class WriteUnitsTest {
     }
 
     /**
-     * A session's claim is one transaction: the claim's UpdateItem and the session's Put (an item
+     * A session's claim is one transaction: the claim's UpdateItem (which leaves the session's id on
+     * the server item, still under 1 KB) and the session's Put (an item
      * under 1 KB here: its id, group, cookie, players, filter, server and claim), each billed double
      * as a transaction's, the claim's move in the claim index as a claim's, and the session's
      * keys-only entry in the sessions index, one unit whatever the session's size. A larger session

@@ -129,6 +129,30 @@ public abstract class SessionRepositoryContract {
         assertThat(servers.find(s.gameServerId()).orElseThrow().isClaimedAt(NOW)).isTrue();
         assertThat(sessions.find(session.sessionId())).contains(session);
         assertThat(session.stateWith(servers.find(s.gameServerId()), NOW)).hasToString("CLAIMED");
+        assertThat(claimed.claimSessionId()).as("the claim names its session").isEqualTo(session.sessionId());
+        assertThat(servers.find(s.gameServerId()).orElseThrow().claimSessionId()).isEqualTo(session.sessionId());
+    }
+
+    @Test
+    void aClaimGameServersClaimAfterASessionsLeavesTheServerNamingNoSession() {
+        GameServer s = registered("s1");
+        sessions.claim(session(group + "-e", s, "cookie", List.of("p1")), s, condition());
+        Instant later = NOW.plusSeconds(61); // the session's claim lapsed
+        servers.update(group, s.gameServerId(), Optional.empty(), new GameServerRepository.ServerUpdate(Optional.empty(),
+                Optional.empty(), Optional.of(later)));
+        ClaimCondition afterIt = new ClaimCondition(later, later.minusSeconds(180), EnumSet.of(InstanceStatus.ACTIVE));
+
+        GameServer claimed = servers.tryClaim(s, afterIt, later.plusSeconds(60), Optional.empty()).orElseThrow();
+
+        assertThat(claimed.claimSessionId()).isNull();
+        assertThat(servers.find(s.gameServerId()).orElseThrow().claimSessionId()).isNull();
+        Session next = session(group + "-f", s, null, List.of(), later.plusSeconds(121));
+        ClaimCondition third = new ClaimCondition(next.claimTime(), next.claimTime().minusSeconds(180),
+                EnumSet.of(InstanceStatus.ACTIVE));
+        servers.update(group, s.gameServerId(), Optional.empty(), new GameServerRepository.ServerUpdate(Optional.empty(),
+                Optional.empty(), Optional.of(next.claimTime())));
+        sessions.claim(next, s, third);
+        assertThat(servers.find(s.gameServerId()).orElseThrow().claimSessionId()).as("the next session's").isEqualTo(next.sessionId());
     }
 
     @Test

@@ -115,6 +115,12 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
     @Override
     public synchronized Optional<GameServer> tryClaim(GameServer candidate, ClaimCondition condition,
             Instant claimExpiresAt, Optional<String> gameServerData) {
+        return claim(candidate, condition, claimExpiresAt, gameServerData, null);
+    }
+
+    /** {@link #tryClaim}, the claim left naming {@code sessionId} (null: a ClaimGameServer's, which names none). */
+    synchronized Optional<GameServer> claim(GameServer candidate, ClaimCondition condition, Instant claimExpiresAt,
+            Optional<String> gameServerData, String sessionId) {
         if (!condition.instanceStatuses().contains(candidate.instanceStatus()) || bucket(candidate.instanceStatus()) == null) {
             return Optional.empty(); // never a server on an interrupted instance
         }
@@ -134,7 +140,8 @@ public final class InMemoryGameServerRepository implements GameServerRepository 
         if (!claimable || !healthy) {
             return Optional.empty();
         }
-        GameServer.Builder claimed = s.toBuilder().claimExpiresAt(claimExpiresAt).lastClaimTime(condition.now());
+        GameServer.Builder claimed = s.toBuilder().claimExpiresAt(claimExpiresAt).lastClaimTime(condition.now())
+                .claimSessionId(sessionId);
         gameServerData.ifPresent(claimed::gameServerData);
         return Optional.of(store(claimed.build()));
     }

@@ -44,7 +44,8 @@ public final class InMemorySessionRepository implements SessionRepository {
             if (stored != null) {
                 return new Outcome.Exists(stored);
             }
-            Optional<GameServer> claimed = servers.tryClaim(candidate, condition, session.claimExpiresAt(), Optional.empty());
+            Optional<GameServer> claimed = servers.claim(candidate, condition, session.claimExpiresAt(), Optional.empty(),
+                    session.sessionId());
             if (claimed.isEmpty()) {
                 return new Outcome.NotClaimed();
             }
