@@ -1,6 +1,8 @@
 package io.gamefleet.agent;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
@@ -49,14 +51,15 @@ public final class Agent implements AutoCloseable {
     private final FileChannel lockFile;
     private final LogArchive archive;
     private final PushConnection push;
+    private final Optional<QosBeacon> qosBeacon;
     private final int gsdkPort;
     private final Duration shutdownBudget;
     private final AgentLog log;
     private boolean shutDown;
 
     private Agent(Supervisor supervisor, Runnable round, GsdkEndpoint endpoint, ScheduledExecutorService scheduler,
-            ExecutorService apiThread, FileChannel lockFile, LogArchive archive, PushConnection push, int gsdkPort,
-            Duration shutdownBudget, AgentLog log) {
+            ExecutorService apiThread, FileChannel lockFile, LogArchive archive, PushConnection push,
+            Optional<QosBeacon> qosBeacon, int gsdkPort, Duration shutdownBudget, AgentLog log) {
         this.supervisor = supervisor;
         this.round = round;
         this.endpoint = endpoint;
@@ -65,6 +68,7 @@ public final class Agent implements AutoCloseable {
         this.lockFile = lockFile;
         this.archive = archive;
         this.push = push;
+        this.qosBeacon = qosBeacon;
         this.gsdkPort = gsdkPort;
         this.shutdownBudget = shutdownBudget;
         this.log = log;
@@ -204,6 +208,9 @@ public final class Agent implements AutoCloseable {
             });
             log.info("agent of " + instanceId + " in " + config.gameServerGroupName() + ": GSDK endpoint 127.0.0.1:"
                     + gsdkPort.port + ", " + config.processes() + " x " + config.command() + " (" + config.mode() + ")");
+            Optional<QosBeacon> qosBeacon = config.qosPort() == 0 ? Optional.empty()
+                    : QosBeacon.open(new InetSocketAddress(qosAddress(address), config.qosPort()), QosReplyRate.defaults(clock), log);
+            qosBeacon.ifPresent(opened::add);
 
             Runnable round = () -> {
                 try {
@@ -235,8 +242,8 @@ public final class Agent implements AutoCloseable {
             } else {
                 log.warn("no pushEndpoint: claims and operator shutdowns will not reach this agent");
             }
-            return new Agent(supervisor, round, endpoint, scheduler, apiThread, lockFile, archive, push, gsdkPort.port,
-                    config.timings().shutdownBudget(), log);
+            return new Agent(supervisor, round, endpoint, scheduler, apiThread, lockFile, archive, push, qosBeacon,
+                    gsdkPort.port, config.timings().shutdownBudget(), log);
         } catch (Exception | Error e) {
             for (AutoCloseable resource : opened) {
                 try {
@@ -267,6 +274,21 @@ public final class Agent implements AutoCloseable {
         T run() throws Exception;
     }
 
+    /**
+     * Where the QoS beacon listens: every address, as clients ping the instance's public one; only
+     * loopback when the game servers' connection address is loopback (the local profile), which no
+     * one off the machine can reach anyway.
+     */
+    static InetAddress qosAddress(String connectionAddress) throws java.net.UnknownHostException {
+        boolean loopback = connectionAddress.matches("127(\\.[0-9]{1,3}){3}") || connectionAddress.equals("::1");
+        return loopback ? InetAddress.getByName(connectionAddress) : new InetSocketAddress(0).getAddress();
+    }
+
+    /** The QoS beacon's UDP port, if it runs. */
+    public java.util.OptionalInt qosPort() {
+        return qosBeacon.map(b -> java.util.OptionalInt.of(b.port())).orElse(java.util.OptionalInt.empty());
+    }
+
     public int gsdkPort() {
         return gsdkPort;
     }
@@ -281,6 +303,9 @@ public final class Agent implements AutoCloseable {
             push.close();
         }
         endpoint.stop();
+        if (qosBeacon.isPresent()) {
+            qosBeacon.get().close();
+        }
         archive.close();
         lockFile.close();
     }

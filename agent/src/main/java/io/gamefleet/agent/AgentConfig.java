@@ -31,6 +31,7 @@ public record AgentConfig(
         Wrapper wrapper,
         Rebalance rebalance,
         Integer gsdkPort,
+        Integer qosPort,
         Path workDirectory,
         Path serversDirectory,
         RunAs runAs,
@@ -63,6 +64,8 @@ public record AgentConfig(
         rebalance = rebalance == null ? Rebalance.NOTIFY : rebalance;
         // 0: any free port (tests); the agent records the one it got in its state file.
         gsdkPort = gsdkPort == null ? DEFAULT_GSDK_PORT : gsdkPort;
+        // 0: no QoS beacon.
+        qosPort = qosPort == null ? QosBeacon.DEFAULT_PORT : qosPort;
         workDirectory = workDirectory == null ? Path.of("/var/lib/gamefleet-agent") : workDirectory;
         // Not under the work directory: that is the agent's alone (0700), and the processes must reach their folders.
         serversDirectory = serversDirectory == null ? Path.of("/var/lib/gamefleet-servers") : serversDirectory;

@@ -138,6 +138,10 @@ public final class AgentConfigReader {
         if (c.gsdkPort() < 0 || c.gsdkPort() > 65535) {
             problems.add("gsdkPort " + c.gsdkPort() + " is not a port (0 takes any free one)");
         }
+        if (c.qosPort() < 0 || c.qosPort() > 65535) {
+            problems.add("qosPort " + c.qosPort() + " is not a port (" + QosBeacon.DEFAULT_PORT
+                    + ", PlayFab's, by default; 0 turns the QoS beacon off)");
+        }
         List<String> texts = new ArrayList<>(c.args());
         texts.addAll(c.env().values());
         for (String text : texts) {

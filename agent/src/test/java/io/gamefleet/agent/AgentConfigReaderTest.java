@@ -15,6 +15,7 @@ class AgentConfigReaderTest {
     void aMinimalFileTakesTheDefaults() {
         AgentConfig c = AgentConfigReader.parse("agent.json", MINIMAL);
         assertThat(c.gsdkPort()).isEqualTo(56001);
+        assertThat(c.qosPort()).as("PlayFab's QoS beacon port").isEqualTo(3075);
         assertThat(c.mode()).isEqualTo(AgentConfig.Mode.GSDK);
         assertThat(c.timings().startTimeoutSeconds()).isEqualTo(300);
         assertThat(c.timings().healthPeriodSeconds()).isEqualTo(60);
@@ -30,6 +31,15 @@ class AgentConfigReaderTest {
         assertThat(c.runAsUidBase()).isEqualTo(61000);
         assertThat(c.timings().claimTtlSeconds()).isEqualTo(60);
         assertThat(c.timings().standingByHeartbeatSeconds()).isEqualTo(0.1);
+    }
+
+    @Test
+    void theQosPortIsAPortOrZeroForNoBeacon() {
+        assertThat(AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4", "\"processes\": 4, \"qosPort\": 0"))
+                .qosPort()).isZero();
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"qosPort\": 70000")))
+                .hasMessageContaining("qosPort 70000 is not a port (3075, PlayFab's, by default; 0 turns the QoS beacon off)");
     }
 
     @Test

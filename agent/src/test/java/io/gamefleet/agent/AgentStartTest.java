@@ -34,7 +34,7 @@ class AgentStartTest {
         ObjectNode c = (ObjectNode) JSON.readTree("""
                 {"gameServerGroupName": "g", "region": "us-east-1", "connectionAddress": "127.0.0.1",
                  "apiEndpoint": "http://127.0.0.1:9", "command": "sleep", "args": ["600"], "runAs": "agent",
-                 "ports": {"game": {"from": 7000, "to": 7000}}, "gsdkPort": 0}
+                 "ports": {"game": {"from": 7000, "to": 7000}}, "gsdkPort": 0, "qosPort": 0}
                 """);
         c.put("workDirectory", work.resolve("agent").toString()).put("serversDirectory", work.resolve("servers").toString());
         c.setAll((ObjectNode) JSON.readTree(overrides));
@@ -68,6 +68,45 @@ class AgentStartTest {
                     && l.endsWith("free that port or set gsdkPort); trying again in 1000 ms"));
         } finally {
             agent.shutdown();
+        }
+    }
+
+    @Test
+    void aBusyQosPortIsSaidOnceAndTheAgentStartsWithoutItsBeacon() throws Exception {
+        try (java.net.DatagramSocket busy = new java.net.DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
+            int port = busy.getLocalPort();
+            Agent agent = Agent.start(config("{\"instanceId\": \"i-1\", \"qosPort\": " + port + "}"), CREDENTIALS, context(() -> { }));
+            try {
+                assertThat(agent.qosPort()).isEmpty();
+                assertThat(waited).as("not tried again").isEmpty();
+                assertThat(log).filteredOn(l -> l.contains("QoS beacon")).singleElement().satisfies(l -> assertThat(l)
+                        .contains("WARN no QoS beacon: cannot listen on UDP 127.0.0.1:" + port));
+                assertThat(log).anyMatch(l -> l.contains("INFO agent of i-1 in g"));
+            } finally {
+                agent.shutdown();
+            }
+        }
+    }
+
+    @Test
+    void theAgentsQosBeaconAnswersOnItsLoopbackPortAndClosesWithIt() throws Exception {
+        int port;
+        try (java.net.DatagramSocket free = new java.net.DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
+            port = free.getLocalPort();
+        }
+        Agent agent = Agent.start(config("{\"instanceId\": \"i-1\", \"qosPort\": " + port + "}"), CREDENTIALS, context(() -> { }));
+        try (java.net.DatagramSocket client = new java.net.DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
+            assertThat(agent.qosPort()).hasValue(port);
+            client.setSoTimeout(30_000); // a missing reply fails the test instead of hanging it
+            client.send(new java.net.DatagramPacket(new byte[] {(byte) 0xFF, (byte) 0xFF, 42}, 3, InetAddress.getByName("127.0.0.1"), port));
+            java.net.DatagramPacket reply = new java.net.DatagramPacket(new byte[16], 16);
+            client.receive(reply);
+            assertThat(java.util.Arrays.copyOf(reply.getData(), reply.getLength())).containsExactly(0, 0, 42);
+        } finally {
+            agent.shutdown();
+        }
+        try (java.net.DatagramSocket again = new java.net.DatagramSocket(port, InetAddress.getByName("127.0.0.1"))) {
+            assertThat(again.getLocalPort()).as("the port freed by the agent's stop").isEqualTo(port);
         }
     }
 
