@@ -101,11 +101,13 @@ public final class AgentTemplate {
 
     /**
      * The instance's agent configuration; {@code portsFrom} holds the first port of each of {@link
-     * #portNames}, {@code runAsUidBase} the first of its processes' uids (each instance's its own, as
-     * all of them share this machine), {@code stage} the profile's settings an agent is told of.
+     * #portNames}, {@code qosPort} its QoS beacon's UDP port, {@code runAsUidBase} the first of its
+     * processes' uids (each instance's its own, as all of them share this machine), {@code stage}
+     * the profile's settings an agent is told of.
      */
-    ObjectNode forInstance(String group, String instanceId, List<Integer> portsFrom, URI api, URI push, URI metadata,
-            Path workDirectory, Path serversDirectory, Path archiveDirectory, int runAsUidBase, Stage stage) {
+    ObjectNode forInstance(String group, String instanceId, List<Integer> portsFrom, int qosPort, URI api, URI push,
+            URI metadata, Path workDirectory, Path serversDirectory, Path archiveDirectory, int runAsUidBase,
+            Stage stage) {
         ObjectNode c = template.deepCopy();
         c.put("gameServerGroupName", group);
         c.put("instanceId", instanceId);
@@ -115,6 +117,7 @@ public final class AgentTemplate {
             ports.putObject(names.get(i)).put("from", portsFrom.get(i)).put("to", portsFrom.get(i) + processes() - 1);
         }
         c.put("gsdkPort", 0);
+        c.put("qosPort", qosPort);
         c.put("connectionAddress", "127.0.0.1");
         c.put("region", LocalAccount.REGION);
         c.put("apiEndpoint", api.toString());

@@ -221,8 +221,10 @@ public final class InstanceAgents implements AutoCloseable {
         for (String ignored : template.portNames()) {
             ports.add(freePorts(template.processes()));
         }
+        // Its QoS beacon on a loopback port of its own, as each instance has 3075 to itself in AWS.
+        int qosPort = freePorts(1);
         int uidBlock = nextUidBlock();
-        ObjectNode config = template.forInstance(instance.gameServerGroupName(), id, ports, edge.endpoint(),
+        ObjectNode config = template.forInstance(instance.gameServerGroupName(), id, ports, qosPort, edge.endpoint(),
                 edge.pushEndpoint(), edge.metadataEndpoint(id), work, serversFolder.resolve(id), archive(),
                 FIRST_UID + uidBlock * template.processes(), stage);
         Path file = work.resolve("agent.json");
