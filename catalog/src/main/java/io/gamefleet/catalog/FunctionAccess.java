@@ -163,6 +163,10 @@ public final class FunctionAccess {
         put(Routes.LIST_SESSIONS.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET),
                 new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET), Set.of(Tables.SESSIONS_BY_GROUP_INDEX))),
                 Set.of()));
+        // one page of the groups' creation-time index, then one page of each ACTIVE group's instances
+        // (Query), up to QosServers' caps.
+        put(Routes.LIST_QOS_SERVERS.functionName(), new Access(List.of(index(GAME_SERVER_GROUPS,
+                Tables.GROUPS_BY_CREATION_INDEX), items(GAME_SERVER_INSTANCES, QUERY)), Set.of()));
 
         // the JSON door runs every operation in-process, so it may do what any of them may.
         put(Routes.JSON_DOOR.functionName(), union(Routes.ALL.stream().map(r -> BY_FUNCTION.get(r.functionName())).toList()));

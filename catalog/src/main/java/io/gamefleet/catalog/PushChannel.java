@@ -42,6 +42,12 @@ public final class PushChannel {
     /** The query parameters of the connect request. */
     public static final String INSTANCE_ID_PARAMETER = "instanceId";
     public static final String GROUP_NAME_PARAMETER = "gameServerGroupName";
+    /**
+     * The UDP port the agent's QoS beacon bound (docs/agent.md, "The QoS beacon"), 1 to 65535;
+     * absent when the agent runs none. Recorded with the connection ({@link #QOS_PORT_ATTRIBUTE}),
+     * listed by {@link Routes#LIST_QOS_SERVERS}.
+     */
+    public static final String QOS_PORT_PARAMETER = "qosPort";
 
     /** The local edge's WebSocket path (in AWS, the API's stage URL). */
     public static final String LOCAL_PATH = "/push";
@@ -60,6 +66,11 @@ public final class PushChannel {
      * Gateway's connection lifetime is gone, whether or not its {@code $disconnect} came.
      */
     public static final String CONNECTED_AT_ATTRIBUTE = "PushConnectedAt";
+    /**
+     * The instance's QoS beacon port, as its connect gave it: written and cleared with the
+     * connection, so an instance is listed while its agent (and so its beacon) is connected.
+     */
+    public static final String QOS_PORT_ATTRIBUTE = "QosPort";
 
     /**
      * On a game server item whose agent reports its health over the channel: the end of its health

@@ -90,12 +90,21 @@ public final class Routes {
     public static final ExtensionRoute LIST_SESSIONS =
             new ExtensionRoute("ListSessions", "GET", SESSIONS, Set.of(ADMIN, MATCHMAKER), Set.of("Limit", "NextToken"));
 
+    /**
+     * Addresses to ping for latency (PlayFab's ListQosServersForTitle): per region, a few ACTIVE
+     * instances whose agent is connected with a QoS beacon ({@link PushChannel#QOS_PORT_PARAMETER}),
+     * chosen at random per request, {@code {"QosServers": [{"Region", "ServerUrl", "Port"}]}}. This
+     * stage's own region alone: stages do not peer across regions yet.
+     */
+    public static final ExtensionRoute LIST_QOS_SERVERS =
+            new ExtensionRoute("ListQosServers", "GET", "/qos-servers", Set.of(ADMIN, MATCHMAKER, GAME_SERVER));
+
     /** Gamefleet's own routes, beside the operations'. */
     public static final List<ExtensionRoute> EXTENSIONS = List.of(DESCRIBE_GAME_SERVER_PROCESS, CREATE_SESSION,
             DESCRIBE_SESSION, DESCRIBE_GAME_SERVER_SESSION,
             PUT_STANDBY_POLICY, DESCRIBE_STANDBY_POLICY,
             PUT_CLAIM_STRATEGY, DESCRIBE_CLAIM_STRATEGY,
-            LIST_SESSIONS);
+            LIST_SESSIONS, LIST_QOS_SERVERS);
 
     /** AWS JSON 1.1, where boto3, the AWS CLI and the JavaScript SDK send every operation. */
     public static final JsonDoor JSON_DOOR =

@@ -97,7 +97,8 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
                 Routes.DESCRIBE_STANDBY_POLICY, new Limit(30, 30),
                 Routes.PUT_CLAIM_STRATEGY, perOperation().get(Operation.UPDATE_GAME_SERVER_GROUP),
                 Routes.DESCRIBE_CLAIM_STRATEGY, new Limit(30, 30),
-                Routes.LIST_SESSIONS, new Limit(30, 30));
+                Routes.LIST_SESSIONS, new Limit(30, 30),
+                Routes.LIST_QOS_SERVERS, new Limit(30, 30));
     }
 
     /**

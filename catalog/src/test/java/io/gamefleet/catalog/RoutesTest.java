@@ -71,7 +71,7 @@ class RoutesTest {
                 Routes.DESCRIBE_GAME_SERVER_SESSION,
                 Routes.PUT_STANDBY_POLICY, Routes.DESCRIBE_STANDBY_POLICY,
                 Routes.PUT_CLAIM_STRATEGY, Routes.DESCRIBE_CLAIM_STRATEGY,
-                Routes.LIST_SESSIONS);
+                Routes.LIST_SESSIONS, Routes.LIST_QOS_SERVERS);
         for (ExtensionRoute extension : Routes.EXTENSIONS) {
             assertThat(Routes.ALL).noneMatch(r -> (r.method() + " " + r.path()).equals(extension.routeKey())
                     || r.functionName().equals(extension.functionName()));
@@ -106,6 +106,15 @@ class RoutesTest {
         assertThat(Routes.DESCRIBE_SESSION.handlerClass()).isEqualTo("io.gamefleet.api.DescribeSessionHandler");
         assertThat(SessionLimits.SESSION_ID.matcher("3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b").matches()).isTrue();
         assertThat(SessionLimits.SESSION_ID.matcher("3f2a1b4c5d6e4f708a9b0c1d2e3f4a5b").matches()).isFalse();
+    }
+
+    /** Any Gamefleet role's read, of no group: a client's matchmaker, an ADMIN, a game server choosing a region. */
+    @Test
+    void theQosServersAreAnyRolesListing() {
+        assertThat(Routes.LIST_QOS_SERVERS.routeKey()).isEqualTo("GET /qos-servers");
+        assertThat(Routes.LIST_QOS_SERVERS.roles()).containsExactlyInAnyOrder(Role.ADMIN, Role.MATCHMAKER, Role.GAME_SERVER);
+        assertThat(Routes.LIST_QOS_SERVERS.queryMembers()).isEmpty();
+        assertThat(Routes.LIST_QOS_SERVERS.handlerClass()).isEqualTo("io.gamefleet.api.ListQosServersHandler");
     }
 
     /** A game server's read of its own server's session (or an ADMIN's), never a matchmaker's. */

@@ -16,6 +16,8 @@ import java.util.Optional;
  * is open (null otherwise), made at {@code pushConnectedAt}. {@code addresses}: the instance's own
  * IPv4 and IPv6 addresses and DNS names as EC2 gave them when Gamefleet first saw it, which its game
  * servers' ConnectionInfo must name (empty for a record made before they were recorded).
+ * {@code qosPort}: the UDP port of the agent's QoS beacon, as its push connection's connect gave
+ * it, written and cleared with the connection (null: no beacon, or no connection).
  */
 public record GameServerInstance(
         String gameServerGroupName,
@@ -27,7 +29,8 @@ public record GameServerInstance(
         boolean replacementRequested,
         String pushConnectionId,
         Instant pushConnectedAt,
-        List<String> addresses) {
+        List<String> addresses,
+        Integer qosPort) {
 
     /**
      * API Gateway closes every WebSocket connection after 2 hours at most: one made longer ago is
@@ -37,6 +40,13 @@ public record GameServerInstance(
 
     public GameServerInstance {
         addresses = addresses == null ? List.of() : List.copyOf(addresses);
+    }
+
+    public GameServerInstance(String gameServerGroupName, String instanceId, InstanceStatus instanceStatus,
+            String instanceType, String availabilityZone, Instant launchTime, boolean replacementRequested,
+            String pushConnectionId, Instant pushConnectedAt, List<String> addresses) {
+        this(gameServerGroupName, instanceId, instanceStatus, instanceType, availabilityZone, launchTime,
+                replacementRequested, pushConnectionId, pushConnectedAt, addresses, null);
     }
 
     public GameServerInstance(String gameServerGroupName, String instanceId, InstanceStatus instanceStatus,
@@ -65,7 +75,13 @@ public record GameServerInstance(
 
     public GameServerInstance withStatus(InstanceStatus status) {
         return new GameServerInstance(gameServerGroupName, instanceId, status, instanceType,
-                availabilityZone, launchTime, replacementRequested, pushConnectionId, pushConnectedAt, addresses);
+                availabilityZone, launchTime, replacementRequested, pushConnectionId, pushConnectedAt, addresses, qosPort);
+    }
+
+    /** This instance with its agent's push connection (and beacon port) recorded, or cleared (all null). */
+    public GameServerInstance withPushConnection(String connectionId, Instant connectedAt, Integer qosPort) {
+        return new GameServerInstance(gameServerGroupName, instanceId, instanceStatus, instanceType,
+                availabilityZone, launchTime, replacementRequested, connectionId, connectedAt, addresses, qosPort);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.gamefleet.domain;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /** Storage of the instances of each group's Auto Scaling group. Implemented in io.gamefleet.adapters.dynamodb. */
 public interface InstanceRepository {
@@ -49,13 +50,15 @@ public interface InstanceRepository {
     void delete(String group, String instanceId);
 
     /**
-     * Records the instance's agent's push connection and when it was made, replacing any other (a
-     * newer connect wins); false when the instance is not recorded (nothing is then written).
+     * Records the instance's agent's push connection, when it was made and its QoS beacon's port
+     * (none: the record has none), replacing any other (a newer connect wins); false when the
+     * instance is not recorded (nothing is then written).
      */
-    boolean recordPushConnection(String group, String instanceId, String connectionId, Instant connectedAt);
+    boolean recordPushConnection(String group, String instanceId, String connectionId, Instant connectedAt,
+            OptionalInt qosPort);
 
     /**
-     * Clears the instance's push connection (and its time) if it is still {@code connectionId}:
+     * Clears the instance's push connection (and its time and beacon port) if it is still {@code connectionId}:
      * false if it was not (a newer connection is never cleared).
      */
     boolean clearPushConnection(String group, String instanceId, String connectionId);

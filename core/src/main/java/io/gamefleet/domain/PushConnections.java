@@ -1,6 +1,7 @@
 package io.gamefleet.domain;
 
 import java.time.Clock;
+import java.util.OptionalInt;
 
 /**
  * The agents' push connections, one per instance: recorded on the instance when its agent
@@ -35,16 +36,17 @@ public final class PushConnections {
 
     /**
      * Admits the instance's own game server session (as the API binds it) or an administrator,
-     * and records the connection, replacing an older one. Refused, with nothing recorded, for any
+     * and records the connection with the port its QoS beacon bound (none: it runs none),
+     * replacing an older one. Refused, with nothing recorded, for any
      * other caller and for an instance the group has not recorded (yet: the balancer records a
      * new instance within one period, and the agent connects again with backoff).
      */
-    public void connect(Caller caller, String group, String instanceId, String connectionId) {
+    public void connect(Caller caller, String group, String instanceId, String connectionId, OptionalInt qosPort) {
         if (!caller.isInstanceOrAdministrator(instanceId)) {
             throw GamefleetException.unauthorized("only the game server session of instance " + instanceId
                     + " or an administrator may open its push connection");
         }
-        if (!instances.recordPushConnection(group, instanceId, connectionId, clock.instant())) {
+        if (!instances.recordPushConnection(group, instanceId, connectionId, clock.instant(), qosPort)) {
             throw GamefleetException.notFound("instance " + instanceId + " is not recorded in game server group "
                     + group + " (a new instance is recorded within one balancer period: connect again then)");
         }

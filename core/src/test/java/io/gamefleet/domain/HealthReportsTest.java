@@ -10,6 +10,7 @@ import io.gamefleet.domain.HealthReports.Report;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -25,8 +26,8 @@ class HealthReportsTest {
         fleet.activeGroup();
         fleet.launch("i-1", C5);
         fleet.launch("i-2", C5);
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
-        connections.connect(Caller.onInstance("i-2"), GROUP, "i-2", "conn-2");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
+        connections.connect(Caller.onInstance("i-2"), GROUP, "i-2", "conn-2", OptionalInt.empty());
         fleet.register("gs-1", "i-1");
         fleet.register("gs-2", "i-1");
         fleet.register("gs-9", "i-2");
@@ -110,7 +111,7 @@ class HealthReportsTest {
     @Test
     void theConnectionsEndEndsItsInstancesLeasesAndAHeartbeatThroughTheApiTakesOver() {
         report(healthy("gs-1", "gs-2"));
-        connections.connect(Caller.onInstance("i-2"), GROUP, "i-2", "conn-2b");
+        connections.connect(Caller.onInstance("i-2"), GROUP, "i-2", "conn-2b", OptionalInt.empty());
         connections.disconnect("conn-2"); // another instance's older connection: i-1's leases stay
         assertThat(fleet.server("gs-1").healthLeaseExpiresAt()).isAfter(fleet.clock.instant());
         fleet.clock.advance(PERIOD);
@@ -127,7 +128,7 @@ class HealthReportsTest {
 
     @Test
     void aNewerConnectionsReportRepairsAStaleCopyAndTheOlderOneIsRefused() {
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1b");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1b", OptionalInt.empty());
         fleet.servers.setPushConnection("i-1", "conn-1"); // a copy behind its instance, as a racing registration leaves it
         assertThat(reports.report("conn-1b", GROUP, healthy("gs-1"), ProcessEvents.NONE)).isEqualTo(1);
         assertThat(fleet.server("gs-1").pushConnectionId()).isEqualTo("conn-1b");

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -134,7 +135,7 @@ class InstanceLifetimeTest {
         fleet.launch(GROUP, OLD, C5, T0);
         fleet.register("gs-1", OLD);
         at(RETIRING.minus(Fleet.BALANCER_PERIOD).minusSeconds(1));
-        fleet.pushConnections().connect(Caller.onInstance(OLD), GROUP, OLD, "conn-1");
+        fleet.pushConnections().connect(Caller.onInstance(OLD), GROUP, OLD, "conn-1", OptionalInt.empty());
         assertThat(fleet.balancer().run(g).retired()).isEmpty();
         assertThat(retiringNotices()).as("more than a period before its retirement").isEmpty();
 
@@ -156,7 +157,7 @@ class InstanceLifetimeTest {
         assertThat(fleet.balancer().run(g).retired()).as("once DRAINING, not again").isEmpty();
         assertThat(retiringNotices()).as("a notice at each run, a lost one made good by the next").hasSize(3);
         at(END.minusMillis(1));
-        fleet.pushConnections().connect(Caller.onInstance(OLD), GROUP, OLD, "conn-2"); // the agent reconnects every 2 h
+        fleet.pushConnections().connect(Caller.onInstance(OLD), GROUP, OLD, "conn-2", OptionalInt.empty()); // the agent reconnects every 2 h
         fleet.balancer().run(g);
         assertThat(retiringNotices()).hasSize(4).last().extracting(Notice::connectionId).isEqualTo("conn-2");
 
@@ -274,15 +275,15 @@ class InstanceLifetimeTest {
         fleet.launch(GROUP, OLD, C5, T0);
         fleet.launch(GROUP, YOUNG, C5, T0);
         at(RETIRING);
-        fleet.pushConnections().connect(Caller.onInstance(OLD), GROUP, OLD, "conn-old");
-        fleet.pushConnections().connect(Caller.onInstance(YOUNG), GROUP, YOUNG, "conn-young");
+        fleet.pushConnections().connect(Caller.onInstance(OLD), GROUP, OLD, "conn-old", OptionalInt.empty());
+        fleet.pushConnections().connect(Caller.onInstance(YOUNG), GROUP, YOUNG, "conn-young", OptionalInt.empty());
         fleet.notifier.close("conn-old");
         fleet.balancer().run(g);
         assertThat(fleet.instances.find(GROUP, OLD).orElseThrow().pushConnectionId()).as("cleared at its 410").isNull();
         assertThat(retiringNotices()).extracting(Notice::connectionId).containsExactly("conn-young");
         assertThat(fleet.metrics.undeliveredNotices()).containsExactly(new UndeliveredNotice(GROUP, "retiring"));
 
-        fleet.pushConnections().connect(Caller.onInstance(OLD), GROUP, OLD, "conn-old-2");
+        fleet.pushConnections().connect(Caller.onInstance(OLD), GROUP, OLD, "conn-old-2", OptionalInt.empty());
         fleet.notifier.failing(true);
         int before = fleet.notifier.posts();
         fleet.balancer().run(g);

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,7 +45,7 @@ class ProcessReportsTest {
         fleet.activeGroup();
         fleet.launch("i-1", C5);
         fleet.launch("i-2", C5);
-        fleet.pushConnections().connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        fleet.pushConnections().connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
         fleet.register("gs-1", "i-1");
         fleet.register("gs-2", "i-1");
         fleet.register("gs-9", "i-2");

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,12 +57,12 @@ class PushChannelTest {
     @Test
     void anotherInstancesSessionOrAnUnverifiedOneIsRefusedAndNothingIsRecorded() {
         fleet.register("gs-1", "i-1");
-        fails(() -> connections.connect(Caller.onInstance("i-2"), GROUP, "i-1", "conn-x"), ErrorKind.UNAUTHORIZED,
+        fails(() -> connections.connect(Caller.onInstance("i-2"), GROUP, "i-1", "conn-x", OptionalInt.empty()), ErrorKind.UNAUTHORIZED,
                 "only the game server session of instance i-1 or an administrator may open its push connection");
-        fails(() -> connections.connect(Caller.UNBOUND, GROUP, "i-1", "conn-x"), ErrorKind.UNAUTHORIZED,
+        fails(() -> connections.connect(Caller.UNBOUND, GROUP, "i-1", "conn-x", OptionalInt.empty()), ErrorKind.UNAUTHORIZED,
                 "only the game server session of instance i-1 or an administrator may open its push connection");
         // a session named after the instance, but not of the game server role: anyone may name one so
-        fails(() -> connections.connect(new Caller(Optional.of("i-1"), false, false), GROUP, "i-1", "conn-x"),
+        fails(() -> connections.connect(new Caller(Optional.of("i-1"), false, false), GROUP, "i-1", "conn-x", OptionalInt.empty()),
                 ErrorKind.UNAUTHORIZED,
                 "only the game server session of instance i-1 or an administrator may open its push connection");
         assertThat(connection("i-1")).isNull();
@@ -72,12 +73,12 @@ class PushChannelTest {
     void theInstancesOwnSessionOrAnAdministratorConnectsAndTheServersGetTheCopy() {
         fleet.register("gs-1", "i-1");
         fleet.register("gs-2", "i-2");
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
         assertThat(connection("i-1")).isEqualTo("conn-1");
         assertThat(fleet.server("gs-1").pushConnectionId()).isEqualTo("conn-1");
         assertThat(fleet.server("gs-2").pushConnectionId()).isNull();
 
-        connections.connect(Caller.ADMINISTRATOR, GROUP, "i-1", "conn-2");
+        connections.connect(Caller.ADMINISTRATOR, GROUP, "i-1", "conn-2", OptionalInt.empty());
         assertThat(connection("i-1")).as("a newer connect replaces the older").isEqualTo("conn-2");
         assertThat(fleet.server("gs-1").pushConnectionId()).isEqualTo("conn-2");
 
@@ -87,9 +88,9 @@ class PushChannelTest {
 
     @Test
     void anInstanceTheGroupHasNotRecordedIsRefused() {
-        fails(() -> connections.connect(Caller.onInstance("i-9"), GROUP, "i-9", "conn-9"), ErrorKind.NOT_FOUND,
+        fails(() -> connections.connect(Caller.onInstance("i-9"), GROUP, "i-9", "conn-9", OptionalInt.empty()), ErrorKind.NOT_FOUND,
                 "instance i-9 is not recorded in game server group arena" + AGAIN);
-        fails(() -> connections.connect(Caller.onInstance("i-1"), "elsewhere", "i-1", "conn-9"), ErrorKind.NOT_FOUND,
+        fails(() -> connections.connect(Caller.onInstance("i-1"), "elsewhere", "i-1", "conn-9", OptionalInt.empty()), ErrorKind.NOT_FOUND,
                 "instance i-1 is not recorded in game server group elsewhere" + AGAIN);
         assertThat(fleet.instances.find(GROUP, "i-9")).isEmpty();
         assertThat(connection("i-1")).isNull();
@@ -97,8 +98,8 @@ class PushChannelTest {
 
     @Test
     void aDisconnectClearsTheConnectionOnlyIfItIsStillTheInstances() {
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-old");
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-new");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-old", OptionalInt.empty());
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-new", OptionalInt.empty());
         connections.disconnect("conn-old");
         assertThat(connection("i-1")).isEqualTo("conn-new");
         connections.disconnect("conn-new");
@@ -111,7 +112,7 @@ class PushChannelTest {
     @Test
     void aClaimsNoticeGoesToTheInstancesConnectionWithNoReadOfTheInstance() {
         fleet.register("gs-1", "i-1");
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
         List<String> instanceCalls = new ArrayList<>();
         InstanceRepository counted = Fleet.around(InstanceRepository.class, fleet.instances, (method, args, proceed) -> {
             instanceCalls.add(method);
@@ -137,7 +138,7 @@ class PushChannelTest {
     @Test
     void aNoticeThatFailsNeverFailsTheClaim() {
         fleet.register("gs-1", "i-1");
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
         fleet.notifier.failing(true);
         assertThat(fleet.claim(GROUP).gameServerId()).isEqualTo("gs-1");
         assertThat(fleet.server("gs-1").isClaimedAt(T0)).isTrue();
@@ -149,7 +150,7 @@ class PushChannelTest {
     @Test
     void aGoneConnectionIsClearedAndTheNoticeDropped() {
         fleet.register("gs-1", "i-1");
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
         fleet.notifier.close("conn-1"); // the agent went without $disconnect
         assertThat(fleet.claim(GROUP).gameServerId()).isEqualTo("gs-1");
         assertThat(fleet.notifier.delivered()).isEmpty();
@@ -161,10 +162,10 @@ class PushChannelTest {
     @Test
     void aGoneCopyFallsBackToTheInstancesNewerConnection() {
         fleet.register("gs-1", "i-1");
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
         fleet.notifier.close("conn-1");
         // the agent reconnected, and the copy onto the server was lost (a registration raced the connect)
-        fleet.instances.recordPushConnection(GROUP, "i-1", "conn-2", fleet.clock.instant());
+        fleet.instances.recordPushConnection(GROUP, "i-1", "conn-2", fleet.clock.instant(), OptionalInt.empty());
         GameServer claimed = fleet.claim(GROUP);
         assertThat(fleet.notifier.delivered()).extracting(Notice::connectionId).containsExactly("conn-2");
         assertThat(claimed.gameServerId()).isEqualTo("gs-1");
@@ -176,9 +177,9 @@ class PushChannelTest {
     @Test
     void aConnectionOlderThanTwoHoursIsGoneAndGetsNoNotice() {
         fleet.register("gs-1", "i-1");
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
         // the copy lost a race with the reconnect that made conn-2; then neither $disconnect came
-        fleet.instances.recordPushConnection(GROUP, "i-1", "conn-2", fleet.clock.instant());
+        fleet.instances.recordPushConnection(GROUP, "i-1", "conn-2", fleet.clock.instant(), OptionalInt.empty());
         fleet.notifier.close("conn-1");
         fleet.clock.advance(GameServerInstance.PUSH_CONNECTION_LIFETIME);
         fleet.heartbeat("gs-1");
@@ -191,7 +192,7 @@ class PushChannelTest {
 
     @Test
     void aServerRegisteredAfterItsInstancesConnectionOutlivedItGetsNoCopy() {
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
         fleet.clock.advance(GameServerInstance.PUSH_CONNECTION_LIFETIME.minusSeconds(1));
         assertThat(fleet.register("gs-1", "i-1").pushConnectionId()).isEqualTo("conn-1");
         fleet.clock.advance(Duration.ofSeconds(1));
@@ -202,9 +203,9 @@ class PushChannelTest {
     void theBalancerClearsConnectionsOlderThanTwoHoursAndKeepsNewerOnes() {
         fleet.register("gs-1", "i-1");
         fleet.register("gs-2", "i-2");
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
         fleet.clock.advance(Duration.ofMinutes(1));
-        connections.connect(Caller.onInstance("i-2"), GROUP, "i-2", "conn-2");
+        connections.connect(Caller.onInstance("i-2"), GROUP, "i-2", "conn-2", OptionalInt.empty());
         fleet.clock.advance(GameServerInstance.PUSH_CONNECTION_LIFETIME.minusMinutes(1));
         fleet.heartbeat("gs-1");
         fleet.heartbeat("gs-2");
@@ -220,13 +221,13 @@ class PushChannelTest {
     @Test
     void theBalancersClearingNeverTouchesANewerConnection() {
         fleet.register("gs-1", "i-1");
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
         fleet.clock.advance(GameServerInstance.PUSH_CONNECTION_LIFETIME);
         fleet.heartbeat("gs-1");
         // the agent reconnects after the balancer read the instances, before it clears conn-1
         InstanceRepository racing = Fleet.around(InstanceRepository.class, fleet.instances, (method, args, proceed) -> {
             if (method.equals("clearPushConnection")) {
-                connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-new");
+                connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-new", OptionalInt.empty());
             }
             return proceed.call();
         });
@@ -242,7 +243,7 @@ class PushChannelTest {
     @Test
     void anAdministratorsDeregistrationTellsTheAgentToTerminateTheServer() {
         GameServer s = fleet.register("gs-1", "i-1");
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
         fleet.gameServers().deregister(GROUP, "gs-1", Caller.ADMINISTRATOR);
         assertThat(fleet.notifier.delivered()).singleElement().satisfies(n -> {
             assertThat(n.connectionId()).isEqualTo("conn-1");
@@ -257,7 +258,7 @@ class PushChannelTest {
     void theServersOwnDeregistrationSendsNothing() {
         fleet.register("gs-1", "i-1");
         fleet.register("gs-2", "i-1");
-        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1");
+        connections.connect(Caller.onInstance("i-1"), GROUP, "i-1", "conn-1", OptionalInt.empty());
         fleet.gameServers().deregister(GROUP, "gs-1", Caller.onInstance("i-1"));
         fleet.gameServers().deregister(GROUP, "gs-2", Caller.UNBOUND);
         assertThat(fleet.notifier.posts()).isZero();

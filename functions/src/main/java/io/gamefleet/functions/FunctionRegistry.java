@@ -21,6 +21,7 @@ import io.gamefleet.api.DescribeSessionHandler;
 import io.gamefleet.api.DescribeStandbyPolicyHandler;
 import io.gamefleet.api.ListGameServerGroupsHandler;
 import io.gamefleet.api.ListGameServersHandler;
+import io.gamefleet.api.ListQosServersHandler;
 import io.gamefleet.api.ListSessionsHandler;
 import io.gamefleet.api.PutClaimStrategyHandler;
 import io.gamefleet.api.PutStandbyPolicyHandler;
@@ -131,6 +132,8 @@ public final class FunctionRegistry {
             return new DescribeClaimStrategyHandler(services);
         } else if (route.equals(Routes.LIST_SESSIONS)) {
             return new ListSessionsHandler(services);
+        } else if (route.equals(Routes.LIST_QOS_SERVERS)) {
+            return new ListQosServersHandler(services);
         }
         throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }

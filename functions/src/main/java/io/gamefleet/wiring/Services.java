@@ -19,6 +19,7 @@ import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.PageTokens;
 import io.gamefleet.domain.PushConnections;
+import io.gamefleet.domain.QosServers;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.SessionRepository;
 import io.gamefleet.domain.SessionService;
@@ -77,6 +78,7 @@ public final class Services {
     private final WorkflowReconciler reconciler;
     private final PushConnections pushConnections;
     private final HealthReports healthReports;
+    private final QosServers qosServers;
 
     public Services(Ports ports, Config config, Clock clock, Consumer<String> log) {
         this.clock = clock;
@@ -100,6 +102,7 @@ public final class Services {
         this.standbyService = new StandbyService(ports.groups(), ports.standby(), settings, clock);
         this.pushConnections = new PushConnections(ports.instances(), ports.servers(),
                 settings.instanceLimits().pushMessages(), clock);
+        this.qosServers = new QosServers(ports.groups(), ports.instances(), new SecureRandom(), clock);
         this.healthReports = new HealthReports(ports.servers(), ports.instances(), ports.metrics(),
                 settings.lifetime(), clock);
         // Built on first use: only the workflow steps, the balancer and the event handler need them.
@@ -169,6 +172,11 @@ public final class Services {
     /** The agents' health reports over their push connections (the {@code $default} route). */
     public HealthReports healthReports() {
         return healthReports;
+    }
+
+    /** The QoS beacons to list ({@code GET /qos-servers}). */
+    public QosServers qosServers() {
+        return qosServers;
     }
 
     public ServiceSettings settings() {

@@ -329,6 +329,32 @@ class PushHandlersTest {
         assertThat(recorded()).isNull();
     }
 
+    /** The agent's beacon port is recorded with its connection; a connect without one records none. */
+    @Test
+    void aConnectRecordsTheBeaconsPortGiven() {
+        Map<String, String> query = new HashMap<>(Map.of(PushChannel.INSTANCE_ID_PARAMETER, INSTANCE,
+                PushChannel.GROUP_NAME_PARAMETER, "arena", PushChannel.QOS_PORT_PARAMETER, "3075"));
+        assertThat(connect.handleRequest(event("$connect", "conn-1", session(Role.GAME_SERVER, INSTANCE), query, null), null)
+                .getStatusCode()).isEqualTo(200);
+        assertThat(test.instances.find("arena", INSTANCE).orElseThrow().qosPort()).isEqualTo(3075);
+        connect(session(Role.GAME_SERVER, INSTANCE), INSTANCE, "conn-2");
+        assertThat(test.instances.find("arena", INSTANCE).orElseThrow().qosPort()).isNull();
+    }
+
+    @Test
+    void aConnectWithABadQosPortIsRefused400AndNothingIsRecorded() {
+        for (String value : new String[] {"0", "65536", "-1", "03075", "+3075", "3075 ", "x", "", "99999999999999999999"}) {
+            Map<String, String> query = new HashMap<>(Map.of(PushChannel.INSTANCE_ID_PARAMETER, INSTANCE,
+                    PushChannel.GROUP_NAME_PARAMETER, "arena", PushChannel.QOS_PORT_PARAMETER, value));
+            APIGatewayV2WebSocketResponse refused = connect.handleRequest(event("$connect", "conn-x",
+                    session(Role.GAME_SERVER, INSTANCE), query, null), null);
+            assertThat(refused.getStatusCode()).as(value).isEqualTo(400);
+            assertThat(refused.getBody()).contains("InvalidRequestException").contains("qosPort: must be a UDP port");
+        }
+        assertThat(recorded()).isNull();
+        assertThat(test.instances.find("arena", INSTANCE).orElseThrow().qosPort()).isNull();
+    }
+
     /** A connection's messages past its fair share (the catalog's burst at once, then its rate) are refused 429, it alone. */
     @Test
     void messagesPastAConnectionsFairShareAreRefused429ForItAlone() {

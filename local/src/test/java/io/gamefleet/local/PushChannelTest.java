@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -149,7 +150,7 @@ class PushChannelTest {
         String instance = instances.get(2);
         admin.register(GROUP, "gone-1", instance).ok();
         // an agent gone without $disconnect: its connection is still recorded, and copied onto its server
-        LOCAL.profile().services().pushConnections().connect(Caller.ADMINISTRATOR, GROUP, instance, "staleConnection1");
+        LOCAL.profile().services().pushConnections().connect(Caller.ADMINISTRATOR, GROUP, instance, "staleConnection1", OptionalInt.empty());
         matchmaker.claim(GROUP, GamefleetClient.obj().put("GameServerId", "gone-1")).ok();
         assertThat(recorded(instance)).as("cleared at PostToConnection's 410").isNull();
     }

@@ -7,9 +7,11 @@ import io.gamefleet.domain.InstanceRepository;
 import io.gamefleet.domain.InstanceStatus;
 import io.gamefleet.domain.Page;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Supplier;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbEnhancedClient;
 import software.amazon.awssdk.enhanced.dynamodb.DynamoDbTable;
@@ -155,19 +157,22 @@ public final class DynamoInstanceRepository implements InstanceRepository {
     }
 
     @Override
-    public boolean recordPushConnection(String group, String instanceId, String connectionId, Instant connectedAt) {
-        return updateConnection(group, instanceId, "SET #connection = :connection, #connectedAt = :connectedAt",
-                "attribute_exists(InstanceId)", Map.of(":connection", AttributeValue.fromS(connectionId),
-                        ":connectedAt", AttributeValue.fromN(Long.toString(connectedAt.toEpochMilli()))));
+    public boolean recordPushConnection(String group, String instanceId, String connectionId, Instant connectedAt,
+            OptionalInt qosPort) {
+        Map<String, AttributeValue> values = new HashMap<>(Map.of(":connection", AttributeValue.fromS(connectionId),
+                ":connectedAt", AttributeValue.fromN(Long.toString(connectedAt.toEpochMilli()))));
+        qosPort.ifPresent(port -> values.put(":qosPort", AttributeValue.fromN(Integer.toString(port))));
+        return updateConnection(group, instanceId, "SET #connection = :connection, #connectedAt = :connectedAt"
+                + (qosPort.isPresent() ? ", #qosPort = :qosPort" : " REMOVE #qosPort"), "attribute_exists(InstanceId)", values);
     }
 
     @Override
     public boolean clearPushConnection(String group, String instanceId, String connectionId) {
-        return updateConnection(group, instanceId, "REMOVE #connection, #connectedAt", "#connection = :connection",
+        return updateConnection(group, instanceId, "REMOVE #connection, #connectedAt, #qosPort", "#connection = :connection",
                 Map.of(":connection", AttributeValue.fromS(connectionId)));
     }
 
-    /** One conditional UpdateItem of the instance's connection (and its time): false when the condition failed. */
+    /** One conditional UpdateItem of the instance's connection (and its time and beacon port): false when the condition failed. */
     private boolean updateConnection(String group, String instanceId, String update, String condition,
             Map<String, AttributeValue> values) {
         try {
@@ -175,7 +180,7 @@ public final class DynamoInstanceRepository implements InstanceRepository {
                     .updateExpression(update)
                     .conditionExpression(condition)
                     .expressionAttributeNames(Map.of("#connection", PushChannel.CONNECTION_ATTRIBUTE,
-                            "#connectedAt", PushChannel.CONNECTED_AT_ATTRIBUTE))
+                            "#connectedAt", PushChannel.CONNECTED_AT_ATTRIBUTE, "#qosPort", PushChannel.QOS_PORT_ATTRIBUTE))
                     .expressionAttributeValues(values));
             return true;
         } catch (ConditionalCheckFailedException notRecordedOrReplaced) {

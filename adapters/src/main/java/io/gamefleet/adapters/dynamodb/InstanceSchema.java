@@ -25,6 +25,7 @@ import software.amazon.awssdk.enhanced.dynamodb.mapper.StaticImmutableTableSchem
  * alone through the ByInstanceId index (EC2 events name only the instance); the instance holding a
  * push connection through the sparse ByPushConnection index ($disconnect names only the connection).
  * {@code Addresses}: the instance's own addresses, as EC2 gave them when it was first seen.
+ * {@code QosPort}: its agent's QoS beacon port, written and removed with the push connection.
  */
 final class InstanceSchema {
     static final TableSchema<GameServerInstance> SCHEMA = build();
@@ -43,10 +44,11 @@ final class InstanceSchema {
         private String pushConnectionId;
         private Instant pushConnectedAt;
         private List<String> addresses;
+        private Integer qosPort;
 
         GameServerInstance build() {
             return new GameServerInstance(group, instanceId, status, type, zone, launchTime, replacementRequested,
-                    pushConnectionId, pushConnectedAt, addresses);
+                    pushConnectionId, pushConnectedAt, addresses, qosPort);
         }
     }
 
@@ -74,6 +76,8 @@ final class InstanceSchema {
         s.addAttribute(EnhancedType.listOf(String.class), a -> a.name("Addresses")
                 .getter(i -> i.addresses().isEmpty() ? null : i.addresses())
                 .setter((b, v) -> b.addresses = v));
+        s.addAttribute(Integer.class, a -> a.name(PushChannel.QOS_PORT_ATTRIBUTE).getter(GameServerInstance::qosPort)
+                .setter((b, v) -> b.qosPort = v));
         return s.build();
     }
 }

@@ -11,6 +11,7 @@ import io.gamefleet.domain.Page;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -87,7 +88,7 @@ public abstract class InstanceRepositoryContract {
 
         instances.changeStatus(group, id("1"), InstanceStatus.ACTIVE, InstanceStatus.DRAINING, true);
         instances.setReplacementRequested(group, id("1"), false);
-        instances.recordPushConnection(group, id("1"), "conn-1", T0);
+        instances.recordPushConnection(group, id("1"), "conn-1", T0, OptionalInt.empty());
         instances.clearPushConnection(group, id("1"), "conn-1");
         assertThat(instances.find(group, id("1")).orElseThrow().addresses()).isEqualTo(addresses);
         assertThat(instances.findById(id("1")).orElseThrow().addresses()).isEqualTo(addresses);
@@ -242,13 +243,13 @@ public abstract class InstanceRepositoryContract {
     @Test
     void aPushConnectionIsRecordedOnlyOnARecordedInstanceAndANewerOneReplacesIt() {
         GameServerInstance i = saved(instance(group, id("1")));
-        assertThat(instances.recordPushConnection(group, id("ghost"), "conn-ghost", T0)).isFalse();
+        assertThat(instances.recordPushConnection(group, id("ghost"), "conn-ghost", T0, OptionalInt.empty())).isFalse();
         assertThat(instances.find(group, id("ghost"))).as("nothing created").isEmpty();
-        assertThat(instances.recordPushConnection(other(), id("1"), "conn-other", T0)).isFalse();
+        assertThat(instances.recordPushConnection(other(), id("1"), "conn-other", T0, OptionalInt.empty())).isFalse();
 
-        assertThat(instances.recordPushConnection(group, id("1"), "conn-1", T0)).isTrue();
+        assertThat(instances.recordPushConnection(group, id("1"), "conn-1", T0, OptionalInt.empty())).isTrue();
         assertThat(instances.find(group, id("1")).orElseThrow().pushConnectionId()).isEqualTo("conn-1");
-        assertThat(instances.recordPushConnection(group, id("1"), "conn-2", T0)).isTrue();
+        assertThat(instances.recordPushConnection(group, id("1"), "conn-2", T0, OptionalInt.empty())).isTrue();
         GameServerInstance connected = instances.find(group, id("1")).orElseThrow();
         assertThat(connected.pushConnectionId()).isEqualTo("conn-2");
         assertThat(connected.instanceStatus()).as("nothing else changed").isEqualTo(i.instanceStatus());
@@ -258,8 +259,8 @@ public abstract class InstanceRepositoryContract {
     @Test
     void aPushConnectionIsClearedOnlyIfItIsStillThatOne() {
         saved(instance(group, id("1")));
-        instances.recordPushConnection(group, id("1"), "conn-old", T0);
-        instances.recordPushConnection(group, id("1"), "conn-new", T0);
+        instances.recordPushConnection(group, id("1"), "conn-old", T0, OptionalInt.empty());
+        instances.recordPushConnection(group, id("1"), "conn-new", T0, OptionalInt.empty());
         assertThat(instances.clearPushConnection(group, id("1"), "conn-old")).isFalse();
         assertThat(instances.find(group, id("1")).orElseThrow().pushConnectionId()).isEqualTo("conn-new");
 
@@ -271,10 +272,28 @@ public abstract class InstanceRepositoryContract {
         assertThat(instances.find(group, id("ghost"))).isEmpty();
     }
 
+    /** The beacon's port is the connection's: written with each connect (a newer one without a port has none), cleared with it. */
+    @Test
+    void theQosPortIsRecordedAndClearedWithThePushConnection() {
+        saved(instance(group, id("1")));
+        instances.recordPushConnection(group, id("1"), "conn-1", T0, OptionalInt.of(3075));
+        assertThat(instances.find(group, id("1")).orElseThrow().qosPort()).isEqualTo(3075);
+        assertThat(instances.listAll(group)).singleElement().extracting(GameServerInstance::qosPort)
+                .as("listed with it, as the QoS listing reads it").isEqualTo(3075);
+        instances.changeStatus(group, id("1"), InstanceStatus.ACTIVE, InstanceStatus.DRAINING, true);
+        assertThat(instances.find(group, id("1")).orElseThrow().qosPort()).as("kept by other writes").isEqualTo(3075);
+
+        instances.recordPushConnection(group, id("1"), "conn-2", T0, OptionalInt.empty());
+        assertThat(instances.find(group, id("1")).orElseThrow().qosPort()).as("the newer connect has none").isNull();
+        instances.recordPushConnection(group, id("1"), "conn-3", T0, OptionalInt.of(65535));
+        assertThat(instances.clearPushConnection(group, id("1"), "conn-3")).isTrue();
+        assertThat(instances.find(group, id("1")).orElseThrow().qosPort()).as("cleared with the connection").isNull();
+    }
+
     @Test
     void theStatusAndReplacementChangesKeepThePushConnection() {
         saved(instance(group, id("1")));
-        instances.recordPushConnection(group, id("1"), "conn-1", T0);
+        instances.recordPushConnection(group, id("1"), "conn-1", T0, OptionalInt.empty());
         instances.changeStatus(group, id("1"), InstanceStatus.ACTIVE, InstanceStatus.DRAINING, true);
         instances.setReplacementRequested(group, id("1"), false);
         instances.addIfAbsent(instance(group, id("1")));
@@ -285,9 +304,9 @@ public abstract class InstanceRepositoryContract {
     @Test
     void aPushConnectionIsRecordedWithItsTimeToTheMillisecondAndANewerOneReplacesBoth() {
         saved(instance(group, id("1")));
-        instances.recordPushConnection(group, id("1"), "conn-1", T0.plusNanos(1_999_999));
+        instances.recordPushConnection(group, id("1"), "conn-1", T0.plusNanos(1_999_999), OptionalInt.empty());
         assertThat(instances.find(group, id("1")).orElseThrow().pushConnectedAt()).isEqualTo(T0.plusMillis(1));
-        instances.recordPushConnection(group, id("1"), "conn-2", T0.plusSeconds(60));
+        instances.recordPushConnection(group, id("1"), "conn-2", T0.plusSeconds(60), OptionalInt.empty());
         GameServerInstance connected = instances.find(group, id("1")).orElseThrow();
         assertThat(connected.pushConnectionId()).isEqualTo("conn-2");
         assertThat(connected.pushConnectedAt()).isEqualTo(T0.plusSeconds(60));
@@ -299,7 +318,7 @@ public abstract class InstanceRepositoryContract {
     void findByPushConnectionFindsTheInstanceHoldingIt() {
         saved(instance(group, id("1")));
         saved(instance(other(), id("2")));
-        instances.recordPushConnection(other(), id("2"), "conn-" + group, T0);
+        instances.recordPushConnection(other(), id("2"), "conn-" + group, T0, OptionalInt.empty());
         GameServerInstance found = instances.findByPushConnection("conn-" + group).orElseThrow();
         assertThat(found.gameServerGroupName()).isEqualTo(other());
         assertThat(found.instanceId()).isEqualTo(id("2"));

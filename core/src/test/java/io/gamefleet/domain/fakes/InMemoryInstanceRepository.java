@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
@@ -69,7 +70,7 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
         Optional<GameServerInstance> current = find(group, instanceId).filter(i -> i.instanceStatus() == from);
         current.ifPresent(i -> save(new GameServerInstance(group, instanceId, to, i.instanceType(),
                 i.availabilityZone(), i.launchTime(), replacementRequested, i.pushConnectionId(), i.pushConnectedAt(),
-                i.addresses())));
+                i.addresses(), i.qosPort())));
         return current.isPresent();
     }
 
@@ -77,22 +78,24 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
     public synchronized boolean setReplacementRequested(String group, String instanceId, boolean requested) {
         Optional<GameServerInstance> current = find(group, instanceId).filter(i -> i.replacementRequested() != requested);
         current.ifPresent(i -> save(new GameServerInstance(group, instanceId, i.instanceStatus(), i.instanceType(),
-                i.availabilityZone(), i.launchTime(), requested, i.pushConnectionId(), i.pushConnectedAt(), i.addresses())));
+                i.availabilityZone(), i.launchTime(), requested, i.pushConnectionId(), i.pushConnectedAt(), i.addresses(),
+                i.qosPort())));
         return current.isPresent();
     }
 
     @Override
     public synchronized boolean recordPushConnection(String group, String instanceId, String connectionId,
-            Instant connectedAt) {
+            Instant connectedAt, OptionalInt qosPort) {
         Optional<GameServerInstance> current = find(group, instanceId);
-        current.ifPresent(i -> save(withConnection(i, connectionId, Storage.millis(connectedAt))));
+        current.ifPresent(i -> save(i.withPushConnection(connectionId, Storage.millis(connectedAt),
+                qosPort.isPresent() ? qosPort.getAsInt() : null)));
         return current.isPresent();
     }
 
     @Override
     public synchronized boolean clearPushConnection(String group, String instanceId, String connectionId) {
         Optional<GameServerInstance> current = find(group, instanceId).filter(i -> connectionId.equals(i.pushConnectionId()));
-        current.ifPresent(i -> save(withConnection(i, null, null)));
+        current.ifPresent(i -> save(i.withPushConnection(null, null, null)));
         return current.isPresent();
     }
 
@@ -100,11 +103,6 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
     public synchronized Optional<GameServerInstance> findByPushConnection(String connectionId) {
         return instances.values().stream().flatMap(byId -> byId.values().stream())
                 .filter(i -> connectionId.equals(i.pushConnectionId())).findFirst();
-    }
-
-    private static GameServerInstance withConnection(GameServerInstance i, String connectionId, Instant connectedAt) {
-        return new GameServerInstance(i.gameServerGroupName(), i.instanceId(), i.instanceStatus(), i.instanceType(),
-                i.availabilityZone(), i.launchTime(), i.replacementRequested(), connectionId, connectedAt, i.addresses());
     }
 
     @Override
@@ -129,6 +127,6 @@ public final class InMemoryInstanceRepository implements InstanceRepository {
     private static GameServerInstance stored(GameServerInstance i) {
         return new GameServerInstance(i.gameServerGroupName(), i.instanceId(), i.instanceStatus(), i.instanceType(),
                 i.availabilityZone(), Storage.millis(i.launchTime()), i.replacementRequested(), i.pushConnectionId(),
-                Storage.millis(i.pushConnectedAt()), i.addresses());
+                Storage.millis(i.pushConnectedAt()), i.addresses(), i.qosPort());
     }
 }
