@@ -230,8 +230,8 @@ public final class Agent implements AutoCloseable {
             });
             PushConnection push = null;
             if (config.pushEndpoint() != null) {
-                push = new PushConnection(config.pushEndpoint(), instanceId, config.gameServerGroupName(), region,
-                        credentials, supervisor, scheduler, clock, config.timings().pushPing(),
+                push = new PushConnection(config.pushEndpoint(), instanceId, config.gameServerGroupName(), portOf(qosBeacon),
+                        region, credentials, supervisor, scheduler, clock, config.timings().pushPing(),
                         new Backoff(PushConnection.RECONNECT_INITIAL, PushConnection.RECONNECT_MAX, context.jitter()), log);
                 supervisor.healthChannel(push);
                 ClaimCatchUp.ServerSessions sessions = config.apiEndpoint() == null ? ClaimCatchUp.ServerSessions.NONE
@@ -284,9 +284,13 @@ public final class Agent implements AutoCloseable {
         return loopback ? InetAddress.getByName(connectionAddress) : new InetSocketAddress(0).getAddress();
     }
 
-    /** The QoS beacon's UDP port, if it runs. */
+    /** The QoS beacon's UDP port, if it runs (the port its push connection reports). */
     public java.util.OptionalInt qosPort() {
-        return qosBeacon.map(b -> java.util.OptionalInt.of(b.port())).orElse(java.util.OptionalInt.empty());
+        return portOf(qosBeacon);
+    }
+
+    private static java.util.OptionalInt portOf(Optional<QosBeacon> beacon) {
+        return beacon.map(b -> java.util.OptionalInt.of(b.port())).orElse(java.util.OptionalInt.empty());
     }
 
     public int gsdkPort() {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
@@ -54,6 +55,8 @@ final class PushConnection implements WebSocket.Listener, HealthChannel {
     private final String instanceId;
     private final String groupName;
     private final String region;
+    /** The QoS beacon's port, given in the connect so that Gamefleet lists it (none: no beacon runs). */
+    private final OptionalInt qosPort;
     private final AwsCredentialsProvider credentials;
     private final Supervisor supervisor;
     private final ScheduledExecutorService scheduler;
@@ -83,12 +86,13 @@ final class PushConnection implements WebSocket.Listener, HealthChannel {
 
     private record Pending(CompletableFuture<?> written, Instant at) {}
 
-    PushConnection(URI endpoint, String instanceId, String groupName, String region, AwsCredentialsProvider credentials,
-            Supervisor supervisor, ScheduledExecutorService scheduler, Clock clock, Duration pingPeriod, Backoff backoff,
-            AgentLog log) {
+    PushConnection(URI endpoint, String instanceId, String groupName, OptionalInt qosPort, String region,
+            AwsCredentialsProvider credentials, Supervisor supervisor, ScheduledExecutorService scheduler, Clock clock,
+            Duration pingPeriod, Backoff backoff, AgentLog log) {
         this.endpoint = endpoint;
         this.instanceId = instanceId;
         this.groupName = groupName;
+        this.qosPort = qosPort;
         this.region = region;
         this.credentials = credentials;
         this.supervisor = supervisor;
@@ -137,7 +141,8 @@ final class PushConnection implements WebSocket.Listener, HealthChannel {
         }
         URI uri = URI.create(endpoint + (endpoint.getQuery() == null ? "?" : "&")
                 + PushChannel.INSTANCE_ID_PARAMETER + "=" + encode(instanceId) + "&" + PushChannel.GROUP_NAME_PARAMETER + "="
-                + encode(groupName));
+                + encode(groupName)
+                + (qosPort.isPresent() ? "&" + PushChannel.QOS_PORT_PARAMETER + "=" + qosPort.getAsInt() : ""));
         WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10));
         try {
             signedHeaders(uri).forEach((name, values) -> {

@@ -64,6 +64,7 @@ class AgentProcessTest {
                 .put("apiEndpoint", "http://127.0.0.1:" + gamefleet.port())
                 .put("pushEndpoint", "ws://127.0.0.1:" + gamefleet.port() + "/push")
                 .put("command", ChildJvm.java()).put("processes", processes).put("gsdkPort", 0)
+                .put("qosPort", 0)
                 .put("workDirectory", work.resolve("agent").toString()).put("serversDirectory", work.resolve("servers").toString());
         ChildJvm.args(ScriptedGsdkServer.class, "match-until", endFile.toString()).forEach(c.putArray("args")::add);
         c.putObject("ports").putObject("game").put("from", gamePort).put("to", gamePort + processes - 1);
@@ -94,7 +95,8 @@ class AgentProcessTest {
         ChildJvm.await("push channel open", gamefleet::pushOpen);
         assertThat(gamefleet.pushConnects.get(0).get("authorization"))
                 .startsWith("AWS4-HMAC-SHA256 Credential=test/").contains("/us-east-1/execute-api/aws4_request");
-        assertThat(gamefleet.pushConnects.get(0).get("query")).isEqualTo("instanceId=i-1&gameServerGroupName=g");
+        assertThat(gamefleet.pushConnects.get(0).get("query")).as("no beacon (qosPort 0), no qosPort")
+                .isEqualTo("instanceId=i-1&gameServerGroupName=g");
         Instant now = Instant.now();
         gamefleet.push(JSON.createObjectNode().put("action", "claimed").put("gameServerGroupName", "g")
                 .put("gameServerId", id).put("gameServerData", "{\"map\":\"dust2\"}")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.catalog.PushChannel;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -88,15 +89,21 @@ class AgentStartTest {
         }
     }
 
+    /** It answers on its port, which the push channel's connect reports (so that Gamefleet lists it). */
     @Test
     void theAgentsQosBeaconAnswersOnItsLoopbackPortAndClosesWithIt() throws Exception {
         int port;
         try (java.net.DatagramSocket free = new java.net.DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
             port = free.getLocalPort();
         }
-        Agent agent = Agent.start(config("{\"instanceId\": \"i-1\", \"qosPort\": " + port + "}"), CREDENTIALS, context(() -> { }));
-        try (java.net.DatagramSocket client = new java.net.DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
+        FakeGamefleet gamefleet = new FakeGamefleet().start();
+        Agent agent = Agent.start(config("{\"instanceId\": \"i-1\", \"qosPort\": " + port + ", \"pushEndpoint\": \"ws://127.0.0.1:"
+                + gamefleet.port() + "/push\"}"), CREDENTIALS, context(() -> { }));
+        try (gamefleet; java.net.DatagramSocket client = new java.net.DatagramSocket(0, InetAddress.getByName("127.0.0.1"))) {
             assertThat(agent.qosPort()).hasValue(port);
+            ChildJvm.await("the push channel's connect", () -> !gamefleet.pushConnects.isEmpty());
+            assertThat(gamefleet.pushConnects.get(0).get("query"))
+                    .isEqualTo("instanceId=i-1&gameServerGroupName=g&" + PushChannel.QOS_PORT_PARAMETER + "=" + port);
             client.setSoTimeout(30_000); // a missing reply fails the test instead of hanging it
             client.send(new java.net.DatagramPacket(new byte[] {(byte) 0xFF, (byte) 0xFF, 42}, 3, InetAddress.getByName("127.0.0.1"), port));
             java.net.DatagramPacket reply = new java.net.DatagramPacket(new byte[16], 16);
