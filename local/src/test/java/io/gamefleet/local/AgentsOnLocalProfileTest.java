@@ -3,6 +3,8 @@ package io.gamefleet.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.catalog.Routes;
 import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.agents.InstanceAgents;
 import java.io.IOException;
@@ -69,6 +71,32 @@ class AgentsOnLocalProfileTest {
             return new ProcessBuilder("python3", "--version").redirectErrorStream(true).start().waitFor() == 0;
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /**
+     * {@code GET /qos-servers} lists the instance's beacon, on its loopback port of its own, once its
+     * agent is connected; a ping (two 0xFF bytes, then the client's own) to it is echoed back with
+     * the first two bytes zeroed.
+     */
+    @Test
+    @Order(0)
+    void theInstancesQosBeaconIsListedAndAnswersAPing() throws Exception {
+        JsonNode listed = await("the instance's beacon listed", () -> {
+            JsonNode servers = matchmaker.call("GET", Routes.LIST_QOS_SERVERS.path()).ok().body()
+                    .path("QosServers");
+            return servers.size() == 1 ? servers.get(0) : null;
+        });
+        assertThat(listed.path("Region").asText()).isEqualTo(LocalAccount.REGION);
+        assertThat(listed.path("ServerUrl").asText()).isEqualTo("127.0.0.1");
+        int port = listed.path("Port").asInt();
+        try (java.net.DatagramSocket client = new java.net.DatagramSocket(0, java.net.InetAddress.getByName("127.0.0.1"))) {
+            client.setSoTimeout(30_000); // a missing reply fails the test instead of hanging it
+            byte[] ping = {(byte) 0xFF, (byte) 0xFF, 7};
+            client.send(new java.net.DatagramPacket(ping, ping.length, java.net.InetAddress.getByName("127.0.0.1"), port));
+            java.net.DatagramPacket reply = new java.net.DatagramPacket(new byte[16], 16);
+            client.receive(reply);
+            assertThat(java.util.Arrays.copyOf(reply.getData(), reply.getLength())).containsExactly(0, 0, 7);
         }
     }
 
