@@ -84,8 +84,8 @@ final class AgentFixture {
     /** The same, reconnecting on {@code backoff}. */
     PushConnection pushConnection(java.net.URI endpoint, software.amazon.awssdk.auth.credentials.AwsCredentialsProvider credentials,
             java.util.concurrent.ScheduledExecutorService scheduler, java.time.Duration pingPeriod, Backoff backoff) {
-        return new PushConnection(endpoint, "i-1", "g", java.util.OptionalInt.empty(), "us-east-1", credentials, supervisor, scheduler, clock, pingPeriod,
-                backoff, new AgentLog(clock, log::add));
+        return new PushConnection(endpoint, "i-1", "g", java.util.OptionalInt.empty(), "us-east-1", credentials, supervisor,
+                scheduler, clock, pingPeriod, backoff, new AgentLog(clock, log::add));
     }
 
     ServerRecord server(int slot) {

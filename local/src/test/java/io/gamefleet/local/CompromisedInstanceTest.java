@@ -3,6 +3,9 @@ package io.gamefleet.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.catalog.LocalAccount;
+import io.gamefleet.catalog.PushChannel;
+import io.gamefleet.catalog.Routes;
 import io.gamefleet.domain.Caller;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.Principals;
@@ -211,5 +214,31 @@ class CompromisedInstanceTest {
         assertThat(asAttacker.call("POST", sessions, GamefleetClient.obj().put("SessionId", id)).status()).isEqualTo(403);
         assertThat(asAttacker.call("GET", sessions + "/" + id).status()).isEqualTo(403);
         LOCAL.admin().call("GET", sessions + "/" + id).error(404, "NotFoundException");
+    }
+
+    /**
+     * Its beacon's port is its own instance's to give: one that is no port refuses its connect with
+     * nothing written; it gives none for its neighbour; the port it gives is listed with its own
+     * instance's address alone.
+     */
+    @Test
+    @Order(8)
+    void itsQosPortIsOnlyAPortOfItsOwnInstance() throws Exception {
+        for (String bad : List.of("0", "65536", "-1", "03075", "3075%20", "x")) {
+            assertThat(PushClient.connect(LOCAL.profile().endpoint(), attackerPrincipal, LOCAL.signingClock(), GROUP,
+                    attacker, "&" + PushChannel.QOS_PORT_PARAMETER + "=" + bad).refusedWith()).as(bad).isEqualTo(400);
+        }
+        assertThat(PushClient.connect(LOCAL.profile().endpoint(), attackerPrincipal, LOCAL.signingClock(), GROUP,
+                neighbour, "&" + PushChannel.QOS_PORT_PARAMETER + "=9").refusedWith()).isEqualTo(403);
+        String qosServers = Routes.LIST_QOS_SERVERS.path();
+        assertThat(asAttacker.call("GET", qosServers).ok().body().path("QosServers")).as("nothing recorded").isEmpty();
+
+        PushClient.Connected connected = PushClient.connect(LOCAL.profile().endpoint(), attackerPrincipal,
+                LOCAL.signingClock(), GROUP, attacker, "&" + PushChannel.QOS_PORT_PARAMETER + "=9");
+        assertThat(connected.refusedWith()).isZero();
+        try (PushClient agent = connected.client()) {
+            assertThat(asAttacker.call("GET", qosServers).ok().body().path("QosServers").toString())
+                    .isEqualTo("[{\"Region\":\"" + LocalAccount.REGION + "\",\"ServerUrl\":\"127.0.0.1\",\"Port\":9}]");
+        }
     }
 }

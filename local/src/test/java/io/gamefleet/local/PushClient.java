@@ -41,9 +41,15 @@ public final class PushClient implements AutoCloseable {
     /** Connects as {@code principal} for the instance; {@code refusedWith} is the upgrade's status when refused. */
     static Connected connect(URI endpoint, Principal principal, Clock clock, String group, String instanceId)
             throws Exception {
+        return connect(endpoint, principal, clock, group, instanceId, "");
+    }
+
+    /** The same, the connect's query ending in {@code moreQuery} (say "&qosPort=3075"). */
+    static Connected connect(URI endpoint, Principal principal, Clock clock, String group, String instanceId,
+            String moreQuery) throws Exception {
         PushClient client = new PushClient();
         String target = PushChannel.LOCAL_PATH + "?" + PushChannel.GROUP_NAME_PARAMETER + "=" + group + "&"
-                + PushChannel.INSTANCE_ID_PARAMETER + "=" + instanceId;
+                + PushChannel.INSTANCE_ID_PARAMETER + "=" + instanceId + moreQuery;
         ClientUpgradeRequest upgrade = new ClientUpgradeRequest();
         ApiClient.signedHeaders(endpoint, LocalAccount.REGION,
                 AwsCredentialsIdentity.create(principal.accessKeyId(), principal.secretAccessKey()), clock, "GET", target,
