@@ -5,6 +5,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntSupplier;
 import java.util.stream.Stream;
@@ -31,9 +32,12 @@ final class ProcessSlots {
         int startTimeouts;
         /** The previous process's exit code, when it had one the agent could know. */
         Integer lastExitCode;
+        /** Its port of each name of the config's {@code ports}, which every process in it is given. */
+        final Map<String, Integer> ports;
 
-        Slot(int index) {
+        Slot(int index, Map<String, Integer> ports) {
             this.index = index;
+            this.ports = Map.copyOf(ports);
         }
     }
 
@@ -62,7 +66,7 @@ final class ProcessSlots {
         this.changed = changed;
         this.slots = new Slot[config.processes()];
         for (int i = 0; i < slots.length; i++) {
-            slots[i] = new Slot(i);
+            slots[i] = new Slot(i, launch.ports(i));
         }
     }
 
