@@ -101,7 +101,7 @@ public final class AgentConfigReader {
         }
         c.ports().forEach((name, range) -> {
             if (!name.matches(PushChannel.PORT_NAME)) {
-                problems.add("ports." + name + ": a port's name is 1 to 64 letters, digits, '_', '.' or '-' (" + PushChannel.PORT_NAME
+                problems.add("ports." + name + ": a port's name is 1 to 32 letters, digits, '_', '.' or '-' (" + PushChannel.PORT_NAME
                         + "), as its {port:NAME} placeholder and the health report take it");
             }
             if (range.from() < 1 || range.to() > 65535 || range.to() < range.from()) {

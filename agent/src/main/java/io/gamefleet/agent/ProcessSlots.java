@@ -66,7 +66,7 @@ final class ProcessSlots {
         this.changed = changed;
         this.slots = new Slot[config.processes()];
         for (int i = 0; i < slots.length; i++) {
-            slots[i] = new Slot(i, launch.ports(i));
+            slots[i] = new Slot(i, GameServerLaunch.ports(config, i));
         }
     }
 

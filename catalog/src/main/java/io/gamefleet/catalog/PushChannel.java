@@ -127,8 +127,12 @@ public final class PushChannel {
      */
     public static final String PROCESS_PORTS = "ports";
     public static final int PROCESS_MAX_PORTS = 8;
-    /** A port's name, in the agent config as in a report: what its {@code {port:NAME}} placeholder takes. */
-    public static final String PORT_NAME = "[A-Za-z0-9_.-]{1,64}";
+    /**
+     * A port's name, in the agent config as in a report: what its {@code {port:NAME}} placeholder
+     * takes, and short enough that eight keep the server's item, which every claim writes, within
+     * one write unit ({@code WriteUnitsTest}).
+     */
+    public static final String PORT_NAME = "[A-Za-z0-9_.-]{1,32}";
     /**
      * A report's optional crashes and start timeouts on the instance since its previous report that
      * was taken ({@code {"crashes":n,"startTimeouts":n}}, the names above), each at most
