@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntSupplier;
@@ -32,12 +34,12 @@ final class ProcessSlots {
         int startTimeouts;
         /** The previous process's exit code, when it had one the agent could know. */
         Integer lastExitCode;
-        /** Its port of each name of the config's {@code ports}, which every process in it is given. */
+        /** Its port of each name of the config's {@code ports}, in their order: every process in it is given them. */
         final Map<String, Integer> ports;
 
         Slot(int index, Map<String, Integer> ports) {
             this.index = index;
-            this.ports = Map.copyOf(ports);
+            this.ports = Collections.unmodifiableMap(new LinkedHashMap<>(ports));
         }
     }
 
