@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.gamefleet.catalog.PushChannel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,6 +100,10 @@ public final class AgentConfigReader {
                     + " then the stack output MaxGameServersPerInstance into the user data)");
         }
         c.ports().forEach((name, range) -> {
+            if (!name.matches(PushChannel.PORT_NAME)) {
+                problems.add("ports." + name + ": a port's name is 1 to 32 letters, digits, '_', '.' or '-' (" + PushChannel.PORT_NAME
+                        + "), as its {port:NAME} placeholder and the health report take it");
+            }
             if (range.from() < 1 || range.to() > 65535 || range.to() < range.from()) {
                 problems.add("ports." + name + " is " + range.from() + "-" + range.to() + ": it needs 1 <= from <= to <= 65535");
             } else if (range.size() < c.processes()) {
@@ -107,6 +112,10 @@ public final class AgentConfigReader {
                         + range.from() + "-" + (range.from() + c.processes() - 1) + " or lower processes");
             }
         });
+        if (c.ports().size() > PushChannel.PROCESS_MAX_PORTS) {
+            problems.add("ports names " + c.ports().size() + " ranges: at most " + PushChannel.PROCESS_MAX_PORTS
+                    + ", which the health report carries to Gamefleet");
+        }
         if (c.ports().isEmpty()) {
             problems.add("ports is empty: name at least one game port range, e.g. \"ports\": {\"game\": {\"from\": 7777, \"to\": 7786}}");
         }

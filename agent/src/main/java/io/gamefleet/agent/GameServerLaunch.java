@@ -57,6 +57,11 @@ final class GameServerLaunch {
 
     /** Process {@code slot}'s port of each name. */
     Map<String, Integer> ports(int slot) {
+        return ports(config, slot);
+    }
+
+    /** Process {@code slot}'s port of each name of {@code config}'s ports. */
+    static Map<String, Integer> ports(AgentConfig config, int slot) {
         Map<String, Integer> ports = new LinkedHashMap<>();
         config.ports().forEach((name, range) -> ports.put(name, range.from() + slot));
         return ports;

@@ -10,9 +10,9 @@ import java.util.List;
 /**
  * The instance's health report over the push channel (catalog {@code PushChannel.HEALTH}): each
  * registered server's health and its process's state (its PlayFab state, connected players, its
- * slot's crashes, start timeouts and last exit code), and the instance's process events since the
- * last report taken. More servers than one message may list, or more bytes than API Gateway's frame,
- * go in several messages; the process events in the first.
+ * slot's crashes, start timeouts, last exit code and named ports), and the instance's process
+ * events since the last report taken. More servers than one message may list, or more bytes than
+ * API Gateway's frame, go in several messages; the process events in the first.
  */
 final class HealthReport {
     /** The servers one message may list (the route's limit). */
@@ -89,6 +89,10 @@ final class HealthReport {
                 .put(PushChannel.PROCESS_START_TIMEOUTS, slot == null ? 0 : slot.startTimeouts);
         if (slot != null && slot.lastExitCode != null) {
             process.put(PushChannel.PROCESS_LAST_EXIT_CODE, slot.lastExitCode);
+        }
+        if (slot != null && !slot.ports.isEmpty()) {
+            ObjectNode ports = process.putObject(PushChannel.PROCESS_PORTS);
+            slot.ports.forEach(ports::put);
         }
         return entry;
     }

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntSupplier;
 import java.util.stream.Stream;
@@ -31,9 +34,12 @@ final class ProcessSlots {
         int startTimeouts;
         /** The previous process's exit code, when it had one the agent could know. */
         Integer lastExitCode;
+        /** Its port of each name of the config's {@code ports}, in their order: every process in it is given them. */
+        final Map<String, Integer> ports;
 
-        Slot(int index) {
+        Slot(int index, Map<String, Integer> ports) {
             this.index = index;
+            this.ports = Collections.unmodifiableMap(new LinkedHashMap<>(ports));
         }
     }
 
@@ -62,7 +68,7 @@ final class ProcessSlots {
         this.changed = changed;
         this.slots = new Slot[config.processes()];
         for (int i = 0; i < slots.length; i++) {
-            slots[i] = new Slot(i);
+            slots[i] = new Slot(i, GameServerLaunch.ports(config, i));
         }
     }
 

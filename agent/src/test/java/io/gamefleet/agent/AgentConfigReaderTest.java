@@ -159,6 +159,23 @@ class AgentConfigReaderTest {
     }
 
     @Test
+    void portsAreAtMostEightOfNamesTheHealthReportCarries() {
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"game\"", "\"game port\"")))
+                .hasMessageContaining("ports.game port: a port's name is 1 to 32 letters, digits, '_', '.' or '-'");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"game\"", "\"" + "g".repeat(33) + "\"")))
+                .hasMessageContaining("a port's name is 1 to 32");
+        StringBuilder nine = new StringBuilder();
+        for (int i = 0; i < 9; i++) {
+            nine.append(i == 0 ? "" : ", ").append("\"p").append(i).append("\": {\"from\": ").append(7000 + 10 * i)
+                    .append(", \"to\": ").append(7003 + 10 * i).append("}");
+        }
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"game\": {\"from\": 7000, \"to\": 7003}",
+                nine.toString()))).hasMessageContaining("ports names 9 ranges: at most 8");
+        assertThat(AgentConfigReader.parse("agent.json", MINIMAL.replace("\"game\"", "\"Game_1.udp-" + "x".repeat(21) + "\""))
+                .ports()).hasSize(1);
+    }
+
+    @Test
     void placeholdersMustBeKnownAndNamePorts() {
         assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
                 "\"processes\": 4, \"args\": [\"{serverId}\", \"{port:query}\"]")))

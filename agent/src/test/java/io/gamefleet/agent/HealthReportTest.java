@@ -180,6 +180,13 @@ class HealthReportTest {
     }
 
     @Test
+    void eachEntryCarriesItsSlotsNamedPorts() {
+        run(30, true);
+        assertThat(process(last(), a.server(0)).path("ports").toString()).isEqualTo("{\"game\":7000,\"query\":8000}");
+        assertThat(process(last(), a.server(1)).path("ports").toString()).isEqualTo("{\"game\":7001,\"query\":8001}");
+    }
+
+    @Test
     void playerIdsAreCutToTheContractsBoundsAndTheirCountStaysTrue() {
         List<String> players = new ArrayList<>();
         for (int i = 0; i < 150; i++) {

@@ -110,7 +110,7 @@ public final class PushChannel {
 
     /**
      * A server's optional process state in a health report ({@code gameServers[].process}):
-     * {@code {"state":s,"connectedPlayers":n,"playerIds":[...],"crashes":n,"startTimeouts":n,"lastExitCode":n}};
+     * {@code {"state":s,"connectedPlayers":n,"playerIds":[...],"crashes":n,"startTimeouts":n,"lastExitCode":n,"ports":{name:port}}};
      * absent from older agents' reports. Refused (400, nothing written) past these bounds.
      */
     public static final String HEALTH_PROCESS = "process";
@@ -131,6 +131,19 @@ public final class PushChannel {
             "Terminated");
     public static final int PROCESS_MAX_PLAYER_IDS = 100;
     public static final int PROCESS_MAX_PLAYER_ID_LENGTH = 128;
+    /**
+     * The process's named ports (the agent config's {@code ports}, one port of each range per
+     * slot): at most {@link #PROCESS_MAX_PORTS} names of {@link #PORT_NAME}, each a port from 1 to
+     * 65535. CreateSession and DescribeSession answer them as the session's {@code Ports}.
+     */
+    public static final String PROCESS_PORTS = "ports";
+    public static final int PROCESS_MAX_PORTS = 8;
+    /**
+     * A port's name, in the agent config as in a report: what its {@code {port:NAME}} placeholder
+     * takes, and short enough that eight keep the server's item, which every claim writes, within
+     * one write unit ({@code WriteUnitsTest}).
+     */
+    public static final String PORT_NAME = "[A-Za-z0-9_.-]{1,32}";
     /**
      * A report's optional crashes and start timeouts on the instance since its previous report that
      * was taken ({@code {"crashes":n,"startTimeouts":n}}, the names above), each at most

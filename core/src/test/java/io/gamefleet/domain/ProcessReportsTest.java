@@ -11,6 +11,7 @@ import io.gamefleet.domain.fakes.RecordingMetrics.ProcessEventsReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.OptionalInt;
@@ -121,6 +122,21 @@ class ProcessReportsTest {
         assertThat(writes).hasValue(2);
         assertThat(fleet.gameServers().describeProcess(GROUP, "gs-1", Caller.ADMINISTRATOR).process())
                 .isEqualTo(swapped);
+    }
+
+    @Test
+    void changedPortsAloneAreAChangeAndAReportWithoutPortsKeepsTheDigestItHad() {
+        assertThat(ACTIVE.digest()).as("as before reports had ports: an older agent's servers are not written again")
+                .isEqualTo("c82dfdb718267072");
+        report(ProcessEvents.NONE, with("gs-1", ACTIVE));
+        ProcessReport withPorts = new ProcessReport(ProcessState.Active, 2, List.of("p1", "p2"), 1, 0, 139,
+                Map.of("game", 7002, "query", 8002));
+        report(ProcessEvents.NONE, with("gs-1", withPorts));
+        ProcessReport moved = new ProcessReport(ProcessState.Active, 2, List.of("p1", "p2"), 1, 0, 139,
+                Map.of("game", 7003, "query", 8002));
+        report(ProcessEvents.NONE, with("gs-1", moved));
+        assertThat(writes).hasValue(3);
+        assertThat(fleet.server("gs-1").process().ports()).isEqualTo(Map.of("game", 7003, "query", 8002));
     }
 
     @Test

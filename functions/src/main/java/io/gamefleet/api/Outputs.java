@@ -20,6 +20,7 @@ import io.gamefleet.wiring.Services;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -113,6 +114,7 @@ final class Outputs {
             if (r.lastExitCode() != null) {
                 n.put("LastExitCode", r.lastExitCode());
             }
+            ports(n, r.ports());
             time(n, "ReportTime", p.reportedAt());
         }
         return wrap("GameServerProcess", n);
@@ -120,7 +122,8 @@ final class Outputs {
 
     /**
      * Gamefleet's own shape of a session, in FleetIQ's style: {"Session": {...}}, its server's
-     * FleetIQ shape while the server is the session's, and the players its agent last reported on it.
+     * FleetIQ shape while the server is the session's, the named ports its agent reported of its
+     * process, and the players its agent last reported on it.
      */
     static JsonNode sessionResponse(Services services, SessionService.SessionView view) {
         return wrap("Session", session(services, view));
@@ -143,12 +146,21 @@ final class Outputs {
         time(n, "CreationTime", s.claimTime());
         time(n, "ClaimExpirationTime", s.claimExpiresAt());
         view.server().ifPresent(server -> n.set("GameServer", server(server, groupArn, services.clock().instant())));
+        view.server().map(GameServer::process).ifPresent(p -> ports(n, p.ports()));
         view.process().ifPresent(p -> {
             n.put("ConnectedPlayers", p.connectedPlayers());
             ArrayNode players = n.putArray("PlayerIds");
             p.playerIds().forEach(players::add);
         });
         return n;
+    }
+
+    /** A process's named ports as {"Ports": {name: port}}, absent when its agent named none. */
+    private static void ports(ObjectNode n, Map<String, Integer> ports) {
+        if (!ports.isEmpty()) {
+            ObjectNode named = n.putObject("Ports");
+            ports.forEach(named::put);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.gamefleet.push;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.HealthReports;
@@ -11,8 +12,11 @@ import io.gamefleet.domain.ProcessState;
 import io.gamefleet.json.Json;
 import io.gamefleet.wiring.Services;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * {@code $default}: the agent's messages. A ping (which keeps the connection within API Gateway's
@@ -24,6 +28,8 @@ import java.util.Optional;
  * Every message counts against its connection's fair share of the route's throttle, first.
  */
 public final class MessageHandler extends WebSocketHandler {
+    private static final Pattern PORT_NAME = Pattern.compile(PushChannel.PORT_NAME);
+
     public MessageHandler() {
         this(Services.shared());
     }
@@ -80,7 +86,8 @@ public final class MessageHandler extends WebSocketHandler {
      * A server's process, held to the catalog's bounds (a process says what it likes of itself):
      * its counts whole numbers from 0, its state one of PlayFab's, at most {@link PushChannel#MAX_PLAYER_IDS}
      * player ids of 1 to {@link PushChannel#MAX_PLAYER_ID_LENGTH} characters and no more than it
-     * counts players. Members the agent adds beside these are left out.
+     * counts players, its named ports as {@link #ports} holds them. Members the agent adds beside
+     * these are left out.
      */
     private static ProcessReport process(JsonNode process, String where) {
         ProcessState state = present(process, PushChannel.PROCESS_STATE, where).map(s -> {
@@ -121,7 +128,35 @@ public final class MessageHandler extends WebSocketHandler {
             }
             return code.intValue();
         }).orElse(null);
-        return new ProcessReport(state, players, ids, crashes, timeouts, exit);
+        return new ProcessReport(state, players, ids, crashes, timeouts, exit, ports(process, where));
+    }
+
+    /** Its named ports: at most {@link PushChannel#PROCESS_MAX_PORTS} of a {@link PushChannel#PORT_NAME} each, ports 1 to 65535. */
+    private static Map<String, Integer> ports(JsonNode process, String where) {
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        Optional<JsonNode> listed = present(process, PushChannel.PROCESS_PORTS, where);
+        if (listed.isEmpty()) {
+            return ports;
+        }
+        String field = where + "." + PushChannel.PROCESS_PORTS;
+        JsonNode object = listed.get();
+        if (!object.isObject() || object.size() > PushChannel.PROCESS_MAX_PORTS) {
+            throw GamefleetException.invalidRequest(field + " must be an object of at most " + PushChannel.PROCESS_MAX_PORTS
+                    + " named ports, not " + abbreviated(object));
+        }
+        for (var port : (Iterable<Map.Entry<String, JsonNode>>) object::fields) {
+            if (!PORT_NAME.matcher(port.getKey()).matches()) {
+                throw GamefleetException.invalidRequest(field + " names ports by " + PushChannel.PORT_NAME + ", not "
+                        + abbreviated(TextNode.valueOf(port.getKey())));
+            }
+            JsonNode number = port.getValue();
+            if (!number.isIntegralNumber() || !number.canConvertToInt() || number.intValue() < 1 || number.intValue() > 65535) {
+                throw GamefleetException.invalidRequest(field + "." + port.getKey() + " must be a port from 1 to 65535, not "
+                        + abbreviated(number));
+            }
+            ports.put(port.getKey(), number.intValue());
+        }
+        return ports;
     }
 
     /** The instance's events since its previous report that was taken; none from an older agent. */

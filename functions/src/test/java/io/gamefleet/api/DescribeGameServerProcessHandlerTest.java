@@ -53,7 +53,8 @@ class DescribeGameServerProcessHandlerTest {
                 + test.services.settings().groupArn("arena") + "\",\"GameServerId\":\"gs-1\",\"InstanceId\":\""
                 + INSTANCE + "\"}");
 
-        ProcessReport active = new ProcessReport(ProcessState.Active, 3, List.of("p1", "p2"), 1, 0, 139);
+        ProcessReport active = new ProcessReport(ProcessState.Active, 3, List.of("p1", "p2"), 1, 0, 139,
+                Map.of("query", 8000, "game", 7000));
         test.servers.setHealthLease("arena", "gs-1", INSTANCE, new HealthLease(test.clock.instant().plusSeconds(600),
                 Optional.of(test.clock.instant()), "conn-1", Optional.of(new ReportedProcess(active,
                         test.clock.instant(), test.clock.instant(), test.clock.instant().plusSeconds(86_400)))));
@@ -64,6 +65,7 @@ class DescribeGameServerProcessHandlerTest {
         assertThat(process.get("Crashes").asInt()).isEqualTo(1);
         assertThat(process.get("StartTimeouts").asInt()).isZero();
         assertThat(process.get("LastExitCode").asInt()).isEqualTo(139);
+        assertThat(process.get("Ports").toString()).isEqualTo("{\"game\":7000,\"query\":8000}");
         assertThat(process.get("ReportTime").decimalValue())
                 .isEqualByComparingTo(java.math.BigDecimal.valueOf(test.clock.instant().toEpochMilli(), 3));
     }

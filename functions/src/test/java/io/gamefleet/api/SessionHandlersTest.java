@@ -95,6 +95,7 @@ class SessionHandlersTest {
         assertThat(gameServer.get("InstanceId").asText()).isEqualTo(INSTANCE);
         assertThat(gameServer.get("ConnectionInfo").asText()).startsWith("10.0.0.1:");
         assertThat(gameServer.get("ClaimStatus").asText()).isEqualTo("CLAIMED");
+        assertThat(session.has("Ports")).as("its agent named none").isFalse();
         assertThat(claimed()).isEqualTo(1);
 
         test.clock.advance(Duration.ofSeconds(5));
@@ -177,6 +178,28 @@ class SessionHandlersTest {
     private static void assertBad(APIGatewayV2HTTPResponse response, String message) {
         assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(400);
         assertThat(response.getBody()).contains(message);
+    }
+
+    /** The server's process as its agent reports it with its health: StandingBy, with its named ports. */
+    private void reportsPorts(String server, int gamePort) {
+        ProcessReport standingBy = new ProcessReport(ProcessState.StandingBy, 0, List.of(), 0, 0, null,
+                Map.of("game", gamePort, "query", gamePort + 1000));
+        test.servers.setHealthLease("arena", server, INSTANCE, new HealthLease(test.clock.instant().plusSeconds(600),
+                Optional.of(test.clock.instant()), "conn-1", Optional.of(new ReportedProcess(standingBy,
+                        test.clock.instant(), test.clock.instant(), test.clock.instant().plusSeconds(86_400)))));
+    }
+
+    @Test
+    void aSessionAnswersTheNamedPortsItsServersAgentReportedUntilItEnds() {
+        reportsPorts("gs-1", 7001);
+        reportsPorts("gs-2", 7002);
+        JsonNode session = RestEvents.ok(post("arena", body("c", "[]"), MATCHMAKER)).get("Session");
+        int game = session.get("GameServerId").asText().equals("gs-1") ? 7001 : 7002;
+        assertThat(session.get("Ports").toString()).isEqualTo("{\"game\":" + game + ",\"query\":" + (game + 1000) + "}");
+        assertThat(RestEvents.ok(get("arena", ID, MATCHMAKER)).get("Session").get("Ports")).isEqualTo(session.get("Ports"));
+
+        test.servers.deregister("arena", session.get("GameServerId").asText(), Optional.empty());
+        assertThat(RestEvents.ok(get("arena", ID, MATCHMAKER)).get("Session").has("Ports")).as("ended: no server's").isFalse();
     }
 
     @Test

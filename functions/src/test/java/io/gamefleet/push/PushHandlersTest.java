@@ -196,7 +196,7 @@ class PushHandlersTest {
     }
 
     private static final String ACTIVE = "{\"state\":\"Active\",\"connectedPlayers\":2,\"playerIds\":[\"p1\",\"p2\"],"
-            + "\"crashes\":1,\"startTimeouts\":0,\"lastExitCode\":139}";
+            + "\"crashes\":1,\"startTimeouts\":0,\"lastExitCode\":139,\"ports\":{\"game\":7002,\"query\":8002}}";
 
     @Test
     void aReportsProcessIsKeptAndItsEventsCountedAndOneWithoutIsTakenAsBefore() {
@@ -204,12 +204,15 @@ class PushHandlersTest {
         serverOn("gs-1", INSTANCE);
         var message = registry.push(PushChannel.MESSAGE);
         APIGatewayV2WebSocketResponse taken = message.handleRequest(event("$default", "conn-1", null, null,
-                withProcess(ACTIVE.replace("}", ",\"fromANewerAgent\":true}"), "{\"crashes\":3,\"startTimeouts\":1}")),
+                withProcess(ACTIVE.replaceFirst("^\\{", "{\"fromANewerAgent\":true,"), "{\"crashes\":3,\"startTimeouts\":1}")),
                 null);
         assertThat(taken.getStatusCode()).isEqualTo(200);
         assertThat(taken.getBody()).isNull();
         GameServerProcess kept = test.services.gameServers().describeProcess("arena", "gs-1", Caller.ADMINISTRATOR);
-        assertThat(kept.process()).isEqualTo(new ProcessReport(ProcessState.Active, 2, List.of("p1", "p2"), 1, 0, 139));
+        assertThat(kept.process()).isEqualTo(new ProcessReport(ProcessState.Active, 2, List.of("p1", "p2"), 1, 0, 139,
+                Map.of("game", 7002, "query", 8002)));
+        assertThat(test.servers.find("gs-1").orElseThrow().process().ports()).as("on the server's item, for a session's answer")
+                .isEqualTo(Map.of("game", 7002, "query", 8002));
         assertThat(test.metrics.processEvents()).extracting(e -> e.events()).containsExactly(new ProcessEvents(3, 1));
 
         test.clock.advance(java.time.Duration.ofSeconds(1));
@@ -252,6 +255,18 @@ class PushHandlersTest {
         refusals.put(withProcess("{\"connectedPlayers\":1,\"playerIds\":[\"p1\",\"p2\"]}", null),
                 "gameServers[0].process names 2 players but counts 1 connected");
         refusals.put(withProcess("{\"lastExitCode\":1e3}", null), "process.lastExitCode must be a whole number");
+        String ninePorts = java.util.stream.IntStream.range(0, 9).mapToObj(i -> "\"p" + i + "\":" + (7000 + i))
+                .collect(java.util.stream.Collectors.joining(",", "{", "}"));
+        refusals.put(withProcess("{\"ports\":[7002]}", null), "gameServers[0].process.ports must be an object of at most 8");
+        refusals.put(withProcess("{\"ports\":" + ninePorts + "}", null), "process.ports must be an object of at most 8 named ports");
+        refusals.put(withProcess("{\"ports\":{\"game port\":7002}}", null), "process.ports names ports by [A-Za-z0-9_.-]{1,32}");
+        refusals.put(withProcess("{\"ports\":{\"" + "g".repeat(33) + "\":7002}}", null), "names ports by");
+        refusals.put(withProcess("{\"ports\":{\"\":7002}}", null), "names ports by");
+        refusals.put(withProcess("{\"ports\":{\"game\":0}}", null), "process.ports.game must be a port from 1 to 65535");
+        refusals.put(withProcess("{\"ports\":{\"game\":65536}}", null), "process.ports.game must be a port from 1 to 65535");
+        refusals.put(withProcess("{\"ports\":{\"game\":\"7002\"}}", null), "must be a port from 1 to 65535");
+        refusals.put(withProcess("{\"ports\":{\"game\":7002.5}}", null), "must be a port from 1 to 65535");
+        refusals.put(withProcess("{\"ports\":{\"game\":99999999999}}", null), "must be a port from 1 to 65535");
         refusals.put(withProcess(ACTIVE, "[3]"), "processEvents must be an object");
         refusals.put(withProcess(ACTIVE, "{\"crashes\":100001}"), "processEvents.crashes must be a whole number from 0 to 100000");
         refusals.put(withProcess(ACTIVE, "{\"startTimeouts\":-2}"), "processEvents.startTimeouts must be a whole number");

@@ -123,6 +123,20 @@ class CompromisedInstanceTest {
                 assertThat(refused.path("__type").asText()).as(id)
                         .isEqualTo(id.equals(theirs) ? "UnauthorizedException" : "InvalidRequestException");
             }
+            // Its own server, with ports no agent config has: the session answers them, so they are bounded too.
+            String own = before.stream().filter(s -> s.contains("@" + attacker + "=")).findFirst().orElseThrow().split("@")[0];
+            var ownBefore = LOCAL.profile().services().gameServers().describe(GROUP, own, Caller.UNBOUND);
+            String ninePorts = java.util.stream.IntStream.range(0, 9).mapToObj(i -> "\"p" + i + "\":" + (7000 + i))
+                    .collect(java.util.stream.Collectors.joining(",", "{", "}"));
+            for (String ports : List.of(ninePorts, "{\"game\":70000}", "{\"evil.example:443 \":7000}")) {
+                agent.send("{\"action\":\"health\",\"gameServerGroupName\":\"" + GROUP + "\",\"gameServers\":"
+                        + "[{\"gameServerId\":\"" + own + "\",\"healthCheck\":\"HEALTHY\",\"process\":{\"ports\":" + ports + "}}]}");
+                JsonNode refused = GamefleetClient.JSON.readTree(agent.next(WITHIN));
+                assertThat(refused.path("__type").asText()).as(ports).isEqualTo("InvalidRequestException");
+                assertThat(refused.path("Message").asText()).as(ports).contains("process.ports");
+            }
+            assertThat(LOCAL.profile().services().gameServers().describe(GROUP, own, Caller.UNBOUND))
+                    .as("its own server: no lease, no process written").isEqualTo(ownBefore);
         }
         assertThat(servers()).isEqualTo(before);
         assertThat(LOCAL.profile().services().gameServers().describe(GROUP, theirs, Caller.UNBOUND).healthLeaseExpiresAt())

@@ -18,7 +18,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * What the agents report of their game servers' processes, in GameServers:
  * <ul>
  * <li>on the server's item, a summary ({@link #summary}: the state and player count, which the
- *     balancer counts from the items it reads anyway, and the report's digest, which tells a health
+ *     balancer counts from the items it reads anyway, the named ports, which a session's answer
+ *     gives from the server it claims or reads anyway, and the report's digest, which tells a health
  *     report whether it changes anything), written with the server's lease, in no index;</li>
  * <li>the whole report, an item of its own, {@code #process#<gameServerId>} (no game server id can
  *     take it: {@code #} is outside the id pattern), in no index either: written only when the
@@ -35,6 +36,7 @@ final class ProcessItems {
     static final String STATE = "ProcessState";
     static final String CONNECTED_PLAYERS = "ConnectedPlayers";
     static final String DIGEST = "ProcessDigest";
+    static final String PORTS = "ProcessPorts";
 
     private final DynamoDbClient dynamoDb;
     private final String tableName;
@@ -52,7 +54,25 @@ final class ProcessItems {
         }
         item.put(CONNECTED_PLAYERS, AttributeValue.fromN(Integer.toString(summary.connectedPlayers())));
         item.put(DIGEST, AttributeValue.fromS(summary.digest()));
+        if (!summary.ports().isEmpty()) {
+            item.put(PORTS, ports(summary.ports()));
+        }
         return item;
+    }
+
+    /** Name to port, as a map of numbers. */
+    private static AttributeValue ports(Map<String, Integer> ports) {
+        Map<String, AttributeValue> m = new HashMap<>();
+        ports.forEach((name, port) -> m.put(name, AttributeValue.fromN(Integer.toString(port))));
+        return AttributeValue.fromM(m);
+    }
+
+    private static Map<String, Integer> ports(AttributeValue ports) {
+        Map<String, Integer> m = new HashMap<>();
+        if (ports != null) {
+            ports.m().forEach((name, port) -> m.put(name, Integer.valueOf(port.n())));
+        }
+        return m;
     }
 
     /** The summary a server's item holds, or null when its agent reported none. */
@@ -63,7 +83,7 @@ final class ProcessItems {
         }
         AttributeValue state = item.get(STATE);
         return new ProcessSummary(state == null ? null : ProcessState.valueOf(state.s()),
-                Integer.parseInt(item.get(CONNECTED_PLAYERS).n()), digest.s());
+                Integer.parseInt(item.get(CONNECTED_PLAYERS).n()), ports(item.get(PORTS)), digest.s());
     }
 
     /**
@@ -74,6 +94,12 @@ final class ProcessItems {
         values.put(":processPlayers", AttributeValue.fromN(Integer.toString(summary.connectedPlayers())));
         values.put(":processDigest", AttributeValue.fromS(summary.digest()));
         String sets = CONNECTED_PLAYERS + " = :processPlayers, " + DIGEST + " = :processDigest";
+        if (summary.ports().isEmpty()) {
+            removes.add(PORTS);
+        } else {
+            values.put(":processPorts", ports(summary.ports()));
+            sets += ", " + PORTS + " = :processPorts";
+        }
         if (summary.state() == null) {
             removes.add(STATE);
             return sets;
@@ -103,6 +129,9 @@ final class ProcessItems {
         if (p.lastExitCode() != null) {
             item.put("LastExitCode", AttributeValue.fromN(Integer.toString(p.lastExitCode())));
         }
+        if (!p.ports().isEmpty()) {
+            item.put("Ports", ports(p.ports()));
+        }
         item.put("ReportedAt", GameServerSchema.number(reported.at()));
         // TTL takes epoch seconds.
         item.put("ExpiresAt", AttributeValue.fromN(Long.toString(reported.keepUntil().getEpochSecond())));
@@ -127,7 +156,7 @@ final class ProcessItems {
                 Integer.parseInt(item.get("ConnectedPlayers").n()),
                 players == null ? List.of() : players.l().stream().map(AttributeValue::s).toList(),
                 Integer.parseInt(item.get("Crashes").n()), Integer.parseInt(item.get("StartTimeouts").n()),
-                exit == null ? null : Integer.valueOf(exit.n()));
+                exit == null ? null : Integer.valueOf(exit.n()), ports(item.get("Ports")));
         return Optional.of(new GameServerProcess(item.get("GameServerGroupName").s(), server.gameServerId(),
                 item.get("ProcessInstanceId").s(), report, Instant.ofEpochMilli(Long.parseLong(item.get("ReportedAt").n()))));
     }

@@ -197,6 +197,29 @@ class WriteUnitsTest {
         assertThat(RECORDER.writes.get(0).table()).as("the claim's item write").isEqualTo(1.0);
     }
 
+    /**
+     * The named ports ride on the server's item, which a claim reads and writes anyway: the most a
+     * report may name (8 of 32 characters) keeps its summary, and the claim, within one unit.
+     */
+    @Test
+    void theMostNamedPortsKeepTheServersItemWithinOneUnit() {
+        GameServer reported = onItsOwnInstance("ports");
+        Map<String, Integer> ports = new TreeMap<>();
+        for (int n = 0; n < io.gamefleet.catalog.PushChannel.PROCESS_MAX_PORTS; n++) {
+            ports.put(n + "-" + "p".repeat(30), 65_535 - n);
+        }
+        ProcessReport standingBy = new ProcessReport(ProcessState.StandingBy, 0, List.of(), 0, 0, null, ports);
+        servers.setHealthLease(group, reported.gameServerId(), reported.instanceId(), new HealthLease(T0.plusSeconds(600),
+                Optional.of(T0), "conn-1", Optional.of(new ReportedProcess(standingBy, T0, T0, T0.plusSeconds(86_400))))).orElseThrow();
+        assertThat(RECORDER.writes).extracting(Write::total).containsExactly(1.0, 1.0);
+        RECORDER.writes.clear();
+        GameServer candidate = servers.claimCandidates(group, InstanceStatus.ACTIVE, T0, T0, 10).servers().stream()
+                .filter(c -> c.gameServerId().equals(reported.gameServerId())).findFirst().orElseThrow();
+        assertThat(servers.tryClaim(candidate, condition(T0), T0.plusSeconds(60), Optional.of("match")).orElseThrow()
+                .process().ports()).isEqualTo(ports);
+        assertThat(RECORDER.writes.get(0).table()).as("the claim's item write").isEqualTo(1.0);
+    }
+
     /** A server of this test's group on an instance of its own (leases are ended per instance). */
     private GameServer onItsOwnInstance(String name) {
         GameServer s = server.toBuilder().gameServerId(group + "-" + name).instanceId(group + "-" + name + "-i").build();
@@ -232,10 +255,11 @@ class WriteUnitsTest {
         RECORDER.writes.clear();
         for (int report = 0; report < 120; report++) {
             int second = (report * 30) % 600;
-            ProcessReport process = second < 60 ? new ProcessReport(ProcessState.StandingBy, 0, List.of(), 0, 0, null)
-                    : second == 570 ? new ProcessReport(ProcessState.Terminating, 8, players(8, 36), 0, 0, null)
-                    : second < 120 ? new ProcessReport(ProcessState.Active, 4, players(4, 36), 0, 0, null)
-                    : new ProcessReport(ProcessState.Active, 8, players(8, 36), 0, 0, null);
+            Map<String, Integer> ports = Map.of("game", 7000, "query", 8000);
+            ProcessReport process = second < 60 ? new ProcessReport(ProcessState.StandingBy, 0, List.of(), 0, 0, null, ports)
+                    : second == 570 ? new ProcessReport(ProcessState.Terminating, 8, players(8, 36), 0, 0, null, ports)
+                    : second < 120 ? new ProcessReport(ProcessState.Active, 4, players(4, 36), 0, 0, null, ports)
+                    : new ProcessReport(ProcessState.Active, 8, players(8, 36), 0, 0, null, ports);
             reports.report("conn-" + s.instanceId(), group, List.of(new HealthReports.Report(s.gameServerId(), true,
                     withProcess ? Optional.of(process) : Optional.empty())), ProcessEvents.NONE);
             clock.advance(java.time.Duration.ofSeconds(30));

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -178,7 +179,8 @@ public abstract class HealthLeaseContract {
 
     // ---- the process, with the lease --------------------------------------------------------
 
-    private static final ProcessReport ACTIVE_TWO = new ProcessReport(ProcessState.Active, 3, List.of("p1", "p2"), 1, 0, 139);
+    private static final ProcessReport ACTIVE_TWO = new ProcessReport(ProcessState.Active, 3, List.of("p1", "p2"), 1, 0, 139,
+            Map.of("game", 7002, "query", 8002));
 
     @Test
     void aReportedProcessIsKeptSummedUpOnTheServerAndWholeForFindProcess() {
@@ -188,11 +190,14 @@ public abstract class HealthLeaseContract {
                 Optional.of(new ReportedProcess(ACTIVE_TWO, now, T0, T0.plus(Duration.ofDays(1)))));
 
         GameServer written = servers.setHealthLease(group, s.gameServerId(), instance, lease).orElseThrow();
-        assertThat(written.process()).isEqualTo(new ProcessSummary(ProcessState.Active, 3, ACTIVE_TWO.digest()));
+        assertThat(written.process()).isEqualTo(new ProcessSummary(ProcessState.Active, 3,
+                Map.of("game", 7002, "query", 8002), ACTIVE_TWO.digest()));
         assertThat(stored(s).process()).isEqualTo(written.process());
         assertThat(stored(s).healthLeaseExpiresAt()).isEqualTo(now.plusSeconds(600));
         assertThat(servers.findProcess(stored(s))).contains(new GameServerProcess(group, s.gameServerId(), instance,
                 ACTIVE_TWO, now));
+        assertThat(claim(stored(s), now.plusSeconds(1))).as("a claim answers the server's ports from its own write")
+                .map(GameServer::process).map(ProcessSummary::ports).contains(Map.of("game", 7002, "query", 8002));
 
         // A lease without a process leaves the process as it was.
         servers.setHealthLease(group, s.gameServerId(), instance, healthy(now.plusSeconds(300), Duration.ofMinutes(10)));
@@ -214,8 +219,9 @@ public abstract class HealthLeaseContract {
         starting = new ProcessReport(ProcessState.Terminated, 0, List.of(), 0, 2, null);
         servers.setHealthLease(group, s.gameServerId(), instance, new HealthLease(T0.plusSeconds(600), Optional.of(T0), "c-1",
                 Optional.of(new ReportedProcess(starting, T0.plusSeconds(60), T0, T0.plus(Duration.ofDays(1))))));
-        assertThat(servers.findProcess(stored(s))).as("the exit code and players gone with the new report")
+        assertThat(servers.findProcess(stored(s))).as("the exit code, players and ports gone with the new report")
                 .map(GameServerProcess::process).contains(starting);
+        assertThat(stored(s).process().ports()).isEmpty();
     }
 
     @Test
