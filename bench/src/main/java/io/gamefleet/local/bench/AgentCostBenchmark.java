@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * What a game-server-hour costs with the agent and without, on the real domain and DynamoDB
@@ -117,7 +118,8 @@ public final class AgentCostBenchmark {
                 Optional.empty()).items().stream().map(GameServerInstance::instanceId).toList();
         if (agent) {
             for (String i : instanceIds) {
-                profile.services().pushConnections().connect(Caller.onInstance(i), group, i, "bench-" + i);
+                profile.services().pushConnections().connect(Caller.onInstance(i), group, i, "bench-" + i,
+                        OptionalInt.empty());
             }
         }
         Map<Slot, String> running = new HashMap<>();
