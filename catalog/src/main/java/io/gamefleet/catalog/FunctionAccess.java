@@ -167,6 +167,8 @@ public final class FunctionAccess {
         // (Query), up to QosServers' caps.
         put(Routes.LIST_QOS_SERVERS.functionName(), new Access(List.of(index(GAME_SERVER_GROUPS,
                 Tables.GROUPS_BY_CREATION_INDEX), items(GAME_SERVER_INSTANCES, QUERY)), Set.of()));
+        // the settings' peers alone: no table.
+        put(Routes.LIST_REGIONS.functionName(), new Access(List.of(), Set.of()));
 
         // the JSON door runs every operation in-process, so it may do what any of them may.
         put(Routes.JSON_DOOR.functionName(), union(Routes.ALL.stream().map(r -> BY_FUNCTION.get(r.functionName())).toList()));
@@ -259,6 +261,15 @@ public final class FunctionAccess {
             Operation.DEREGISTER_GAME_SERVER.functionName(), Routes.JSON_DOOR.functionName(),
             Routes.CREATE_SESSION.functionName());
 
+    /**
+     * The functions that call this stage's peers ({@link Settings#PEERS}): CreateSession forwards a
+     * session to a peer, ListQosServers asks each peer for its beacons, ListRegions names them. In
+     * AWS each assumes a peer's MATCHMAKER role (sts:AssumeRole on those roles alone) and signs
+     * with it.
+     */
+    private static final Set<String> CALLING_PEERS = Set.of(Routes.CREATE_SESSION.functionName(),
+            Routes.LIST_QOS_SERVERS.functionName(), Routes.LIST_REGIONS.functionName());
+
     private FunctionAccess() {}
 
     /** The access of a push channel route's function. */
@@ -274,6 +285,11 @@ public final class FunctionAccess {
     /** Whether the function asks for standby evaluations (and so needs the balancer's alias and leave to invoke it). */
     public static boolean requestsStandbyEvaluations(String functionName) {
         return REQUESTING_STANDBY.contains(functionName);
+    }
+
+    /** Whether the function calls the stage's peers (and so needs {@link Settings#PEERS} and leave to assume their roles). */
+    public static boolean callsPeers(String functionName) {
+        return CALLING_PEERS.contains(functionName);
     }
 
     /** The access of a catalog function; fails for a function this table does not know. */

@@ -93,18 +93,28 @@ public final class Routes {
     /**
      * Addresses to ping for latency (PlayFab's ListQosServersForTitle): per region, a few ACTIVE
      * instances whose agent is connected with a QoS beacon ({@link PushChannel#QOS_PORT_PARAMETER}),
-     * chosen at random per request, {@code {"QosServers": [{"Region", "ServerUrl", "Port"}]}}. This
-     * stage's own region alone: stages do not peer across regions yet.
+     * chosen at random per request, {@code {"QosServers": [{"Region", "ServerUrl", "Port"}]}}: this
+     * stage's, and each peer's as the peer answers it within the peer budget ({@code Region}: only
+     * that region's, which is what a stage asks its peers).
      */
     public static final ExtensionRoute LIST_QOS_SERVERS =
-            new ExtensionRoute("ListQosServers", "GET", "/qos-servers", Set.of(ADMIN, MATCHMAKER, GAME_SERVER));
+            new ExtensionRoute("ListQosServers", "GET", "/qos-servers", Set.of(ADMIN, MATCHMAKER, GAME_SERVER),
+                    Set.of("Region"));
+
+    /**
+     * The regions a session may be placed in: this stage's (first, {@code "Home": true}) and its
+     * peers' ({@link Settings#PEERS}) with their API URLs, {@code {"Regions": [{"Region", "ApiUrl"?,
+     * "Home"?}]}}: what a console or a client that measures latency reads first.
+     */
+    public static final ExtensionRoute LIST_REGIONS =
+            new ExtensionRoute("ListRegions", "GET", "/regions", Set.of(ADMIN, MATCHMAKER, GAME_SERVER));
 
     /** Gamefleet's own routes, beside the operations'. */
     public static final List<ExtensionRoute> EXTENSIONS = List.of(DESCRIBE_GAME_SERVER_PROCESS, CREATE_SESSION,
             DESCRIBE_SESSION, DESCRIBE_GAME_SERVER_SESSION,
             PUT_STANDBY_POLICY, DESCRIBE_STANDBY_POLICY,
             PUT_CLAIM_STRATEGY, DESCRIBE_CLAIM_STRATEGY,
-            LIST_SESSIONS, LIST_QOS_SERVERS);
+            LIST_SESSIONS, LIST_QOS_SERVERS, LIST_REGIONS);
 
     /** AWS JSON 1.1, where boto3, the AWS CLI and the JavaScript SDK send every operation. */
     public static final JsonDoor JSON_DOOR =

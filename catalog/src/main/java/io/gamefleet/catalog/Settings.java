@@ -129,6 +129,23 @@ public final class Settings {
                     "the function that evaluates a group's standby buffer between balancer runs, invoked asynchronously"
                             + " (the balancer's alias ARN; empty: only the balancer's runs evaluate it)");
 
+    /**
+     * Not in {@link #ALL}: the stack derives it from the context key {@code peerRegions}, for the
+     * functions that call peers ({@link FunctionAccess#callsPeers}); {@code local/run --regions}
+     * sets it for each region's profile. A JSON array, one object per peer region:
+     * {@code {"Region": "eu-west-1", "ApiUrl": "https://<api>.execute-api.eu-west-1.amazonaws.com",
+     * "MatchmakerRoleArn": "arn:aws:iam::<account>:role/..."}}: the role is the peer's MATCHMAKER
+     * role, which the calling function assumes to sign for the peer's API (absent locally, where the
+     * profile gives its functions a MATCHMAKER principal of the peers').
+     */
+    public static final Setting PEERS =
+            new Setting("GAMEFLEET_PEERS", "", "the stage's peer regions, their API URLs and MATCHMAKER roles"
+                    + " (a JSON array; empty: no peers)");
+
+    /** How long one call to a peer may take, all of it: past it the peer is skipped. */
+    public static final Setting PEER_TIMEOUT_MILLIS =
+            new Setting("GAMEFLEET_PEER_TIMEOUT_MILLIS", "1000", "the time budget of one call to a peer region");
+
     /** The IAM roles whose sessions the JSON door (which API Gateway cannot authorize per operation) admits. */
     public static final Setting ADMIN_ROLE_ARN =
             new Setting("GAMEFLEET_ADMIN_ROLE_ARN", "", "the ADMIN callers' IAM role");
@@ -177,7 +194,7 @@ public final class Settings {
             DELETED_RETENTION_SECONDS, ACTIVATION_TIMEOUT_SECONDS, BALANCER_RATE_SECONDS, VIABILITY_WINDOW_SECONDS,
             VIABILITY_THRESHOLD, MAX_GAME_SERVERS_PER_INSTANCE, MAX_INSTANCE_LIFETIME_HOURS,
             GUARANTEED_SERVER_LIFETIME_HOURS, CONNECTION_INFO_CHECK, EXPECTED_GAME_SERVERS,
-            HEARTBEAT_SECONDS, CLAIMS_PER_SECOND, PAGE_TOKEN_KEY, PAGE_TOKEN_SECRET_ARN, ACCOUNT_ID, SCALING_GROUP_PREFIX, STAGE, INSTANCE_PROFILE_ARNS,
+            HEARTBEAT_SECONDS, CLAIMS_PER_SECOND, PEER_TIMEOUT_MILLIS, PAGE_TOKEN_KEY, PAGE_TOKEN_SECRET_ARN, ACCOUNT_ID, SCALING_GROUP_PREFIX, STAGE, INSTANCE_PROFILE_ARNS,
             ACTIVATION_STATE_MACHINE_ARN, DELETION_STATE_MACHINE_ARN, ADMIN_ROLE_ARN, MATCHMAKER_ROLE_ARN,
             GAME_SERVER_ROLE_ARN, ADMIN_ROLE_ID, MATCHMAKER_ROLE_ID, GAME_SERVER_ROLE_ID);
 

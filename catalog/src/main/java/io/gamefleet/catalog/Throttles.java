@@ -89,16 +89,17 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
      * UpdateGameServerGroup's.
      */
     public Map<ExtensionRoute, Limit> perExtension() {
-        return Map.of(Routes.DESCRIBE_GAME_SERVER_PROCESS, new Limit(30, 30),
-                Routes.CREATE_SESSION, perOperation().get(Operation.CLAIM_GAME_SERVER),
-                Routes.DESCRIBE_SESSION, new Limit(30, 30),
-                Routes.DESCRIBE_GAME_SERVER_SESSION, new Limit(30, 30),
-                Routes.PUT_STANDBY_POLICY, perOperation().get(Operation.UPDATE_GAME_SERVER_GROUP),
-                Routes.DESCRIBE_STANDBY_POLICY, new Limit(30, 30),
-                Routes.PUT_CLAIM_STRATEGY, perOperation().get(Operation.UPDATE_GAME_SERVER_GROUP),
-                Routes.DESCRIBE_CLAIM_STRATEGY, new Limit(30, 30),
-                Routes.LIST_SESSIONS, new Limit(30, 30),
-                Routes.LIST_QOS_SERVERS, new Limit(30, 30));
+        return Map.ofEntries(Map.entry(Routes.DESCRIBE_GAME_SERVER_PROCESS, new Limit(30, 30)),
+                Map.entry(Routes.CREATE_SESSION, perOperation().get(Operation.CLAIM_GAME_SERVER)),
+                Map.entry(Routes.DESCRIBE_SESSION, new Limit(30, 30)),
+                Map.entry(Routes.DESCRIBE_GAME_SERVER_SESSION, new Limit(30, 30)),
+                Map.entry(Routes.PUT_STANDBY_POLICY, perOperation().get(Operation.UPDATE_GAME_SERVER_GROUP)),
+                Map.entry(Routes.DESCRIBE_STANDBY_POLICY, new Limit(30, 30)),
+                Map.entry(Routes.PUT_CLAIM_STRATEGY, perOperation().get(Operation.UPDATE_GAME_SERVER_GROUP)),
+                Map.entry(Routes.DESCRIBE_CLAIM_STRATEGY, new Limit(30, 30)),
+                Map.entry(Routes.LIST_SESSIONS, new Limit(30, 30)),
+                Map.entry(Routes.LIST_QOS_SERVERS, new Limit(30, 30)),
+                Map.entry(Routes.LIST_REGIONS, new Limit(30, 30)));
     }
 
     /**

@@ -71,7 +71,7 @@ class RoutesTest {
                 Routes.DESCRIBE_GAME_SERVER_SESSION,
                 Routes.PUT_STANDBY_POLICY, Routes.DESCRIBE_STANDBY_POLICY,
                 Routes.PUT_CLAIM_STRATEGY, Routes.DESCRIBE_CLAIM_STRATEGY,
-                Routes.LIST_SESSIONS, Routes.LIST_QOS_SERVERS);
+                Routes.LIST_SESSIONS, Routes.LIST_QOS_SERVERS, Routes.LIST_REGIONS);
         for (ExtensionRoute extension : Routes.EXTENSIONS) {
             assertThat(Routes.ALL).noneMatch(r -> (r.method() + " " + r.path()).equals(extension.routeKey())
                     || r.functionName().equals(extension.functionName()));
@@ -113,8 +113,19 @@ class RoutesTest {
     void theQosServersAreAnyRolesListing() {
         assertThat(Routes.LIST_QOS_SERVERS.routeKey()).isEqualTo("GET /qos-servers");
         assertThat(Routes.LIST_QOS_SERVERS.roles()).containsExactlyInAnyOrder(Role.ADMIN, Role.MATCHMAKER, Role.GAME_SERVER);
-        assertThat(Routes.LIST_QOS_SERVERS.queryMembers()).isEmpty();
+        assertThat(Routes.LIST_QOS_SERVERS.queryMembers()).containsExactly("Region");
         assertThat(Routes.LIST_QOS_SERVERS.handlerClass()).isEqualTo("io.gamefleet.api.ListQosServersHandler");
+    }
+
+    /** The regions a session may be placed in: any role's read, of no group, that reads no table. */
+    @Test
+    void theRegionsAreAnyRolesListingOfNoTable() {
+        assertThat(Routes.LIST_REGIONS.routeKey()).isEqualTo("GET /regions");
+        assertThat(Routes.LIST_REGIONS.roles()).containsExactlyInAnyOrder(Role.ADMIN, Role.MATCHMAKER, Role.GAME_SERVER);
+        assertThat(FunctionAccess.of(Routes.LIST_REGIONS.functionName()).tables()).isEmpty();
+        assertThat(FunctionAccess.callsPeers(Routes.LIST_REGIONS.functionName())).isTrue();
+        assertThat(FunctionAccess.callsPeers(Routes.CREATE_SESSION.functionName())).isTrue();
+        assertThat(FunctionAccess.callsPeers(Routes.DESCRIBE_SESSION.functionName())).isFalse();
     }
 
     /** A game server's read of its own server's session (or an ADMIN's), never a matchmaker's. */

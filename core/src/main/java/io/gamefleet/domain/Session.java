@@ -12,9 +12,23 @@ import java.util.Set;
  * matchmaker's {@code sessionId} claimed, with what it asked for ({@link Request}) and when
  * ({@code claimTime}, {@code claimExpiresAt}: the claim it made). Kept until {@code keepUntil} (a
  * store may forget it after).
+ *
+ * <p>{@code placedIn} names the peer region a session was placed in (its server is a server of
+ * that region's, and the claim that region's own session): what the home region keeps of it so
+ * that the session id stays the region's ({@link #placedIn}); empty for a session of this region.
  */
 public record Session(Request request, String gameServerId, Instant claimTime, Instant claimExpiresAt,
-        Instant keepUntil) {
+        Instant keepUntil, Optional<String> placedIn) {
+
+    /** A session of this region. */
+    public Session(Request request, String gameServerId, Instant claimTime, Instant claimExpiresAt, Instant keepUntil) {
+        this(request, gameServerId, claimTime, claimExpiresAt, keepUntil, Optional.empty());
+    }
+
+    /** What the home region keeps of a session a peer {@code region} placed at {@code now} on its server {@code gameServerId}. */
+    public static Session placedIn(String region, Request request, String gameServerId, Instant now, Instant keepUntil) {
+        return new Session(request, gameServerId, now, now, keepUntil, Optional.of(region));
+    }
 
     /**
      * What a session request asks: its group (by name), its cookie (null: none), initial players,

@@ -39,4 +39,11 @@ public interface SessionRepository {
      * that of requests with one session id, whatever runs at once, exactly one claims a server.
      */
     Outcome claim(Session session, GameServer candidate, ClaimCondition condition);
+
+    /**
+     * Stores what the home region keeps of a session a peer placed ({@link Session#placedIn}), only
+     * if no session of its id is stored: empty when stored, else the session stored already (a
+     * duplicate's, placed here or elsewhere), with nothing written. Not listed by {@link #listByGroup}.
+     */
+    Optional<Session> place(Session placed);
 }

@@ -3,6 +3,7 @@ package io.gamefleet.domain;
 import io.gamefleet.domain.SessionRepository.Outcome;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,14 +23,16 @@ public final class SessionService {
     private final GameServerService gameServers;
     private final GameServerRepository servers;
     private final SessionRepository sessions;
+    private final PeerRegions peers;
     private final Groups groups;
     private final PageTokens tokens;
     private final ServiceSettings settings;
     private final Clock clock;
 
     public SessionService(GameServerService gameServers, GroupRepository groups, GameServerRepository servers,
-            SessionRepository sessions, PageTokens tokens, ServiceSettings settings, Clock clock) {
+            SessionRepository sessions, PeerRegions peers, PageTokens tokens, ServiceSettings settings, Clock clock) {
         this.gameServers = gameServers;
+        this.peers = peers;
         this.groups = new Groups(groups);
         this.servers = servers;
         this.sessions = sessions;
@@ -46,16 +49,87 @@ public final class SessionService {
     public record SessionView(Session session, SessionState state, Optional<GameServer> server,
             Optional<ProcessReport> process) {}
 
+    /** Where a session is: here, as it is now, or in a peer region, as that region answered it. */
+    public sealed interface Placed {
+        record Here(SessionView view) implements Placed {}
+
+        /** {@code body}: the peer's answer as it sent it. */
+        record Elsewhere(String region, String body) implements Placed {}
+    }
+
     /**
-     * Claims a server for a new session; a session of this id that is kept is answered as it is
-     * now if this request asks what it asked (a ConflictException naming the member otherwise).
-     * OutOfCapacityException when no server could be claimed, with no session stored.
+     * {@link #place} in this region alone: a new session's server claimed here, or the session of
+     * this id as it is now (here; a session of a peer region's is a ConflictException).
      */
     public SessionView create(String groupNameOrArn, String sessionId, Optional<String> sessionCookie,
             List<String> initialPlayers, Optional<Set<InstanceStatus>> instanceStatuses) {
+        Placed placed = place(groupNameOrArn, sessionId, sessionCookie, initialPlayers, instanceStatuses, Placement.HOME);
+        if (placed instanceof Placed.Here here) {
+            return here.view();
+        }
+        throw GamefleetException.conflict("session " + sessionId + " is a session of region "
+                + ((Placed.Elsewhere) placed).region());
+    }
+
+    /**
+     * Places a new session in the first region of {@code placement}'s order ({@link Placement#order})
+     * that claims a server for it: here, as a claim is made, or in a peer, which is asked within the
+     * stage's peer budget and skipped when it answers anything else in time. A session of this id
+     * that is kept is answered as it is now, wherever it was placed, if this request asks what it
+     * asked (a ConflictException naming the member otherwise): the home region keeps the region of
+     * each session it placed elsewhere. OutOfCapacityException, listing what each region said,
+     * when no region placed it, with no session stored here.
+     *
+     * <p>A peer whose answer comes too late may have claimed a server all the same: that claim is no
+     * session's here, and lapses as an unused claim does (the claim TTL).
+     */
+    public Placed place(String groupNameOrArn, String sessionId, Optional<String> sessionCookie,
+            List<String> initialPlayers, Optional<Set<InstanceStatus>> instanceStatuses, Placement placement) {
+        String home = settings.region();
+        List<String> order = placement.order(home, peers.peers().stream().map(PeerRegions.Peer::region).toList());
         String group = settings.groupName(groupNameOrArn);
         Set<InstanceStatus> allowed = GameServerService.allowedStatuses(instanceStatuses);
         Session.Request request = new Session.Request(sessionId, group, sessionCookie.orElse(null), initialPlayers, allowed);
+        if (order.equals(List.of(home))) {
+            return claimHere(request); // no read first: a stored session refuses the claim's write
+        }
+        // A read first: the session may have been placed in a region that is not first this time.
+        Optional<Session> stored = sessions.find(sessionId);
+        if (stored.isPresent()) {
+            return retried(request, stored.get());
+        }
+        List<String> said = new ArrayList<>();
+        for (String region : order) {
+            if (region.equals(home)) {
+                try {
+                    return claimHere(request);
+                } catch (GamefleetException e) {
+                    if (e.kind() != ErrorKind.OUT_OF_CAPACITY) {
+                        throw e;
+                    }
+                    said.add(home + ": " + e.getMessage());
+                }
+            } else {
+                PeerRegions.Answer answer = peers.createSession(region, request);
+                if (answer instanceof PeerRegions.Answer.Placed placed) {
+                    Instant now = clock.instant();
+                    // Kept as long as the peer can keep its own: an instance launched now, at the most.
+                    Optional<Session> meanwhile = sessions.place(Session.placedIn(region, request, placed.gameServerId(),
+                            now, settings.lifetime().keepUntil(now, now)));
+                    return meanwhile.isPresent() ? retried(request, meanwhile.get())
+                            : new Placed.Elsewhere(region, placed.body());
+                }
+                said.add(region + ": " + ((PeerRegions.Answer.Refused) answer).said());
+            }
+        }
+        throw GamefleetException.outOfCapacity("no region placed session " + sessionId + " (" + String.join("; ", said)
+                + ")");
+    }
+
+    private Placed claimHere(Session.Request request) {
+        String group = request.gameServerGroupName();
+        String sessionId = request.sessionId();
+        Set<InstanceStatus> allowed = request.instanceStatuses();
         // No read first: a stored session's id refuses the claim's transaction, which then reads it
         // (a retry costs a refused transaction; a first request, the common one, a read less).
         AtomicReference<Session> created = new AtomicReference<>();
@@ -74,7 +148,8 @@ public final class SessionService {
                 return Optional.empty();
             });
             gameServers.claimedNotice(server, created.get());
-            return new SessionView(created.get(), SessionState.CLAIMED, Optional.of(server), Optional.empty());
+            return new Placed.Here(new SessionView(created.get(), SessionState.CLAIMED, Optional.of(server),
+                    Optional.empty()));
         } catch (StoredMeanwhile e) {
             return retried(request, e.stored);
         } catch (GamefleetException e) {
@@ -87,12 +162,19 @@ public final class SessionService {
         }
     }
 
-    /** The session of this id in the group, as it is now; NotFoundException when none is kept there. */
+    /**
+     * The session of this id in the group, as it is now; NotFoundException when none is kept there
+     * (for a session placed in a peer region, one naming that region, where it is described).
+     */
     public SessionView describe(String groupNameOrArn, String sessionId) {
         String group = settings.groupName(groupNameOrArn);
         Session session = sessions.find(sessionId).filter(s -> s.gameServerGroupName().equals(group))
                 .orElseThrow(() -> GamefleetException.notFound("session " + sessionId
                         + " is not a session of game server group " + group));
+        if (session.placedIn().isPresent()) {
+            throw GamefleetException.notFound("session " + sessionId + " was placed in region " + session.placedIn().get()
+                    + ": it is described there (or by CreateSession with its SessionId here)");
+        }
         return view(session);
     }
 
@@ -134,13 +216,28 @@ public final class SessionService {
         return new Page<>(views, tokens.issue(scope, page.cursor()));
     }
 
-    private SessionView retried(Session.Request request, Session stored) {
+    /**
+     * A stored session's answer to a request of its id: as it is now, here or as its region answers
+     * it (asked within the budget; an InternalServiceException, safe to retry, when it does not answer).
+     */
+    private Placed retried(Session.Request request, Session stored) {
         Optional<String> difference = request.differenceFrom(stored.request());
         if (difference.isPresent()) {
             throw GamefleetException.conflict("session " + stored.sessionId() + " was requested with another "
                     + difference.get() + "; a request with its SessionId must ask exactly what the first asked");
         }
-        return view(stored);
+        if (stored.placedIn().isEmpty()) {
+            return new Placed.Here(view(stored));
+        }
+        String region = stored.placedIn().get();
+        PeerRegions.Answer answer = peers.peers().stream().anyMatch(p -> p.region().equals(region))
+                ? peers.createSession(region, stored.request())
+                : new PeerRegions.Answer.Refused("is no peer of this stage any more");
+        if (answer instanceof PeerRegions.Answer.Placed placed) {
+            return new Placed.Elsewhere(region, placed.body());
+        }
+        throw GamefleetException.internal("session " + stored.sessionId() + " was placed in " + region + ", which "
+                + ((PeerRegions.Answer.Refused) answer).said() + "; try again");
     }
 
     private SessionView view(Session session) {

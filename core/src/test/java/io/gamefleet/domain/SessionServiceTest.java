@@ -8,9 +8,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gamefleet.domain.GameServerRepository.ClaimCondition;
 import io.gamefleet.domain.SessionService.SessionView;
+import io.gamefleet.domain.PeerRegions.Answer;
+import io.gamefleet.domain.SessionService.Placed;
+import io.gamefleet.domain.fakes.FakePeerRegions;
 import io.gamefleet.domain.fakes.InMemorySessionRepository;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,10 +44,17 @@ class SessionServiceTest {
         public Page<Session> listByGroup(String group, int limit, Optional<String> cursor) {
             return stored.listByGroup(group, limit, cursor);
         }
+
+        @Override
+        public Optional<Session> place(Session placed) {
+            calls.add("place");
+            return stored.place(placed);
+        }
     };
+    private final FakePeerRegions peers = new FakePeerRegions();
     private final GameServerService gameServers = fleet.gameServers();
     private final SessionService service = new SessionService(gameServers, fleet.groups, fleet.servers, sessions,
-            fleet.tokens, SETTINGS, fleet.clock);
+            peers, fleet.tokens, SETTINGS, fleet.clock);
 
     @BeforeEach
     void aGroupWithTwoServers() {
@@ -182,5 +193,128 @@ class SessionServiceTest {
                             e -> assertThat(e.kind()).isEqualTo(ErrorKind.UNAUTHORIZED));
         }
         assertThat(calls).as("no session read for a caller refused").isEmpty();
+    }
+
+    // Placement across regions: the home is us-east-1 (SETTINGS), its peer eu-west-1.
+
+    private static final String EU = "eu-west-1";
+
+    private Placed place(Placement placement) {
+        return service.place(GROUP, ID, Optional.of("c"), List.of("p1"), Optional.empty(), placement);
+    }
+
+    private static Placement preferring(String... regions) {
+        return new Placement(List.of(regions), Map.of(), Optional.empty());
+    }
+
+    private void peerPlaces() {
+        peers.add(EU, request -> new Answer.Placed("eu-gs-1", "{\"Session\":{\"SessionId\":\"" + request.sessionId()
+                + "\",\"Region\":\"eu-west-1\",\"GameServerId\":\"eu-gs-1\"}}"));
+    }
+
+    private void noServerLeftHere() {
+        fleet.claim(GROUP);
+        fleet.claim(GROUP);
+        fleet.clock.advance(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void aSessionPreferringAPeerIsPlacedThereAndARetryHereAnswersTheSameServerThere() {
+        peerPlaces();
+
+        Placed placed = place(preferring(EU, "us-east-1"));
+
+        assertThat(placed).isInstanceOfSatisfying(Placed.Elsewhere.class, e -> {
+            assertThat(e.region()).isEqualTo(EU);
+            assertThat(e.body()).contains("eu-gs-1");
+        });
+        assertThat(claimed()).as("nothing claimed at home").isZero();
+        assertThat(peers.asked).singleElement().satisfies(a -> assertThat(a.request().sessionCookie()).isEqualTo("c"));
+        assertThat(calls).containsExactly("find", "place");
+
+        // A retry with no preference, or preferring home first, is the same session's answer, from its region.
+        assertThat(place(Placement.HOME)).isInstanceOf(Placed.Elsewhere.class);
+        assertThat(place(preferring("us-east-1", EU))).isInstanceOf(Placed.Elsewhere.class);
+        assertThat(claimed()).isZero();
+        assertThat(peers.asked).hasSize(3).allSatisfy(a -> assertThat(a.region()).isEqualTo(EU));
+        assertThatThrownBy(() -> service.describe(GROUP, ID)).hasMessageContaining("was placed in region eu-west-1");
+        assertThat(service.list(GROUP, 10, Optional.empty()).items()).as("not this region's").isEmpty();
+    }
+
+    @Test
+    void aSessionGoesToTheNextRegionWhenTheFirstHasNoServerAndARetryIsAnsweredWhereItWent() {
+        noServerLeftHere();
+        peerPlaces();
+
+        assertThat(place(preferring("us-east-1", EU))).isInstanceOf(Placed.Elsewhere.class);
+
+        peers.answer(EU, request -> new Answer.Refused("did not answer within 1000 ms"));
+        assertThatThrownBy(() -> place(preferring("us-east-1", EU)))
+                .as("placed in eu-west-1, which does not answer now: safe to retry, not placed again here")
+                .isInstanceOfSatisfying(GamefleetException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ErrorKind.INTERNAL);
+                    assertThat(e.getMessage()).contains("was placed in eu-west-1, which did not answer within 1000 ms");
+                });
+    }
+
+    @Test
+    void aPeerThatDoesNotAnswerIsSkippedAndARetryIsAnsweredHereWithoutAskingIt() {
+        peers.add(EU, request -> new Answer.Refused("did not answer within 1000 ms"));
+
+        Placed placed = place(preferring(EU, "us-east-1"));
+
+        assertThat(placed).isInstanceOf(Placed.Here.class);
+        assertThat(claimed()).isEqualTo(1);
+        assertThat(place(preferring(EU, "us-east-1"))).isInstanceOfSatisfying(Placed.Here.class, h ->
+                assertThat(h.view().session().gameServerId())
+                        .isEqualTo(((Placed.Here) placed).view().session().gameServerId()));
+        assertThat(peers.asked).as("the retry found its session here first").hasSize(1);
+        assertThat(claimed()).isEqualTo(1);
+    }
+
+    @Test
+    void byLatencyTheLowestRegionUnderTheCapIsTriedFirst() {
+        peerPlaces();
+        Placement latencies = new Placement(List.of(), Map.of("us-east-1", 80, EU, 20), Optional.of(100));
+
+        assertThat(latencies.order("us-east-1", List.of(EU))).containsExactly(EU, "us-east-1");
+        assertThat(new Placement(List.of(), Map.of("us-east-1", 80, EU, 20), Optional.of(50))
+                .order("us-east-1", List.of(EU))).containsExactly(EU);
+        assertThat(new Placement(List.of("us-east-1", EU), Map.of(EU, 20), Optional.of(50))
+                .order("us-east-1", List.of(EU))).as("a preference the cap leaves out, or not measured, is dropped")
+                .containsExactly(EU);
+        assertThat(place(latencies)).isInstanceOf(Placed.Elsewhere.class);
+    }
+
+    @Test
+    void noRegionWithAServerIsOutOfCapacityListingWhatEachSaidWithNothingStored() {
+        noServerLeftHere();
+        peers.add(EU, request -> new Answer.Refused("answered 400 OutOfCapacityException: no game server"));
+
+        assertThatThrownBy(() -> place(preferring(EU, "us-east-1")))
+                .isInstanceOfSatisfying(GamefleetException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ErrorKind.OUT_OF_CAPACITY);
+                    assertThat(e.getMessage()).contains("eu-west-1: answered 400 OutOfCapacityException")
+                            .contains("us-east-1: ");
+                });
+        assertThat(stored.find(ID)).isEmpty();
+    }
+
+    @Test
+    void aRegionNotOfTheDeploymentOrAConflictingRetryIsRefusedWithNothingAsked() {
+        peerPlaces();
+        for (Placement bad : List.of(preferring("ap-south-1"), preferring(EU, EU),
+                new Placement(List.of(), Map.of(EU, 200), Optional.of(100)),
+                new Placement(List.of(EU), Map.of(), Optional.of(100)))) {
+            assertThatThrownBy(() -> place(bad)).as(bad.toString()).isInstanceOfSatisfying(GamefleetException.class,
+                    e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_REQUEST));
+        }
+        assertThat(peers.asked).isEmpty();
+
+        place(preferring(EU));
+        assertThatThrownBy(() -> service.place(GROUP, ID, Optional.of("other"), List.of("p1"), Optional.empty(),
+                preferring(EU))).isInstanceOfSatisfying(GamefleetException.class,
+                        e -> assertThat(e.kind()).isEqualTo(ErrorKind.CONFLICT));
+        assertThat(peers.asked).hasSize(1);
     }
 }

@@ -137,6 +137,7 @@ final class Outputs {
         n.put("SessionId", s.sessionId());
         n.put("GameServerGroupName", s.gameServerGroupName());
         n.put("GameServerGroupArn", groupArn);
+        n.put("Region", services.settings().region());
         n.put("State", view.state().name());
         putIfPresent(n, "SessionCookie", s.request().sessionCookie());
         ArrayNode initial = n.putArray("InitialPlayers");

@@ -22,6 +22,7 @@ import io.gamefleet.api.DescribeStandbyPolicyHandler;
 import io.gamefleet.api.ListGameServerGroupsHandler;
 import io.gamefleet.api.ListGameServersHandler;
 import io.gamefleet.api.ListQosServersHandler;
+import io.gamefleet.api.ListRegionsHandler;
 import io.gamefleet.api.ListSessionsHandler;
 import io.gamefleet.api.PutClaimStrategyHandler;
 import io.gamefleet.api.PutStandbyPolicyHandler;
@@ -134,6 +135,8 @@ public final class FunctionRegistry {
             return new ListSessionsHandler(services);
         } else if (route.equals(Routes.LIST_QOS_SERVERS)) {
             return new ListQosServersHandler(services);
+        } else if (route.equals(Routes.LIST_REGIONS)) {
+            return new ListRegionsHandler(services);
         }
         throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }

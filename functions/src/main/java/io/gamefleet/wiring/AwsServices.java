@@ -12,6 +12,7 @@ import io.gamefleet.adapters.dynamodb.TableNames;
 import io.gamefleet.adapters.ec2.Ec2Instances;
 import io.gamefleet.adapters.ec2.Ec2LaunchTemplates;
 import io.gamefleet.adapters.metrics.EmfMetrics;
+import io.gamefleet.adapters.peers.HttpPeerRegions;
 import io.gamefleet.adapters.push.ApiGatewayInstanceNotifier;
 import io.gamefleet.adapters.stepfunctions.StepFunctionsWorkflowStarter;
 import io.gamefleet.catalog.Lifetimes;
@@ -27,6 +28,7 @@ import io.gamefleet.domain.InstanceLimits;
 import io.gamefleet.domain.InstanceNotifier;
 import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
+import io.gamefleet.domain.PeerRegions;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.StandbyEvaluations;
 import io.gamefleet.logging.JsonLog;
@@ -66,6 +68,8 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.secretsmanager.model.GetSecretValueRequest;
 import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sts.StsClient;
+import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
 
 /**
  * {@link Services} on the AWS adapters, read from an environment as a deployed Lambda function
@@ -99,6 +103,7 @@ public final class AwsServices {
     private LaunchTemplates launchTemplates;
     private Metrics metrics;
     private StandbyEvaluations standbyEvaluations;
+    private AwsCredentialsProvider peerCredentials;
 
     private AwsServices(Map<String, String> environment) {
         this.environment = Map.copyOf(environment);
@@ -147,6 +152,15 @@ public final class AwsServices {
         return this;
     }
 
+    /**
+     * Credentials to sign every peer region's calls with (the local profile's MATCHMAKER principal
+     * that its peers know); when not given, each peer's MatchmakerRoleArn is assumed with STS.
+     */
+    public AwsServices peerCredentials(AwsCredentialsProvider credentials) {
+        this.peerCredentials = credentials;
+        return this;
+    }
+
     public Services build() {
         String regionName = environment.get("AWS_REGION");
         if (regionName == null || regionName.isBlank()) {
@@ -190,7 +204,8 @@ public final class AwsServices {
                 new StepFunctionsWorkflowStarter(sfn, setting(Settings.ACTIVATION_STATE_MACHINE_ARN),
                         setting(Settings.DELETION_STATE_MACHINE_ARN)),
                 templatesPort, notifier(region, creds),
-                standbyEvaluations != null ? standbyEvaluations : standbyFunction(region, creds));
+                standbyEvaluations != null ? standbyEvaluations : standbyFunction(region, creds),
+                peers(region, creds, traced));
         return new Services(ports, config(region, lifetime), clock, JsonLog::info);
     }
 
@@ -231,6 +246,30 @@ public final class AwsServices {
                         .retryStrategy(AwsRetryStrategy.doNotRetry()).build())
                 .build(), function));
         return group -> invoker.get().requested(group);
+    }
+
+    /**
+     * The peers of {@link Settings#PEERS}, none when it is empty. Each peer's calls are signed with
+     * the given peer credentials, else with a session of its MATCHMAKER role (assumed with STS,
+     * refreshed before it expires), else with the function's own. A malformed value fails the start.
+     */
+    private PeerRegions peers(Region region, AwsCredentialsProvider creds, List<ExecutionInterceptor> traced) {
+        List<PeerSetting> peers = PeerSetting.parse(setting(Settings.PEERS));
+        if (peers.isEmpty()) {
+            return PeerRegions.NONE;
+        }
+        Duration budget = Duration.ofMillis(Long.parseLong(setting(Settings.PEER_TIMEOUT_MILLIS)));
+        Supplier<StsClient> sts = Lazy.of(() -> configure(StsClient.builder(), endpoint("STS"), region, creds, traced)
+                .build());
+        List<HttpPeerRegions.Endpoint> endpoints = peers.stream().map(p -> new HttpPeerRegions.Endpoint(p.region(),
+                p.apiUrl(), peerCredentials != null ? peerCredentials : p.matchmakerRoleArn()
+                        .<AwsCredentialsProvider>map(role -> StsAssumeRoleCredentialsProvider.builder()
+                                .stsClient(sts.get()).refreshRequest(r -> r.roleArn(role)
+                                        .roleSessionName("gamefleet-peer-" + region.id()))
+                                .build())
+                        .orElse(creds))).toList();
+        return new HttpPeerRegions(endpoints, HttpClients.forEndpoint(Optional.of(peers.get(0).apiUrl().toString()),
+                environment, budget), budget, clock);
     }
 
     /**

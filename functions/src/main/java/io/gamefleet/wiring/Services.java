@@ -19,6 +19,7 @@ import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
 import io.gamefleet.domain.PageTokens;
 import io.gamefleet.domain.PushConnections;
+import io.gamefleet.domain.PeerRegions;
 import io.gamefleet.domain.QosServers;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.SessionRepository;
@@ -51,7 +52,7 @@ public final class Services {
             StandbyRepository standby, InstanceRepository instances,
             InterruptionRepository interruptions, Supplier<Compute> compute, Supplier<Metrics> metrics,
             WorkflowStarter workflows, Supplier<LaunchTemplates> launchTemplates, Supplier<InstanceNotifier> notifier,
-            StandbyEvaluations standbyEvaluations) {}
+            StandbyEvaluations standbyEvaluations, PeerRegions peers) {}
 
     /**
      * The deployment's settings, as the functions read them from their environment.
@@ -79,6 +80,7 @@ public final class Services {
     private final PushConnections pushConnections;
     private final HealthReports healthReports;
     private final QosServers qosServers;
+    private final PeerRegions peers;
 
     public Services(Ports ports, Config config, Clock clock, Consumer<String> log) {
         this.clock = clock;
@@ -97,8 +99,9 @@ public final class Services {
         this.gameServerService = new GameServerService(ports.groups(), ports.servers(), ports.instances(),
                 ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices,
                 new StandbyRequests(ports.standbyEvaluations(), clock, log));
+        this.peers = ports.peers();
         this.sessionService = new SessionService(gameServerService, ports.groups(), ports.servers(), ports.sessions(),
-                tokens, settings, clock);
+                ports.peers(), tokens, settings, clock);
         this.standbyService = new StandbyService(ports.groups(), ports.standby(), settings, clock);
         this.pushConnections = new PushConnections(ports.instances(), ports.servers(),
                 settings.instanceLimits().pushMessages(), clock);
@@ -177,6 +180,11 @@ public final class Services {
     /** The QoS beacons to list ({@code GET /qos-servers}). */
     public QosServers qosServers() {
         return qosServers;
+    }
+
+    /** The stage's peers in other regions (none unless it names some). */
+    public PeerRegions peers() {
+        return peers;
     }
 
     public ServiceSettings settings() {

@@ -13,6 +13,8 @@ import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GameServerInstance;
 import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.PeerRegions;
+import io.gamefleet.domain.QosServers.QosServer;
 import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.wiring.TestServices;
 import java.util.List;
@@ -61,12 +63,36 @@ class ListQosServersHandlerTest {
     }
 
     @Test
-    void aQueryOrABodyIsRefused400() {
+    void anotherQueryARegionOfNoPeerOrABodyIsRefused400() {
         for (APIGatewayV2HTTPResponse refused : List.of(get(Map.of("Region", "eu-west-1"), null, Role.MATCHMAKER),
-                get(null, "{}", Role.MATCHMAKER))) {
+                get(Map.of("Limit", "3"), null, Role.MATCHMAKER), get(null, "{}", Role.MATCHMAKER))) {
             assertThat(refused.getStatusCode()).as(refused.getBody()).isEqualTo(400);
             assertThat(RestEvents.json(refused).get("__type").asText()).isEqualTo("InvalidRequestException");
-            assertThat(refused.getBody()).containsAnyOf("ListQosServers takes no query parameter", "ListQosServers takes no body");
+            assertThat(refused.getBody()).containsAnyOf("Region: eu-west-1 is not a region of this deployment",
+                    "Limit: is not a query parameter of ListQosServers", "ListQosServers takes no body");
         }
+    }
+
+    @Test
+    void eachPeersBeaconsFollowThisRegionsAndARegionsQueryListsThatRegionAlone() {
+        test.peers.add("eu-west-1", request -> new PeerRegions.Answer.Refused("unused"));
+        test.peers.beacons("eu-west-1", List.of(new QosServer("63.1.2.3", 3075)));
+
+        assertThat(RestEvents.ok(get(null, null, Role.MATCHMAKER)).toString()).isEqualTo("{\"QosServers\":["
+                + "{\"Region\":\"us-east-1\",\"ServerUrl\":\"54.1.2.3\",\"Port\":3075},"
+                + "{\"Region\":\"eu-west-1\",\"ServerUrl\":\"63.1.2.3\",\"Port\":3075}]}");
+        assertThat(RestEvents.ok(get(Map.of("Region", "eu-west-1"), null, Role.GAME_SERVER)).toString())
+                .isEqualTo("{\"QosServers\":[{\"Region\":\"eu-west-1\",\"ServerUrl\":\"63.1.2.3\",\"Port\":3075}]}");
+        assertThat(RestEvents.ok(get(Map.of("Region", "us-east-1"), null, Role.ADMIN)).toString())
+                .isEqualTo("{\"QosServers\":[{\"Region\":\"us-east-1\",\"ServerUrl\":\"54.1.2.3\",\"Port\":3075}]}");
+    }
+
+    @Test
+    void theRegionsAreHomeThenEachPeerWithItsApi() {
+        test.peers.add("eu-west-1", request -> new PeerRegions.Answer.Refused("unused"));
+        var regions = new FunctionRegistry(test.services).extension(Routes.LIST_REGIONS).handleRequest(
+                RestEvents.event("GET", "/regions", null, null, null, RestEvents.session(Role.GAME_SERVER, INSTANCE)), null);
+        assertThat(RestEvents.ok(regions).toString()).isEqualTo("{\"Regions\":[{\"Region\":\"us-east-1\",\"Home\":true},"
+                + "{\"Region\":\"eu-west-1\",\"ApiUrl\":\"https://api.eu-west-1.example\"}]}");
     }
 }

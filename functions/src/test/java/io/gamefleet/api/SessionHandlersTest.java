@@ -15,6 +15,7 @@ import io.gamefleet.domain.GameServerRepository.HealthLease;
 import io.gamefleet.domain.GameServerRepository.ReportedProcess;
 import io.gamefleet.domain.GameServerRepository.ServerUpdate;
 import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.PeerRegions;
 import io.gamefleet.domain.ProcessReport;
 import io.gamefleet.domain.ProcessState;
 import io.gamefleet.domain.UtilizationStatus;
@@ -315,5 +316,43 @@ class SessionHandlersTest {
         assertThat(unknown.getStatusCode()).isEqualTo(404);
         assertThat(RestEvents.json(unknown).get("__type").asText()).isEqualTo("NotFoundException");
         assertThat(list("arena", null, RestEvents.session(Role.GAME_SERVER, INSTANCE)).getStatusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void aSessionAnswersItsRegionAndOnePlacedInAPeerIsAnsweredAsThePeerAnsweredIt() {
+        assertThat(RestEvents.ok(post("arena", body("c", "[]"), MATCHMAKER)).get("Session").get("Region").asText())
+                .isEqualTo("us-east-1");
+
+        String other = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
+        String peerAnswer = "{\"Session\":{\"SessionId\":\"" + other + "\",\"Region\":\"eu-west-1\",\"GameServerId\":\"eu-1\"}}";
+        test.peers.add("eu-west-1", request -> new PeerRegions.Answer.Placed("eu-1", peerAnswer));
+        String preferring = "{\"SessionId\":\"" + other + "\",\"PreferredRegions\":[\"eu-west-1\",\"us-east-1\"]}";
+
+        assertThat(RestEvents.ok(post("arena", preferring, MATCHMAKER)).toString()).isEqualTo(peerAnswer);
+        assertThat(claimed()).as("only the first session's server, here").isEqualTo(1);
+        assertThat(test.peers.asked).singleElement().satisfies(a -> {
+            assertThat(a.region()).isEqualTo("eu-west-1");
+            assertThat(a.request().gameServerGroupName()).isEqualTo("arena");
+        });
+    }
+
+    @Test
+    void placementMembersOutsideTheirShapesAreRefused400NamingThemWithNothingClaimed() {
+        test.peers.add("eu-west-1", request -> new PeerRegions.Answer.Refused("unused"));
+        Map<String, String> refusals = Map.of(
+                "\"PreferredRegions\":\"eu-west-1\"", "PreferredRegions: must be a list",
+                "\"PreferredRegions\":[\"Europe\"]", "PreferredRegions[0]: must be an AWS region's name",
+                "\"PreferredRegions\":[\"ap-south-1\"]", "PreferredRegions[0]: ap-south-1 is not a region of this deployment",
+                "\"Latencies\":{\"eu-west-1\":-1}", "Latencies.eu-west-1: must be a whole number of milliseconds",
+                "\"Latencies\":[20]", "Latencies: must be an object",
+                "\"MaxLatencyMs\":50", "MaxLatencyMs: is a cap on Latencies, which are not given",
+                "\"Latencies\":{\"eu-west-1\":90},\"MaxLatencyMs\":50", "MaxLatencyMs: no region is measured at or under 50 ms");
+        refusals.forEach((member, message) -> {
+            APIGatewayV2HTTPResponse refused = post("arena", "{\"SessionId\":\"" + ID + "\"," + member + "}", MATCHMAKER);
+            assertThat(refused.getStatusCode()).as(member).isEqualTo(400);
+            assertThat(refused.getBody()).as(member).contains(message);
+        });
+        assertThat(claimed()).isZero();
+        assertThat(test.peers.asked).isEmpty();
     }
 }

@@ -6,6 +6,7 @@ import io.gamefleet.catalog.Settings;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.fakes.FakeCompute;
 import io.gamefleet.domain.fakes.FakeLaunchTemplates;
+import io.gamefleet.domain.fakes.FakePeerRegions;
 import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
 import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
@@ -42,6 +43,8 @@ public final class TestServices {
     public final RecordingWorkflowStarter workflows = new RecordingWorkflowStarter();
     public final RecordingInstanceNotifier notifier = new RecordingInstanceNotifier();
     public final FakeLaunchTemplates templates = new FakeLaunchTemplates();
+    /** No peers until a test names some ({@link FakePeerRegions#add}). */
+    public final FakePeerRegions peers = new FakePeerRegions();
     /** The one instance profile the test deployment allows. */
     public static final String ALLOWED_PROFILE = "arn:aws:iam::000000000000:instance-profile/GameServerInstanceProfile";
     public final List<String> log = new ArrayList<>();
@@ -60,7 +63,7 @@ public final class TestServices {
                 Settings.SCALING_GROUP_PREFIX.defaultValue(), AwsServices.instanceLimits(Settings.Setting::defaultValue),
                 AwsServices.lifetime(Settings.Setting::defaultValue));
         services = new Services(new Services.Ports(groups, servers, sessions, standby, instances, interruptions, () -> compute,
-                () -> metrics, workflows, () -> templates, () -> notifier, standbyRequested::add),
+                () -> metrics, workflows, () -> templates, () -> notifier, standbyRequested::add, peers),
                 new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, Duration.ofMinutes(1), roles, Set.of(ALLOWED_PROFILE)),
                 clock, log::add);
     }

@@ -20,8 +20,10 @@ import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
@@ -134,6 +136,19 @@ public final class DynamoSessionRepository implements SessionRepository {
         return new Outcome.Claimed(claimed, session);
     }
 
+    /** One conditional PutItem; the stored item, when there is one, comes back with the refusal. */
+    @Override
+    public Optional<Session> place(Session placed) {
+        try {
+            dynamoDb.putItem(p -> p.tableName(tableName).item(toItem(placed))
+                    .conditionExpression("attribute_not_exists(GameServerId)")
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+            return Optional.empty();
+        } catch (ConditionalCheckFailedException e) {
+            return e.hasItem() && !e.item().isEmpty() ? Optional.of(fromItem(e.item())) : find(placed.sessionId());
+        }
+    }
+
     private static boolean failed(List<CancellationReason> reasons, int action) {
         return reasons.size() > action && "ConditionalCheckFailed".equals(reasons.get(action).code());
     }
@@ -159,10 +174,15 @@ public final class DynamoSessionRepository implements SessionRepository {
         item.put("SessionServerId", AttributeValue.fromS(session.gameServerId()));
         item.put("SessionClaimTime", GameServerSchema.number(session.claimTime()));
         item.put("SessionClaimExpiresAt", GameServerSchema.number(session.claimExpiresAt()));
-        item.put(PARTITION, AttributeValue.fromS(Tables.groupShard(r.gameServerGroupName(),
-                Tables.shardOf(r.sessionId(), Tables.SESSION_SHARDS))));
-        item.put(SORT_KEY, AttributeValue.fromS(String.format("%013d#%s", session.claimTime().toEpochMilli(),
-                r.sessionId())));
+        if (session.placedIn().isPresent()) {
+            // Another region's session: not in this region's listing (the index is sparse).
+            item.put("SessionRegion", AttributeValue.fromS(session.placedIn().get()));
+        } else {
+            item.put(PARTITION, AttributeValue.fromS(Tables.groupShard(r.gameServerGroupName(),
+                    Tables.shardOf(r.sessionId(), Tables.SESSION_SHARDS))));
+            item.put(SORT_KEY, AttributeValue.fromS(String.format("%013d#%s", session.claimTime().toEpochMilli(),
+                    r.sessionId())));
+        }
         // TTL takes epoch seconds.
         item.put("ExpiresAt", AttributeValue.fromN(Long.toString(session.keepUntil().getEpochSecond())));
         return item;
@@ -176,8 +196,10 @@ public final class DynamoSessionRepository implements SessionRepository {
         List<String> initialPlayers = players == null ? List.of() : players.l().stream().map(AttributeValue::s).toList();
         Session.Request request = new Session.Request(item.get("SessionId").s(), item.get("GameServerGroupName").s(),
                 cookie == null ? null : cookie.s(), initialPlayers, statuses);
+        AttributeValue region = item.get("SessionRegion");
         return new Session(request, item.get("SessionServerId").s(), millis(item.get("SessionClaimTime")),
-                millis(item.get("SessionClaimExpiresAt")), Instant.ofEpochSecond(Long.parseLong(item.get("ExpiresAt").n())));
+                millis(item.get("SessionClaimExpiresAt")), Instant.ofEpochSecond(Long.parseLong(item.get("ExpiresAt").n())),
+                Optional.ofNullable(region).map(AttributeValue::s));
     }
 
     private static Instant millis(AttributeValue value) {

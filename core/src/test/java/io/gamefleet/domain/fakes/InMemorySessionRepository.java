@@ -32,6 +32,7 @@ public final class InMemorySessionRepository implements SessionRepository {
                 .reversed();
         Optional<Session> after = cursor.map(sessions::get);
         List<Session> page = sessions.values().stream().filter(s -> s.gameServerGroupName().equals(group))
+                .filter(s -> s.placedIn().isEmpty())
                 .filter(s -> after.isEmpty() || newestFirst.compare(s, after.get()) > 0)
                 .sorted(newestFirst).limit(limit).toList();
         return new Page<>(page, page.size() == limit ? Optional.of(page.get(limit - 1).sessionId()) : Optional.empty());
@@ -51,6 +52,14 @@ public final class InMemorySessionRepository implements SessionRepository {
             }
             sessions.put(session.sessionId(), session);
             return new Outcome.Claimed(claimed.get(), session);
+        }
+    }
+
+    @Override
+    public Optional<Session> place(Session placed) {
+        synchronized (servers) {
+            Session stored = sessions.putIfAbsent(placed.sessionId(), placed);
+            return Optional.ofNullable(stored);
         }
     }
 }
