@@ -224,4 +224,27 @@ public abstract class SessionRepositoryContract {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void aSessionPlacedInAPeerIsKeptWithItsRegionOnceAndNotListedAndRefusesAClaimOfItsId() {
+        GameServer s = registered("s1");
+        String id = group + "-placed";
+        Session.Request request = new Session.Request(id, group, "cookie", List.of("p1"),
+                EnumSet.of(InstanceStatus.ACTIVE, InstanceStatus.DRAINING));
+        Session placed = Session.placedIn("eu-west-1", request, "gs-eu", NOW, NOW.plus(Duration.ofDays(30)));
+
+        assertThat(sessions.place(placed)).isEmpty();
+        assertThat(sessions.find(id)).contains(placed);
+        assertThat(sessions.place(Session.placedIn("ap-south-1", request, "gs-ap", NOW, NOW.plus(Duration.ofDays(30)))))
+                .as("a duplicate's placement finds the first").contains(placed);
+        assertThat(sessions.claim(session(id, s, "cookie", List.of("p1")), s, condition()))
+                .isEqualTo(new Outcome.Exists(placed));
+        assertThat(servers.find(s.gameServerId()).orElseThrow().isClaimedAt(NOW)).isFalse();
+        assertThat(sessions.listByGroup(group, 10, Optional.empty()).items()).as("another region's").isEmpty();
+
+        Session here = session(group + "-here", s, null, List.of());
+        sessions.claim(here, s, condition());
+        assertThat(sessions.place(Session.placedIn("eu-west-1", here.request(), "gs-eu", NOW, NOW.plusSeconds(60))))
+                .as("a session of this region's keeps its id").contains(here);
+    }
 }
