@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,8 +39,8 @@ import java.util.function.Consumer;
  * the agents adopt their running processes from their state files, as after a systemd restart.
  *
  * <p>Run as root, each instance's agent runs each of its processes as a uid of its own, as on an
- * instance: a block of {@code processes} uids from 61000 per instance in service (a block is used
- * again once its instance ended), and the processes' folders in a servers folder of their own that
+ * instance: a block of {@code processes} uids from 61000 per instance in service ({@link UidBlocks}:
+ * none another profile on this machine has), and the processes' folders in a servers folder of their own that
  * their uids may traverse (the run's folder stays the profile's alone). Run as a user, the agents
  * cannot switch users, and the profile says once that the game servers are not isolated.
  */
@@ -55,7 +54,7 @@ public final class InstanceAgents implements AutoCloseable {
     /** Below nobody's 65534: the last uid a block may reach. */
     private static final int LAST_UID = 65533;
 
-    private record Running(RunningInstance instance, Path config, int uidBlock) {}
+    private record Running(RunningInstance instance, Path config, int firstUid) {}
 
     private final AgentTemplate template;
     private final SimulatedFleet fleet;
@@ -67,14 +66,8 @@ public final class InstanceAgents implements AutoCloseable {
     private final boolean keepServersFolder;
     private final Consumer<String> log;
     private final Map<String, Running> running = new LinkedHashMap<>();
-    /** The blocks of uids the instances in service have, by index. */
-    private final BitSet uidBlocks = new BitSet();
-    /**
-     * Where the next instance's block is looked for: blocks are handed out in turn, not the lowest free
-     * one, since an ended instance's agent may still be stopping its processes (its graceful end, then a
-     * kill of every process of each of its uids) when the next instance starts.
-     */
-    private int nextUidBlock;
+    /** The uids of the instances' processes, a block an instance, none another profile on this machine has. */
+    private final UidBlocks uids;
     private final Thread thread;
     private Process host;
     private OutputStream commands;
@@ -92,6 +85,7 @@ public final class InstanceAgents implements AutoCloseable {
         this.stage = stage;
         this.keepServersFolder = keepServersFolder;
         this.log = log;
+        this.uids = UidBlocks.shared(FIRST_UID, LAST_UID, template.processes());
         this.thread = new Thread(this::watch, "instance-agents");
         thread.setDaemon(true);
     }
@@ -205,7 +199,7 @@ public final class InstanceAgents implements AutoCloseable {
         for (String gone : new ArrayList<>(running.keySet())) {
             if (!now.contains(gone)) {
                 Running r = running.remove(gone);
-                uidBlocks.clear(r.uidBlock());
+                uids.release(r.firstUid());
                 send(AgentTemplate.json().createObjectNode().put("stop", gone));
             }
         }
@@ -223,32 +217,17 @@ public final class InstanceAgents implements AutoCloseable {
         }
         // Its QoS beacon on a loopback port of its own, as each instance has 3075 to itself in AWS.
         int qosPort = freePorts(1);
-        int uidBlock = nextUidBlock();
+        int firstUid = uids.acquire();
         ObjectNode config = template.forInstance(instance.gameServerGroupName(), id, ports, qosPort, edge.endpoint(),
                 edge.pushEndpoint(), edge.metadataEndpoint(id), work, serversFolder.resolve(id), archive(),
-                FIRST_UID + uidBlock * template.processes(), stage);
+                firstUid, stage);
         Path file = work.resolve("agent.json");
         Files.deleteIfExists(file);
         Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         AgentTemplate.json().writerWithDefaultPrettyPrinter().writeValue(file.toFile(), config);
-        uidBlocks.set(uidBlock);
-        Running r = new Running(instance, file, uidBlock);
+        Running r = new Running(instance, file, firstUid);
         running.put(id, r);
         send(startCommand(r));
-    }
-
-    private int nextUidBlock() {
-        int blocks = (LAST_UID - FIRST_UID + 1) / template.processes();
-        int block = uidBlocks.nextClearBit(nextUidBlock);
-        if (block >= blocks) {
-            block = uidBlocks.nextClearBit(0);
-        }
-        if (block >= blocks) {
-            throw new IllegalStateException("no uids left for another instance's " + template.processes() + " processes ("
-                    + FIRST_UID + " to " + LAST_UID + ")");
-        }
-        nextUidBlock = block + 1;
-        return block;
     }
 
     private static ObjectNode startCommand(Running r) {
@@ -337,6 +316,7 @@ public final class InstanceAgents implements AutoCloseable {
         synchronized (this) {
             running.clear();
         }
+        uids.close();
         if (!keepServersFolder) {
             try (var paths = Files.walk(serversFolder)) {
                 paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
