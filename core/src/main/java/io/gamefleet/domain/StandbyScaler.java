@@ -75,10 +75,8 @@ public final class StandbyScaler {
             log.accept("balancer: group " + group.name() + " ended idle instances " + ended + ": its standby buffer of "
                     + plan.get().next().lastEvaluation().orElseThrow().target() + " servers needs fewer");
         }
-        StandbyState next = plan.get().next().withTargetTrackingScaleInOff(trackingOff);
-        if (!next.equals(s.state())) {
-            standby.saveState(group.name(), s.revision(), next);
-        }
+        // Written at every run: its evaluation (what the console and DescribeStandbyPolicy show) is new each time.
+        standby.saveState(group.name(), s.revision(), plan.get().next().withTargetTrackingScaleInOff(trackingOff));
         return ended;
     }
 

@@ -60,28 +60,22 @@ public final class DynamoStandbyRepository implements StandbyRepository {
 
     @Override
     public boolean saveState(String group, String revision, StandbyState state) {
-        try {
-            dynamoDb.updateItem(r -> r.tableName(tableName).key(key(group))
-                    .updateExpression("SET #state = :state")
-                    .conditionExpression("Revision = :revision")
-                    .expressionAttributeNames(Map.of("#state", "State"))
-                    .expressionAttributeValues(Map.of(":state", AttributeValue.fromM(state(state)),
-                            ":revision", AttributeValue.fromS(revision))));
-            return true;
-        } catch (ConditionalCheckFailedException e) {
-            return false;
-        }
+        return setUnderRevision(group, revision, "#state", AttributeValue.fromM(state(state)));
     }
 
     @Override
     public boolean saveEvaluation(String group, String revision, Evaluation evaluation) {
+        return setUnderRevision(group, revision, "#state.LastEvaluation", AttributeValue.fromM(evaluation(evaluation)));
+    }
+
+    /** One conditional UpdateItem of the state, or a member of it: false when another put came meanwhile. */
+    private boolean setUnderRevision(String group, String revision, String path, AttributeValue value) {
         try {
             dynamoDb.updateItem(r -> r.tableName(tableName).key(key(group))
-                    .updateExpression("SET #state.LastEvaluation = :evaluation")
+                    .updateExpression("SET " + path + " = :value")
                     .conditionExpression("Revision = :revision")
                     .expressionAttributeNames(Map.of("#state", "State"))
-                    .expressionAttributeValues(Map.of(":evaluation", AttributeValue.fromM(evaluation(evaluation)),
-                            ":revision", AttributeValue.fromS(revision))));
+                    .expressionAttributeValues(Map.of(":value", value, ":revision", AttributeValue.fromS(revision))));
             return true;
         } catch (ConditionalCheckFailedException e) {
             return false;
