@@ -71,8 +71,8 @@ final class DocumentedCommands {
         assumeTrue(v.find(), "curl --version did not say its version: " + version);
         int major = Integer.parseInt(v.group(1));
         int minor = Integer.parseInt(v.group(2));
-        assumeTrue(major > 7 || major == 7 && minor >= 75,
-                "curl " + major + "." + minor + " has no --aws-sigv4 (7.75 or newer has)");
+        assumeTrue(major > 7 || major == 7 && minor >= 76,
+                "curl " + major + "." + minor + " has no --aws-sigv4 or --fail-with-body (7.76 or newer has both)");
     }
 
     static boolean exitsZero(String... command) {
