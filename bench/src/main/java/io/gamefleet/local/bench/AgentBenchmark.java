@@ -111,7 +111,7 @@ public final class AgentBenchmark {
 
     /** A folder for the scripted servers' end files, which they see when they run as uids of their own (as root). */
     static Path matchesFolder() throws IOException {
-        return Files.createTempDirectory("gamefleet-agent-bench-", java.nio.file.attribute.PosixFilePermissions
+        return TemporaryFolders.make("gamefleet-agent-bench-", java.nio.file.attribute.PosixFilePermissions
                 .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x")));
     }
 

@@ -78,7 +78,7 @@ public final class ClaimBenchmark {
         System.setProperty("http.maxConnections", "100");
         String mode = args.length > 0 ? args[0] : "drain";
         Benchmarks.DynamoDbCalls calls = new Benchmarks.DynamoDbCalls();
-        File logs = Files.createTempDirectory("gamefleet-bench-").toFile();
+        File logs = TemporaryFolders.make("gamefleet-bench-").toFile();
         boolean proxied = Boolean.parseBoolean(System.getProperty("bench.proxy", "true"));
         try (ChildProcess dynamo = Emulators.dynamoDb(Emulators.home(), Optional.empty(), logs);
                 CountingProxy proxy = new CountingProxy(dynamo.endpoint());

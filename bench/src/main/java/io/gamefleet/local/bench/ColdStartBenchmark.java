@@ -58,7 +58,7 @@ public final class ColdStartBenchmark {
         boolean traced = options.contains("traced");
         Path lambdaJar = lambdaJar();
         Path runners = runnerClasses();
-        File logs = Files.createTempDirectory("gamefleet-coldstart-").toFile();
+        File logs = TemporaryFolders.make("gamefleet-coldstart-").toFile();
         try (ChildProcess dynamo = Emulators.dynamoDb(Emulators.home(), Optional.empty(), logs);
                 LocalProfile profile = Benchmarks.start(new Benchmarks.DynamoDbCalls(), Optional.of(dynamo.endpoint()))) {
             String group = "cold";
@@ -250,7 +250,7 @@ public final class ColdStartBenchmark {
 
     /** The runner classes alone, copied out of this jar, so the child JVMs load nothing else of it. */
     private static Path runnerClasses() throws IOException {
-        Path dir = Files.createTempDirectory("gamefleet-coldstart-classes-");
+        Path dir = TemporaryFolders.make("gamefleet-coldstart-classes-");
         String pkg = FirstRequest.class.getPackageName().replace('.', '/');
         for (String name : RUNNER_CLASSES) {
             Path target = dir.resolve(pkg).resolve(name + ".class");

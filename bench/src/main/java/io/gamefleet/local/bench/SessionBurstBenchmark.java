@@ -113,7 +113,7 @@ public final class SessionBurstBenchmark {
         Path matches = AgentBenchmark.matchesFolder();
         var servers = AgentBenchmark.scriptedServers(matches, beats, perInstance);
         CallerLabels.as("benchmark");
-        Path logs = Files.createTempDirectory("gamefleet-bench-");
+        Path logs = TemporaryFolders.make("gamefleet-bench-");
         try (ChildProcess dynamo = Emulators.dynamoDb(Emulators.home(), Optional.empty(), logs.toFile());
                 CountingProxy endpoint = new CountingProxy(dynamo.endpoint());
                 LocalProfile profile = Benchmarks.start(List.of(new CallerLabels()), Optional.of(endpoint.endpoint()),

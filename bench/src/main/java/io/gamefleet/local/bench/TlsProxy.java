@@ -37,7 +37,7 @@ final class TlsProxy implements AutoCloseable {
     }
 
     static TlsProxy start(URI target) throws Exception {
-        Path dir = Files.createTempDirectory("gamefleet-tls-");
+        Path dir = TemporaryFolders.make("gamefleet-tls-");
         Path store = dir.resolve("localhost.p12");
         String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
         Process p = new ProcessBuilder(keytool, "-genkeypair", "-alias", "local", "-keyalg", "RSA", "-keysize", "2048",
