@@ -231,10 +231,13 @@ final class Benchmarks {
         LocalProfile.Options d = LocalProfile.Options.defaults();
         // The benchmarks hold more game servers on an instance than a stage lets one (a group of one
         // instance, its one shard): an instance's count costs the same whatever it holds.
-        return LocalProfile.start(new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), balancerRate,
+        LocalProfile profile = LocalProfile.start(new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), balancerRate,
                 instanceLaunch, Optional.empty(), dynamoDb, Optional.empty(), d.principals(), d.clock(),
                 Duration.ofMillis(20), d.home(), interceptors).withLimits(LocalProfile.Limits.defaults()
                         .withEdgeThrottles(false).withMaxGameServersPerInstance(BENCH_MAX_GAME_SERVERS_PER_INSTANCE)));
+        // At Ctrl-C too: its emulators, agents and folder go (closing it again after the benchmark's own close does nothing).
+        Runtime.getRuntime().addShutdownHook(new Thread(profile::close, "bench-profile-close"));
+        return profile;
     }
 
     /**
