@@ -1,11 +1,9 @@
 package io.gamefleet.agent;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.regex.Pattern;
 
 /**
@@ -40,18 +38,17 @@ final class OutputReadiness implements ReadinessProbe {
         }
     }
 
-    /** Reads the console log from where the last look stopped, whole lines only. */
+    /**
+     * Reads the console log from where the last look stopped, whole lines only, through the agent's
+     * own handle on it (a process adopted from a state file has none: its ready port alone counts).
+     */
     private boolean printed(ServerRecord s) {
-        Path log = s.logFolder().resolve(GameServerLaunch.CONSOLE_LOG);
+        if (s.console == null) {
+            return false;
+        }
         long offset = s.outputReadOffset;
-        try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
-            if (file.length() <= offset) {
-                return false;
-            }
-            byte[] bytes = new byte[(int) Math.min(file.length() - offset, 1 << 20)];
-            file.seek(offset);
-            file.readFully(bytes);
-            String text = new String(bytes, StandardCharsets.UTF_8);
+        try {
+            String text = new String(s.console.readFrom(offset), StandardCharsets.UTF_8);
             int end = text.lastIndexOf('\n');
             if (end < 0) {
                 return false;

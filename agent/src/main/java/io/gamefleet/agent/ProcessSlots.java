@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.IntSupplier;
@@ -20,6 +21,8 @@ import java.util.stream.Stream;
  * the supervisor's lock.
  */
 final class ProcessSlots {
+    /** How many of a failed process's last lines of output the agent's log shows. */
+    static final int FAILURE_OUTPUT_LINES = 5;
     /** How many failures in a row make a slot's failures a crash loop (reported as such). */
     static final int CRASH_LOOP = 3;
 
@@ -140,7 +143,16 @@ final class ProcessSlots {
         Duration delay = failed(slot, s.startTimedOut, now);
         String loop = slot.failures >= CRASH_LOOP ? "crash loop: " : "";
         log.warn(loop + s.gameServerId + ": " + how + "; slot " + slot.index + " failed " + slot.failures
-                + " time(s) in a row; next start in " + delay.toMillis() + " ms");
+                + " time(s) in a row; next start in " + delay.toMillis() + " ms" + lastOutput(s));
+    }
+
+    /** A failed process's last lines of output, for the line that says it failed: the reason is often there. */
+    private static String lastOutput(ServerRecord s) {
+        if (s.console == null) {
+            return "";
+        }
+        List<String> lines = s.console.lastLines(FAILURE_OUTPUT_LINES);
+        return lines.isEmpty() ? "; it printed nothing" : "; its last output: " + String.join(" | ", lines);
     }
 
     private Duration failed(Slot slot, boolean startTimeout, Instant now) {

@@ -68,6 +68,7 @@ final class ServerFolders {
             Files.setPosixFilePermissions(Files.createDirectory(folder), AGENT_ONLY);
         }
         Files.setPosixFilePermissions(Files.createFile(consoleLog), AGENT_ONLY_FILE);
+        s.console = ConsoleOutput.open(consoleLog); // while it is the agent's alone
         giveTo(s.uid, consoleLog);
         for (int i = folders.size() - 1; i >= 0; i--) {
             giveTo(s.uid, folders.get(i));

@@ -32,6 +32,8 @@ final class ServerRecord {
     String gsdkFlavor;
     /** Wrapper mode's readyLine: how far its console log has been read. */
     long outputReadOffset;
+    /** The agent's own handle on its console log, from its start; null for a process adopted from a state file. */
+    ConsoleOutput console;
 
     Notices.Claimed claim;
     String sessionId;

@@ -107,6 +107,10 @@ final class Supervisor {
                     .forEach(s -> {
                         archive.archive(s);
                         s.archived = true;
+                        if (s.console != null) {
+                            s.console.close();
+                            s.console = null;
+                        }
                     });
             fleet.reportHealth(servers().toList(), now);
             servers().forEach(s -> fleet.reconcile(s, now));

@@ -33,6 +33,7 @@ class OutputReadinessTest {
         ServerRecord s = new ServerRecord(slot, "gs-" + slot, "session-" + slot, work.resolve("servers").resolve("gs-" + slot),
                 Instant.parse("2026-12-01T10:00:00Z"));
         Files.createDirectories(s.logFolder());
+        s.console = ConsoleOutput.open(Files.createFile(s.logFolder().resolve(GameServerLaunch.CONSOLE_LOG)));
         return s;
     }
 
@@ -56,7 +57,7 @@ class OutputReadinessTest {
     void aServerIsReadyWhenAWholeNewLineOfItsConsoleLogMatches() throws Exception {
         ServerRecord s = server(0);
         OutputReadiness probe = probe(7000, null, "^READY on port \\d+");
-        assertThat(probe.ready(s)).as("no console log yet").isFalse();
+        assertThat(probe.ready(s)).as("nothing printed yet").isFalse();
         prints(s, "\n");
         assertThat(probe.ready(s)).isFalse();
         prints(s, "loading the map\nnot READY on port 1 yet\n");
@@ -90,5 +91,29 @@ class OutputReadinessTest {
         }
         assertThat(probe(closedPort, "game", "READY").ready(s)).as("the line, with nothing on the port").isTrue();
         assertThat(probe(closedPort, null, null).ready(s)).isFalse();
+    }
+
+    @Test
+    void whatTheProcessPutsAtItsConsoleLogsPathIsNeverOpenedOnlyTheFileTheAgentMade() throws Exception {
+        ServerRecord s = server(0);
+        OutputReadiness probe = probe(7000, null, "READY");
+        Path log = s.logFolder().resolve(GameServerLaunch.CONSOLE_LOG);
+        prints(s, "READY\n");
+        Path moved = Files.move(log, s.logFolder().resolve("moved.txt"));
+        // A FIFO at the path: opening it would block the agent until someone writes to it.
+        Process fifo = new ProcessBuilder("mkfifo", log.toString()).start();
+        assertThat(fifo.waitFor()).isZero();
+
+        assertThat(probe.ready(s)).as("read from the agent's own handle, at once").isTrue();
+        Files.writeString(moved, "READY again\n", StandardOpenOption.APPEND);
+        assertThat(probe.ready(s)).as("the file the process's output goes to, wherever it is now").isTrue();
+    }
+
+    @Test
+    void aProcessAdoptedFromAStateFileHasNoHandleAndOnlyItsPortCounts() throws Exception {
+        ServerRecord s = server(0);
+        prints(s, "READY\n");
+        s.console = null;
+        assertThat(probe(7000, null, "READY").ready(s)).isFalse();
     }
 }

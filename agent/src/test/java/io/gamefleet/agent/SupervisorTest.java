@@ -262,6 +262,8 @@ class SupervisorTest {
         double[] expectedDelays = {1, 2, 4, 8};
         for (double delay : expectedDelays) {
             int before = a.processes.launched.size();
+            java.nio.file.Files.writeString(a.processes.specs.get(before - 1).outputFile(),
+                    "loading\n/bin/sh: 1: /abs/MyServer: not found\n");
             a.processes.last().exit(1);
             a.tick();
             a.advance(delay - 0.1);
@@ -270,6 +272,8 @@ class SupervisorTest {
             assertThat(a.processes.launched).hasSize(before + 1);
         }
         assertThat(a.log).anyMatch(l -> l.contains("WARN crash loop:") && l.contains("failed 3 time(s) in a row"));
+        assertThat(a.log).as("the reason is in the line that says it failed")
+                .anyMatch(l -> l.endsWith("its last output: loading | /bin/sh: 1: /abs/MyServer: not found"));
         // A process that plays a match and ends normally clears the count.
         ServerRecord s = a.standingBy(0);
         a.claim(s, null);
