@@ -1,6 +1,9 @@
 // Runs a command and ends it together with whoever started this script: when this script's stdin
 // closes (the local profile's JVM holds the other end, so this happens even when the JVM is killed
-// with SIGKILL) or when this script gets SIGTERM or SIGINT. Its exit code is the command's; when
+// with SIGKILL) or when this script gets SIGTERM. Ctrl-C in a terminal is the JVM's to act on: the
+// command runs in a process group of its own, which the terminal's SIGINT does not reach, and this
+// script ignores SIGINT, so the profile stops its parts in order (its agents first, while the
+// emulators still answer them) rather than all at once. Its exit code is the command's; when
 // the command was ended by a signal this script did not send, 128 + the signal's number, as a
 // shell says it, so that whoever started it can tell which.
 //
@@ -23,10 +26,10 @@ const stop = () => {
   child.kill('SIGTERM');
 };
 process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+process.on('SIGINT', () => {});
 process.stdin.on('end', stop);
 process.stdin.resume();
-child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
 child.on('error', (e) => {
   console.error(`tether: cannot run ${command}: ${e.message}`);
   process.exit(127);

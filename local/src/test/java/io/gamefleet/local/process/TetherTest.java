@@ -80,4 +80,33 @@ class TetherTest {
         assertThat(missing.exitValue()).isEqualTo(127);
         assertThat(new String(missing.getInputStream().readAllBytes())).contains("cannot run no-such-command-anywhere");
     }
+
+    /** Ctrl-C in a terminal signals its foreground process group: the JVM's, the tether's. */
+    @Test
+    void aTerminalsSigintReachesNeitherTheCommandNorTheTetherSoTheProfileStopsItInTurn() throws Exception {
+        Process tether = tether("sleep", "600");
+        ProcessHandle sleep = child(tether);
+        assertThat(processGroup(sleep.pid())).as("a group of its own").isEqualTo(sleep.pid())
+                .isNotEqualTo(processGroup(tether.pid()));
+
+        assertThat(new ProcessBuilder("kill", "-INT", Long.toString(tether.pid())).start().waitFor()).isZero();
+
+        assertThat(tether.waitFor(500, TimeUnit.MILLISECONDS)).as("the tether ignores it").isFalse();
+        assertThat(sleep.isAlive()).isTrue();
+        tether.getOutputStream().close(); // the profile's own stop
+        assertThat(sleep.onExit()).succeedsWithin(Duration.ofSeconds(10));
+    }
+
+    /** Linux's /proc (its fifth field), else ps (macOS). */
+    private static long processGroup(long pid) throws IOException, InterruptedException {
+        java.nio.file.Path stat = java.nio.file.Path.of("/proc", Long.toString(pid), "stat");
+        if (java.nio.file.Files.exists(stat)) {
+            String line = java.nio.file.Files.readString(stat);
+            return Long.parseLong(line.substring(line.lastIndexOf(')') + 2).split(" ")[2]);
+        }
+        Process ps = new ProcessBuilder("ps", "-o", "pgid=", "-p", Long.toString(pid)).start();
+        String out = new String(ps.getInputStream().readAllBytes()).trim();
+        ps.waitFor();
+        return Long.parseLong(out);
+    }
 }
