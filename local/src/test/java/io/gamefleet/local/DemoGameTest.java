@@ -35,7 +35,8 @@ class DemoGameTest {
     void theDemoGameServersRunUnderTheAgentGetClaimedPlayExitAndAreReplaced() throws Exception {
         LocalProfile profile = LOCAL.profile();
         GamefleetClient api = LOCAL.admin();
-        InstanceAgents agents = profile.runAgents(DemoGame.agentTemplate("1")); // players stay 1 s
+        List<String> agentLines = new CopyOnWriteArrayList<>();
+        InstanceAgents agents = profile.runAgents(DemoGame.agentTemplate("1"), agentLines::add); // players stay 1 s
         api.createActive(GamefleetClient.groupBody("other", 1, 1));
         try (DemoGame demo = DemoGame.calling(profile.endpoint(), LocalProfileExtension.ADMIN, profile.fleet(),
                 LOCAL.signingClock(), log::add)) {
@@ -68,6 +69,8 @@ class DemoGameTest {
         String other = profile.fleet().instancesOf("other").get(0).instanceId();
         assertThat(agents.instances()).as("only the demo group's instances run the demo's agent").doesNotContain(other)
                 .isNotEmpty();
+        assertThat(agentLines).as("the agents' own lines, and no Jetty start line per instance")
+                .anyMatch(l -> l.contains(": started, pid ")).noneMatch(l -> l.contains(":oejs."));
         assertThat(log).noneMatch(line -> line.contains("failed") || line.contains("stops"));
     }
 }

@@ -268,8 +268,10 @@ public final class InstanceAgents implements AutoCloseable {
 
     private void startHost() throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-                agentJar.toString(), "io.gamefleet.agent.AgentHostMain").redirectErrorStream(true);
+        // Jetty's start and stop lines, once per instance's GSDK endpoint, would bury the agents' own.
+        ProcessBuilder builder = new ProcessBuilder(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dorg.eclipse.jetty.LEVEL=WARN", "-cp", agentJar.toString(), "io.gamefleet.agent.AgentHostMain")
+                .redirectErrorStream(true);
         builder.environment().put("AWS_EC2_METADATA_DISABLED", "true");
         host = builder.start();
         commands = host.getOutputStream();
