@@ -2,11 +2,15 @@ package io.gamefleet.infra;
 
 import io.gamefleet.catalog.Role;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.services.iam.AccountPrincipal;
 import software.amazon.awscdk.services.iam.AccountRootPrincipal;
 import software.amazon.awscdk.services.iam.CfnInstanceProfile;
+import software.amazon.awscdk.services.iam.Effect;
 import software.amazon.awscdk.services.iam.IPrincipal;
+import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.constructs.Construct;
 
@@ -38,8 +42,29 @@ final class CallerRoles extends Construct {
                     .build();
         }
         gameServerProfile = CfnInstanceProfile.Builder.create(this, "GameServerInstanceProfile")
-                .roles(java.util.List.of(roles.get(Role.GAME_SERVER).getRoleName()))
+                .roles(List.of(roles.get(Role.GAME_SERVER).getRoleName()))
                 .build();
+    }
+
+    /**
+     * The MATCHMAKER role also admits the peers' functions that call this stage: a trust statement on
+     * each peer account's root, conditioned on the caller's role ARN (aws:PrincipalArn) being one of
+     * theirs. IAM checks a principal ARN in a trust policy as the policy is written, which a peer's
+     * role not created yet would fail; an account's root always exists.
+     */
+    void admitPeerForwarders(List<PeerRegion> peers) {
+        if (peers.isEmpty()) {
+            return;
+        }
+        List<String> forwarders = peers.stream().flatMap(p -> p.forwarderRoleArns().stream()).toList();
+        roles.get(Role.MATCHMAKER).getAssumeRolePolicy().addStatements(PolicyStatement.Builder.create()
+                .sid("AssumeFromPeerForwarders")
+                .effect(Effect.ALLOW)
+                .actions(List.of("sts:AssumeRole"))
+                .principals(forwarders.stream().map(PeerRegion::accountOf).distinct()
+                        .<IPrincipal>map(AccountPrincipal::new).toList())
+                .conditions(Map.of("ArnEquals", Map.of("aws:PrincipalArn", forwarders)))
+                .build());
     }
 
     software.amazon.awscdk.services.iam.Role role(Role role) {
@@ -48,8 +73,8 @@ final class CallerRoles extends Construct {
 
     /** The stack's own instance profile and role for game server hosts: always allowed to launch with. */
     LaunchAllowance ownLaunches() {
-        return new LaunchAllowance(java.util.List.of(gameServerProfile.getAttrArn()),
-                java.util.List.of(roles.get(Role.GAME_SERVER).getRoleArn()));
+        return new LaunchAllowance(List.of(gameServerProfile.getAttrArn()),
+                List.of(roles.get(Role.GAME_SERVER).getRoleArn()));
     }
 
 }

@@ -53,10 +53,12 @@ public final class DeploymentContext {
     public static final String CRASH_LOOP_CRASHES = "crashLoopCrashes";
     /** ... within this many minutes. */
     public static final String CRASH_LOOP_MINUTES = "crashLoopMinutes";
+    /** The stage's peers in other regions, which CreateSession and ListQosServers reach ({@link PeerRegion}). */
+    public static final String PEER_REGIONS = "peerRegions";
 
     private static final java.util.regex.Pattern PROFILE_ARN =
             java.util.regex.Pattern.compile("^arn:aws[a-z-]*:iam::\\d{12}:instance-profile/[\\w+=,.@/-]+$");
-    private static final java.util.regex.Pattern ROLE_ARN =
+    static final java.util.regex.Pattern ROLE_ARN =
             java.util.regex.Pattern.compile("^arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]+$");
 
     static final String DEFAULT_STAGE = "prod";
@@ -144,6 +146,26 @@ public final class DeploymentContext {
             }
         }
         return List.copyOf(arns);
+    }
+
+    /**
+     * The peer stages ({@link PeerRegion#parse}), none by default. A CreateSession may try each in
+     * turn, each within {@link Settings#PEER_TIMEOUT_MILLIS}: all of them together must leave the
+     * API functions' timeout room for the home's own work, so they get at most half of it.
+     */
+    List<PeerRegion> peerRegions() {
+        List<PeerRegion> peers = PeerRegion.parse(node.tryGetContext(PEER_REGIONS));
+        if (peers.isEmpty()) {
+            return peers;
+        }
+        long budget = Long.parseLong(settings().get(Settings.PEER_TIMEOUT_MILLIS));
+        long room = Functions.API_TIMEOUT.toMilliseconds().longValue() / 2;
+        if (budget < 1 || peers.size() * budget > room) {
+            throw new IllegalArgumentException("context " + contextKey(Settings.PEER_TIMEOUT_MILLIS) + " must be 1 to "
+                    + room / peers.size() + " (ms) with " + peers.size() + " peers: together they get at most half the API"
+                    + " functions' " + Functions.API_TIMEOUT.toSeconds().intValue() + " s timeout, not " + budget);
+        }
+        return peers;
     }
 
     /** The stage every physical name carries (see {@link StageNames}). */

@@ -13,6 +13,7 @@ import io.gamefleet.catalog.WorkflowStep;
 import io.gamefleet.catalog.Workflows;
 import io.gamefleet.catalog.FunctionAccess.Access;
 import io.gamefleet.catalog.FunctionAccess.TableAccess;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,7 +21,9 @@ import java.util.Map;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Aws;
 import software.amazon.awscdk.CfnMapping;
+import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.dynamodb.Table;
@@ -97,7 +100,7 @@ final class Functions extends Construct {
         // The secret's ARN, not its value: the function reads it as it starts (GetSecretValue, below).
         apiEnvironment.put(Settings.PAGE_TOKEN_SECRET_ARN.environmentVariable(), data.pageTokenKey().getSecretArn());
         apiEnvironment.put(Settings.INSTANCE_PROFILE_ARNS.environmentVariable(),
-                software.amazon.awscdk.Fn.join(",", launches.instanceProfileArns()));
+                Fn.join(",", launches.instanceProfileArns()));
         // Every API function tells the caller roles' sessions by partition, account, name and unique id:
         // the JSON door to authorize them, every door to know an ADMIN or an instance's own process.
         putCallerRoles(apiEnvironment, callerRoles);
@@ -150,6 +153,35 @@ final class Functions extends Construct {
                         .build());
             }
         }
+    }
+
+    /**
+     * The functions that call peers ({@link FunctionAccess#callsPeers}) get the peers as
+     * {@link Settings#PEERS} and may assume their MATCHMAKER roles (sts:AssumeRole on those roles
+     * alone), to sign their calls to the peers' APIs with. Their roles are the output
+     * {@code PeerForwarderRoleArns}, peers or not: a peer's context names them, and its MATCHMAKER
+     * role admits them.
+     */
+    void callPeers(List<PeerRegion> peers) {
+        List<String> forwarders = new ArrayList<>();
+        for (Map.Entry<String, Function> entry : functions.entrySet()) {
+            if (FunctionAccess.callsPeers(entry.getKey())) {
+                forwarders.add(entry.getValue().getRole().getRoleArn());
+                if (!peers.isEmpty()) {
+                    entry.getValue().addEnvironment(Settings.PEERS.environmentVariable(), PeerRegion.setting(peers));
+                    entry.getValue().getRole().addToPrincipalPolicy(PolicyStatement.Builder.create()
+                            .sid("AssumePeerMatchmakerRoles")
+                            .effect(Effect.ALLOW)
+                            .actions(List.of("sts:AssumeRole"))
+                            .resources(peers.stream().map(PeerRegion::matchmakerRoleArn).toList())
+                            .build());
+                }
+            }
+        }
+        CfnOutput.Builder.create(this, "PeerForwarderRoleArns").value(Fn.join(",", forwarders))
+                .description("The roles of the functions that call peer regions (comma-separated): each peer's context"
+                        + " peerRegions names them as this stage's forwarderRoleArns")
+                .build();
     }
 
     /** Every function by name: steps, schedules, event rules, push routes, then API routes (Gamefleet's own too). */

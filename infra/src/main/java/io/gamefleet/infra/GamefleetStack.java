@@ -6,6 +6,7 @@ import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.Workflows;
+import java.util.List;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
@@ -41,6 +42,12 @@ public final class GamefleetStack extends Stack {
         PushApi push = new PushApi(this, "PushChannel", functions, context);
         functions.postNotices(push);
         functions.requestStandbyEvaluations();
+        List<PeerRegion> peers = context.peerRegions();
+        functions.callPeers(peers);
+        callerRoles.admitPeerForwarders(peers);
+        if (!peers.isEmpty()) {
+            PeerRegion.refuseHomeRegion(this, peers);
+        }
         LogicalIds.leaveOut(new CallerPolicies(this, "CallerPolicies", api, push, callerRoles));
         new AgentInstall(this, "AgentInstall", context, callerRoles);
 

@@ -193,6 +193,6 @@ class DeploymentContextStackTest extends SynthesizedStack {
                     "\\| `" + Pattern.quote(key.getKey()) + "` \\| " + Pattern.quote(key.getValue()) + " \\|");
         }
         assertThat(deploying).contains("`" + DeploymentContext.ALARM_EMAIL + "`", "`" + DeploymentContext.LAMBDA_JAR + "`",
-                "`" + DeploymentContext.AGENT_JAR + "`");
+                "`" + DeploymentContext.AGENT_JAR + "`", "`" + DeploymentContext.PEER_REGIONS + "`");
     }
 }

@@ -21,33 +21,47 @@ import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 import software.amazon.awscdk.cxapi.SynthesisMessage;
 
-/** The app's cdk-nag AwsSolutions checks: no unsuppressed error, and no warning either. */
+/**
+ * The app's cdk-nag AwsSolutions checks: no unsuppressed error, and no warning either, with the
+ * default context and with peer regions (whose AssumeRole statements name their roles, no wildcard).
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NagChecksTest {
     @TempDir
     static Path temp;
 
     private Annotations annotations;
+    private Annotations peeredAnnotations;
     private Map<String, Object> resources;
 
     @BeforeAll
     void synthesize() throws IOException {
-        GamefleetStack stack = TestApps.stack(temp, Map.of(), "Gamefleet");
-        GamefleetApp.applyChecks((App) stack.getNode().getScope(), false);
+        GamefleetStack stack = checked(Map.of());
         annotations = Annotations.fromStack(stack);
         resources = cast(Template.fromStack(stack).toJSON().get("Resources"));
+        peeredAnnotations = Annotations.fromStack(checked(PeerRegionsStackTest.twoPeers()));
+    }
+
+    private static GamefleetStack checked(Map<String, Object> context) {
+        GamefleetStack stack = TestApps.stack(temp, context, "Gamefleet");
+        GamefleetApp.applyChecks((App) stack.getNode().getScope(), false);
+        return stack;
     }
 
     @Test
     void noUnsuppressedErrors() {
-        List<SynthesisMessage> errors = annotations.findError("*", Match.stringLikeRegexp("AwsSolutions-.*"));
-        assertThat(errors.stream().map(NagChecksTest::describe).toList()).isEmpty();
+        for (Annotations checked : List.of(annotations, peeredAnnotations)) {
+            List<SynthesisMessage> errors = checked.findError("*", Match.stringLikeRegexp("AwsSolutions-.*"));
+            assertThat(errors.stream().map(NagChecksTest::describe).toList()).isEmpty();
+        }
     }
 
     @Test
     void noUnsuppressedWarnings() {
-        List<SynthesisMessage> warnings = annotations.findWarning("*", Match.stringLikeRegexp("AwsSolutions-.*"));
-        assertThat(warnings.stream().map(NagChecksTest::describe).toList()).isEmpty();
+        for (Annotations checked : List.of(annotations, peeredAnnotations)) {
+            List<SynthesisMessage> warnings = checked.findWarning("*", Match.stringLikeRegexp("AwsSolutions-.*"));
+            assertThat(warnings.stream().map(NagChecksTest::describe).toList()).isEmpty();
+        }
     }
 
     /** Only the accepted kinds of finding are suppressed, IAM5 always for named resource strings. */

@@ -56,8 +56,13 @@ abstract class SynthesizedStack {
 
     @BeforeAll
     void synthesize() throws IOException {
-        template = Template.fromStack(stack(Map.of()));
+        template = Template.fromStack(stack(context()));
         resources = cast(template.toJSON().get("Resources"));
+    }
+
+    /** The context the class's stack is synthesized with: none but cdk.json's by default. */
+    Map<String, Object> context() {
+        return Map.of();
     }
 
     // ---- helpers ----
