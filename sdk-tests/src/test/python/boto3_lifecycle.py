@@ -5,7 +5,9 @@ modelled error (client.exceptions.NotFoundException). Every request is also chec
 (POST / with X-Amz-Target, the service of the SigV4 credential scope). Prints the group's name as
 JSON; any mismatch ends the script with a non-zero exit code.
 
-    python3 boto3_lifecycle.py --endpoint http://127.0.0.1:4590 [--signing-name execute-api]
+    python3 boto3_lifecycle.py --endpoint http://127.0.0.1:4590 [--signing-name execute-api | --gamefleet-cli]
+
+--gamefleet-cli signs through the repository's cli/gamefleet_cli.py, which must be on PYTHONPATH.
 
 Credentials come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, the region is us-east-1.
 """
@@ -25,6 +27,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--endpoint", required=True)
     parser.add_argument("--signing-name")
+    parser.add_argument("--gamefleet-cli", action="store_true")
     args = parser.parse_args()
 
     gamelift = boto3.session.Session(region_name="us-east-1").client(
@@ -37,7 +40,12 @@ def main():
 
         gamelift.meta.events.register("before-sign.gamelift", sign_for_execute_api)
 
-    expected_scope = "us-east-1/" + (args.signing_name or "gamelift")
+    if args.gamefleet_cli:
+        # docs/sdks.md's one line for boto3: the AWS CLI plugin's handlers, on this client.
+        import gamefleet_cli
+        gamefleet_cli.register(gamelift.meta.events)
+
+    expected_scope = "us-east-1/" + ("execute-api" if args.gamefleet_cli else args.signing_name or "gamelift")
     sent = []
 
     def spy(request, **kwargs):

@@ -69,13 +69,16 @@ public final class LocalProfile implements AutoCloseable {
     /**
      * What to run; see docs/local-profile.md's table of {@code local/run} flags. {@code localToken}
      * opens the edge's unsigned paths that change state; {@code keepTemp} keeps the run's folder
-     * of logs; {@code accessLog} prints a line per request on standard error.
+     * of logs; {@code accessLog} prints a line per request on standard error; {@code strictSigning}
+     * takes on the API only signatures for {@code execute-api}, as API Gateway does (off: also
+     * {@code gamelift}, what the SDKs' GameLift clients sign for with only their endpoint changed).
      */
     public record Options(int port, Duration claimTtl, Duration healthTimeout, Duration balancerRate,
             Duration instanceLaunch, Optional<Path> dataDir, Optional<URI> dynamoDbEndpoint,
             Optional<URI> stepFunctionsEndpoint, List<Principal> principals, Clock clock,
             Duration workflowWait, Path home, List<ExecutionInterceptor> interceptors, String localToken,
-            boolean allowUnsignedPayload, boolean keepTemp, boolean accessLog, Limits limits) {
+            boolean allowUnsignedPayload, boolean keepTemp, boolean accessLog, Limits limits,
+            boolean strictSigning) {
 
         /**
          * A new token, UNSIGNED-PAYLOAD refused, the folder removed at the end, no access log, and
@@ -88,13 +91,14 @@ public final class LocalProfile implements AutoCloseable {
                 Duration workflowWait, Path home, List<ExecutionInterceptor> interceptors) {
             this(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
                     stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors,
-                    EdgeServer.newLocalToken(), false, false, false, Limits.defaults().withEdgeThrottles(false));
+                    EdgeServer.newLocalToken(), false, false, false, Limits.defaults().withEdgeThrottles(false),
+                    false);
         }
 
         public Options withLimits(Limits given) {
             return new Options(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
                     stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors, localToken,
-                    allowUnsignedPayload, keepTemp, accessLog, given);
+                    allowUnsignedPayload, keepTemp, accessLog, given, strictSigning);
         }
 
         /** local/run's: the stage's default limits, the edge throttling as API Gateway does. */
@@ -206,7 +210,8 @@ public final class LocalProfile implements AutoCloseable {
         URI dynamoDb = o.dynamoDbEndpoint().orElseGet(() -> dynoxide.orElseThrow().endpoint());
         edge = closing(new EdgeServer(new EdgeServer.Settings(o.port(), o.localToken(), o.allowUnsignedPayload(),
                 o.accessLog() ? Optional.of(System.err::println) : Optional.empty(),
-                o.limits().edgeThrottles() ? Optional.of(o.limits().throttles()) : Optional.empty()), o.principals(),
+                o.limits().edgeThrottles() ? Optional.of(o.limits().throttles()) : Optional.empty(),
+                o.strictSigning()), o.principals(),
                 o.clock()));
         Optional<ChildProcess> sidecar = o.stepFunctionsEndpoint().isPresent() ? Optional.empty()
                 : Optional.of(closing(Emulators.stepFunctions(o.home(), logs, endpoint(), o.localToken(),

@@ -117,7 +117,7 @@ public final class Main {
                              [--max-game-servers-per-instance N] [--connection-info-check on|off]
                              [--expected-game-servers N] [--heartbeat-seconds S] [--claims-per-second N]
                              [--max-instance-lifetime DURATION] [--guaranteed-server-lifetime DURATION]
-                             [--allow-unsigned-payload] [--keep-temp] [--quiet]
+                             [--allow-unsigned-payload] [--strict-signing] [--keep-temp] [--quiet]
                              [--localstack]   (local/run only: LocalStack's DynamoDB in Docker)""";
 
     /** What a failed start says: a port in use (a BindException, wrapped or not) names the port and --port. */
@@ -153,6 +153,7 @@ public final class Main {
         boolean demo = false;
         String localToken = o.localToken();
         boolean allowUnsignedPayload = false;
+        boolean strictSigning = false;
         boolean keepTemp = false;
         boolean accessLog = true;
         Optional<String> gameServer = Optional.empty();
@@ -179,6 +180,10 @@ public final class Main {
             }
             if (flag.equals("--allow-unsigned-payload")) {
                 allowUnsignedPayload = true;
+                continue;
+            }
+            if (flag.equals("--strict-signing")) {
+                strictSigning = true;
                 continue;
             }
             if (flag.equals("--keep-temp")) {
@@ -283,7 +288,7 @@ public final class Main {
                 List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors(), localToken,
                 allowUnsignedPayload, keepTemp, accessLog, new LocalProfile.Limits(maxPerInstance, connectionInfoCheck,
                         expectedGameServers, heartbeatSeconds, claimsPerSecond, true,
-                        lifetimes(maxLifetime, guaranteedLifetime))), interruptions, demo, agents);
+                        lifetimes(maxLifetime, guaranteedLifetime)), strictSigning), interruptions, demo, agents);
     }
 
     static final String MAX_LIFETIME_FLAG = "--max-instance-lifetime";

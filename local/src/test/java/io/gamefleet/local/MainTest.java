@@ -36,12 +36,14 @@ class MainTest {
         assertThat(defaults.allowUnsignedPayload()).isFalse();
         assertThat(defaults.keepTemp()).isFalse();
         assertThat(defaults.accessLog()).isTrue();
+        assertThat(defaults.strictSigning()).isFalse();
         LocalProfile.Options set = Main.parse(List.of("--local-token", "0123456789abcdefXYZ", "--allow-unsigned-payload",
-                "--keep-temp", "--quiet")).options();
+                "--keep-temp", "--quiet", "--strict-signing")).options();
         assertThat(set.localToken()).isEqualTo("0123456789abcdefXYZ");
         assertThat(set.allowUnsignedPayload()).isTrue();
         assertThat(set.keepTemp()).isTrue();
         assertThat(set.accessLog()).isFalse();
+        assertThat(set.strictSigning()).isTrue();
         assertThatThrownBy(() -> Main.parse(List.of("--local-token", "short"))).hasMessageContaining("--local-token");
     }
 
@@ -97,7 +99,7 @@ class MainTest {
             int port = taken.getLocalPort();
             IOException failure = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () ->
                     new io.gamefleet.local.edge.EdgeServer(new io.gamefleet.local.edge.EdgeServer.Settings(port, "t",
-                            false, Optional.empty(), Optional.empty()), List.of(), java.time.Clock.systemUTC()));
+                            false, Optional.empty(), Optional.empty(), false), List.of(), java.time.Clock.systemUTC()));
             assertThat(Main.whyNotStarted(port, new IllegalStateException(failure.getMessage(), failure)))
                     .contains("port " + port + " is in use").contains("--port");
             assertThat(Main.whyNotStarted(port, new IllegalStateException("dynoxide did not start")))

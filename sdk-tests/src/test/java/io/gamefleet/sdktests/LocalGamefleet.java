@@ -58,7 +58,7 @@ public final class LocalGamefleet implements ParameterResolver {
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
         // In the root store: started once, closed by JUnit when the whole run ends.
         return context.getRoot().getStore(ExtensionContext.Namespace.create(LocalGamefleet.class))
-                .getOrComputeIfAbsent(Profile.class, k -> Profile.start(), Profile.class);
+                .getOrComputeIfAbsent(Profile.class, k -> Profile.start("local-profile", List.of()), Profile.class);
     }
 
     /** A running local profile. */
@@ -83,7 +83,11 @@ public final class LocalGamefleet implements ParameterResolver {
             return Path.of(System.getProperty("gamefleet.sdk-tests.dir", ".")).toAbsolutePath().normalize();
         }
 
-        static Profile start() {
+        /**
+         * Another profile beside the shared one, with {@code flags} besides the usual ones; its output
+         * in {@code name}.log. The caller closes it.
+         */
+        static Profile start(String name, List<String> flags) {
             Path jar = Path.of(property("gamefleet.local.jar")).toAbsolutePath().normalize();
             Path home = Path.of(property("gamefleet.local.home")).toAbsolutePath().normalize();
             Path work = Path.of(property("gamefleet.sdk-tests.work")).toAbsolutePath().normalize();
@@ -92,7 +96,7 @@ public final class LocalGamefleet implements ParameterResolver {
                         + "or run this module with -am");
             }
             int port = freePort();
-            Path log = work.resolve("local-profile.log");
+            Path log = work.resolve(name + ".log");
             try {
                 Files.createDirectories(work);
                 Path principals = work.resolve("principals.json");
@@ -107,6 +111,7 @@ public final class LocalGamefleet implements ParameterResolver {
                         "--claim-ttl-seconds", Integer.toString(CLAIM_TTL_SECONDS),
                         "--instance-launch-seconds", "1",
                         "--principals", principals.toString()));
+                command.addAll(flags);
                 ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile())
                         .redirectErrorStream(true).redirectOutput(log.toFile());
                 builder.environment().put("AWS_EC2_METADATA_DISABLED", "true");

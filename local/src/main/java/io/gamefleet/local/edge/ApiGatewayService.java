@@ -38,10 +38,13 @@ import java.util.UUID;
  * own routes (the caller's role
  * checked here, as the route's IAM policy would, 403 before any handler runs), or the AWS JSON 1.1
  * door ({@code POST /} with {@code X-Amz-Target: GameLift.<Operation>}), which checks roles itself.
- * Each route's throttle comes first ({@link RouteThrottles}), as the stage's are in AWS.
+ * Each route's throttle comes first ({@link RouteThrottles}), as the stage's are in AWS. With
+ * {@code strictSigning} only {@code execute-api} is taken, as API Gateway takes it: the way to try a
+ * client as it will meet a deployment.
  */
 final class ApiGatewayService implements EdgeService {
     private static final Set<String> SIGNING_NAMES = Set.of("execute-api", "gamelift");
+    private static final Set<String> STRICT_SIGNING_NAMES = Set.of("execute-api");
     private static final String JSON_TARGET_PREFIX = "GameLift.";
 
     /** A REST route: an operation's, or one of Gamefleet's own; its roles, and what the access log names it. */
@@ -71,7 +74,7 @@ final class ApiGatewayService implements EdgeService {
     ApiGatewayService(Map<Route, ApiHandler> routes,
             Map<ExtensionRoute, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> extensions,
             GameLiftJsonHandler jsonDoor, PrincipalRegistry principals, Clock clock, boolean allowUnsignedPayload,
-            RouteThrottles throttles) {
+            RouteThrottles throttles, boolean strictSigning) {
         this.throttles = throttles;
         List<ApiRoute> all = new ArrayList<>();
         routes.forEach((route, handler) -> {
@@ -84,7 +87,8 @@ final class ApiGatewayService implements EdgeService {
         this.routes = List.copyOf(all);
         this.jsonDoor = jsonDoor;
         this.principals = principals;
-        this.verifier = new SigV4Verifier(REGION, SIGNING_NAMES, principals::secretOf, clock, allowUnsignedPayload);
+        this.verifier = new SigV4Verifier(REGION, strictSigning ? STRICT_SIGNING_NAMES : SIGNING_NAMES,
+                principals::secretOf, clock, allowUnsignedPayload);
     }
 
     @Override

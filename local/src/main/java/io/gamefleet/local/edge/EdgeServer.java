@@ -54,10 +54,11 @@ public final class EdgeServer implements AutoCloseable {
      * How the edge is set up: its port (0: any free one), the token of its unsigned paths that
      * change state ({@link LocalGuard}), whether SigV4's UNSIGNED-PAYLOAD is taken, where its
      * access log lines go, if anywhere ({@link AccessLog}), and the stage's route throttles it
-     * applies as API Gateway does, if any ({@link RouteThrottles}).
+     * applies as API Gateway does, if any ({@link RouteThrottles}), and whether the API takes only
+     * {@code execute-api} signatures, as API Gateway does ({@code strictSigning}), or {@code gamelift} too.
      */
     public record Settings(int port, String localToken, boolean allowUnsignedPayload,
-            Optional<Consumer<String>> accessLog, Optional<Throttles> throttles) {}
+            Optional<Consumer<String>> accessLog, Optional<Throttles> throttles, boolean strictSigning) {}
 
     /** The header that carries the token of the unsigned paths that change state (and of the sidecar's calls). */
     public static final String LOCAL_TOKEN_HEADER = LocalGuard.TOKEN_HEADER;
@@ -193,7 +194,7 @@ public final class EdgeServer implements AutoCloseable {
                 lambda(new LambdaService(functions.invocable())), new ApiGatewayService(functions.routes(), functions.extensions(), functions.jsonDoor(), principals, clock,
                         settings.allowUnsignedPayload(), settings.throttles()
                                 .map(t -> new RouteThrottles(t.httpRoutes(), Optional.empty(), clock))
-                                .orElseGet(() -> RouteThrottles.none(clock))));
+                                .orElseGet(() -> RouteThrottles.none(clock)), settings.strictSigning()));
     }
 
     private LambdaService lambda(LambdaService service) {

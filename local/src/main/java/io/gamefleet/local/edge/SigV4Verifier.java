@@ -124,7 +124,9 @@ public final class SigV4Verifier {
         String accessKeyId = scope[0], scopeDate = scope[1];
         if (!region.equals(scope[2])) return reject("credential scope region '" + scope[2] + "' should be '" + region + "'");
         if (!services.contains(scope[3])) {
-            return reject("credential scope service '" + scope[3] + "' should be one of " + new TreeSet<>(services));
+            return reject("credential scope service '" + scope[3] + "' should be " + (services.size() == 1
+                    ? "'" + services.iterator().next() + "', the only signing name taken here"
+                    : "one of " + new TreeSet<>(services)));
         }
         String service = scope[3];
 

@@ -298,6 +298,18 @@ class SigV4VerifierTest {
     }
 
     @Test
+    void withOnlyExecuteApiAGameLiftSignatureIsRefusedNamingTheSigningName() {
+        // As local/run --strict-signing, and API Gateway, take them.
+        SigV4Verifier strict = new SigV4Verifier("us-east-1", Set.of("execute-api"),
+                ak -> ak.equals(AK) ? Optional.of(SECRET) : Optional.empty(), Clock.fixed(NOW, ZoneOffset.UTC));
+        Wire gameLift = sdkSign(SdkHttpMethod.POST, "/", Map.of(), "{}", AwsCredentialsIdentity.create(AK, SECRET),
+                r -> r.putProperty(AwsV4FamilyHttpSigner.SERVICE_SIGNING_NAME, "gamelift"));
+        assertThat(reason(verify(strict, gameLift)))
+                .isEqualTo("credential scope service 'gamelift' should be 'execute-api', the only signing name taken here");
+        assertThat(verify(strict, sdkSign(SdkHttpMethod.POST, "/", Map.of(), "{}"))).isEqualTo(accepted());
+    }
+
+    @Test
     void rejectsClockSkewBeyondFiveMinutes() {
         Duration justOver = Duration.ofMinutes(5).plusSeconds(1);
         assertThat(reason(verify(verifierAt(NOW.plus(justOver)), postScale()))).startsWith("request time too skewed");
