@@ -1,9 +1,11 @@
 package io.gamefleet.local;
 
 import static io.gamefleet.catalog.LocalAccount.ACCOUNT_ID;
-import static io.gamefleet.catalog.LocalAccount.REGION;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.gamefleet.adapters.dynamodb.TableSetup;
+import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Lifetimes;
 import io.gamefleet.catalog.Role;
@@ -21,6 +23,7 @@ import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.agents.InstanceAgents;
 import io.gamefleet.local.edge.EdgeServer;
 import io.gamefleet.local.edge.Functions;
+import io.gamefleet.local.edge.Outage;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.Principals;
 import io.gamefleet.local.edge.TableGrants;
@@ -64,23 +67,26 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * The whole system on one machine: dynoxide (or a given DynamoDB endpoint), the Step Functions
  * sidecar (or a given endpoint), the edge server with every handler in-process, the simulated
  * fleet and the scheduler. The handlers get an environment exactly like the one CDK gives them in AWS.
+ * It is one region's; {@link LocalRegions} runs several, peered.
  */
 public final class LocalProfile implements AutoCloseable {
     /**
      * What to run; see docs/local-profile.md's table of {@code local/run} flags. {@code localToken}
      * opens the edge's unsigned paths that change state; {@code keepTemp} keeps the run's folder
-     * of logs; {@code accessLog} prints a line per request on standard error.
+     * of logs; {@code accessLog} prints a line per request on standard error; {@code region} is the
+     * AWS region the profile is (its functions' AWS_REGION, what its edge checks signatures for, its
+     * ARNs and zones).
      */
     public record Options(int port, Duration claimTtl, Duration healthTimeout, Duration balancerRate,
             Duration instanceLaunch, Optional<Path> dataDir, Optional<URI> dynamoDbEndpoint,
             Optional<URI> stepFunctionsEndpoint, List<Principal> principals, Clock clock,
             Duration workflowWait, Path home, List<ExecutionInterceptor> interceptors, String localToken,
-            boolean allowUnsignedPayload, boolean keepTemp, boolean accessLog, Limits limits) {
+            boolean allowUnsignedPayload, boolean keepTemp, boolean accessLog, Limits limits, String region) {
 
         /**
-         * A new token, UNSIGNED-PAYLOAD refused, the folder removed at the end, no access log, and
-         * the stage's default limits without the edge's route throttles (their buckets would never
-         * fill again on a clock that stands still).
+         * A new token, UNSIGNED-PAYLOAD refused, the folder removed at the end, no access log, the
+         * stage's default limits without the edge's route throttles (their buckets would never
+         * fill again on a clock that stands still), and the region {@link LocalAccount#REGION}.
          */
         public Options(int port, Duration claimTtl, Duration healthTimeout, Duration balancerRate,
                 Duration instanceLaunch, Optional<Path> dataDir, Optional<URI> dynamoDbEndpoint,
@@ -88,13 +94,21 @@ public final class LocalProfile implements AutoCloseable {
                 Duration workflowWait, Path home, List<ExecutionInterceptor> interceptors) {
             this(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
                     stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors,
-                    EdgeServer.newLocalToken(), false, false, false, Limits.defaults().withEdgeThrottles(false));
+                    EdgeServer.newLocalToken(), false, false, false, Limits.defaults().withEdgeThrottles(false),
+                    LocalAccount.REGION);
         }
 
         public Options withLimits(Limits given) {
             return new Options(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
                     stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors, localToken,
-                    allowUnsignedPayload, keepTemp, accessLog, given);
+                    allowUnsignedPayload, keepTemp, accessLog, given, region);
+        }
+
+        /** The same, for {@code region}'s profile of a run, on {@code port}, its tables kept in {@code dir} if any. */
+        public Options forRegion(String given, int onPort, Optional<Path> dir) {
+            return new Options(onPort, claimTtl, healthTimeout, balancerRate, instanceLaunch, dir, dynamoDbEndpoint,
+                    stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors, localToken,
+                    allowUnsignedPayload, keepTemp, accessLog, limits, given);
         }
 
         /** local/run's: the stage's default limits, the edge throttling as API Gateway does. */
@@ -170,6 +184,8 @@ public final class LocalProfile implements AutoCloseable {
     private final List<AutoCloseable> resources = new ArrayList<>();
     private Options options;
     private Path logs;
+    private String linePrefix = "";
+    private Optional<ChildProcess> dynoxide = Optional.empty();
     private EdgeServer edge;
     private SimulatedFleet fleet;
     private InstanceAgents agents;
@@ -182,10 +198,39 @@ public final class LocalProfile implements AutoCloseable {
 
     private LocalProfile() {}
 
+    /**
+     * What a profile knows of the other regions of its run ({@link LocalRegions}): each one's
+     * region and API, the MATCHMAKER principal that signs the calls to them (which every region's
+     * edge admits), and every region's outage (this one's included), which its edge's
+     * {@code /_local/regions/} paths start and end.
+     */
+    record Run(List<Peer> peers, Optional<Principal> matchmaker, Map<String, Outage> outages) {
+        /** A profile on its own. */
+        static Run alone(LocalProfile profile) {
+            return new Run(List.of(), Optional.empty(), Map.of(profile.region(), profile.edge.outage()));
+        }
+    }
+
+    /** Another region of the run: its region, and its edge's URL, its API. */
+    record Peer(String region, URI apiUrl) {}
+
     public static LocalProfile start(Options options) {
+        LocalProfile profile = bind(options, "");
+        profile.serve(Run.alone(profile));
+        return profile;
+    }
+
+    /**
+     * The first half of a start: dynoxide runs and the edge listens (serving nothing but
+     * "starting" yet), so that its URL is known to the run's other regions before any of them
+     * serves. {@code linePrefix} starts each line the profile prints of its own (its access log,
+     * its supervision): the region, in a run of several.
+     */
+    static LocalProfile bind(Options options, String linePrefix) {
         LocalProfile profile = new LocalProfile();
+        profile.linePrefix = linePrefix;
         try {
-            profile.startAll(options);
+            profile.bindAll(options);
             return profile;
         } catch (IOException e) {
             profile.close();
@@ -196,21 +241,36 @@ public final class LocalProfile implements AutoCloseable {
         }
     }
 
-    private void startAll(Options o) throws IOException {
+    /** The second half: everything else, peered with {@code run}'s other regions. Closed if it fails. */
+    void serve(Run run) {
+        try {
+            serveAll(run);
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void bindAll(Options o) throws IOException {
         options = o;
         ReadableLog.install(o.clock(), System.err);
         this.logs = Files.createTempDirectory("gamefleet-local-");
-        File logs = this.logs.toFile();
-        Optional<ChildProcess> dynoxide = o.dynamoDbEndpoint().isPresent() ? Optional.empty()
-                : Optional.of(closing(Emulators.dynamoDb(o.home(), o.dataDir(), logs)));
-        URI dynamoDb = o.dynamoDbEndpoint().orElseGet(() -> dynoxide.orElseThrow().endpoint());
-        edge = closing(new EdgeServer(new EdgeServer.Settings(o.port(), o.localToken(), o.allowUnsignedPayload(),
-                o.accessLog() ? Optional.of(System.err::println) : Optional.empty(),
+        dynoxide = o.dynamoDbEndpoint().isPresent() ? Optional.empty()
+                : Optional.of(closing(Emulators.dynamoDb(o.home(), o.dataDir(), logs.toFile())));
+        edge = closing(new EdgeServer(new EdgeServer.Settings(o.region(), o.port(), o.localToken(),
+                o.allowUnsignedPayload(), o.accessLog() ? Optional.of(line -> System.err.println(linePrefix + line))
+                        : Optional.empty(),
                 o.limits().edgeThrottles() ? Optional.of(o.limits().throttles()) : Optional.empty()), o.principals(),
                 o.clock()));
+    }
+
+    private void serveAll(Run run) {
+        Options o = options;
+        File logs = this.logs.toFile();
+        URI dynamoDb = o.dynamoDbEndpoint().orElseGet(() -> dynoxide.orElseThrow().endpoint());
         Optional<ChildProcess> sidecar = o.stepFunctionsEndpoint().isPresent() ? Optional.empty()
                 : Optional.of(closing(Emulators.stepFunctions(o.home(), logs, endpoint(), o.localToken(),
-                        o.workflowWait())));
+                        o.workflowWait(), o.region())));
         URI stepFunctions = o.stepFunctionsEndpoint().orElseGet(() -> sidecar.orElseThrow().endpoint());
         // The profile's own sidecar takes calls only with this run's token.
         List<ExecutionInterceptor> sidecarToken = sidecar.<ExecutionInterceptor>map(s -> new LocalTokenHeader(s.endpoint(),
@@ -219,7 +279,8 @@ public final class LocalProfile implements AutoCloseable {
         interceptors.addAll(sidecarToken);
         interceptors.add(new LocalTokenHeader(endpoint(), o.localToken()));
 
-        fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), ACCOUNT_ID, o.limits().lifetime().maxInstance());
+        fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), o.region(), ACCOUNT_ID,
+                o.limits().lifetime().maxInstance());
         Map<String, String> environment = environment(o, dynamoDb);
         // The functions post the push channel's notices to the edge, signed as a Lambda role would sign them.
         environment.put(Settings.PUSH_ENDPOINT.environmentVariable(), endpoint().toString());
@@ -227,14 +288,24 @@ public final class LocalProfile implements AutoCloseable {
         environment.put(Settings.STANDBY_FUNCTION.environmentVariable(), Triggers.BALANCER.functionName());
         environment.put("AWS_ENDPOINT_URL_LAMBDA", endpoint().toString());
         Principal functionsPrincipal = Principals.functions();
-        createTables(dynamoDb);
-        environment.putAll(deployStateMachines(stepFunctions, sidecarToken));
+        createTables(dynamoDb, o.region());
+        environment.putAll(deployStateMachines(stepFunctions, sidecarToken, o.region()));
+        // The peers, as the CDK app gives them to the functions that call them: no role to assume here,
+        // their calls are signed with the run's MATCHMAKER principal, which every region's edge admits.
+        Map<String, String> peeredEnvironment = new HashMap<>(environment);
+        Optional<AwsCredentialsProvider> peerCredentials = run.matchmaker().map(m -> {
+            edge.principals().add(m);
+            return StaticCredentialsProvider.create(AwsBasicCredentials.create(m.accessKeyId(), m.secretAccessKey()));
+        });
+        if (!run.peers().isEmpty()) {
+            peeredEnvironment.put(Settings.PEERS.environmentVariable(), peersSetting(run.peers()));
+        }
         Timeline timeline = new Timeline(o.clock());
         FleetMetrics metrics = new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet, timeline);
         AwsCredentialsProvider functionsCredentials = StaticCredentialsProvider.create(AwsBasicCredentials.create(
                 functionsPrincipal.accessKeyId(), functionsPrincipal.secretAccessKey()));
         // The profile's own services, for its callers in this process; unrestricted.
-        services = services(environment, metrics, functionsCredentials, interceptors);
+        services = services(peeredEnvironment, metrics, functionsCredentials, interceptors, peerCredentials);
         // Each function on services of its own, as each is its own Lambda function, whose
         // DynamoDB calls are held to the grants its role has in AWS.
         Map<String, Services> byFunction = new ConcurrentHashMap<>();
@@ -242,7 +313,9 @@ public final class LocalProfile implements AutoCloseable {
             List<ExecutionInterceptor> own = new ArrayList<>();
             own.add(new TableGrants(n, environment, this::denied));
             own.addAll(interceptors);
-            return services(environment, metrics, functionsCredentials, own);
+            boolean callsPeers = FunctionAccess.callsPeers(n);
+            return services(callsPeers ? peeredEnvironment : environment, metrics, functionsCredentials, own,
+                    callsPeers ? peerCredentials : Optional.empty());
         })));
         balancerServices = byFunction.get(Triggers.BALANCER.functionName());
         EventRouter events = new EventRouter(functions.eventRules(), timeline);
@@ -257,16 +330,16 @@ public final class LocalProfile implements AutoCloseable {
         // The sidecar's executions are lost with it: its state machines are created again, and
         // the workflows of the groups that were in the middle of one started again.
         sidecar.ifPresent(s -> watched.add(new Supervisor.Watched(s, Optional.empty(), () -> {
-            deployStateMachines(stepFunctions, sidecarToken);
+            deployStateMachines(stepFunctions, sidecarToken, o.region());
             reconcile(Duration.ZERO);
         })));
         Map<String, String> external = new LinkedHashMap<>();
         o.dynamoDbEndpoint().ifPresent(e -> external.put("dynamodb", e.toString()));
         o.stepFunctionsEndpoint().ifPresent(e -> external.put("stepfunctions", e.toString()));
-        supervisor = closing(new Supervisor(watched, external, line -> System.err.println(line)));
+        supervisor = closing(new Supervisor(watched, external, line -> System.err.println(linePrefix + line)));
         children = List.copyOf(watched.stream().map(Supervisor.Watched::child).toList());
         edge.serve(functions, events, scheduler, timeline, new EdgeServer.Instances(fleet, functionsPrincipal),
-                supervisor::states, consoleDir(o.home()));
+                supervisor::states, consoleDir(o.home()), run.outages());
         // Jetty endpoints of their own (the push channel is the edge's) register here, with
         // edge.addHandler(...), given what they need of this profile (services, the local token).
         // Groups kept in --data-dir (or in a given DynamoDB) whose workflow did not finish: a sidecar
@@ -275,12 +348,25 @@ public final class LocalProfile implements AutoCloseable {
         scheduler.start(o.balancerRate());
     }
 
-    /** The simulated fleet has no launch templates: a group's is taken as given, with no instance profile. */
+    /** {@link Settings#PEERS}: each peer's Region and ApiUrl, no role (its calls are signed with the run's principal). */
+    private static String peersSetting(List<Peer> peers) {
+        ArrayNode list = new ObjectMapper().createArrayNode();
+        peers.forEach(p -> list.addObject().put("Region", p.region()).put("ApiUrl", p.apiUrl().toString()));
+        return list.toString();
+    }
+
+    /**
+     * The simulated fleet has no launch templates: a group's is taken as given, with no instance
+     * profile. {@code peerCredentials}: what the calls to the peers are signed with, if it calls them.
+     */
     private Services services(Map<String, String> environment, FleetMetrics metrics,
-            AwsCredentialsProvider credentials, List<ExecutionInterceptor> interceptors) {
-        return AwsServices.fromEnvironment(environment).clock(options.clock()).compute(fleet)
+            AwsCredentialsProvider credentials, List<ExecutionInterceptor> interceptors,
+            Optional<AwsCredentialsProvider> peerCredentials) {
+        AwsServices built = AwsServices.fromEnvironment(environment).clock(options.clock()).compute(fleet)
                 .launchTemplates(template -> new LaunchTemplates.Resolved(template, Optional.empty()))
-                .metrics(metrics).credentials(credentials).interceptors(interceptors).build();
+                .metrics(metrics).credentials(credentials).interceptors(interceptors);
+        peerCredentials.ifPresent(built::peerCredentials);
+        return built.build();
     }
 
     /** A DynamoDB call a function's role would not be allowed in AWS: said at once, and kept. */
@@ -293,7 +379,7 @@ public final class LocalProfile implements AutoCloseable {
     private void reconcile(Duration grace) {
         WorkflowReconciler.Report report = balancerServices.reconciler().reconcile(grace);
         if (!report.restarted().isEmpty() || !report.failed().isEmpty()) {
-            System.out.println("local profile: workflows started again for " + report.restarted()
+            System.out.println(linePrefix + "local profile: workflows started again for " + report.restarted()
                     + (report.failed().isEmpty() ? "" : "; put in ERROR: " + report.failed()));
         }
     }
@@ -301,7 +387,7 @@ public final class LocalProfile implements AutoCloseable {
     /** What {@code cdk deploy} gives the functions: their environment, but for the state machines' ARNs. */
     private static Map<String, String> environment(Options o, URI dynamoDb) {
         Map<String, String> environment = new HashMap<>();
-        environment.put("AWS_REGION", REGION);
+        environment.put("AWS_REGION", o.region());
         environment.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDb.toString());
         environment.put(Settings.ACCOUNT_ID.environmentVariable(), ACCOUNT_ID);
         for (Role role : Role.values()) {
@@ -322,24 +408,25 @@ public final class LocalProfile implements AutoCloseable {
     }
 
     /** The tables, as {@code cdk deploy} makes them (those there already are kept). */
-    private static void createTables(URI dynamoDb) {
-        try (DynamoDbClient client = DynamoDbClient.builder().region(Region.of(REGION)).credentialsProvider(CREDENTIALS)
+    private static void createTables(URI dynamoDb, String region) {
+        try (DynamoDbClient client = DynamoDbClient.builder().region(Region.of(region)).credentialsProvider(CREDENTIALS)
                 .endpointOverride(dynamoDb).build()) {
             TableSetup.createAll(client, Tables.ALL, TableDefinition::logicalName);
         }
     }
 
     /** The state machines, as {@code cdk deploy} makes them; the variables that give their ARNs. */
-    private static Map<String, String> deployStateMachines(URI stepFunctions, List<ExecutionInterceptor> interceptors) {
+    private static Map<String, String> deployStateMachines(URI stepFunctions, List<ExecutionInterceptor> interceptors,
+            String region) {
         Map<String, String> environment = new HashMap<>();
         environment.put("AWS_ENDPOINT_URL_SFN", stepFunctions.toString());
-        try (SfnClient sfn = SfnClient.builder().region(Region.of(REGION)).credentialsProvider(CREDENTIALS)
+        try (SfnClient sfn = SfnClient.builder().region(Region.of(region)).credentialsProvider(CREDENTIALS)
                 .endpointOverride(stepFunctions).overrideConfiguration(c -> c.executionInterceptors(interceptors))
                 .build()) {
             for (WorkflowDefinition w : Workflows.ALL) {
                 Map<String, String> arns = new LinkedHashMap<>();
                 w.steps().forEach(s -> arns.put(s.placeholder(),
-                        "arn:aws:lambda:" + REGION + ":" + ACCOUNT_ID + ":function:" + s.functionName()));
+                        "arn:aws:lambda:" + region + ":" + ACCOUNT_ID + ":function:" + s.functionName()));
                 String arn = sfn.createStateMachine(c -> c.name(w.stateMachineName()).definition(w.aslWith(arns))
                         .roleArn("arn:aws:iam::" + ACCOUNT_ID + ":role/gamefleet-workflows")).stateMachineArn();
                 environment.put(w.arnSetting().environmentVariable(), arn);
@@ -378,7 +465,7 @@ public final class LocalProfile implements AutoCloseable {
         Path jar = Optional.ofNullable(System.getenv("GAMEFLEET_AGENT_JAR")).map(Path::of)
                 .orElse(options.home().resolve("../agent/target/gamefleet-agent.jar").normalize());
         agents = closing(InstanceAgents.start(template, fleet, edge, logs.resolve("agents"), jar,
-                new AgentTemplate.Stage(options.claimTtl(), options.limits().maxGameServersPerInstance()), options.keepTemp(),
+                new AgentTemplate.Stage(options.region(), options.claimTtl(), options.limits().maxGameServersPerInstance()), options.keepTemp(),
                 agentLines));
         return agents;
     }
@@ -395,6 +482,11 @@ public final class LocalProfile implements AutoCloseable {
 
     public URI endpoint() {
         return edge.endpoint();
+    }
+
+    /** The AWS region the profile is. */
+    public String region() {
+        return options.region();
     }
 
     /**

@@ -37,7 +37,7 @@ class DemoGameTest {
         GamefleetClient api = LOCAL.admin();
         InstanceAgents agents = profile.runAgents(DemoGame.agentTemplate("1")); // players stay 1 s
         api.createActive(GamefleetClient.groupBody("other", 1, 1));
-        try (DemoGame demo = DemoGame.calling(profile.endpoint(), LocalProfileExtension.ADMIN, profile.fleet(),
+        try (DemoGame demo = DemoGame.calling(profile.endpoint(), profile.region(), LocalProfileExtension.ADMIN, profile.fleet(),
                 LOCAL.signingClock(), log::add)) {
             demo.tick(); // creates the group
             demo.runEverySecond();

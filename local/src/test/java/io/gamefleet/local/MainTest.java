@@ -96,7 +96,7 @@ class MainTest {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             int port = taken.getLocalPort();
             IOException failure = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () ->
-                    new io.gamefleet.local.edge.EdgeServer(new io.gamefleet.local.edge.EdgeServer.Settings(port, "t",
+                    new io.gamefleet.local.edge.EdgeServer(new io.gamefleet.local.edge.EdgeServer.Settings("us-east-1", port, "t",
                             false, Optional.empty(), Optional.empty()), List.of(), java.time.Clock.systemUTC()));
             assertThat(Main.whyNotStarted(port, new IllegalStateException(failure.getMessage(), failure)))
                     .contains("port " + port + " is in use").contains("--port");
