@@ -104,11 +104,11 @@ public final class LocalProfile implements AutoCloseable {
                     allowUnsignedPayload, keepTemp, accessLog, given, region);
         }
 
-        /** The same, for {@code region}'s profile of a run, on {@code port}, its tables kept in {@code dir} if any. */
-        public Options forRegion(String given, int onPort, Optional<Path> dir) {
-            return new Options(onPort, claimTtl, healthTimeout, balancerRate, instanceLaunch, dir, dynamoDbEndpoint,
+        /** The same, for the profile of {@code region} of a run, on {@code port}, its tables kept in {@code dataDir} if any. */
+        public Options forRegion(String region, int port, Optional<Path> dataDir) {
+            return new Options(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
                     stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors, localToken,
-                    allowUnsignedPayload, keepTemp, accessLog, limits, given);
+                    allowUnsignedPayload, keepTemp, accessLog, limits, region);
         }
 
         /** local/run's: the stage's default limits, the edge throttling as API Gateway does. */

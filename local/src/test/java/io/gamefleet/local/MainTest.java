@@ -116,6 +116,31 @@ class MainTest {
         assertThatThrownBy(() -> Main.parse(List.of("--dynamodb-endpoint", "nope"))).hasMessageContaining("URL");
     }
 
+    /** One profile per region, the first on --port; us-east-1 alone unless told. */
+    @Test
+    void theRegionsFlagNamesEachRegionOnceAndItsFirstIsTheOptionsRegion() {
+        assertThat(Main.parse(List.of()).regions()).containsExactly("us-east-1");
+        assertThat(Main.parse(List.of()).options().region()).isEqualTo("us-east-1");
+        Main.Launch two = Main.parse(List.of("--regions", "eu-west-1,ap-southeast-2"));
+        assertThat(two.regions()).containsExactly("eu-west-1", "ap-southeast-2");
+        assertThat(two.options().region()).isEqualTo("eu-west-1");
+        assertThat(two.options().port()).isEqualTo(4590);
+
+        assertThatThrownBy(() -> Main.parse(List.of("--regions", "us-east-1,us-east-1")))
+                .hasMessage("--regions names us-east-1 twice");
+        assertThatThrownBy(() -> Main.parse(List.of("--regions", "us-east-1,mars-north-1")))
+                .hasMessageEndingWith("mars-north-1 is not an AWS region");
+        assertThatThrownBy(() -> Main.parse(List.of("--regions", "us-east-1,"))).hasMessageEndingWith("one is empty");
+        assertThatThrownBy(() -> Main.parse(List.of("--regions", "aws-global"))).hasMessageContaining("not an AWS region");
+        assertThatThrownBy(() -> Main.parse(List.of("--regions", "us-east-1,eu-west-1", "--dynamodb-endpoint",
+                "http://127.0.0.1:4566"))).hasMessageContaining("each region's own emulators");
+        assertThat(Main.parse(List.of("--regions", "eu-west-1", "--dynamodb-endpoint", "http://127.0.0.1:4566"))
+                .options().dynamoDbEndpoint()).isPresent();
+        assertThatThrownBy(() -> Main.parse(List.of("--regions", "us-east-1,eu-west-1", "--port", "65535")))
+                .hasMessageContaining("leaves no port");
+        assertThat(Main.parse(List.of("--regions", "us-east-1,eu-west-1", "--port", "0")).options().port()).isZero();
+    }
+
     @Test
     void theAgentsFlags(@TempDir Path dir) throws IOException {
         assertThat(Main.parse(List.of()).agents()).isEmpty();

@@ -88,7 +88,6 @@ class PeeredRegionsTest {
                 }
             }
         }
-        System.out.println("PeeredRegionsTest: groups ready " + (System.nanoTime() - started) / 1_000_000 + " ms after the start");
     }
 
     @AfterAll

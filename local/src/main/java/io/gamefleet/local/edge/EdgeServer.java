@@ -274,6 +274,7 @@ public final class EdgeServer implements AutoCloseable {
 
     @Override
     public void close() {
+        outage.end(); // what it held is dropped, not left to Jetty's stop
         http.close();
         if (lambda != null) {
             lambda.close();

@@ -107,6 +107,7 @@ final class Exchange {
             return;
         }
         answered = true;
+        note(AccessLog.DROPPED, true);
         request.getConnectionMetaData().getConnection().getEndPoint().close();
         callback.failed(new EofException("dropped: the region is down"));
     }
