@@ -1,8 +1,9 @@
 package io.gamefleet.catalog;
 
 /**
- * The account and region the local profile pretends to be: the ARNs it builds, the region its
- * clients sign for and the default of the account setting.
+ * The account the local profile pretends to be (the ARNs it builds, the default of the account
+ * setting) and its default region: a profile's region, unless it is given another (several with
+ * {@code local/run --regions}).
  */
 public final class LocalAccount {
     public static final String REGION = "us-east-1";

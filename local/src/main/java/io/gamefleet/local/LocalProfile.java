@@ -1,9 +1,11 @@
 package io.gamefleet.local;
 
 import static io.gamefleet.catalog.LocalAccount.ACCOUNT_ID;
-import static io.gamefleet.catalog.LocalAccount.REGION;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.gamefleet.adapters.dynamodb.TableSetup;
+import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Lifetimes;
 import io.gamefleet.catalog.Role;
@@ -21,6 +23,7 @@ import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.agents.InstanceAgents;
 import io.gamefleet.local.edge.EdgeServer;
 import io.gamefleet.local.edge.Functions;
+import io.gamefleet.local.edge.Outage;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.Principals;
 import io.gamefleet.local.edge.TableGrants;
@@ -64,6 +67,7 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * The whole system on one machine: dynoxide (or a given DynamoDB endpoint), the Step Functions
  * sidecar (or a given endpoint), the edge server with every handler in-process, the simulated
  * fleet and the scheduler. The handlers get an environment exactly like the one CDK gives them in AWS.
+ * It is one region's; {@link LocalRegions} runs several, peered.
  */
 public final class LocalProfile implements AutoCloseable {
     /**
@@ -71,19 +75,21 @@ public final class LocalProfile implements AutoCloseable {
      * opens the edge's unsigned paths that change state; {@code keepTemp} keeps the run's folder
      * of logs; {@code accessLog} prints a line per request on standard error; {@code strictSigning}
      * takes on the API only signatures for {@code execute-api}, as API Gateway does (off: also
-     * {@code gamelift}, what the SDKs' GameLift clients sign for with only their endpoint changed).
+     * {@code gamelift}, what the SDKs' GameLift clients sign for with only their endpoint changed);
+     * {@code region} is the AWS region the profile is (its functions' AWS_REGION, what its edge
+     * checks signatures for, its ARNs and zones).
      */
     public record Options(int port, Duration claimTtl, Duration healthTimeout, Duration balancerRate,
             Duration instanceLaunch, Optional<Path> dataDir, Optional<URI> dynamoDbEndpoint,
             Optional<URI> stepFunctionsEndpoint, List<Principal> principals, Clock clock,
             Duration workflowWait, Path home, List<ExecutionInterceptor> interceptors, String localToken,
             boolean allowUnsignedPayload, boolean keepTemp, boolean accessLog, Limits limits,
-            boolean strictSigning) {
+            boolean strictSigning, String region) {
 
         /**
-         * A new token, UNSIGNED-PAYLOAD refused, the folder removed at the end, no access log, and
-         * the stage's default limits without the edge's route throttles (their buckets would never
-         * fill again on a clock that stands still).
+         * A new token, UNSIGNED-PAYLOAD refused, the folder removed at the end, no access log, the
+         * stage's default limits without the edge's route throttles (their buckets would never
+         * fill again on a clock that stands still), and the region {@link LocalAccount#REGION}.
          */
         public Options(int port, Duration claimTtl, Duration healthTimeout, Duration balancerRate,
                 Duration instanceLaunch, Optional<Path> dataDir, Optional<URI> dynamoDbEndpoint,
@@ -92,13 +98,20 @@ public final class LocalProfile implements AutoCloseable {
             this(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
                     stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors,
                     EdgeServer.newLocalToken(), false, false, false, Limits.defaults().withEdgeThrottles(false),
-                    false);
+                    false, LocalAccount.REGION);
         }
 
         public Options withLimits(Limits given) {
             return new Options(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
                     stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors, localToken,
-                    allowUnsignedPayload, keepTemp, accessLog, given, strictSigning);
+                    allowUnsignedPayload, keepTemp, accessLog, given, strictSigning, region);
+        }
+
+        /** The same, for the profile of {@code region} of a run, on {@code port}, its tables kept in {@code dataDir} if any. */
+        public Options forRegion(String region, int port, Optional<Path> dataDir) {
+            return new Options(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
+                    stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors, localToken,
+                    allowUnsignedPayload, keepTemp, accessLog, limits, strictSigning, region);
         }
 
         /** local/run's: the stage's default limits, the edge throttling as API Gateway does. */
@@ -174,6 +187,8 @@ public final class LocalProfile implements AutoCloseable {
     private final List<AutoCloseable> resources = new ArrayList<>();
     private Options options;
     private Path logs;
+    private String linePrefix = "";
+    private Optional<ChildProcess> dynoxide = Optional.empty();
     private EdgeServer edge;
     private SimulatedFleet fleet;
     private InstanceAgents agents;
@@ -186,10 +201,39 @@ public final class LocalProfile implements AutoCloseable {
 
     private LocalProfile() {}
 
+    /**
+     * What a profile knows of the other regions of its run ({@link LocalRegions}): each one's
+     * region and API, the MATCHMAKER principal that signs the calls to them (which every region's
+     * edge admits), and every region's outage (this one's included), which its edge's
+     * {@code /_local/regions/} paths start and end.
+     */
+    record Run(List<Peer> peers, Optional<Principal> matchmaker, Map<String, Outage> outages) {
+        /** A profile on its own. */
+        static Run alone(LocalProfile profile) {
+            return new Run(List.of(), Optional.empty(), Map.of(profile.region(), profile.edge.outage()));
+        }
+    }
+
+    /** Another region of the run: its region, and its edge's URL, its API. */
+    record Peer(String region, URI apiUrl) {}
+
     public static LocalProfile start(Options options) {
+        LocalProfile profile = bind(options, "");
+        profile.serve(Run.alone(profile));
+        return profile;
+    }
+
+    /**
+     * The first half of a start: dynoxide runs and the edge listens (serving nothing but
+     * "starting" yet), so that its URL is known to the run's other regions before any of them
+     * serves. {@code linePrefix} starts each line the profile prints of its own (its access log,
+     * its supervision): the region, in a run of several.
+     */
+    static LocalProfile bind(Options options, String linePrefix) {
         LocalProfile profile = new LocalProfile();
+        profile.linePrefix = linePrefix;
         try {
-            profile.startAll(options);
+            profile.bindAll(options);
             return profile;
         } catch (IOException e) {
             profile.close();
@@ -200,22 +244,37 @@ public final class LocalProfile implements AutoCloseable {
         }
     }
 
-    private void startAll(Options o) throws IOException {
+    /** The second half: everything else, peered with {@code run}'s other regions. Closed if it fails. */
+    void serve(Run run) {
+        try {
+            serveAll(run);
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void bindAll(Options o) throws IOException {
         options = o;
         ReadableLog.install(o.clock(), System.err);
         this.logs = Files.createTempDirectory("gamefleet-local-");
-        File logs = this.logs.toFile();
-        Optional<ChildProcess> dynoxide = o.dynamoDbEndpoint().isPresent() ? Optional.empty()
-                : Optional.of(closing(Emulators.dynamoDb(o.home(), o.dataDir(), logs)));
-        URI dynamoDb = o.dynamoDbEndpoint().orElseGet(() -> dynoxide.orElseThrow().endpoint());
-        edge = closing(new EdgeServer(new EdgeServer.Settings(o.port(), o.localToken(), o.allowUnsignedPayload(),
-                o.accessLog() ? Optional.of(System.err::println) : Optional.empty(),
+        dynoxide = o.dynamoDbEndpoint().isPresent() ? Optional.empty()
+                : Optional.of(closing(Emulators.dynamoDb(o.home(), o.dataDir(), logs.toFile())));
+        edge = closing(new EdgeServer(new EdgeServer.Settings(o.region(), o.port(), o.localToken(),
+                o.allowUnsignedPayload(), o.accessLog() ? Optional.of(line -> System.err.println(linePrefix + line))
+                        : Optional.empty(),
                 o.limits().edgeThrottles() ? Optional.of(o.limits().throttles()) : Optional.empty(),
                 o.strictSigning()), o.principals(),
                 o.clock()));
+    }
+
+    private void serveAll(Run run) {
+        Options o = options;
+        File logs = this.logs.toFile();
+        URI dynamoDb = o.dynamoDbEndpoint().orElseGet(() -> dynoxide.orElseThrow().endpoint());
         Optional<ChildProcess> sidecar = o.stepFunctionsEndpoint().isPresent() ? Optional.empty()
                 : Optional.of(closing(Emulators.stepFunctions(o.home(), logs, endpoint(), o.localToken(),
-                        o.workflowWait())));
+                        o.workflowWait(), o.region())));
         URI stepFunctions = o.stepFunctionsEndpoint().orElseGet(() -> sidecar.orElseThrow().endpoint());
         // The profile's own sidecar takes calls only with this run's token.
         List<ExecutionInterceptor> sidecarToken = sidecar.<ExecutionInterceptor>map(s -> new LocalTokenHeader(s.endpoint(),
@@ -224,7 +283,8 @@ public final class LocalProfile implements AutoCloseable {
         interceptors.addAll(sidecarToken);
         interceptors.add(new LocalTokenHeader(endpoint(), o.localToken()));
 
-        fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), ACCOUNT_ID, o.limits().lifetime().maxInstance());
+        fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), o.region(), ACCOUNT_ID,
+                o.limits().lifetime().maxInstance());
         Map<String, String> environment = environment(o, dynamoDb);
         // The functions post the push channel's notices to the edge, signed as a Lambda role would sign them.
         environment.put(Settings.PUSH_ENDPOINT.environmentVariable(), endpoint().toString());
@@ -232,14 +292,24 @@ public final class LocalProfile implements AutoCloseable {
         environment.put(Settings.STANDBY_FUNCTION.environmentVariable(), Triggers.BALANCER.functionName());
         environment.put("AWS_ENDPOINT_URL_LAMBDA", endpoint().toString());
         Principal functionsPrincipal = Principals.functions();
-        createTables(dynamoDb);
-        environment.putAll(deployStateMachines(stepFunctions, sidecarToken));
+        createTables(dynamoDb, o.region());
+        environment.putAll(deployStateMachines(stepFunctions, sidecarToken, o.region()));
+        // The peers, as the CDK app gives them to the functions that call them: no role to assume here,
+        // their calls are signed with the run's MATCHMAKER principal, which every region's edge admits.
+        Map<String, String> peeredEnvironment = new HashMap<>(environment);
+        Optional<AwsCredentialsProvider> peerCredentials = run.matchmaker().map(m -> {
+            edge.principals().add(m);
+            return StaticCredentialsProvider.create(AwsBasicCredentials.create(m.accessKeyId(), m.secretAccessKey()));
+        });
+        if (!run.peers().isEmpty()) {
+            peeredEnvironment.put(Settings.PEERS.environmentVariable(), peersSetting(run.peers()));
+        }
         Timeline timeline = new Timeline(o.clock());
         FleetMetrics metrics = new FleetMetrics(logs.toPath().resolve("metrics.log"), o.clock(), fleet, timeline);
         AwsCredentialsProvider functionsCredentials = StaticCredentialsProvider.create(AwsBasicCredentials.create(
                 functionsPrincipal.accessKeyId(), functionsPrincipal.secretAccessKey()));
         // The profile's own services, for its callers in this process; unrestricted.
-        services = services(environment, metrics, functionsCredentials, interceptors);
+        services = services(peeredEnvironment, metrics, functionsCredentials, interceptors, peerCredentials);
         // Each function on services of its own, as each is its own Lambda function, whose
         // DynamoDB calls are held to the grants its role has in AWS.
         Map<String, Services> byFunction = new ConcurrentHashMap<>();
@@ -247,7 +317,9 @@ public final class LocalProfile implements AutoCloseable {
             List<ExecutionInterceptor> own = new ArrayList<>();
             own.add(new TableGrants(n, environment, this::denied));
             own.addAll(interceptors);
-            return services(environment, metrics, functionsCredentials, own);
+            boolean callsPeers = FunctionAccess.callsPeers(n);
+            return services(callsPeers ? peeredEnvironment : environment, metrics, functionsCredentials, own,
+                    callsPeers ? peerCredentials : Optional.empty());
         })));
         balancerServices = byFunction.get(Triggers.BALANCER.functionName());
         EventRouter events = new EventRouter(functions.eventRules(), timeline);
@@ -262,16 +334,16 @@ public final class LocalProfile implements AutoCloseable {
         // The sidecar's executions are lost with it: its state machines are created again, and
         // the workflows of the groups that were in the middle of one started again.
         sidecar.ifPresent(s -> watched.add(new Supervisor.Watched(s, Optional.empty(), () -> {
-            deployStateMachines(stepFunctions, sidecarToken);
+            deployStateMachines(stepFunctions, sidecarToken, o.region());
             reconcile(Duration.ZERO);
         })));
         Map<String, String> external = new LinkedHashMap<>();
         o.dynamoDbEndpoint().ifPresent(e -> external.put("dynamodb", e.toString()));
         o.stepFunctionsEndpoint().ifPresent(e -> external.put("stepfunctions", e.toString()));
-        supervisor = closing(new Supervisor(watched, external, line -> System.err.println(line)));
+        supervisor = closing(new Supervisor(watched, external, line -> System.err.println(linePrefix + line)));
         children = List.copyOf(watched.stream().map(Supervisor.Watched::child).toList());
         edge.serve(functions, events, scheduler, timeline, new EdgeServer.Instances(fleet, functionsPrincipal),
-                supervisor::states, consoleDir(o.home()));
+                supervisor::states, consoleDir(o.home()), run.outages());
         // Jetty endpoints of their own (the push channel is the edge's) register here, with
         // edge.addHandler(...), given what they need of this profile (services, the local token).
         // Groups kept in --data-dir (or in a given DynamoDB) whose workflow did not finish: a sidecar
@@ -280,12 +352,25 @@ public final class LocalProfile implements AutoCloseable {
         scheduler.start(o.balancerRate());
     }
 
-    /** The simulated fleet has no launch templates: a group's is taken as given, with no instance profile. */
+    /** {@link Settings#PEERS}: each peer's Region and ApiUrl, no role (its calls are signed with the run's principal). */
+    private static String peersSetting(List<Peer> peers) {
+        ArrayNode list = new ObjectMapper().createArrayNode();
+        peers.forEach(p -> list.addObject().put("Region", p.region()).put("ApiUrl", p.apiUrl().toString()));
+        return list.toString();
+    }
+
+    /**
+     * The simulated fleet has no launch templates: a group's is taken as given, with no instance
+     * profile. {@code peerCredentials}: what the calls to the peers are signed with, if it calls them.
+     */
     private Services services(Map<String, String> environment, FleetMetrics metrics,
-            AwsCredentialsProvider credentials, List<ExecutionInterceptor> interceptors) {
-        return AwsServices.fromEnvironment(environment).clock(options.clock()).compute(fleet)
+            AwsCredentialsProvider credentials, List<ExecutionInterceptor> interceptors,
+            Optional<AwsCredentialsProvider> peerCredentials) {
+        AwsServices built = AwsServices.fromEnvironment(environment).clock(options.clock()).compute(fleet)
                 .launchTemplates(template -> new LaunchTemplates.Resolved(template, Optional.empty()))
-                .metrics(metrics).credentials(credentials).interceptors(interceptors).build();
+                .metrics(metrics).credentials(credentials).interceptors(interceptors);
+        peerCredentials.ifPresent(built::peerCredentials);
+        return built.build();
     }
 
     /** A DynamoDB call a function's role would not be allowed in AWS: said at once, and kept. */
@@ -298,7 +383,7 @@ public final class LocalProfile implements AutoCloseable {
     private void reconcile(Duration grace) {
         WorkflowReconciler.Report report = balancerServices.reconciler().reconcile(grace);
         if (!report.restarted().isEmpty() || !report.failed().isEmpty()) {
-            System.out.println("local profile: workflows started again for " + report.restarted()
+            System.out.println(linePrefix + "local profile: workflows started again for " + report.restarted()
                     + (report.failed().isEmpty() ? "" : "; put in ERROR: " + report.failed()));
         }
     }
@@ -306,7 +391,7 @@ public final class LocalProfile implements AutoCloseable {
     /** What {@code cdk deploy} gives the functions: their environment, but for the state machines' ARNs. */
     private static Map<String, String> environment(Options o, URI dynamoDb) {
         Map<String, String> environment = new HashMap<>();
-        environment.put("AWS_REGION", REGION);
+        environment.put("AWS_REGION", o.region());
         environment.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDb.toString());
         environment.put(Settings.ACCOUNT_ID.environmentVariable(), ACCOUNT_ID);
         for (Role role : Role.values()) {
@@ -327,24 +412,25 @@ public final class LocalProfile implements AutoCloseable {
     }
 
     /** The tables, as {@code cdk deploy} makes them (those there already are kept). */
-    private static void createTables(URI dynamoDb) {
-        try (DynamoDbClient client = DynamoDbClient.builder().region(Region.of(REGION)).credentialsProvider(CREDENTIALS)
+    private static void createTables(URI dynamoDb, String region) {
+        try (DynamoDbClient client = DynamoDbClient.builder().region(Region.of(region)).credentialsProvider(CREDENTIALS)
                 .endpointOverride(dynamoDb).build()) {
             TableSetup.createAll(client, Tables.ALL, TableDefinition::logicalName);
         }
     }
 
     /** The state machines, as {@code cdk deploy} makes them; the variables that give their ARNs. */
-    private static Map<String, String> deployStateMachines(URI stepFunctions, List<ExecutionInterceptor> interceptors) {
+    private static Map<String, String> deployStateMachines(URI stepFunctions, List<ExecutionInterceptor> interceptors,
+            String region) {
         Map<String, String> environment = new HashMap<>();
         environment.put("AWS_ENDPOINT_URL_SFN", stepFunctions.toString());
-        try (SfnClient sfn = SfnClient.builder().region(Region.of(REGION)).credentialsProvider(CREDENTIALS)
+        try (SfnClient sfn = SfnClient.builder().region(Region.of(region)).credentialsProvider(CREDENTIALS)
                 .endpointOverride(stepFunctions).overrideConfiguration(c -> c.executionInterceptors(interceptors))
                 .build()) {
             for (WorkflowDefinition w : Workflows.ALL) {
                 Map<String, String> arns = new LinkedHashMap<>();
                 w.steps().forEach(s -> arns.put(s.placeholder(),
-                        "arn:aws:lambda:" + REGION + ":" + ACCOUNT_ID + ":function:" + s.functionName()));
+                        "arn:aws:lambda:" + region + ":" + ACCOUNT_ID + ":function:" + s.functionName()));
                 String arn = sfn.createStateMachine(c -> c.name(w.stateMachineName()).definition(w.aslWith(arns))
                         .roleArn("arn:aws:iam::" + ACCOUNT_ID + ":role/gamefleet-workflows")).stateMachineArn();
                 environment.put(w.arnSetting().environmentVariable(), arn);
@@ -383,7 +469,7 @@ public final class LocalProfile implements AutoCloseable {
         Path jar = Optional.ofNullable(System.getenv("GAMEFLEET_AGENT_JAR")).map(Path::of)
                 .orElse(options.home().resolve("../agent/target/gamefleet-agent.jar").normalize());
         agents = closing(InstanceAgents.start(template, fleet, edge, logs.resolve("agents"), jar,
-                new AgentTemplate.Stage(options.claimTtl(), options.limits().maxGameServersPerInstance()), options.keepTemp(),
+                new AgentTemplate.Stage(options.region(), options.claimTtl(), options.limits().maxGameServersPerInstance()), options.keepTemp(),
                 agentLines));
         return agents;
     }
@@ -400,6 +486,11 @@ public final class LocalProfile implements AutoCloseable {
 
     public URI endpoint() {
         return edge.endpoint();
+    }
+
+    /** The AWS region the profile is. */
+    public String region() {
+        return options.region();
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.gamefleet.local;
 
 import io.gamefleet.catalog.Lifetimes;
-import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.agents.InstanceAgents;
@@ -38,58 +37,90 @@ public final class Main {
         }
         LocalProfile.Options options = launch.options();
         Principal admin = options.principals().get(0);
-        LocalProfile profile;
+        List<String> regions = launch.regions();
+        LocalRegions run;
         try {
-            profile = LocalProfile.start(options);
-            launch.spotInterruptionsPerHour().forEach(profile.fleet()::setInterruptionRate);
+            run = LocalRegions.start(options, regions);
+            for (LocalProfile profile : run.profiles()) {
+                launch.spotInterruptionsPerHour().forEach(profile.fleet()::setInterruptionRate);
+            }
+        } catch (LocalRegions.NotStarted e) {
+            System.err.println("local/run: could not start" + (regions.size() > 1 ? " region " + e.region() : "") + ": "
+                    + whyNotStarted(e.port(), e.getCause()));
+            System.exit(1);
+            return;
         } catch (RuntimeException e) {
             System.err.println("local/run: could not start: " + whyNotStarted(options.port(), e));
             System.exit(1);
             return;
         }
+        // The agents and the demo run in the first region: one agent host per run, as ports and uids are the machine's.
+        LocalProfile first = run.profiles().get(0);
         Optional<InstanceAgents> agents;
         try {
-            agents = launch.agents().map(profile::runAgents);
+            agents = launch.agents().map(first::runAgents);
         } catch (RuntimeException e) {
             System.err.println("local/run: could not start the agents: " + e.getMessage());
-            profile.close();
+            run.close();
             System.exit(1);
             return;
         }
         Optional<DemoGame> demo = Optional.empty();
         if (launch.demo()) {
-            demo = Optional.of(DemoGame.calling(profile.endpoint(), admin, profile.fleet(), options.clock(),
+            demo = Optional.of(DemoGame.calling(first.endpoint(), first.region(), admin, first.fleet(), options.clock(),
                     line -> System.out.println("demo: " + line)));
         }
-        // A child process the profile needs ended and cannot be started again without loss.
-        profile.failure().thenAccept(reason -> {
-            System.err.println("local/run: stopping: " + reason);
-            new Thread(() -> System.exit(1), "local-exit").start();
-        });
+        // A child process a profile needs ended and cannot be started again without loss.
+        for (LocalProfile profile : run.profiles()) {
+            profile.failure().thenAccept(reason -> {
+                System.err.println("local/run: stopping: " + (regions.size() > 1 ? profile.region() + ": " : "") + reason);
+                new Thread(() -> System.exit(1), "local-exit").start();
+            });
+        }
         Optional<DemoGame> demoToStop = demo;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("Gamefleet local profile stopping");
             demoToStop.ifPresent(DemoGame::close);
-            profile.close();
+            run.close();
             stopped.countDown();
         }));
-        System.out.println("Gamefleet local profile ready in " + (System.nanoTime() - started) / 1_000_000 + " ms");
-        System.out.println("  API:         " + profile.endpoint());
-        System.out.println("  console:     " + profile.consoleEndpoint());
+        long readyMillis = (System.nanoTime() - started) / 1_000_000;
+        if (regions.size() == 1) {
+            System.out.println("Gamefleet local profile ready in " + readyMillis + " ms");
+            System.out.println("  API:         " + first.endpoint());
+            System.out.println("  console:     " + first.consoleEndpoint());
+        } else {
+            System.out.println("Gamefleet local profile ready in " + readyMillis + " ms: " + regions.size()
+                    + " regions, peered (GET /regions lists them)");
+            for (LocalProfile profile : run.profiles()) {
+                System.out.println("  " + String.format("%-13s", profile.region() + ":") + "API " + profile.endpoint()
+                        + ", console " + profile.consoleEndpoint());
+            }
+        }
         System.out.println("  credentials: " + admin.accessKeyId() + " / " + admin.secretAccessKey()
-                + " (region " + LocalAccount.REGION + ", SigV4 service execute-api)");
-        System.out.println("  try:         curl --aws-sigv4 \"aws:amz:" + LocalAccount.REGION + ":execute-api\" --user "
-                + admin.accessKeyId() + ":" + admin.secretAccessKey() + " " + profile.endpoint() + "/game-server-groups");
-        System.out.println("  local token: " + profile.localToken());
+                + (regions.size() == 1 ? " (region " + first.region() + ", SigV4 service execute-api)"
+                        : " (in every region; sign for the region you call, SigV4 service execute-api)"));
+        System.out.println("  try:         curl --aws-sigv4 \"aws:amz:" + first.region() + ":execute-api\" --user "
+                + admin.accessKeyId() + ":" + admin.secretAccessKey() + " " + first.endpoint()
+                + (regions.size() == 1 ? "/game-server-groups" : "/regions"));
+        System.out.println("  local token: " + first.localToken() + (regions.size() == 1 ? "" : " (every region's)"));
         System.out.println("               (header X-Gamefleet-Local-Token of POST /_local/* and the Lambda Invoke path)");
-        System.out.println("  logs:        " + profile.logsDirectory() + " (the emulators' output"
-                + (agents.isPresent() ? ", the agents' folders and archive" : "") + "; "
-                + (options.keepTemp() ? "kept" : "removed at exit, unless --keep-temp") + ")");
-        System.out.println("  metrics:     " + profile.logsDirectory().resolve("metrics.log")
-                + " (CloudWatch embedded metric format)");
-        System.out.println("  requests:    one line each on standard error; the functions' logs too");
-        launch.agents().ifPresent(a -> System.out.println("  agents:      " + agentsLine(a, launch.demo())));
+        if (regions.size() > 1) {
+            System.out.println("  outages:     POST /_local/regions/<region>/outage and .../recover, on any region's port");
+        }
+        for (LocalProfile profile : run.profiles()) {
+            String region = regions.size() == 1 ? "" : " of " + profile.region();
+            System.out.println("  logs:        " + profile.logsDirectory() + region + " (the emulators' output"
+                    + (agents.isPresent() && profile == first ? ", the agents' folders and archive" : "") + "; "
+                    + (options.keepTemp() ? "kept" : "removed at exit, unless --keep-temp") + ")");
+            System.out.println("  metrics:     " + profile.logsDirectory().resolve("metrics.log")
+                    + " (CloudWatch embedded metric format)");
+        }
+        System.out.println("  requests:    one line each on standard error" + (regions.size() == 1 ? ""
+                : ", after their region") + "; the functions' logs too");
+        launch.agents().ifPresent(a -> System.out.println("  agents:      " + agentsLine(a, launch.demo())
+                + (regions.size() == 1 ? "" : ", in " + first.region())));
         agents.ifPresent(a -> {
             System.out.println("               the agent jar " + a.jar() + " in one JVM; its lines on standard error (\"agent: \")");
             System.out.println("               running servers' output: " + a.serversFolder()
@@ -109,7 +140,7 @@ public final class Main {
     }
 
     static final String USAGE = """
-            usage: local/run [--port N] [--claim-ttl-seconds S] [--health-timeout-seconds S]
+            usage: local/run [--regions R1,R2,...] [--port N] [--claim-ttl-seconds S] [--health-timeout-seconds S]
                              [--balancer-rate-seconds S] [--instance-launch-seconds S] [--data-dir DIR]
                              [--dynamodb-endpoint URL] [--stepfunctions-endpoint URL] [--principals FILE]
                              [--spot-interruption-rate TYPE=PER_HOUR]... [--demo] [--local-token TOKEN]
@@ -132,11 +163,11 @@ public final class Main {
     }
 
     /**
-     * What the command line asks for: the profile's options, the simulated Spot interruption rates,
-     * and whether to run the demo game ({@link DemoGame}).
+     * What the command line asks for: the profiles' options (the first region's), the simulated Spot
+     * interruption rates, whether to run the demo game ({@link DemoGame}), the agents, and the regions.
      */
     record Launch(LocalProfile.Options options, Map<String, Double> spotInterruptionsPerHour, boolean demo,
-            Optional<AgentTemplate> agents) {}
+            Optional<AgentTemplate> agents, List<String> regions) {}
 
     static Launch parse(List<String> args) {
         Map<String, Double> interruptions = new LinkedHashMap<>();
@@ -150,6 +181,7 @@ public final class Main {
         Optional<URI> dynamo = Optional.empty();
         Optional<URI> sfn = Optional.empty();
         List<Principal> principals = new ArrayList<>(o.principals());
+        List<String> regions = List.of(o.region());
         boolean demo = false;
         String localToken = o.localToken();
         boolean allowUnsignedPayload = false;
@@ -204,6 +236,7 @@ public final class Main {
             }
             String value = it.next();
             switch (flag) {
+                case "--regions" -> regions = LocalRegions.parse(value);
                 case "--port" -> port = integer(flag, value, 0, 65535);
                 case "--claim-ttl-seconds" -> claimTtl = Duration.ofSeconds(integer(flag, value, 1, 86400));
                 case "--health-timeout-seconds" -> health = Duration.ofSeconds(integer(flag, value, 1, 86400));
@@ -272,6 +305,15 @@ public final class Main {
             throw new IllegalArgumentException("--demo runs its own demo game server under the agent; --game-server and"
                     + " --agent-config run yours: give one or the other");
         }
+        if (regions.size() > 1 && (dynamo.isPresent() || sfn.isPresent())) {
+            throw new IllegalArgumentException("--regions with more than one region runs each region's own emulators:"
+                    + " --dynamodb-endpoint and --stepfunctions-endpoint (and --localstack) would be shared by all, and"
+                    + " their tables and state machines have the same names");
+        }
+        if (port != 0 && port + regions.size() - 1 > 65535) {
+            throw new IllegalArgumentException("--port " + port + " leaves no port for each of the " + regions.size()
+                    + " regions (they take --port, --port + 1, ...)");
+        }
         Optional<AgentTemplate> agents = gameServer.isPresent()
                 ? Optional.of(AgentTemplate.gameServer(gameServer.get(), serversPerInstance.orElse(1)))
                 : demo ? Optional.of(DemoGame.agentTemplate()) : agentConfig.map(AgentTemplate::read);
@@ -288,7 +330,8 @@ public final class Main {
                 List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors(), localToken,
                 allowUnsignedPayload, keepTemp, accessLog, new LocalProfile.Limits(maxPerInstance, connectionInfoCheck,
                         expectedGameServers, heartbeatSeconds, claimsPerSecond, true,
-                        lifetimes(maxLifetime, guaranteedLifetime)), strictSigning), interruptions, demo, agents);
+                        lifetimes(maxLifetime, guaranteedLifetime)), strictSigning, regions.get(0)), interruptions, demo,
+                agents, regions);
     }
 
     static final String MAX_LIFETIME_FLAG = "--max-instance-lifetime";

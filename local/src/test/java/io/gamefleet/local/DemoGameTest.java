@@ -38,7 +38,7 @@ class DemoGameTest {
         List<String> agentLines = new CopyOnWriteArrayList<>();
         InstanceAgents agents = profile.runAgents(DemoGame.agentTemplate("1"), agentLines::add); // players stay 1 s
         api.createActive(GamefleetClient.groupBody("other", 1, 1));
-        try (DemoGame demo = DemoGame.calling(profile.endpoint(), LocalProfileExtension.ADMIN, profile.fleet(),
+        try (DemoGame demo = DemoGame.calling(profile.endpoint(), profile.region(), LocalProfileExtension.ADMIN, profile.fleet(),
                 LOCAL.signingClock(), log::add)) {
             demo.tick(); // creates the group
             demo.runEverySecond();

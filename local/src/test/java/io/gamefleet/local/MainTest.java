@@ -98,7 +98,7 @@ class MainTest {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             int port = taken.getLocalPort();
             IOException failure = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () ->
-                    new io.gamefleet.local.edge.EdgeServer(new io.gamefleet.local.edge.EdgeServer.Settings(port, "t",
+                    new io.gamefleet.local.edge.EdgeServer(new io.gamefleet.local.edge.EdgeServer.Settings("us-east-1", port, "t",
                             false, Optional.empty(), Optional.empty(), false), List.of(), java.time.Clock.systemUTC()));
             assertThat(Main.whyNotStarted(port, new IllegalStateException(failure.getMessage(), failure)))
                     .contains("port " + port + " is in use").contains("--port");
@@ -116,6 +116,31 @@ class MainTest {
         assertThatThrownBy(() -> Main.parse(List.of("--port", "http"))).hasMessageContaining("--port");
         assertThatThrownBy(() -> Main.parse(List.of("--frobnicate", "1"))).hasMessageContaining("unknown flag");
         assertThatThrownBy(() -> Main.parse(List.of("--dynamodb-endpoint", "nope"))).hasMessageContaining("URL");
+    }
+
+    /** One profile per region, the first on --port; us-east-1 alone unless told. */
+    @Test
+    void theRegionsFlagNamesEachRegionOnceAndItsFirstIsTheOptionsRegion() {
+        assertThat(Main.parse(List.of()).regions()).containsExactly("us-east-1");
+        assertThat(Main.parse(List.of()).options().region()).isEqualTo("us-east-1");
+        Main.Launch two = Main.parse(List.of("--regions", "eu-west-1,ap-southeast-2"));
+        assertThat(two.regions()).containsExactly("eu-west-1", "ap-southeast-2");
+        assertThat(two.options().region()).isEqualTo("eu-west-1");
+        assertThat(two.options().port()).isEqualTo(4590);
+
+        assertThatThrownBy(() -> Main.parse(List.of("--regions", "us-east-1,us-east-1")))
+                .hasMessage("--regions names us-east-1 twice");
+        assertThatThrownBy(() -> Main.parse(List.of("--regions", "us-east-1,mars-north-1")))
+                .hasMessageEndingWith("mars-north-1 is not an AWS region");
+        assertThatThrownBy(() -> Main.parse(List.of("--regions", "us-east-1,"))).hasMessageEndingWith("one is empty");
+        assertThatThrownBy(() -> Main.parse(List.of("--regions", "aws-global"))).hasMessageContaining("not an AWS region");
+        assertThatThrownBy(() -> Main.parse(List.of("--regions", "us-east-1,eu-west-1", "--dynamodb-endpoint",
+                "http://127.0.0.1:4566"))).hasMessageContaining("each region's own emulators");
+        assertThat(Main.parse(List.of("--regions", "eu-west-1", "--dynamodb-endpoint", "http://127.0.0.1:4566"))
+                .options().dynamoDbEndpoint()).isPresent();
+        assertThatThrownBy(() -> Main.parse(List.of("--regions", "us-east-1,eu-west-1", "--port", "65535")))
+                .hasMessageContaining("leaves no port");
+        assertThat(Main.parse(List.of("--regions", "us-east-1,eu-west-1", "--port", "0")).options().port()).isZero();
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.gamefleet.local.agents;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.gamefleet.catalog.LocalAccount;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -119,7 +118,7 @@ public final class AgentTemplate {
         c.put("gsdkPort", 0);
         c.put("qosPort", qosPort);
         c.put("connectionAddress", "127.0.0.1");
-        c.put("region", LocalAccount.REGION);
+        c.put("region", stage.region());
         c.put("apiEndpoint", api.toString());
         c.put("pushEndpoint", push.toString());
         c.put("metadataEndpoint", metadata.toString());
@@ -133,8 +132,11 @@ public final class AgentTemplate {
         return c;
     }
 
-    /** The stage's settings an agent's configuration carries, as the user data writes them from the stack's outputs. */
-    public record Stage(Duration claimTtl, int maxGameServersPerInstance) {}
+    /**
+     * The stage's settings an agent's configuration carries, as the user data writes them from the
+     * stack's outputs: its region (what the agent signs for), its claim TTL and its limit per instance.
+     */
+    public record Stage(String region, Duration claimTtl, int maxGameServersPerInstance) {}
 
     static ObjectMapper json() {
         return JSON;

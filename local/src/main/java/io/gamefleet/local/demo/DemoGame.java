@@ -67,10 +67,10 @@ public final class DemoGame implements AutoCloseable {
         this.log = log;
     }
 
-    /** A demo that calls the API at {@code endpoint} as {@code caller}, signing by {@code clock}. */
-    public static DemoGame calling(URI endpoint, Principal caller, SimulatedFleet fleet, Clock clock,
+    /** A demo that calls the API of {@code region} at {@code endpoint} as {@code caller}, signing by {@code clock}. */
+    public static DemoGame calling(URI endpoint, String region, Principal caller, SimulatedFleet fleet, Clock clock,
             Consumer<String> log) {
-        return new DemoGame(new ApiClient(endpoint, LocalAccount.REGION,
+        return new DemoGame(new ApiClient(endpoint, region,
                 AwsCredentialsIdentity.create(caller.accessKeyId(), caller.secretAccessKey()), clock),
                 fleet, clock, log);
     }

@@ -1,7 +1,6 @@
 package io.gamefleet.local.edge;
 
 import static io.gamefleet.catalog.LocalAccount.ACCOUNT_ID;
-import static io.gamefleet.catalog.LocalAccount.REGION;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
@@ -73,8 +72,8 @@ final class ApiGatewayService implements EdgeService {
 
     ApiGatewayService(Map<Route, ApiHandler> routes,
             Map<ExtensionRoute, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> extensions,
-            GameLiftJsonHandler jsonDoor, PrincipalRegistry principals, Clock clock, boolean allowUnsignedPayload,
-            RouteThrottles throttles, boolean strictSigning) {
+            GameLiftJsonHandler jsonDoor, PrincipalRegistry principals, String region, Clock clock,
+            boolean allowUnsignedPayload, RouteThrottles throttles, boolean strictSigning) {
         this.throttles = throttles;
         List<ApiRoute> all = new ArrayList<>();
         routes.forEach((route, handler) -> {
@@ -87,7 +86,7 @@ final class ApiGatewayService implements EdgeService {
         this.routes = List.copyOf(all);
         this.jsonDoor = jsonDoor;
         this.principals = principals;
-        this.verifier = new SigV4Verifier(REGION, strictSigning ? STRICT_SIGNING_NAMES : SIGNING_NAMES,
+        this.verifier = new SigV4Verifier(region, strictSigning ? STRICT_SIGNING_NAMES : SIGNING_NAMES,
                 principals::secretOf, clock, allowUnsignedPayload);
     }
 

@@ -1,7 +1,5 @@
 package io.gamefleet.local.edge;
 
-import static io.gamefleet.catalog.LocalAccount.REGION;
-
 import io.gamefleet.catalog.PushChannel;
 import io.gamefleet.local.edge.SigV4Verifier.Result;
 import java.io.IOException;
@@ -21,9 +19,9 @@ final class ConnectionsService implements EdgeService {
     private final PushSockets sockets;
     private final SigV4Verifier verifier;
 
-    ConnectionsService(PushSockets sockets, Principal functions, Clock clock) {
+    ConnectionsService(PushSockets sockets, Principal functions, String region, Clock clock) {
         this.sockets = sockets;
-        this.verifier = new SigV4Verifier(REGION, Set.of(PushChannel.SIGNING_SERVICE),
+        this.verifier = new SigV4Verifier(region, Set.of(PushChannel.SIGNING_SERVICE),
                 key -> key.equals(functions.accessKeyId()) ? Optional.of(functions.secretAccessKey()) : Optional.empty(),
                 clock);
     }

@@ -1,6 +1,5 @@
 package io.gamefleet.local.edge;
 
-import io.gamefleet.catalog.LocalAccount;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,11 +35,14 @@ final class ConsoleService implements EdgeService {
     private final Path dist;
     private final Principal admin;
     private final String localToken;
+    private final String region;
 
-    ConsoleService(Path dist, Principal admin, String localToken) {
+    /** {@code region}: the profile's, which the page signs for. */
+    ConsoleService(Path dist, Principal admin, String localToken, String region) {
         this.dist = dist.toAbsolutePath().normalize();
         this.admin = admin;
         this.localToken = localToken;
+        this.region = region;
     }
 
     @Override
@@ -83,7 +85,7 @@ final class ConsoleService implements EdgeService {
         }
         if (path.equals(CONFIG)) {
             Map<String, Object> config = new LinkedHashMap<>();
-            config.put("region", LocalAccount.REGION);
+            config.put("region", region);
             config.put("accessKeyId", admin.accessKeyId());
             config.put("secretAccessKey", admin.secretAccessKey());
             config.put("local", true);

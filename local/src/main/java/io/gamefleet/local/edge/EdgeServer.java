@@ -32,7 +32,8 @@ import org.eclipse.jetty.server.Server;
  *
  * <p>Requests reach a service only once they are whole ({@link WholeRequests}), on a pool of
  * {@value #WORKERS} workers; {@code /_local/health} has a thread of its own, so it answers while
- * every worker waits on a stalled dependency.
+ * every worker waits on a stalled dependency. While its region is down ({@link #outage()}) the
+ * API's requests are held on no thread and never served.
  */
 public final class EdgeServer implements AutoCloseable {
     static final int WORKERS = 64;
@@ -51,13 +52,14 @@ public final class EdgeServer implements AutoCloseable {
     };
 
     /**
-     * How the edge is set up: its port (0: any free one), the token of its unsigned paths that
-     * change state ({@link LocalGuard}), whether SigV4's UNSIGNED-PAYLOAD is taken, where its
-     * access log lines go, if anywhere ({@link AccessLog}), and the stage's route throttles it
-     * applies as API Gateway does, if any ({@link RouteThrottles}), and whether the API takes only
-     * {@code execute-api} signatures, as API Gateway does ({@code strictSigning}), or {@code gamelift} too.
+     * How the edge is set up: its region (what its SigV4 checks take, and its events name), its
+     * port (0: any free one), the token of its unsigned paths that change state ({@link LocalGuard}),
+     * whether SigV4's UNSIGNED-PAYLOAD is taken, where its access log lines go, if anywhere
+     * ({@link AccessLog}), the stage's route throttles it applies as API Gateway does, if any
+     * ({@link RouteThrottles}), and whether the API takes only {@code execute-api} signatures, as API
+     * Gateway does ({@code strictSigning}), or {@code gamelift} too.
      */
-    public record Settings(int port, String localToken, boolean allowUnsignedPayload,
+    public record Settings(String region, int port, String localToken, boolean allowUnsignedPayload,
             Optional<Consumer<String>> accessLog, Optional<Throttles> throttles, boolean strictSigning) {}
 
     /** The header that carries the token of the unsigned paths that change state (and of the sidecar's calls). */
@@ -81,6 +83,9 @@ public final class EdgeServer implements AutoCloseable {
     private final Clock clock;
     private final ErrorLog errors = ErrorLog.SHARED;
     private volatile List<EdgeService> services = List.of(STARTING);
+    /** The API's service, whose requests an outage holds; none until {@link #serve}. */
+    private volatile ApiGatewayService api;
+    private final Outage outage = new Outage();
     private volatile InstanceMetadata metadata;
 
     /** Listens at once: the sidecar, started before the functions exist, needs this endpoint. */
@@ -97,6 +102,10 @@ public final class EdgeServer implements AutoCloseable {
         this.workers = Executors.newFixedThreadPool(WORKERS, daemon("edge"));
         this.health = Executors.newSingleThreadExecutor(daemon("edge-health"));
         endpoints.addHandler(new WholeRequests(limits, exchange -> {
+            // Held here, on Jetty's thread, before any worker takes it: a held request holds no thread.
+            if (outage.down() && api != null && serviceOf(exchange) == api && outage.hold(exchange)) {
+                return;
+            }
             ExecutorService executor = exchange.path().equals(ControlService.HEALTH) ? health : workers;
             executor.execute(() -> handle(exchange));
         }));
@@ -136,6 +145,11 @@ public final class EdgeServer implements AutoCloseable {
         };
     }
 
+    /** Its region's outage: while it is down, the API's requests are held and never served. */
+    public Outage outage() {
+        return outage;
+    }
+
     /** Its callers, which the profile adds to and takes from while it runs (each instance's agent). */
     public PrincipalRegistry principals() {
         return principals;
@@ -165,11 +179,13 @@ public final class EdgeServer implements AutoCloseable {
     /**
      * From now on serves the functions, through every emulated service; {@code dependencies}
      * reports the state of each process the profile needs, for {@code /_local/health}; the console's
-     * built files are in {@code console}.
+     * built files are in {@code console}; {@code outages} are those of every region of the run (this
+     * one's included), which its {@code /_local/regions/} paths start and end.
      */
     public void serve(Functions functions, EventRouter events, Scheduler scheduler, Timeline timeline, Instances instances,
-            Supplier<Map<String, Map<String, Object>>> dependencies, Path console) {
-        PushSockets push = new PushSockets(functions.pushRoutes(), principals, clock, settings.throttles()
+            Supplier<Map<String, Map<String, Object>>> dependencies, Path console, Map<String, Outage> outages) {
+        String region = settings.region();
+        PushSockets push = new PushSockets(functions.pushRoutes(), principals, region, clock, settings.throttles()
                 .map(t -> new RouteThrottles(t.pushRoutes(), Optional.of(t.pushStage()), clock))
                 .orElseGet(() -> RouteThrottles.none(clock)));
         WebSocketUpgradeHandler webSockets = WebSocketUpgradeHandler.from(jetty(), push::configure);
@@ -186,15 +202,18 @@ public final class EdgeServer implements AutoCloseable {
         principals.issuedBy(instanceKeys::principal);
         InstanceMetadata instanceMetadata = new InstanceMetadata(instances.fleet(), clock, instanceKeys);
         metadata = instanceMetadata;
-        services = List.of(new ControlService(scheduler, dependencies, timeline),
-                new ConsoleService(console, admin, settings.localToken()),
-                new EventBridgeService(events, principals, clock, settings.allowUnsignedPayload()),
+        ApiGatewayService apiGateway = new ApiGatewayService(functions.routes(), functions.extensions(),
+                functions.jsonDoor(), principals, region, clock, settings.allowUnsignedPayload(), settings.throttles()
+                        .map(t -> new RouteThrottles(t.httpRoutes(), Optional.empty(), clock))
+                        .orElseGet(() -> RouteThrottles.none(clock)), settings.strictSigning());
+        services = List.of(new ControlService(scheduler, dependencies, timeline, outages),
+                new ConsoleService(console, admin, settings.localToken(), region),
+                new EventBridgeService(events, principals, region, clock, settings.allowUnsignedPayload()),
                 new InstanceMetadataService(instanceMetadata),
-                new InstancesService(instances.fleet(), instanceMetadata), new ConnectionsService(push, instances.functions(), clock),
-                lambda(new LambdaService(functions.invocable())), new ApiGatewayService(functions.routes(), functions.extensions(), functions.jsonDoor(), principals, clock,
-                        settings.allowUnsignedPayload(), settings.throttles()
-                                .map(t -> new RouteThrottles(t.httpRoutes(), Optional.empty(), clock))
-                                .orElseGet(() -> RouteThrottles.none(clock)), settings.strictSigning()));
+                new InstancesService(instances.fleet(), instanceMetadata),
+                new ConnectionsService(push, instances.functions(), region, clock),
+                lambda(new LambdaService(functions.invocable())), apiGateway);
+        api = apiGateway;
     }
 
     private LambdaService lambda(LambdaService service) {
@@ -221,10 +240,15 @@ public final class EdgeServer implements AutoCloseable {
      */
     public record Instances(SimulatedFleet fleet, Principal functions) {}
 
+    /** The first service that takes the request, or null. */
+    private EdgeService serviceOf(Exchange exchange) {
+        return services.stream().filter(s -> s.handles(exchange)).findFirst().orElse(null);
+    }
+
     private void handle(Exchange exchange) {
         try {
             try {
-                EdgeService service = services.stream().filter(s -> s.handles(exchange)).findFirst().orElse(null);
+                EdgeService service = serviceOf(exchange);
                 if (service == null) { // as API Gateway answers where no route matches
                     exchange.respondError(404, "NotFoundException", "no route for " + exchange.method() + " "
                             + exchange.path());
@@ -251,6 +275,7 @@ public final class EdgeServer implements AutoCloseable {
 
     @Override
     public void close() {
+        outage.end(); // what it held is dropped, not left to Jetty's stop
         http.close();
         if (lambda != null) {
             lambda.close();

@@ -1,7 +1,6 @@
 package io.gamefleet.local.edge;
 
 import static io.gamefleet.catalog.LocalAccount.ACCOUNT_ID;
-import static io.gamefleet.catalog.LocalAccount.REGION;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.catalog.Role;
@@ -24,13 +23,15 @@ final class EventBridgeService implements EdgeService {
 
     private final EventRouter events;
     private final PrincipalRegistry principals;
+    private final String region;
     private final SigV4Verifier verifier;
 
-    EventBridgeService(EventRouter events, PrincipalRegistry principals, Clock clock,
+    EventBridgeService(EventRouter events, PrincipalRegistry principals, String region, Clock clock,
             boolean allowUnsignedPayload) {
         this.events = events;
         this.principals = principals;
-        this.verifier = new SigV4Verifier(REGION, Set.of("events"), principals::secretOf, clock, allowUnsignedPayload);
+        this.region = region;
+        this.verifier = new SigV4Verifier(region, Set.of("events"), principals::secretOf, clock, allowUnsignedPayload);
     }
 
     @Override
@@ -87,7 +88,7 @@ final class EventBridgeService implements EdgeService {
             event.put("source", entry.path("Source").asText());
             event.put("detail-type", entry.path("DetailType").asText());
             event.put("account", ACCOUNT_ID);
-            event.put("region", REGION);
+            event.put("region", region);
             event.put("detail", Exchange.JSON.readValue(entry.path("Detail").asText("{}"), Map.class));
             events.deliver(event);
             results.addObject().put("EventId", (String) event.get("id"));

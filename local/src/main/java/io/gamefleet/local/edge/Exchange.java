@@ -5,9 +5,12 @@ import com.sun.net.httpserver.Headers;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
@@ -91,6 +94,22 @@ final class Exchange {
     void respondError(int status, String type, String message) throws IOException {
         response.getHeaders().clear();
         respond(status, JSON.writeValueAsString(Map.of("__type", type, "Message", message)));
+    }
+
+    /** Runs {@code task} on the server's scheduler after {@code delay}; no thread waits meanwhile. */
+    void after(Duration delay, Runnable task) {
+        request.getComponents().getScheduler().schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Closes the connection with no answer: what the caller of a region that is down gets. */
+    void drop() {
+        if (answered) {
+            return;
+        }
+        answered = true;
+        note(AccessLog.DROPPED, true);
+        request.getConnectionMetaData().getConnection().getEndPoint().close();
+        callback.failed(new EofException("dropped: the region is down"));
     }
 
     private void send(int status, byte[] bytes) {

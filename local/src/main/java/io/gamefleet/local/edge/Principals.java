@@ -38,6 +38,15 @@ public final class Principals {
     }
 
     /**
+     * The MATCHMAKER the regions of one run call each other as, new each run (in AWS, a session of
+     * the peer's MATCHMAKER role): every region's edge admits it, and its functions that call peers
+     * sign with it.
+     */
+    public static Principal peerMatchmaker() {
+        return minted("local-peers-", Role.MATCHMAKER, Optional.empty());
+    }
+
+    /**
      * A simulated instance's own credentials, new for each instance (its instance profile, in AWS):
      * a GAME_SERVER session bound to that instance, for its agent.
      */

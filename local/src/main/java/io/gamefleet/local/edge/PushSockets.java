@@ -1,7 +1,6 @@
 package io.gamefleet.local.edge;
 
 import static io.gamefleet.catalog.LocalAccount.ACCOUNT_ID;
-import static io.gamefleet.catalog.LocalAccount.REGION;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
@@ -58,11 +57,11 @@ public final class PushSockets {
     private final RouteThrottles throttles;
 
     PushSockets(Map<String, RequestHandler<APIGatewayV2WebSocketEvent, APIGatewayV2WebSocketResponse>> routes,
-            PrincipalRegistry principals, Clock clock, RouteThrottles throttles) {
+            PrincipalRegistry principals, String region, Clock clock, RouteThrottles throttles) {
         this.throttles = throttles;
         this.routes = Map.copyOf(routes);
         this.principals = principals;
-        this.verifier = new SigV4Verifier(REGION, Set.of(PushChannel.SIGNING_SERVICE), principals::secretOf, clock);
+        this.verifier = new SigV4Verifier(region, Set.of(PushChannel.SIGNING_SERVICE), principals::secretOf, clock);
         this.clock = clock;
     }
 

@@ -1,6 +1,5 @@
 package io.gamefleet.local.fleet;
 
-import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.GameServerGroup;
@@ -38,12 +37,14 @@ import java.util.function.Consumer;
  */
 public final class SimulatedFleet implements Compute {
     private static final String HEX = "0123456789abcdef";
-    private static final List<String> ZONES = List.of(LocalAccount.REGION + "a", LocalAccount.REGION + "b", LocalAccount.REGION + "c");
 
     private final Clock clock;
     private final Duration launchDelay;
     private final Duration maxInstanceLifetime;
+    private final String region;
     private final String accountId;
+    /** The region's availability zones, its instances launched in each in turn. */
+    private final List<String> zones;
     private final SecureRandom random = new SecureRandom();
     static final Duration INTERRUPTION_NOTICE = Duration.ofMinutes(2);
 
@@ -54,12 +55,18 @@ public final class SimulatedFleet implements Compute {
     private volatile Consumer<Map<String, Object>> events = e -> { };
     private Instant lastTick;
 
-    /** {@code maxInstanceLifetime}: the scaling groups' MaxInstanceLifetime (zero: none). */
-    public SimulatedFleet(Clock clock, Duration launchDelay, String accountId, Duration maxInstanceLifetime) {
+    /**
+     * The fleet of {@code accountId} in {@code region} (its ARNs, zones and events name them);
+     * {@code maxInstanceLifetime}: the scaling groups' MaxInstanceLifetime (zero: none).
+     */
+    public SimulatedFleet(Clock clock, Duration launchDelay, String region, String accountId,
+            Duration maxInstanceLifetime) {
         this.clock = clock;
         this.launchDelay = launchDelay;
         this.maxInstanceLifetime = maxInstanceLifetime;
+        this.region = region;
         this.accountId = accountId;
+        this.zones = List.of(region + "a", region + "b", region + "c");
         this.lastTick = clock.instant();
     }
 
@@ -124,7 +131,7 @@ public final class SimulatedFleet implements Compute {
         refusal.ifPresent(reason -> {
             throw new ComputeException("Auto Scaling refused to create " + name + ": " + reason, false, null);
         });
-        String arn = "arn:aws:autoscaling:" + LocalAccount.REGION + ":" + accountId + ":autoScalingGroup:"
+        String arn = "arn:aws:autoscaling:" + region + ":" + accountId + ":autoScalingGroup:"
                 + java.util.UUID.nameUUIDFromBytes(name.getBytes()) + ":autoScalingGroupName/" + name;
         int desired = Math.min(Math.max(group.minSize(), 1), group.maxSize());
         ScalingGroup created = new ScalingGroup(name, arn, group, desired);
@@ -357,7 +364,7 @@ public final class SimulatedFleet implements Compute {
         e.put("source", "aws.ec2");
         e.put("account", accountId);
         e.put("time", clock.instant().toString());
-        e.put("region", LocalAccount.REGION);
+        e.put("region", region);
         e.put("detail", detail);
         return e;
     }
@@ -449,7 +456,7 @@ public final class SimulatedFleet implements Compute {
         while (g.instances.size() < g.desired && !g.definitions.isEmpty()) {
             InstanceDefinition type = g.definitions.get(g.launched % g.definitions.size());
             String id = newInstanceId();
-            g.instances.put(id, new SimulatedInstance(id, type.instanceType(), ZONES.get(g.launched % ZONES.size()),
+            g.instances.put(id, new SimulatedInstance(id, type.instanceType(), zones.get(g.launched % zones.size()),
                     clock.instant(), false));
             g.launched++;
         }

@@ -1,7 +1,6 @@
 package io.gamefleet.local.process;
 
 import static io.gamefleet.catalog.LocalAccount.ACCOUNT_ID;
-import static io.gamefleet.catalog.LocalAccount.REGION;
 
 import java.io.File;
 import java.io.IOException;
@@ -58,11 +57,11 @@ public final class Emulators {
     /**
      * The Step Functions sidecar: its Task states invoke the functions at {@code invokeEndpoint}
      * (Lambda's Invoke API) with {@code localToken} (in its environment, not its command line), which
-     * its own callers must send too ({@link LocalTokenHeader}), and its Wait states last
-     * {@code workflowWait}, whatever the ASL says.
+     * its own callers must send too ({@link LocalTokenHeader}), its Wait states last
+     * {@code workflowWait}, whatever the ASL says, and its state machines' ARNs name {@code region}.
      */
     public static ChildProcess stepFunctions(Path home, File logs, URI invokeEndpoint, String localToken,
-            Duration workflowWait) {
+            Duration workflowWait, String region) {
         if (!Files.isDirectory(home.resolve("node_modules/aws-local-stepfunctions"))) {
             throw new IllegalStateException("the Step Functions sidecar's packages are not installed; run `npm ci` in "
                     + "local/ (local/run does it for you)");
@@ -70,7 +69,7 @@ public final class Emulators {
         int port = freePort();
         List<String> command = List.of(Tether.node(), home.resolve("sidecar/sidecar.mjs").toString(),
                 "--port", Integer.toString(port), "--invoke-endpoint", invokeEndpoint.toString(),
-                "--region", REGION, "--account-id", ACCOUNT_ID, "--wait-ms", Long.toString(workflowWait.toMillis()));
+                "--region", region, "--account-id", ACCOUNT_ID, "--wait-ms", Long.toString(workflowWait.toMillis()));
         return ChildProcess.start("stepfunctions-sidecar", Tether.command(home, command),
                 Map.of(LOCAL_TOKEN_VARIABLE, localToken), home.toFile(), logs, URI.create("http://127.0.0.1:" + port));
     }

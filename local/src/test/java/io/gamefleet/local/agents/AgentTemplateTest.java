@@ -18,7 +18,7 @@ class AgentTemplateTest {
     private static ObjectNode forInstance(AgentTemplate t, List<Integer> ports) {
         return t.forInstance("arena", "i-0123456789abcdef0", ports, 30999, API, URI.create("ws://127.0.0.1:4590/push"),
                 URI.create("http://127.0.0.1:4590/_local/imds/i-0123456789abcdef0"), Path.of("/w"), Path.of("/s"), Path.of("/a"),
-                61004, new AgentTemplate.Stage(java.time.Duration.ofSeconds(45), 16));
+                61004, new AgentTemplate.Stage("eu-west-1", java.time.Duration.ofSeconds(45), 16));
     }
 
     @Test
@@ -31,6 +31,7 @@ class AgentTemplateTest {
         assertThat(c.path("connectionPort").asText()).isEqualTo("game");
         assertThat(c.path("gameServerGroupName").asText()).isEqualTo("arena");
         assertThat(c.path("instanceId").asText()).isEqualTo("i-0123456789abcdef0");
+        assertThat(c.path("region").asText()).as("the stage's region, which the agent signs for").isEqualTo("eu-west-1");
         assertThat(c.path("gsdkPort").asInt()).isZero();
         assertThat(c.path("qosPort").asInt()).as("its QoS beacon on a loopback port of its own").isEqualTo(30999);
         assertThat(c.path("connectionAddress").asText()).isEqualTo("127.0.0.1");

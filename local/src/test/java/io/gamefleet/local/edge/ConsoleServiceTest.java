@@ -39,7 +39,7 @@ class ConsoleServiceTest {
     }
 
     private Answer get(Path folder, String path) throws IOException {
-        ConsoleService.Answer answer = new ConsoleService(folder, ADMIN, "run-token").answer(path);
+        ConsoleService.Answer answer = new ConsoleService(folder, ADMIN, "run-token", "eu-west-1").answer(path);
         return new Answer(answer.status(), answer.headers(), new String(answer.body(), StandardCharsets.UTF_8));
     }
 
@@ -74,7 +74,7 @@ class ConsoleServiceTest {
         Answer config = get(dist, "/console/config.json");
         assertThat(config.status()).isEqualTo(200);
         assertThat(config.body()).contains("\"accessKeyId\":\"admin-key\"", "\"secretAccessKey\":\"admin-secret\"",
-                "\"region\":\"us-east-1\"", "\"local\":true", "\"localToken\":\"run-token\"");
+                "\"region\":\"eu-west-1\"", "\"local\":true", "\"localToken\":\"run-token\"");
         assertThat(config.header("Cache-Control")).isEqualTo("no-store");
     }
 

@@ -22,7 +22,7 @@ class InstanceMetadataTest {
     private static final InstanceMetadata.RoleCredentials KEYS = new InstanceMetadata.RoleCredentials("gamefleet-game-server",
             "local-instance-1", "secret-1", "token-1", Instant.parse("2100-01-01T00:00:00Z"));
     private final MutableClock clock = new MutableClock(Instant.parse("2100-01-01T00:00:00Z"));
-    private final SimulatedFleet fleet = new SimulatedFleet(clock, Duration.ZERO, LocalAccount.ACCOUNT_ID, Duration.ZERO);
+    private final SimulatedFleet fleet = new SimulatedFleet(clock, Duration.ZERO, LocalAccount.REGION, LocalAccount.ACCOUNT_ID, Duration.ZERO);
     private final InstanceMetadata imds = new InstanceMetadata(fleet, clock,
             id -> fleet.instance(id).map(i -> KEYS));
     private String instance;
