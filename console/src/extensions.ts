@@ -1,5 +1,6 @@
 // Gamefleet's own routes that the console uses (docs/api.md, "Gamefleet extensions"): a group's
-// standby buffer, its claim strategy and its sessions. Times come as epoch seconds.
+// standby buffer, its claim strategy and its sessions, and the stage's regions. Times come as
+// epoch seconds.
 import type { SignedFetch } from "./signed";
 
 /** A count of servers, or a percentage of the group's servers such as "20%". */
@@ -29,6 +30,8 @@ export const CLAIM_STRATEGIES: readonly ClaimStrategy[] = ["FLEETIQ", "PACKED", 
 export interface Session {
   SessionId: string;
   State: "CLAIMED" | "ACTIVE" | "ENDED";
+  /** The region the session is in (a stage before regions sends none). */
+  Region?: string;
   GameServerId: string;
   InstanceId?: string;
   CreationTime: number;
@@ -36,6 +39,13 @@ export interface Session {
   ConnectedPlayers?: number;
   PlayerIds?: string[];
   InitialPlayers?: string[];
+}
+
+/** One member of GET /regions' answer: the home, or a peer with its API's URL. */
+export interface RegionEntry {
+  Region: string;
+  Home?: boolean;
+  ApiUrl?: string;
 }
 
 export interface SessionsPage {
@@ -65,6 +75,11 @@ export class GamefleetExtensions {
   async putClaimStrategy(group: string, strategy: ClaimStrategy): Promise<ClaimStrategy> {
     return (await this.signed.json<{ ClaimStrategy: ClaimStrategy }>("PUT", GamefleetExtensions.path(group, "claim-strategy"), {}, { ClaimStrategy: strategy }))
       .ClaimStrategy;
+  }
+
+  /** This stage's region, then its peers' with their ApiUrl (a stage before regions answers 404). */
+  async regions(): Promise<{ Regions: RegionEntry[] }> {
+    return this.signed.json<{ Regions: RegionEntry[] }>("GET", "/regions");
   }
 
   /** One page of the group's sessions, newest first. */

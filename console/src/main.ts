@@ -1,14 +1,14 @@
 // The console: finds out where and as whom to call (the local profile's /console/config.json, else
 // what the user entered in this tab), then shows the view the address names, live.
 import "./style.css";
-import { Gamefleet, type Connection } from "./api";
+import { type Connection } from "./api";
 import { el } from "./dom";
-import { GamefleetExtensions } from "./extensions";
 import { Live } from "./live";
 import { LocalProfile } from "./local";
-import { SignedFetch } from "./signed";
+import { Regions } from "./regions";
 import { GroupView } from "./views/group";
 import { GroupsView } from "./views/groups";
+import { PeerGroupView } from "./views/peergroup";
 
 const STORED = "gamefleet.connection";
 
@@ -44,7 +44,7 @@ function connectForm(main: HTMLElement): void {
   const token = el("input", { name: "token", type: "password", autocomplete: "off" });
   const form = el("form", { class: "form view", id: "connect" },
     el("h1", {}, "Connect to a Gamefleet deployment"),
-    el("p", { class: "muted" }, "The keys stay in this tab's session storage. The stack must allow this page's origin (CDK context consoleOrigins)."),
+    el("p", { class: "muted" }, "The keys stay in this tab's session storage. The stack, and each region's it is peered with, must allow this page's origin (CDK context consoleOrigins)."),
     el("div", { class: "fields" }, field("API URL", endpoint), field("Region", region), field("Access key id", key),
       field("Secret access key", secret), field("Session token", token)),
     el("button", { type: "submit" }, "Connect"));
@@ -76,17 +76,22 @@ async function start(): Promise<void> {
     connectForm(main);
     return;
   }
-  const api = new Gamefleet(connection);
-  const extensions = new GamefleetExtensions(new SignedFetch(connection));
+  const regions = new Regions(connection);
   const local = connection.local ? new LocalProfile(location.origin, config?.localToken) : null;
   const live = new Live(document.getElementById("connection")!);
 
   const route = () => {
-    const match = /^#\/groups\/(.+)$/.exec(location.hash);
-    const view = match ? new GroupView(api, extensions, decodeURIComponent(match[1]), live, local) : new GroupsView(api, live);
+    // #/groups/<name>: the home's group; #/regions/<region>/groups/<name>: a peer's.
+    const match = /^#\/(?:regions\/([^/]+)\/)?groups\/(.+)$/.exec(location.hash);
+    const region = match?.[1] === undefined ? null : decodeURIComponent(match[1]);
+    const name = match ? decodeURIComponent(match[2]) : null;
+    const view = name === null ? new GroupsView(regions, live)
+      : region === null ? new GroupView(regions.home, name, live, local)
+      : new PeerGroupView(regions, region, name, live, local);
     crumbs.replaceChildren(
       el("a", { href: "#/" }, "Groups"),
-      ...(match ? [" / ", el("span", { "aria-current": "page" }, decodeURIComponent(match[1]))] : []),
+      ...(region === null ? [] : [" / ", el("span", { class: "region-crumb" }, region)]),
+      ...(name === null ? [] : [" / ", el("span", { "aria-current": "page" }, name)]),
       connection.local ? el("span", { class: "badge" }, "local profile") : el("span", { class: "badge" }, connection.endpoint),
     );
     main.replaceChildren(view.element);

@@ -5,9 +5,9 @@ import type { GameServerGroup } from "@aws-sdk/client-gamelift";
 import { Gamefleet, type Instance, type Server } from "../api";
 import { Chart } from "../chart";
 import { el, reconcile, setAttr, setText } from "../dom";
-import type { GamefleetExtensions } from "../extensions";
 import type { Live, View } from "../live";
 import type { LocalProfile } from "../local";
+import type { Region } from "../regions";
 import { newClaims, Series } from "../series";
 import { GroupActions } from "./actions";
 import { errorBox } from "./errors";
@@ -22,6 +22,7 @@ const PROCESS_STATES = ["Initializing", "StandingBy", "Active", "Terminating"] a
 
 export class GroupView implements View {
   readonly element: HTMLElement;
+  private readonly api: Gamefleet;
   private readonly summary: HTMLElement;
   private readonly fleet: HTMLElement;
   private readonly counts: HTMLElement;
@@ -46,15 +47,17 @@ export class GroupView implements View {
   private watching: string | null = null;
   private instances: Instance[] = [];
 
+  /** `region`: the API the group is in (its region's, the home's or a peer's). */
   constructor(
-    private readonly api: Gamefleet,
-    extensions: GamefleetExtensions,
+    region: Region,
     private readonly name: string,
     private readonly live: Live,
     private readonly local: LocalProfile | null,
   ) {
+    this.api = region.api;
+    const extensions = region.extensions;
     this.summary = el("dl", { class: "summary", id: "group-summary" });
-    this.actions = new GroupActions(api, name, live);
+    this.actions = new GroupActions(this.api, name, live);
     this.fleet = el("div", { class: "fleet", id: "fleet", "aria-label": "Instances by type" });
     this.counts = el("p", { class: "counts", id: "instance-counts" });
     this.servers = new ServerTable();
@@ -84,7 +87,7 @@ export class GroupView implements View {
     this.element = el(
       "section",
       { class: "view", "aria-labelledby": "group-title" },
-      el("h1", { id: "group-title" }, `Group ${name}`),
+      el("h1", { id: "group-title" }, region.home ? `Group ${name}` : `Group ${name} in ${region.name}`),
       this.summary,
       this.actions.element,
       el("div", { class: "columns" },

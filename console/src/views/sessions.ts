@@ -1,5 +1,5 @@
 // A group's sessions, newest first: one page of ListSessions per refresh (never a walk over every
-// page), with each session's state, server and players.
+// page), with each session's state, server, players and the region it is in.
 import { ApiError } from "../api";
 import { age, clock, el, reconcile, setAttr, setText } from "../dom";
 import type { GamefleetExtensions, Session, SessionsPage } from "../extensions";
@@ -25,7 +25,7 @@ export class SessionTable {
       this.readError,
       this.note,
       el("div", { class: "scroll" }, el("table", { class: "grid", id: "sessions" },
-        el("thead", {}, el("tr", {}, ...["Session", "State", "Game server", "Instance", "Players", "Claimed"].map((h) => el("th", { scope: "col" }, h)))),
+        el("thead", {}, el("tr", {}, ...["Session", "State", "Game server", "Instance", "Players", "Claimed", "Region"].map((h) => el("th", { scope: "col" }, h)))),
         this.rows)));
   }
 
@@ -46,8 +46,8 @@ export class SessionTable {
     setText(this.note, !sessions.length ? "No sessions kept for this group."
       : page.NextToken ? `The newest ${sessions.length}; older ones are kept too (ListSessions pages on).` : `${sessions.length} kept.`);
     reconcile(this.rows, sessions, (s) => s.SessionId, (s) => el("tr", { "data-session": s.SessionId },
-      el("th", { scope: "row" }, el("code", {}, s.SessionId)), el("td", { class: "state" }), el("td"), el("td"), el("td", { class: "num" }), el("td")), (tr, s) => {
-      const [, state, server, instance, players, claimed] = Array.from(tr.children);
+      el("th", { scope: "row" }, el("code", {}, s.SessionId)), el("td", { class: "state" }), el("td"), el("td"), el("td", { class: "num" }), el("td"), el("td", { class: "region" })), (tr, s) => {
+      const [, state, server, instance, players, claimed, region] = Array.from(tr.children);
       setText(state, s.State);
       setAttr(state, "data-state", s.State);
       setText(server, s.GameServerId);
@@ -56,6 +56,7 @@ export class SessionTable {
       setAttr(players, "title", (s.PlayerIds ?? []).join(", ") || null);
       const at = new Date(s.CreationTime * 1000);
       setText(claimed, `${clock(at)} (${age(at, now)} ago)`);
+      setText(region, s.Region ?? "–");
     });
   }
 }

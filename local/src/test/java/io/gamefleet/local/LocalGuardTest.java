@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Routes;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -98,6 +99,41 @@ class LocalGuardTest {
                 Map.of("Origin", "http://" + host)).status()).isEqualTo(200);
         assertThat(post("/_local/events", "Origin: http://" + host + "\r\nX-Gamefleet-Local-Token: " + token + "\r\n",
                 "[]").status()).isEqualTo(200);
+    }
+
+    @Test
+    void anotherLocalEdgesConsoleMayCallTheApiAndNothingElse() {
+        // The console of another region's profile, on another loopback port.
+        String console = "http://127.0.0.1:" + (LOCAL.profile().endpoint().getPort() == 1 ? 2 : 1);
+        RawHttp.Answer preflight = raw.exchange("OPTIONS /game-server-groups/demo/sessions?Limit=50 HTTP/1.1\r\nHost: "
+                + host + "\r\nOrigin: " + console + "\r\nAccess-Control-Request-Method: GET\r\n"
+                + "Access-Control-Request-Headers: authorization,x-amz-content-sha256,x-amz-date\r\nConnection: close\r\n\r\n");
+        assertThat(preflight.status()).as("%s", preflight).isEqualTo(204);
+        assertThat(preflight.headers()).containsEntry("access-control-allow-origin", console)
+                .containsEntry("access-control-allow-methods", "GET")
+                .containsEntry("access-control-allow-headers", "authorization,x-amz-content-sha256,x-amz-date");
+        RawHttp.Answer signed = raw.signed(ADMIN, LOCAL.clock(), "GET", "/game-server-groups", null, Map.of("Origin", console));
+        assertThat(signed.status()).isEqualTo(200);
+        assertThat(signed.headers()).containsEntry("access-control-allow-origin", console).containsEntry("vary", "Origin");
+        // Still signed or refused, and the page may read the refusal.
+        RawHttp.Answer unsigned = raw.exchange("GET /regions HTTP/1.1\r\nHost: " + host + "\r\nOrigin: " + console
+                + "\r\nConnection: close\r\n\r\n");
+        unsigned.refusal(403, "UnauthorizedException");
+        assertThat(unsigned.headers()).containsEntry("access-control-allow-origin", console);
+        // Nothing but the API: not the console's config (the admin's keys), not the token's paths.
+        for (String path : List.of("/console/config.json", "/_local/timeline?after=0", "/_local/health")) {
+            RawHttp.Answer answer = raw.exchange("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nOrigin: " + console
+                    + "\r\nConnection: close\r\n\r\n");
+            assertThat(answer.refusal(403, "UnauthorizedException")).as(path).contains("origin");
+            assertThat(answer.headers()).as(path).doesNotContainKey("access-control-allow-origin");
+        }
+        assertThat(post("/_local/events", "Origin: " + console + "\r\nX-Gamefleet-Local-Token: " + token + "\r\n", "[]")
+                .refusal(403, "UnauthorizedException")).contains("origin");
+        assertThat(raw.exchange("OPTIONS /console/config.json HTTP/1.1\r\nHost: " + host + "\r\nOrigin: " + console
+                + "\r\nAccess-Control-Request-Method: GET\r\nConnection: close\r\n\r\n").status()).isEqualTo(403);
+        // Nor any other page's: only loopback edges.
+        assertThat(raw.signed(ADMIN, LOCAL.clock(), "GET", "/game-server-groups", null, Map.of("Origin", "http://evil.example:1"))
+                .refusal(403, "UnauthorizedException")).contains("origin");
     }
 
     @Test

@@ -13,7 +13,8 @@ import java.util.Map;
  * {@code /_local/*} paths it posts to. Only GET; no file outside the folder. Behind the edge's
  * {@link LocalGuard}, like every service: a page of another origin cannot read the config. Every
  * answer carries {@link #SECURITY_HEADERS}: the page runs only its own files and talks only to its
- * own origin (Content-Security-Policy), no page of another origin may frame it (clickjacking:
+ * own origin and other local edges, the APIs of the regions it is peered with (Content-Security-Policy,
+ * and {@link LoopbackCors} on their side), no page of another origin may frame it (clickjacking:
  * {@code frame-ancestors 'none'}, and X-Frame-Options for browsers before CSP 2), and no file is read
  * as another type than it is served as.
  */
@@ -27,7 +28,7 @@ final class ConsoleService implements EdgeService {
     /** What every answer of the console carries. */
     static final Map<String, String> SECURITY_HEADERS = Map.of(
             "Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
-                    + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+                    + " connect-src 'self' http://127.0.0.1:* http://localhost:*; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
             "X-Frame-Options", "DENY",
             "X-Content-Type-Options", "nosniff",
             "Referrer-Policy", "no-referrer");

@@ -11,14 +11,17 @@ import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
 
 /**
  * Keeps what runs in the developer's browser out of the profile. A request must name the edge
  * itself in {@code Host} (so a page whose own name was made to resolve to 127.0.0.1, DNS
  * rebinding, is refused), and any {@code Origin} must be the edge's own (so a page elsewhere,
- * which the browser lets send simple POSTs, is refused). The unsigned paths that change state,
- * Lambda's Invoke path and the state-changing {@code /_local/*} paths, and an instance's keys
+ * which the browser lets send simple POSTs, is refused); only a page of another loopback port,
+ * another local edge's console, may call the API's own paths ({@link LoopbackCors}). The
+ * unsigned paths that change state, Lambda's Invoke path and the state-changing {@code /_local/*}
+ * paths, and an instance's keys
  * ({@code GET /_local/instances/<id>/credentials}), also need this run's token
  * in {@value #TOKEN_HEADER}: a caller must have read it from the profile (its banner, or its
  * wiring for in-process services such as a console). Each refusal is a 403 with the JSON error body.
@@ -52,16 +55,26 @@ final class LocalGuard extends Handler.Wrapper {
                     + own.get(1) + "), not " + (host == null ? "nothing" : HttpEdge.printable(host)));
         }
         String origin = request.getHeaders().get(HttpHeader.ORIGIN);
+        Response answer = response;
         if (origin != null && !own.stream().anyMatch(o -> origin.equalsIgnoreCase("http://" + o))) {
-            return refuse(response, callback, "requests from pages of another origin are refused: "
-                    + HttpEdge.printable(origin) + " is not http://" + own.get(0));
+            if (!LoopbackCors.admits(origin, request.getHttpURI().getPath())) {
+                return refuse(response, callback, "requests from pages of another origin are refused: "
+                        + HttpEdge.printable(origin) + " is not http://" + own.get(0));
+            }
+            if (LoopbackCors.isPreflight(request.getMethod(), request.getHeaders())) {
+                LoopbackCors.allowPreflight(origin, request.getHeaders(), response.getHeaders());
+                response.setStatus(HttpStatus.NO_CONTENT_204);
+                response.write(true, BufferUtil.EMPTY_BUFFER, callback);
+                return true;
+            }
+            answer = LoopbackCors.allowing(origin, request, response);
         }
         if (needsToken(request) && !tokenMatches(request.getHeaders().get(TOKEN_HEADER))) {
             return refuse(response, callback, request.getMethod() + " " + request.getHttpURI().getPath()
                     + " needs this run's token in the " + TOKEN_HEADER + " header (the profile prints it at start, as"
                     + " \"local token: ...\"; --local-token sets it)");
         }
-        return super.handle(request, response, callback);
+        return super.handle(request, answer, callback);
     }
 
     private static boolean needsToken(Request request) {
