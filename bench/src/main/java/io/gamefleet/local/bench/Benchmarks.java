@@ -228,16 +228,22 @@ final class Benchmarks {
      */
     static LocalProfile start(List<ExecutionInterceptor> interceptors, Optional<URI> dynamoDb, Duration balancerRate,
             Duration instanceLaunch) {
-        LocalProfile.Options d = LocalProfile.Options.defaults();
-        // The benchmarks hold more game servers on an instance than a stage lets one (a group of one
-        // instance, its one shard): an instance's count costs the same whatever it holds.
-        LocalProfile profile = LocalProfile.start(new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), balancerRate,
-                instanceLaunch, Optional.empty(), dynamoDb, Optional.empty(), d.principals(), d.clock(),
-                Duration.ofMillis(20), d.home(), interceptors).withLimits(LocalProfile.Limits.defaults()
-                        .withEdgeThrottles(false).withMaxGameServersPerInstance(BENCH_MAX_GAME_SERVERS_PER_INSTANCE)));
+        LocalProfile profile = LocalProfile.start(options(interceptors, dynamoDb, balancerRate, instanceLaunch));
         // At Ctrl-C too: its emulators, agents and folder go (closing it again after the benchmark's own close does nothing).
         Runtime.getRuntime().addShutdownHook(new Thread(profile::close, "bench-profile-close"));
         return profile;
+    }
+
+    /** What {@link #start(List, Optional, Duration, Duration)} starts a profile with. */
+    static LocalProfile.Options options(List<ExecutionInterceptor> interceptors, Optional<URI> dynamoDb,
+            Duration balancerRate, Duration instanceLaunch) {
+        LocalProfile.Options d = LocalProfile.Options.defaults();
+        // The benchmarks hold more game servers on an instance than a stage lets one (a group of one
+        // instance, its one shard): an instance's count costs the same whatever it holds.
+        return new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), balancerRate,
+                instanceLaunch, Optional.empty(), dynamoDb, Optional.empty(), d.principals(), d.clock(),
+                Duration.ofMillis(20), d.home(), interceptors).withLimits(LocalProfile.Limits.defaults()
+                        .withEdgeThrottles(false).withMaxGameServersPerInstance(BENCH_MAX_GAME_SERVERS_PER_INSTANCE));
     }
 
     /**
