@@ -4,6 +4,7 @@ import static io.gamefleet.local.LocalProfileExtension.ADMIN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gamefleet.catalog.Operation;
+import io.gamefleet.local.edge.Principal;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -80,6 +81,16 @@ class EdgeHttpTest {
         signedGet("/no-such-route").refusal(404, "NotFoundException");
         raw.exchange("PUT /no-such-route HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Length: 0\r\n\r\n")
                 .refusal(404, "NotFoundException");
+    }
+
+    @Test
+    void aSignatureThatDoesNotMatchNamesItsLikelyCause() {
+        Principal wrongSecret = new Principal(ADMIN.accessKeyId(), ADMIN.secretAccessKey() + "x", ADMIN.role(),
+                ADMIN.instanceId());
+        assertThat(raw.signed(wrongSecret, LOCAL.clock(), "GET", "/game-server-groups", null)
+                .refusal(403, "UnauthorizedException"))
+                .startsWith("request signature rejected: signature does not match; likely cause: the secret does not"
+                        + " match the access key's (or the request was changed in flight). The Canonical String");
     }
 
     @Test

@@ -119,6 +119,14 @@ class SigV4VerifierTest {
         return new Result.Accepted(AK);
     }
 
+    private static final String WRONG_SECRET = "the secret does not match the access key's (or the request was changed"
+            + " in flight)";
+
+    private static String likelyCause(Result r) {
+        assertThat(r).isInstanceOf(Result.Rejected.class);
+        return ((Result.Rejected) r).likelyCause();
+    }
+
     private static String reason(Result r) {
         assertThat(r).isInstanceOf(Result.Rejected.class);
         return ((Result.Rejected) r).reason();
@@ -264,6 +272,46 @@ class SigV4VerifierTest {
         Wire w = sdkSign(SdkHttpMethod.POST, "/prod/fleets/arena/scale", Map.of(), "{}",
                 AwsCredentialsIdentity.create(AK, SECRET + "x"), r -> r);
         assertThat(reason(verify(w))).isEqualTo("signature does not match");
+        assertThat(likelyCause(verify(w))).isEqualTo(WRONG_SECRET);
+        assertThat(((Result.Rejected) verify(w)).message()).startsWith("request signature rejected: signature does not"
+                + " match; likely cause: " + WRONG_SECRET + ". The Canonical String for this request should have been");
+        // A query the signer sent canonical and someone changed: the same cause.
+        Wire get = getInstances();
+        assertThat(likelyCause(verify(get.withQuery(get.query().replace("Limit=5", "Limit=50"))))).isEqualTo(WRONG_SECRET);
+    }
+
+    @Test
+    void theCauseOfEachRefusalIsNamed() {
+        // Region and service: the scope is refused before any signature is computed, naming both.
+        Wire otherRegion = sdkSign(SdkHttpMethod.GET, "/prod/fleets", Map.of(), null, AwsCredentialsIdentity.create(AK, SECRET),
+                r -> r.putProperty(AwsV4HttpSigner.REGION_NAME, "eu-west-1"));
+        assertThat(((Result.Rejected) verify(otherRegion)).message())
+                .isEqualTo("request signature rejected: credential scope region 'eu-west-1' should be 'us-east-1'");
+        Wire otherService = sdkSign(SdkHttpMethod.GET, "/prod/fleets", Map.of(), null, AwsCredentialsIdentity.create(AK, SECRET),
+                r -> r.putProperty(AwsV4FamilyHttpSigner.SERVICE_SIGNING_NAME, "gamelift-typo"));
+        assertThat(reason(verify(otherService))).startsWith("credential scope service 'gamelift-typo' should be");
+        // The payload hash: refused as not the body's, before the signature.
+        assertThat(reason(verify(postScale().withBody("{}")))).isEqualTo("x-amz-content-sha256 does not match the body");
+        // A query sent in another order than signed by an SDK is fine; one signed as typed is the query's fault.
+        Wire curl = parse(CURL_GET_UNSORTED_QUERY);
+        assertThat(likelyCause(verify(curlVerifierAt("2026-11-29T23:03:21Z"), curl)))
+                .startsWith("the query was signed as sent, not in canonical order and encoding")
+                .contains("curl")
+                .endsWith("send it as ?InstanceIds=i-0123456789abcdef0%2Ci-0fedcba9876543210&Limit=5");
+        // The same request with the query typed canonically is taken: the advice is right.
+        assertThat(verify(curlVerifierAt("2026-11-29T23:06:15Z"), parse(CURL_GET_ARN)))
+                .isEqualTo(new Result.Accepted("AKIDEXAMPLE"));
+        // Anything else: the secret.
+        assertThat(likelyCause(verify(curlVerifierAt("2026-11-29T23:04:00Z"), parse(CURL_POST).withBody("{}"))))
+                .isEqualTo(WRONG_SECRET);
+    }
+
+    @Test
+    void refusesASignedHeaderTheSdksSignerNeverSigns() {
+        Wire w = postScale();
+        String auth = w.header("Authorization").replace("SignedHeaders=content-type;host;", "SignedHeaders=content-type;host;user-agent;");
+        assertThat(reason(verify(w.withHeader("Authorization", auth).withHeader("User-Agent", "curl/8"))))
+                .startsWith("signed header 'user-agent' cannot be checked here");
     }
 
     @Test
