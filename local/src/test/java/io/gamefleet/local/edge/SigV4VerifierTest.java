@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gamefleet.local.edge.SigV4Verifier.Result;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,6 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;
@@ -304,6 +308,31 @@ class SigV4VerifierTest {
         // Anything else: the secret.
         assertThat(likelyCause(verify(curlVerifierAt("2026-11-29T23:04:00Z"), parse(CURL_POST).withBody("{}"))))
                 .isEqualTo(WRONG_SECRET);
+    }
+
+    @Test
+    void acceptsTheDateHeaderSignedInsteadOfXAmzDate() throws Exception {
+        // No AWS SDK signs so, so the signature is made here by the SigV4 steps as documented.
+        String date = "Sat, 14 Mar 2026 12:00:00 GMT";
+        String canonicalRequest = "GET\n/prod/fleets\n\ndate:" + date + "\nhost:localhost:8443\n\ndate;host\n"
+                + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(new byte[0]));
+        String scope = "20260314/us-east-1/execute-api/aws4_request";
+        String stringToSign = "AWS4-HMAC-SHA256\n20260314T120000Z\n" + scope + "\n" + HexFormat.of().formatHex(
+                MessageDigest.getInstance("SHA-256").digest(canonicalRequest.getBytes(StandardCharsets.UTF_8)));
+        byte[] key = ("AWS4" + SECRET).getBytes(StandardCharsets.UTF_8);
+        for (String part : List.of("20260314", "us-east-1", "execute-api", "aws4_request", stringToSign)) {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            key = mac.doFinal(part.getBytes(StandardCharsets.UTF_8));
+        }
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        headers.put("Host", List.of("localhost:8443"));
+        headers.put("Date", List.of(date));
+        headers.put("Authorization", List.of("AWS4-HMAC-SHA256 Credential=" + AK + "/" + scope
+                + ", SignedHeaders=date;host, Signature=" + HexFormat.of().formatHex(key)));
+        Wire w = new Wire("GET", "/prod/fleets", null, headers, new byte[0]);
+        assertThat(verify(w)).isEqualTo(accepted());
+        assertThat(reason(verify(w.withHeader("Date", "Sat, 14 Mar 2026 12:00:01 GMT")))).isEqualTo("signature does not match");
     }
 
     @Test
