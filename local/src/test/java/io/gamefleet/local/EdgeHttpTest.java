@@ -3,6 +3,8 @@ package io.gamefleet.local;
 import static io.gamefleet.local.LocalProfileExtension.ADMIN;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gamefleet.catalog.Operation;
+import io.gamefleet.local.edge.Principal;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -60,6 +62,35 @@ class EdgeHttpTest {
         }
         assertThat(raw.exchange("POST /2015-03-31/functions/%zz/invocations HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Length: 2\r\n\r\n{}")
                 .refusal(400, "InvalidRequestException")).contains("percent-encoding");
+    }
+
+    @Test
+    void aWrongMethodOnARoutesPathIs405WithItsMethods() {
+        // No route, so nothing is signed yet: unsigned and signed callers get the same answer.
+        RawHttp.Answer put = raw.exchange("PUT /game-server-groups HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Length: 0\r\n\r\n");
+        assertThat(put.refusal(405, "MethodNotAllowedException")).isEqualTo("no route for PUT /game-server-groups; its"
+                + " methods are GET, POST");
+        assertThat(put.headers().get("allow")).isEqualTo("GET, POST");
+        RawHttp.Answer signed = raw.signed(ADMIN, LOCAL.clock(), "POST", "/game-server-groups/arena", "{}");
+        signed.refusal(405, "MethodNotAllowedException");
+        assertThat(signed.headers().get("allow")).isEqualTo("DELETE, GET, PATCH");
+        // The JSON door and the CBOR paths are POST's.
+        assertThat(signedGet("/").headers().get("allow")).isEqualTo("POST");
+        assertThat(signedGet(Operation.LIST_GAME_SERVER_GROUPS.cborPath()).headers().get("allow")).isEqualTo("POST");
+        // A path that is no route's stays a 404, whatever the method.
+        signedGet("/no-such-route").refusal(404, "NotFoundException");
+        raw.exchange("PUT /no-such-route HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Length: 0\r\n\r\n")
+                .refusal(404, "NotFoundException");
+    }
+
+    @Test
+    void aSignatureThatDoesNotMatchNamesItsLikelyCause() {
+        Principal wrongSecret = new Principal(ADMIN.accessKeyId(), ADMIN.secretAccessKey() + "x", ADMIN.role(),
+                ADMIN.instanceId());
+        assertThat(raw.signed(wrongSecret, LOCAL.clock(), "GET", "/game-server-groups", null)
+                .refusal(403, "UnauthorizedException"))
+                .startsWith("request signature rejected: signature does not match; likely cause: the secret does not"
+                        + " match the access key's (or the request was changed in flight). The Canonical String");
     }
 
     @Test

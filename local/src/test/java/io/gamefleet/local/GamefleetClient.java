@@ -3,7 +3,6 @@ package io.gamefleet.local;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.local.demo.ApiClient;
 import io.gamefleet.local.edge.Principal;
-import io.gamefleet.local.edge.SigV4Verifier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -30,6 +29,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
  * A small Gamefleet API client for tests: java.net.http, every request signed as
@@ -255,7 +255,7 @@ final class GamefleetClient {
 
     /** One path segment, percent-encoded (so an ARN's ':' and '/' survive routing). */
     static String seg(String s) {
-        return SigV4Verifier.uriEncode(s, false);
+        return SdkHttpUtils.urlEncode(s);
     }
 
     static String groupPath(String group) {

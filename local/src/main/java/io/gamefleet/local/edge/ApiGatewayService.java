@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -92,12 +93,21 @@ final class ApiGatewayService implements EdgeService {
 
     @Override
     public boolean handles(Exchange exchange) {
-        return match(exchange).isPresent();
+        return match(exchange).isPresent() || !methodsOf(exchange.path()).isEmpty();
     }
 
     @Override
     public void serve(Exchange exchange) throws IOException {
-        Match match = match(exchange).orElseThrow();
+        Optional<Match> matched = match(exchange);
+        if (matched.isEmpty()) { // the path is a route's, the method is not: no route, so nothing is signed or throttled
+            Set<String> allowed = methodsOf(exchange.path());
+            exchange.note(AccessLog.OPERATION, exchange.method() + " " + exchange.path());
+            exchange.respondError(405, "MethodNotAllowedException", "no route for " + exchange.method() + " "
+                    + exchange.path() + "; its methods are " + String.join(", ", allowed),
+                    Map.of("Allow", String.join(", ", allowed)));
+            return;
+        }
+        Match match = matched.get();
         String target = exchange.headers().getFirst("X-Amz-Target");
         exchange.note(AccessLog.OPERATION, match.checkedRoute().map(ApiRoute::name)
                 .orElse(target == null ? match.routeKey() : target.substring(JSON_TARGET_PREFIX.length())));
@@ -159,6 +169,27 @@ final class ApiGatewayService implements EdgeService {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The methods of the routes of this path (the CBOR paths and the JSON door's take POST), sorted;
+     * empty if it is no route's path.
+     */
+    private Set<String> methodsOf(String path) {
+        Set<String> methods = new TreeSet<>();
+        if (Operation.byCborPath(path).isPresent()) {
+            methods.add("POST");
+        }
+        if (path.equals(Routes.JSON_DOOR.path())) {
+            methods.add(Routes.JSON_DOOR.method());
+        }
+        String[] segments = path.split("/", -1);
+        for (ApiRoute r : routes) {
+            if (match(r, r.method(), segments) != null) {
+                methods.add(r.method());
+            }
+        }
+        return methods;
     }
 
     /** The path parameters if the route takes this method and path, else null. */

@@ -92,7 +92,13 @@ final class Exchange {
 
     /** An error as API Gateway and the AWS JSON protocols send it: {@code __type} and {@code Message}. */
     void respondError(int status, String type, String message) throws IOException {
+        respondError(status, type, message, Map.of());
+    }
+
+    /** The same with headers of its own (a 405's {@code Allow}). */
+    void respondError(int status, String type, String message, Map<String, String> headers) throws IOException {
         response.getHeaders().clear();
+        headers.forEach(this::addResponseHeader);
         respond(status, JSON.writeValueAsString(Map.of("__type", type, "Message", message)));
     }
 

@@ -21,16 +21,24 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.regex.Pattern;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.auth.aws.internal.signer.CredentialScope;
+import software.amazon.awssdk.http.auth.aws.internal.signer.V4Properties;
+import software.amazon.awssdk.http.auth.aws.internal.signer.V4RequestSigner;
+import software.amazon.awssdk.http.auth.aws.internal.signer.V4RequestSigningResult;
+import software.amazon.awssdk.http.auth.aws.internal.signer.util.SignerUtils;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /**
  * Verifies header-based AWS Signature Version 4 the way API Gateway does for IAM-authorised routes,
- * so the local stand-in rejects exactly the requests the real one would. JDK only: the production
- * classpath must not need the AWS SDK just to check a signature.
+ * so the local stand-in rejects exactly the requests the real one would. The expected signature is
+ * the AWS SDK's own ({@link AwsV4HttpSigner}, at the request's time, for its scope): no
+ * canonicalization of this project's to drift from the signers that clients use.
  */
 public final class SigV4Verifier {
 
@@ -39,24 +47,29 @@ public final class SigV4Verifier {
         record Accepted(String accessKeyId) implements Result {}
 
         /**
-         * {@code serverSigned}: for a signature that does not match, what the server signed (the
-         * canonical request and the string to sign, as AWS says them), else empty.
+         * For a signature that does not match, {@code likelyCause}: which mistake it most likely is,
+         * and {@code serverSigned}: what the server signed (the canonical request and the string to
+         * sign, as AWS says them); else both empty.
          */
-        record Rejected(String reason, String serverSigned) implements Result {
+        record Rejected(String reason, String likelyCause, String serverSigned) implements Result {
             public Rejected(String reason) {
-                this(reason, "");
+                this(reason, "", "");
             }
 
-            /** What the caller is told: the reason, and what the server signed when that helps. */
+            /** What the caller is told: the reason, its likely cause, and what the server signed, when known. */
             public String message() {
-                return "request signature rejected: " + reason + (serverSigned.isEmpty() ? "" : ". " + serverSigned);
+                return "request signature rejected: " + reason + (likelyCause.isEmpty() ? "" : "; likely cause: "
+                        + likelyCause) + (serverSigned.isEmpty() ? "" : ". " + serverSigned);
             }
         }
     }
 
     private static final String ALGORITHM = "AWS4-HMAC-SHA256";
     private static final Duration MAX_SKEW = Duration.ofMinutes(5); // AWS's documented limit
-    private static final Pattern SPACES = Pattern.compile("\\s+");
+    private static final String UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD";
+    /** Headers V4CanonicalRequest leaves out of every canonical request, whatever the signer is given. */
+    private static final Set<String> NEVER_SIGNED_BY_SDK = Set.of("connection", "x-amzn-trace-id", "user-agent", "expect");
+    private static final AwsV4HttpSigner SIGNER = AwsV4HttpSigner.create();
     private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
     private static final HexFormat HEX = HexFormat.of();
 
@@ -65,9 +78,6 @@ public final class SigV4Verifier {
     private final Function<String, Optional<String>> secretForAccessKey;
     private final Clock clock;
     private final boolean allowUnsignedPayload;
-    /** Signing keys by day, service and secret; see {@link #signingKey}. */
-    private final Map<String, byte[]> signingKeys = new ConcurrentHashMap<>();
-    private static final int MAX_SIGNING_KEYS = 256;
 
     /** {@code services}: the signing names accepted (a request is signed for exactly one of them). */
     public SigV4Verifier(String region, Set<String> services,
@@ -151,12 +161,12 @@ public final class SigV4Verifier {
         List<String> signed = List.of(signedHeaders.split(";"));
         // Without host signed, a signature could be replayed against another endpoint.
         if (!signed.contains("host")) return reject("host must be among signed headers");
-        StringBuilder canonicalHeaders = new StringBuilder();
         for (String name : signed) {
-            List<String> values = h.get(name);
-            if (values == null) return reject("signed header '" + name + "' is not in the request");
-            List<String> trimmed = values.stream().map(v -> SPACES.matcher(v.strip()).replaceAll(" ")).toList();
-            canonicalHeaders.append(name).append(':').append(String.join(",", trimmed)).append('\n');
+            if (!h.containsKey(name)) return reject("signed header '" + name + "' is not in the request");
+            if (NEVER_SIGNED_BY_SDK.contains(name)) {
+                return reject("signed header '" + name + "' cannot be checked here: the AWS SDK's signer, which this"
+                        + " edge checks with, never signs it; sign without it");
+            }
         }
 
         Optional<String> secret = secretForAccessKey.apply(accessKeyId);
@@ -164,73 +174,139 @@ public final class SigV4Verifier {
 
         // x-amz-content-sha256, when sent, is what was signed; a real hash must also match the body,
         // or the body could be swapped under a valid signature.
-        String bodyHash = HEX.formatHex(sha256(body == null ? new byte[0] : body));
+        byte[] bytes = body == null ? new byte[0] : body;
+        String bodyHash = HEX.formatHex(sha256(bytes));
         String payloadHash = first(h, "x-amz-content-sha256");
+        boolean unsignedPayload = UNSIGNED_PAYLOAD.equals(payloadHash);
         if (payloadHash == null) payloadHash = bodyHash;
-        else if (payloadHash.equals("UNSIGNED-PAYLOAD") && !allowUnsignedPayload) {
+        else if (unsignedPayload && !allowUnsignedPayload) {
             return reject("x-amz-content-sha256: UNSIGNED-PAYLOAD is refused here (the signature would cover no"
                     + " byte of the body); sign the payload, or start the profile with --allow-unsigned-payload");
-        } else if (!payloadHash.equals("UNSIGNED-PAYLOAD") && !payloadHash.equalsIgnoreCase(bodyHash)) {
+        } else if (!unsignedPayload && !payloadHash.equalsIgnoreCase(bodyHash)) {
             return reject("x-amz-content-sha256 does not match the body");
         }
 
-        String canonicalQuery;
+        SdkHttpRequest.Builder request;
         try {
-            canonicalQuery = canonicalQuery(rawQuery);
+            request = request(method, rawPath, rawQuery, signed, h);
         } catch (IllegalArgumentException e) {
-            return reject("malformed percent-encoding in query string");
+            return reject(e.getMessage());
         }
-
-        byte[] signingKey = signingKey(secret.get(), scopeDate, service);
+        AwsCredentialsIdentity identity = AwsCredentialsIdentity.create(accessKeyId, secret.get());
         byte[] presented = signature.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII);
-        String path = rawPath == null || rawPath.isEmpty() ? "/" : rawPath;
-        // curl signs the path as sent; the AWS SDKs encode each segment once more for execute-api.
-        // Accept either; try the double-encoded form only if it differs.
-        String doubled = uriEncode(path, true);
-        String signedFirst = null;
-        for (String canonicalUri : path.equals(doubled) ? List.of(path) : List.of(path, doubled)) {
-            String canonicalRequest = String.join("\n", method, canonicalUri, canonicalQuery,
-                    canonicalHeaders.toString(), signedHeaders, payloadHash);
-            String stringToSign = String.join("\n", ALGORITHM, timestamp,
-                    scopeDate + "/" + region + "/" + service + "/aws4_request",
-                    HEX.formatHex(sha256(canonicalRequest.getBytes(StandardCharsets.UTF_8))));
-            byte[] expected = HEX.formatHex(hmac(signingKey, stringToSign)).getBytes(StandardCharsets.US_ASCII);
-            if (MessageDigest.isEqual(expected, presented)) return new Result.Accepted(accessKeyId);
-            if (signedFirst == null) { // as AWS answers: what the caller's signer should have signed
-                signedFirst = "The Canonical String for this request should have been\n'" + canonicalRequest
-                        + "'\n\nThe String-to-Sign should have been\n'" + stringToSign + "'\n";
+        // AwsV4HttpSigner adds and signs X-Amz-Date and x-amz-content-sha256 itself, so it reproduces
+        // a request that signed both as it would (every AWS SDK's, the CLI's). curl signs no payload
+        // hash header (and a client of the Date header no X-Amz-Date): such a request is checked one
+        // step below in the SDK's signer, which signs exactly the headers given.
+        boolean sdkShaped = amzDate != null && signed.contains("x-amz-date") && signed.contains("x-amz-content-sha256")
+                && (unsignedPayload || payloadHash.equals(bodyHash));
+        // The AWS SDKs encode each path segment once more for execute-api; curl signs the path as
+        // sent. Either is taken, the client's likely one first.
+        List<Boolean> encodings = sdkShaped ? List.of(true, false) : List.of(false, true);
+        for (boolean doubleUrlEncode : encodings) {
+            String expected = sdkShaped
+                    ? sdkSignature(request.build(), identity, service, requestTime, doubleUrlEncode, unsignedPayload, bytes)
+                    : canonicalSigning(request.build(), identity, service, requestTime, doubleUrlEncode, payloadHash)
+                            .getSignature();
+            if (MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII), presented)) {
+                return new Result.Accepted(accessKeyId);
             }
         }
-        return new Result.Rejected("signature does not match", signedFirst);
+        // As AWS answers: what the caller's signer should have signed; and the likely reason it did not.
+        V4RequestSigningResult expected = canonicalSigning(request.build(), identity, service, requestTime,
+                encodings.get(0), payloadHash);
+        String canonicalRequest = expected.getCanonicalRequest().getCanonicalRequestString();
+        String credentialScope = scopeDate + "/" + region + "/" + service + "/aws4_request";
+        return new Result.Rejected("signature does not match",
+                likelyCause(rawQuery, canonicalRequest, timestamp, credentialScope, expected.getSigningKey(), presented),
+                "The Canonical String for this request should have been\n'" + canonicalRequest
+                        + "'\n\nThe String-to-Sign should have been\n'"
+                        + stringToSign(timestamp, credentialScope, canonicalRequest) + "'\n");
     }
 
-    /** Decode each name and value as received, re-encode with RFC 3986, sort by name then value. */
-    static String canonicalQuery(String rawQuery) {
-        if (rawQuery == null || rawQuery.isEmpty()) return "";
-        List<String[]> params = new ArrayList<>();
-        for (String pair : rawQuery.split("&")) {
-            if (pair.isEmpty()) continue;
-            int eq = pair.indexOf('=');
-            String name = eq < 0 ? pair : pair.substring(0, eq);
-            String value = eq < 0 ? "" : pair.substring(eq + 1);
-            params.add(new String[] {uriEncode(percentDecode(name), false), uriEncode(percentDecode(value), false)});
+    /**
+     * Why a signature by a known key, for this region and service, over a payload hash that is the
+     * body's, does not match (the scope and the payload hash are refused before, each saying so):
+     * the query was signed as sent rather than canonically (as curl signs what is typed), which the
+     * signature itself shows, or else the secret.
+     */
+    private static String likelyCause(String rawQuery, String canonicalRequest, String timestamp, String scope,
+                                      byte[] signingKey, byte[] presented) {
+        String[] lines = canonicalRequest.split("\n", -1);
+        String canonicalQuery = lines[2];
+        if (rawQuery != null && !rawQuery.equals(canonicalQuery)) {
+            lines[2] = rawQuery;
+            String asTyped = String.join("\n", lines);
+            byte[] signedAsTyped = HEX.formatHex(SignerUtils.computeSignature(stringToSign(timestamp, scope, asTyped),
+                    signingKey)).getBytes(StandardCharsets.US_ASCII);
+            if (MessageDigest.isEqual(signedAsTyped, presented)) {
+                return "the query was signed as sent, not in canonical order and encoding (parameters sorted by name,"
+                        + " RFC 3986 percent-encoded), as curl signs what is typed: send it as ?" + canonicalQuery;
+            }
         }
-        params.sort((a, b) -> a[0].equals(b[0]) ? a[1].compareTo(b[1]) : a[0].compareTo(b[0]));
-        List<String> joined = params.stream().map(p -> p[0] + "=" + p[1]).toList();
-        return String.join("&", joined);
+        return "the secret does not match the access key's (or the request was changed in flight)";
     }
 
-    /** Percent-encode all but A-Z a-z 0-9 - _ . ~ (and '/' when keepSlash), as SigV4 requires. */
-    public static String uriEncode(String s, boolean keepSlash) {
-        StringBuilder out = new StringBuilder();
-        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-            char c = (char) (b & 0xff);
-            boolean unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '_' || c == '.' || c == '~' || (keepSlash && c == '/');
-            if (unreserved) out.append(c);
-            else out.append('%').append(HexFormat.of().withUpperCase().toHexDigits(b));
+    private static String stringToSign(String timestamp, String scope, String canonicalRequest) {
+        return String.join("\n", ALGORITHM, timestamp, scope,
+                HEX.formatHex(sha256(canonicalRequest.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    /** The request as the SDK's signer takes it: the path as sent, the query decoded, the signed headers only. */
+    private static SdkHttpRequest.Builder request(String method, String rawPath, String rawQuery, List<String> signed,
+                                                  Map<String, List<String>> headers) {
+        SdkHttpMethod sdkMethod;
+        try {
+            sdkMethod = SdkHttpMethod.fromValue(method);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("method " + method + " is not one SigV4 signers sign");
         }
-        return out.toString();
+        SdkHttpRequest.Builder request = SdkHttpRequest.builder().protocol("https").host("localhost").method(sdkMethod)
+                .encodedPath(rawPath == null || rawPath.isEmpty() ? "/" : rawPath);
+        if (rawQuery != null && !rawQuery.isEmpty()) {
+            for (String pair : rawQuery.split("&")) {
+                if (pair.isEmpty()) continue;
+                int eq = pair.indexOf('=');
+                try {
+                    request.appendRawQueryParameter(percentDecode(eq < 0 ? pair : pair.substring(0, eq)),
+                            eq < 0 ? "" : percentDecode(pair.substring(eq + 1)));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("malformed percent-encoding in query string");
+                }
+            }
+        }
+        signed.forEach(name -> request.putHeader(name, headers.get(name)));
+        return request;
+    }
+
+    /** The signature AwsV4HttpSigner gives the request at the request's own time, for its scope. */
+    private String sdkSignature(SdkHttpRequest request, AwsCredentialsIdentity identity, String service,
+                                Instant requestTime, boolean doubleUrlEncode, boolean unsignedPayload, byte[] body) {
+        SignedRequest signed = SIGNER.sign(r -> r.identity(identity).request(request)
+                .payload(ContentStreamProvider.fromByteArrayUnsafe(body))
+                .putProperty(AwsV4HttpSigner.REGION_NAME, region)
+                .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, service)
+                .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, Clock.fixed(requestTime, ZoneOffset.UTC))
+                .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, doubleUrlEncode)
+                .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
+                .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, !unsignedPayload));
+        String authorization = signed.request().firstMatchingHeader("Authorization").orElseThrow();
+        return authorization.substring(authorization.lastIndexOf("Signature=") + "Signature=".length());
+    }
+
+    /**
+     * The step of AwsV4HttpSigner below the headers it adds: the canonical request of exactly the
+     * headers given, and its signature. An internal class of the SDK, so pinned by the build's SDK
+     * version: SigV4VerifierTest's captured curl requests fail if a new version moves it.
+     */
+    private V4RequestSigningResult canonicalSigning(SdkHttpRequest request, AwsCredentialsIdentity identity,
+                                                    String service, Instant requestTime, boolean doubleUrlEncode,
+                                                    String payloadHash) {
+        V4Properties properties = V4Properties.builder().credentials(identity)
+                .credentialScope(new CredentialScope(region, service, requestTime))
+                .signingClock(Clock.fixed(requestTime, ZoneOffset.UTC))
+                .doubleUrlEncode(doubleUrlEncode).normalizePath(false).build();
+        return V4RequestSigner.create(properties, payloadHash).sign(request.toBuilder());
     }
 
     /** Strict RFC 3986 decoding: '+' stays a plus, because SigV4 clients send a space as %20. */
@@ -249,26 +325,6 @@ public final class SigV4Verifier {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    /**
-     * The key a signature of the day and service is made with: four HMACs, the same for every
-     * request of a caller's day, so it is kept (the last few: keys change only with the day).
-     */
-    private byte[] signingKey(String secret, String date, String service) {
-        String name = date + '/' + service + '/' + secret;
-        byte[] kept = signingKeys.get(name);
-        if (kept != null) {
-            return kept;
-        }
-        byte[] k = hmac(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), date);
-        byte[] key = hmac(hmac(hmac(k, region), service), "aws4_request");
-        if (signingKeys.size() >= MAX_SIGNING_KEYS) {
-            signingKeys.clear();
-        }
-        signingKeys.put(name, key);
-        return key;
-    }
-
-
     private static String first(Map<String, List<String>> h, String name) {
         List<String> v = h.get(name);
         return v == null || v.isEmpty() ? null : v.get(0).strip();
@@ -276,16 +332,6 @@ public final class SigV4Verifier {
 
     private static Result reject(String reason) {
         return new Result.Rejected(reason);
-    }
-
-    private static byte[] hmac(byte[] key, String data) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is required on every JDK", e);
-        }
     }
 
     private static byte[] sha256(byte[] data) {

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gamefleet.local.edge.SigV4Verifier.Result;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,6 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;
@@ -117,6 +121,14 @@ class SigV4VerifierTest {
 
     private static Result accepted() {
         return new Result.Accepted(AK);
+    }
+
+    private static final String WRONG_SECRET = "the secret does not match the access key's (or the request was changed"
+            + " in flight)";
+
+    private static String likelyCause(Result r) {
+        assertThat(r).isInstanceOf(Result.Rejected.class);
+        return ((Result.Rejected) r).likelyCause();
     }
 
     private static String reason(Result r) {
@@ -264,6 +276,71 @@ class SigV4VerifierTest {
         Wire w = sdkSign(SdkHttpMethod.POST, "/prod/fleets/arena/scale", Map.of(), "{}",
                 AwsCredentialsIdentity.create(AK, SECRET + "x"), r -> r);
         assertThat(reason(verify(w))).isEqualTo("signature does not match");
+        assertThat(likelyCause(verify(w))).isEqualTo(WRONG_SECRET);
+        assertThat(((Result.Rejected) verify(w)).message()).startsWith("request signature rejected: signature does not"
+                + " match; likely cause: " + WRONG_SECRET + ". The Canonical String for this request should have been");
+        // A query the signer sent canonical and someone changed: the same cause.
+        Wire get = getInstances();
+        assertThat(likelyCause(verify(get.withQuery(get.query().replace("Limit=5", "Limit=50"))))).isEqualTo(WRONG_SECRET);
+    }
+
+    @Test
+    void theCauseOfEachRefusalIsNamed() {
+        // Region and service: the scope is refused before any signature is computed, naming both.
+        Wire otherRegion = sdkSign(SdkHttpMethod.GET, "/prod/fleets", Map.of(), null, AwsCredentialsIdentity.create(AK, SECRET),
+                r -> r.putProperty(AwsV4HttpSigner.REGION_NAME, "eu-west-1"));
+        assertThat(((Result.Rejected) verify(otherRegion)).message())
+                .isEqualTo("request signature rejected: credential scope region 'eu-west-1' should be 'us-east-1'");
+        Wire otherService = sdkSign(SdkHttpMethod.GET, "/prod/fleets", Map.of(), null, AwsCredentialsIdentity.create(AK, SECRET),
+                r -> r.putProperty(AwsV4FamilyHttpSigner.SERVICE_SIGNING_NAME, "gamelift-typo"));
+        assertThat(reason(verify(otherService))).startsWith("credential scope service 'gamelift-typo' should be");
+        // The payload hash: refused as not the body's, before the signature.
+        assertThat(reason(verify(postScale().withBody("{}")))).isEqualTo("x-amz-content-sha256 does not match the body");
+        // A query sent in another order than signed by an SDK is fine; one signed as typed is the query's fault.
+        Wire curl = parse(CURL_GET_UNSORTED_QUERY);
+        assertThat(likelyCause(verify(curlVerifierAt("2026-11-29T23:03:21Z"), curl)))
+                .startsWith("the query was signed as sent, not in canonical order and encoding")
+                .contains("curl")
+                .endsWith("send it as ?InstanceIds=i-0123456789abcdef0%2Ci-0fedcba9876543210&Limit=5");
+        // The same request with the query typed canonically is taken: the advice is right.
+        assertThat(verify(curlVerifierAt("2026-11-29T23:06:15Z"), parse(CURL_GET_ARN)))
+                .isEqualTo(new Result.Accepted("AKIDEXAMPLE"));
+        // Anything else: the secret.
+        assertThat(likelyCause(verify(curlVerifierAt("2026-11-29T23:04:00Z"), parse(CURL_POST).withBody("{}"))))
+                .isEqualTo(WRONG_SECRET);
+    }
+
+    @Test
+    void acceptsTheDateHeaderSignedInsteadOfXAmzDate() throws Exception {
+        // No AWS SDK signs so, so the signature is made here by the SigV4 steps as documented.
+        String date = "Sat, 14 Mar 2026 12:00:00 GMT";
+        String canonicalRequest = "GET\n/prod/fleets\n\ndate:" + date + "\nhost:localhost:8443\n\ndate;host\n"
+                + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(new byte[0]));
+        String scope = "20260314/us-east-1/execute-api/aws4_request";
+        String stringToSign = "AWS4-HMAC-SHA256\n20260314T120000Z\n" + scope + "\n" + HexFormat.of().formatHex(
+                MessageDigest.getInstance("SHA-256").digest(canonicalRequest.getBytes(StandardCharsets.UTF_8)));
+        byte[] key = ("AWS4" + SECRET).getBytes(StandardCharsets.UTF_8);
+        for (String part : List.of("20260314", "us-east-1", "execute-api", "aws4_request", stringToSign)) {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            key = mac.doFinal(part.getBytes(StandardCharsets.UTF_8));
+        }
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        headers.put("Host", List.of("localhost:8443"));
+        headers.put("Date", List.of(date));
+        headers.put("Authorization", List.of("AWS4-HMAC-SHA256 Credential=" + AK + "/" + scope
+                + ", SignedHeaders=date;host, Signature=" + HexFormat.of().formatHex(key)));
+        Wire w = new Wire("GET", "/prod/fleets", null, headers, new byte[0]);
+        assertThat(verify(w)).isEqualTo(accepted());
+        assertThat(reason(verify(w.withHeader("Date", "Sat, 14 Mar 2026 12:00:01 GMT")))).isEqualTo("signature does not match");
+    }
+
+    @Test
+    void refusesASignedHeaderTheSdksSignerNeverSigns() {
+        Wire w = postScale();
+        String auth = w.header("Authorization").replace("SignedHeaders=content-type;host;", "SignedHeaders=content-type;host;user-agent;");
+        assertThat(reason(verify(w.withHeader("Authorization", auth).withHeader("User-Agent", "curl/8"))))
+                .startsWith("signed header 'user-agent' cannot be checked here");
     }
 
     @Test
