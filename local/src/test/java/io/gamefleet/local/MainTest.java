@@ -118,6 +118,37 @@ class MainTest {
         assertThatThrownBy(() -> Main.parse(List.of("--dynamodb-endpoint", "nope"))).hasMessageContaining("URL");
     }
 
+    /** The help lists every flag, and docs/local-profile.md's table the same ones, in the same order. */
+    @Test
+    void theHelpAndTheDocsTableNameTheSameFlags() throws IOException {
+        List<String> table = new java.util.ArrayList<>();
+        boolean inTable = false;
+        for (String line : Files.readAllLines(Path.of("..", "docs", "local-profile.md"))) {
+            if (line.equals("## Flags")) {
+                inTable = true;
+            } else if (inTable && line.startsWith("## ")) {
+                break;
+            } else if (inTable && line.startsWith("| `--")) {
+                table.add(line.substring(3, line.indexOf('`', 3)).split(" ")[0]);
+            }
+        }
+        assertThat(table).hasSizeGreaterThan(20).containsExactlyElementsOf(RunFlags.names());
+        String help = RunFlags.help();
+        assertThat(RunFlags.names()).allSatisfy(flag -> assertThat(help).contains(flag));
+        assertThat(help).contains("--port=N").contains("(default 4590)").contains("--quiet");
+    }
+
+    @Test
+    void aFlagGivenTwiceCountsItsLastAndTheHelpIsNoLaunch() {
+        assertThat(Main.parse(List.of("--port", "1", "--port=2")).options().port()).isEqualTo(2);
+        assertThat(RunFlags.parse(List.of("--help"))).isEmpty();
+        assertThat(RunFlags.parse(List.of("-h"))).isEmpty();
+        assertThatThrownBy(() -> Main.parse(List.of("--port"))).hasMessage("--port needs a value");
+        assertThatThrownBy(() -> Main.parse(List.of("--quite"))).hasMessage("unknown flag --quite; did you mean --quiet?");
+        assertThatThrownBy(() -> Main.parse(List.of("arena"))).hasMessageStartingWith("unexpected argument arena");
+        assertThatThrownBy(() -> Main.parse(List.of("--localstack"))).hasMessageContaining("--dynamodb-endpoint");
+    }
+
     /** One profile per region, the first on --port; us-east-1 alone unless told. */
     @Test
     void theRegionsFlagNamesEachRegionOnceAndItsFirstIsTheOptionsRegion() {
