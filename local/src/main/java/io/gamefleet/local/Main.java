@@ -4,11 +4,13 @@ import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.agents.InstanceAgents;
 import io.gamefleet.local.demo.DemoGame;
 import io.gamefleet.local.demo.DemoGameServer;
+import io.gamefleet.local.edge.LogLevel;
 import io.gamefleet.local.edge.Principal;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 /** {@code local/run}: starts the local profile in the foreground until Ctrl-C or SIGTERM. */
 public final class Main {
@@ -54,7 +56,8 @@ public final class Main {
         LocalProfile first = run.profiles().get(0);
         Optional<InstanceAgents> agents;
         try {
-            agents = launch.agents().map(first::runAgents);
+            agents = launch.agents().map(template -> first.runAgents(template,
+                    agentLines(options.log(), System.err::println)));
         } catch (RuntimeException e) {
             System.err.println("local/run: could not start the agents: " + e.getMessage());
             run.close();
@@ -113,8 +116,8 @@ public final class Main {
             System.out.println("  metrics:     " + profile.logsDirectory().resolve("metrics.log")
                     + " (CloudWatch embedded metric format)");
         }
-        System.out.println("  requests:    one line each on standard error" + (regions.size() == 1 ? ""
-                : ", after their region") + "; the functions' logs too");
+        System.out.println("  log:         " + logLine(options.log()) + " on standard error" + (regions.size() == 1
+                ? "" : ", requests after their region") + " (--log " + LogLevel.choices() + ")");
         launch.agents().ifPresent(a -> System.out.println("  agents:      " + agentsLine(a, launch.demo())
                 + (regions.size() == 1 ? "" : ", in " + first.region())));
         agents.ifPresent(a -> {
@@ -133,6 +136,26 @@ public final class Main {
         String where = agents.onlyGroup().map(g -> "on every instance of group " + g).orElse("on every instance of every group");
         String what = demo ? "the demo game server (" + DemoGameServer.class.getName() + ", GSDK protocol)" : "your game server";
         return where + ", " + agents.processes() + " process(es) of " + what + " each";
+    }
+
+    /** What the log shows, at this level. */
+    static String logLine(LogLevel level) {
+        return switch (level) {
+            case ALL -> "a line per request, the agents' metadata reads and heartbeats too; the functions' logs";
+            case REQUESTS -> "a line per request but the agents' metadata reads and heartbeats; the functions' logs";
+            case QUIET -> "the functions' logs, no request's line";
+            case ERRORS -> "only requests refused or failed, the functions' and agents' warnings and errors";
+        };
+    }
+
+    /** The agents' lines ({@code agent: <time> <LEVEL> ...}) the level keeps: with errors, not the INFO ones. */
+    static Consumer<String> agentLines(LogLevel level, Consumer<String> out) {
+        return line -> {
+            String[] words = line.split(" ", 4);
+            if (words.length < 4 || level.logs(words[2])) {
+                out.accept(line);
+            }
+        };
     }
 
     /** What a failed start says: a port in use (a BindException, wrapped or not) names the port and --port. */

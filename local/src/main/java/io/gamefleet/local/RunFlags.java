@@ -4,6 +4,7 @@ import io.gamefleet.catalog.Lifetimes;
 import io.gamefleet.catalog.Settings;
 import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.demo.DemoGame;
+import io.gamefleet.local.edge.LogLevel;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.Principals;
 import java.io.IOException;
@@ -53,7 +54,7 @@ final class RunFlags {
     private boolean allowUnsignedPayload;
     private boolean strictSigning;
     private boolean keepTemp;
-    private boolean accessLog = true;
+    private LogLevel log = LogLevel.REQUESTS;
     private Optional<String> gameServer = Optional.empty();
     private Optional<Integer> serversPerInstance = Optional.empty();
     private Optional<Path> agentConfig = Optional.empty();
@@ -177,7 +178,11 @@ final class RunFlags {
                 () -> strictSigning = true);
         flag(spec, "--keep-temp", "Keep the run's temporary folder (the emulators' logs, metrics.log) at exit.",
                 () -> keepTemp = true);
-        flag(spec, "--quiet", "No access log line per request on standard error.", () -> accessLog = false);
+        value(spec, "--log", LogLevel.choices(), "What standard error shows: all: every request; requests: every"
+                + " request but the agents' metadata reads and heartbeats; quiet: no request; errors: only requests"
+                + " refused or failed, warnings and errors (default " + log.flagValue() + ").",
+                v -> log = LogLevel.of("--log", v));
+        flag(spec, "--quiet", "The same as --log quiet: no request's line.", () -> log = LogLevel.QUIET);
         flag(spec, "--localstack", "local/run only: LocalStack's DynamoDB, in Docker, started and removed by"
                 + " local/run.", () -> {
                     throw new IllegalArgumentException("--localstack is a flag of local/run, which starts LocalStack in"
@@ -291,7 +296,7 @@ final class RunFlags {
         }
         return new Main.Launch(new LocalProfile.Options(port, claimTtl, health, balancer, launch, dataDir, dynamo, sfn,
                 List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors(), localToken,
-                allowUnsignedPayload, keepTemp, accessLog, new LocalProfile.Limits(maxPerInstance, connectionInfoCheck,
+                allowUnsignedPayload, keepTemp, log, new LocalProfile.Limits(maxPerInstance, connectionInfoCheck,
                         expectedGameServers, heartbeatSeconds, claimsPerSecond, true,
                         lifetimes(maxLifetime, guaranteedLifetime)), strictSigning, regions.get(0)), interruptions, demo,
                 agents, regions);

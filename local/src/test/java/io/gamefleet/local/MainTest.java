@@ -35,16 +35,20 @@ class MainTest {
                 .isNotEqualTo(Main.parse(List.of()).options().localToken()); // a new one each run
         assertThat(defaults.allowUnsignedPayload()).isFalse();
         assertThat(defaults.keepTemp()).isFalse();
-        assertThat(defaults.accessLog()).isTrue();
+        assertThat(defaults.log()).isEqualTo(io.gamefleet.local.edge.LogLevel.REQUESTS);
         assertThat(defaults.strictSigning()).isFalse();
         LocalProfile.Options set = Main.parse(List.of("--local-token", "0123456789abcdefXYZ", "--allow-unsigned-payload",
                 "--keep-temp", "--quiet", "--strict-signing")).options();
         assertThat(set.localToken()).isEqualTo("0123456789abcdefXYZ");
         assertThat(set.allowUnsignedPayload()).isTrue();
         assertThat(set.keepTemp()).isTrue();
-        assertThat(set.accessLog()).isFalse();
+        assertThat(set.log()).isEqualTo(io.gamefleet.local.edge.LogLevel.QUIET);
         assertThat(set.strictSigning()).isTrue();
         assertThatThrownBy(() -> Main.parse(List.of("--local-token", "short"))).hasMessageContaining("--local-token");
+        assertThat(Main.parse(List.of("--log", "all")).options().log()).isEqualTo(io.gamefleet.local.edge.LogLevel.ALL);
+        assertThat(Main.parse(List.of("--log=errors")).options().log()).isEqualTo(io.gamefleet.local.edge.LogLevel.ERRORS);
+        assertThatThrownBy(() -> Main.parse(List.of("--log", "loud")))
+                .hasMessage("--log takes one of all, requests, quiet, errors, not loud");
     }
 
     /** What one instance may do, and the fleet the throttles are sized for: the stage's settings, as flags. */
@@ -99,7 +103,7 @@ class MainTest {
             int port = taken.getLocalPort();
             IOException failure = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () ->
                     new io.gamefleet.local.edge.EdgeServer(new io.gamefleet.local.edge.EdgeServer.Settings("us-east-1", port, "t",
-                            false, Optional.empty(), Optional.empty(), false), List.of(), java.time.Clock.systemUTC()));
+                            false, Optional.empty(), io.gamefleet.local.edge.LogLevel.QUIET, Optional.empty(), false), List.of(), java.time.Clock.systemUTC()));
             assertThat(Main.whyNotStarted(port, new IllegalStateException(failure.getMessage(), failure)))
                     .contains("port " + port + " is in use").contains("--port");
             assertThat(Main.whyNotStarted(port, new IllegalStateException("dynoxide did not start")))
