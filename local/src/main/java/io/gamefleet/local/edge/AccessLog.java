@@ -38,10 +38,12 @@ final class AccessLog implements RequestLog {
     @Override
     public void log(Request request, Response response) {
         boolean dropped = request.getAttribute(DROPPED) != null;
-        boolean wrong = dropped || response.getStatus() >= 400;
+        boolean metadata = String.valueOf(request.getHttpURI().getPath()).startsWith(InstanceMetadataService.PREFIX);
+        // A metadata 404 is EC2's answer to an agent's poll while no notice is posted (spot/instance-action).
+        boolean wrong = dropped || response.getStatus() >= 400 && !(metadata && response.getStatus() == 404);
         boolean shown = switch (level) {
             case ALL -> true;
-            case REQUESTS -> wrong || !background(request);
+            case REQUESTS -> wrong || !metadata && !heartbeat(request);
             case QUIET -> false;
             case ERRORS -> wrong;
         };
@@ -59,10 +61,9 @@ final class AccessLog implements RequestLog {
                 + (caller == null ? "-" : caller));
     }
 
-    /** One of the requests an agent makes every few seconds on its own: its metadata reads, its servers' heartbeats. */
-    private static boolean background(Request request) {
-        return String.valueOf(request.getHttpURI().getPath()).startsWith(InstanceMetadataService.PREFIX)
-                || request.getAttribute(HEALTH_ONLY) != null && UPDATE_GAME_SERVER.equals(request.getAttribute(OPERATION));
+    /** A game server's heartbeat, which its agent sends every few seconds on its own. */
+    private static boolean heartbeat(Request request) {
+        return request.getAttribute(HEALTH_ONLY) != null && UPDATE_GAME_SERVER.equals(request.getAttribute(OPERATION));
     }
 
     /** Notes a request whose body is a heartbeat's, for the level that leaves heartbeats out. */

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 class AccessLogTest {
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2100-01-01T10:20:30.456Z"), ZoneOffset.UTC);
     private static final String METADATA = "/_local/imds/i-0123456789abcdef0/secret/latest/meta-data/instance-id";
+    private static final String NOTICE = "/_local/imds/i-0123456789abcdef0/secret/latest/meta-data/spot/instance-action";
     private static final String HEARTBEAT = "{\"HealthCheck\":\"HEALTHY\"}";
     private static final String UTILIZED = "{\"HealthCheck\":\"HEALTHY\",\"UtilizationStatus\":\"UTILIZED\"}";
 
@@ -50,14 +51,16 @@ class AccessLogTest {
             send(client, edge, "GET", METADATA, "", 200);
             send(client, edge, "PUT", "/_local/imds/i-0123456789abcdef0/secret/latest/api/token", "", 200);
             send(client, edge, "GET", METADATA, "", 401);
+            send(client, edge, "GET", NOTICE, "", 404); // no interruption notice: EC2's 404, no error
             send(client, edge, "PATCH", "/game-server-groups/arena/game-servers/gs-1", HEARTBEAT, 200);
             send(client, edge, "PATCH", "/game-server-groups/arena/game-servers/gs-2", UTILIZED, 200);
             send(client, edge, "PATCH", "/game-server-groups/arena/game-servers/gs-3", HEARTBEAT, 404);
             send(client, edge, "GET", "/game-server-groups", "", 200);
             send(client, edge, "POST", "/game-server-groups/arena/claim", "", 500);
-            // Each line is written once its answer is sent: await them all, within a bound.
+            // Each line is written once its answer is sent: await them all (the claim's is the last), within a bound.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (lines.size() < expected && System.nanoTime() < deadline) {
+            while ((lines.size() < expected || lines.stream().noneMatch(l -> l.contains("/claim")))
+                    && System.nanoTime() < deadline) {
                 Thread.sleep(5);
             }
         } finally {
@@ -90,7 +93,7 @@ class AccessLogTest {
 
     @Test
     void allHasEveryRequestAndErrorsOnlyTheRefusedAndFailed() throws Exception {
-        assertThat(logged(LogLevel.ALL, 8)).hasSize(8).filteredOn(l -> l.contains("/_local/imds/")).hasSize(3);
+        assertThat(logged(LogLevel.ALL, 9)).hasSize(9).filteredOn(l -> l.contains("/_local/imds/")).hasSize(4);
         assertThat(logged(LogLevel.ERRORS, 3)).containsExactlyInAnyOrder(
                 "GET /_local/imds/i-0123456789abcdef0/*/latest/meta-data/instance-id - 401",
                 "PATCH /game-server-groups/arena/game-servers/gs-3 UpdateGameServer 404",
