@@ -3,6 +3,7 @@ package io.gamefleet.local.edge;
 import java.io.IOException;
 import java.net.BindException;
 import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpCompliance;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.UriCompliance;
@@ -60,7 +61,8 @@ final class HttpEdge implements AutoCloseable {
         configuration.setSendServerVersion(false);
         configuration.setSendDateHeader(true);
         // A head's deadline comes well before the idle timeout, which would close its connection without a word.
-        long idleMillis = Math.max(limits.keepAliveIdle().toMillis(), limits.requestDeadline().multipliedBy(2).toMillis());
+        long idleMillis = Math.max(limits.keepAliveIdle().toMillis(),
+                limits.requestDeadline().multipliedBy(2).toMillis());
         configuration.setIdleTimeout(idleMillis);
         configuration.setHttpCompliance(HttpCompliance.RFC9110);
         // The checks (a body too large: 413 before 100 Continue) run on the head alone.
@@ -131,7 +133,7 @@ final class HttpEdge implements AutoCloseable {
         public boolean handle(Request request, Response response, Callback given) throws Exception {
             Callback callback = guard.handling(request, given);
             if (callback == null) { // its head was refused (408) as it became whole
-                given.failed(new java.util.concurrent.TimeoutException("the request head came too late"));
+                given.failed(new TimeoutException("the request head came too late"));
                 return true;
             }
             if (guard.overLimit(request)) {
