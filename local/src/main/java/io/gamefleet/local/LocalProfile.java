@@ -23,6 +23,7 @@ import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.agents.InstanceAgents;
 import io.gamefleet.local.edge.EdgeServer;
 import io.gamefleet.local.edge.Functions;
+import io.gamefleet.local.edge.LogLevel;
 import io.gamefleet.local.edge.Outage;
 import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.Principals;
@@ -73,7 +74,7 @@ public final class LocalProfile implements AutoCloseable {
     /**
      * What to run; see docs/local-profile.md's table of {@code local/run} flags. {@code localToken}
      * opens the edge's unsigned paths that change state; {@code keepTemp} keeps the run's folder
-     * of logs; {@code accessLog} prints a line per request on standard error; {@code strictSigning}
+     * of logs; {@code log} says how much of the log goes to standard error ({@link LogLevel}); {@code strictSigning}
      * takes on the API only signatures for {@code execute-api}, as API Gateway does (off: also
      * {@code gamelift}, what the SDKs' GameLift clients sign for with only their endpoint changed);
      * {@code region} is the AWS region the profile is (its functions' AWS_REGION, what its edge
@@ -83,7 +84,7 @@ public final class LocalProfile implements AutoCloseable {
             Duration instanceLaunch, Optional<Path> dataDir, Optional<URI> dynamoDbEndpoint,
             Optional<URI> stepFunctionsEndpoint, List<Principal> principals, Clock clock,
             Duration workflowWait, Path home, List<ExecutionInterceptor> interceptors, String localToken,
-            boolean allowUnsignedPayload, boolean keepTemp, boolean accessLog, Limits limits,
+            boolean allowUnsignedPayload, boolean keepTemp, LogLevel log, Limits limits,
             boolean strictSigning, String region) {
 
         /**
@@ -97,21 +98,21 @@ public final class LocalProfile implements AutoCloseable {
                 Duration workflowWait, Path home, List<ExecutionInterceptor> interceptors) {
             this(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
                     stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors,
-                    EdgeServer.newLocalToken(), false, false, false, Limits.defaults().withEdgeThrottles(false),
+                    EdgeServer.newLocalToken(), false, false, LogLevel.QUIET, Limits.defaults().withEdgeThrottles(false),
                     false, LocalAccount.REGION);
         }
 
         public Options withLimits(Limits given) {
             return new Options(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
                     stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors, localToken,
-                    allowUnsignedPayload, keepTemp, accessLog, given, strictSigning, region);
+                    allowUnsignedPayload, keepTemp, log, given, strictSigning, region);
         }
 
         /** The same, for the profile of {@code region} of a run, on {@code port}, its tables kept in {@code dataDir} if any. */
         public Options forRegion(String region, int port, Optional<Path> dataDir) {
             return new Options(port, claimTtl, healthTimeout, balancerRate, instanceLaunch, dataDir, dynamoDbEndpoint,
                     stepFunctionsEndpoint, principals, clock, workflowWait, home, interceptors, localToken,
-                    allowUnsignedPayload, keepTemp, accessLog, limits, strictSigning, region);
+                    allowUnsignedPayload, keepTemp, log, limits, strictSigning, region);
         }
 
         /** local/run's: the stage's default limits, the edge throttling as API Gateway does. */
@@ -256,13 +257,14 @@ public final class LocalProfile implements AutoCloseable {
 
     private void bindAll(Options o) throws IOException {
         options = o;
-        ReadableLog.install(o.clock(), System.err);
+        ReadableLog.install(o.clock(), System.err, o.log());
         this.logs = Files.createTempDirectory("gamefleet-local-");
         dynoxide = o.dynamoDbEndpoint().isPresent() ? Optional.empty()
                 : Optional.of(closing(Emulators.dynamoDb(o.home(), o.dataDir(), logs.toFile())));
+        Optional<Consumer<String>> requestLines = o.log().logsRequests()
+                ? Optional.of(line -> System.err.println(linePrefix + line)) : Optional.empty();
         edge = closing(new EdgeServer(new EdgeServer.Settings(o.region(), o.port(), o.localToken(),
-                o.allowUnsignedPayload(), o.accessLog() ? Optional.of(line -> System.err.println(linePrefix + line))
-                        : Optional.empty(),
+                o.allowUnsignedPayload(), requestLines, o.log(),
                 o.limits().edgeThrottles() ? Optional.of(o.limits().throttles()) : Optional.empty(),
                 o.strictSigning()), o.principals(),
                 o.clock()));

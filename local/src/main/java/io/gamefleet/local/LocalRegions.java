@@ -106,7 +106,7 @@ public final class LocalRegions implements AutoCloseable {
                     Optional<Path> dataDir = several ? base.dataDir().map(d -> d.resolve(region)) : base.dataDir();
                     try {
                         bound.put(region, LocalProfile.bind(base.forRegion(region, port, dataDir),
-                                several && base.accessLog() ? region + " " : ""));
+                                several && base.log().logsRequests() ? region + " " : ""));
                     } catch (RuntimeException e) {
                         throw new NotStarted(region, port, e);
                     }

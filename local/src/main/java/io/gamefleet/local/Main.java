@@ -1,24 +1,16 @@
 package io.gamefleet.local;
 
-import io.gamefleet.catalog.Lifetimes;
-import io.gamefleet.catalog.Settings;
 import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.agents.InstanceAgents;
 import io.gamefleet.local.demo.DemoGame;
 import io.gamefleet.local.demo.DemoGameServer;
+import io.gamefleet.local.edge.LogLevel;
 import io.gamefleet.local.edge.Principal;
-import io.gamefleet.local.edge.Principals;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 /** {@code local/run}: starts the local profile in the foreground until Ctrl-C or SIGTERM. */
 public final class Main {
@@ -28,10 +20,16 @@ public final class Main {
         long started = System.nanoTime();
         Launch launch;
         try {
-            launch = parse(List.of(args));
+            Optional<Launch> asked = RunFlags.parse(List.of(args));
+            if (asked.isEmpty()) {
+                System.out.print(RunFlags.help());
+                System.exit(0);
+                return;
+            }
+            launch = asked.get();
         } catch (IllegalArgumentException e) {
             System.err.println("local/run: " + e.getMessage());
-            System.err.println(USAGE);
+            System.err.println("local/run: --help lists every flag");
             System.exit(2);
             return;
         }
@@ -58,7 +56,8 @@ public final class Main {
         LocalProfile first = run.profiles().get(0);
         Optional<InstanceAgents> agents;
         try {
-            agents = launch.agents().map(first::runAgents);
+            agents = launch.agents().map(template -> first.runAgents(template,
+                    agentLines(options.log(), System.err::println)));
         } catch (RuntimeException e) {
             System.err.println("local/run: could not start the agents: " + e.getMessage());
             run.close();
@@ -117,8 +116,8 @@ public final class Main {
             System.out.println("  metrics:     " + profile.logsDirectory().resolve("metrics.log")
                     + " (CloudWatch embedded metric format)");
         }
-        System.out.println("  requests:    one line each on standard error" + (regions.size() == 1 ? ""
-                : ", after their region") + "; the functions' logs too");
+        System.out.println("  log:         " + logLine(options.log()) + " on standard error" + (regions.size() == 1
+                ? "" : ", requests after their region") + " (--log " + LogLevel.choices() + ")");
         launch.agents().ifPresent(a -> System.out.println("  agents:      " + agentsLine(a, launch.demo())
                 + (regions.size() == 1 ? "" : ", in " + first.region())));
         agents.ifPresent(a -> {
@@ -139,17 +138,25 @@ public final class Main {
         return where + ", " + agents.processes() + " process(es) of " + what + " each";
     }
 
-    static final String USAGE = """
-            usage: local/run [--regions R1,R2,...] [--port N] [--claim-ttl-seconds S] [--health-timeout-seconds S]
-                             [--balancer-rate-seconds S] [--instance-launch-seconds S] [--data-dir DIR]
-                             [--dynamodb-endpoint URL] [--stepfunctions-endpoint URL] [--principals FILE]
-                             [--spot-interruption-rate TYPE=PER_HOUR]... [--demo] [--local-token TOKEN]
-                             [--game-server 'COMMAND ARGS' [--servers-per-instance N] | --agent-config FILE]
-                             [--max-game-servers-per-instance N] [--connection-info-check on|off]
-                             [--expected-game-servers N] [--heartbeat-seconds S] [--claims-per-second N]
-                             [--max-instance-lifetime DURATION] [--guaranteed-server-lifetime DURATION]
-                             [--allow-unsigned-payload] [--strict-signing] [--keep-temp] [--quiet]
-                             [--localstack]   (local/run only: LocalStack's DynamoDB in Docker)""";
+    /** What the log shows, at this level. */
+    static String logLine(LogLevel level) {
+        return switch (level) {
+            case ALL -> "a line per request, the agents' metadata reads and heartbeats too; the functions' logs";
+            case REQUESTS -> "a line per request but the agents' metadata reads and heartbeats; the functions' logs";
+            case QUIET -> "the functions' logs, no request's line";
+            case ERRORS -> "only requests refused or failed, the functions' and agents' warnings and errors";
+        };
+    }
+
+    /** The agents' lines ({@code agent: <time> <LEVEL> ...}) the level keeps: with errors, not the INFO ones. */
+    static Consumer<String> agentLines(LogLevel level, Consumer<String> out) {
+        return line -> {
+            String[] words = line.split(" ", 4);
+            if (words.length < 4 || level.logs(words[2])) {
+                out.accept(line);
+            }
+        };
+    }
 
     /** What a failed start says: a port in use (a BindException, wrapped or not) names the port and --port. */
     static String whyNotStarted(int port, Throwable e) {
@@ -169,222 +176,8 @@ public final class Main {
     record Launch(LocalProfile.Options options, Map<String, Double> spotInterruptionsPerHour, boolean demo,
             Optional<AgentTemplate> agents, List<String> regions) {}
 
+    /** The command line's launch ({@code --help} is no launch: {@link #main} prints the help). */
     static Launch parse(List<String> args) {
-        Map<String, Double> interruptions = new LinkedHashMap<>();
-        LocalProfile.Options o = LocalProfile.Options.defaults();
-        int port = o.port();
-        Duration claimTtl = o.claimTtl();
-        Duration health = o.healthTimeout();
-        Duration balancer = o.balancerRate();
-        Duration launch = o.instanceLaunch();
-        Optional<Path> dataDir = Optional.empty();
-        Optional<URI> dynamo = Optional.empty();
-        Optional<URI> sfn = Optional.empty();
-        List<Principal> principals = new ArrayList<>(o.principals());
-        List<String> regions = List.of(o.region());
-        boolean demo = false;
-        String localToken = o.localToken();
-        boolean allowUnsignedPayload = false;
-        boolean strictSigning = false;
-        boolean keepTemp = false;
-        boolean accessLog = true;
-        Optional<String> gameServer = Optional.empty();
-        Optional<Integer> serversPerInstance = Optional.empty();
-        Optional<Path> agentConfig = Optional.empty();
-        LocalProfile.Limits limits = o.limits();
-        int maxPerInstance = limits.maxGameServersPerInstance();
-        boolean connectionInfoCheck = limits.connectionInfoCheck();
-        int expectedGameServers = limits.expectedGameServers();
-        int heartbeatSeconds = limits.heartbeatSeconds();
-        int claimsPerSecond = limits.claimsPerSecond();
-        Duration maxLifetime = limits.lifetime().maxInstance();
-        Duration guaranteedLifetime = limits.lifetime().guaranteedServer();
-        Iterator<String> it = args.iterator();
-        while (it.hasNext()) {
-            String flag = it.next();
-            if (flag.equals("--help") || flag.equals("-h")) {
-                System.out.println(USAGE);
-                System.exit(0);
-            }
-            if (flag.equals("--demo")) {
-                demo = true;
-                continue;
-            }
-            if (flag.equals("--allow-unsigned-payload")) {
-                allowUnsignedPayload = true;
-                continue;
-            }
-            if (flag.equals("--strict-signing")) {
-                strictSigning = true;
-                continue;
-            }
-            if (flag.equals("--keep-temp")) {
-                keepTemp = true;
-                continue;
-            }
-            if (flag.equals("--quiet")) {
-                accessLog = false;
-                continue;
-            }
-            if (flag.equals("--localstack")) {
-                throw new IllegalArgumentException("--localstack is a flag of local/run, which starts LocalStack in Docker"
-                        + " and passes --dynamodb-endpoint; with java -jar, start LocalStack yourself and pass"
-                        + " --dynamodb-endpoint http://127.0.0.1:4566");
-            }
-            if (!it.hasNext()) {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            String value = it.next();
-            switch (flag) {
-                case "--regions" -> regions = LocalRegions.parse(value);
-                case "--port" -> port = integer(flag, value, 0, 65535);
-                case "--claim-ttl-seconds" -> claimTtl = Duration.ofSeconds(integer(flag, value, 1, 86400));
-                case "--health-timeout-seconds" -> health = Duration.ofSeconds(integer(flag, value, 1, 86400));
-                case "--balancer-rate-seconds" -> balancer = Duration.ofSeconds(integer(flag, value, 1, 86400));
-                case "--instance-launch-seconds" -> launch = Duration.ofSeconds(integer(flag, value, 0, 3600));
-                case "--data-dir" -> {
-                    Path dir = Path.of(value);
-                    try {
-                        Files.createDirectories(dir);
-                    } catch (java.io.IOException e) {
-                        throw new IllegalArgumentException("--data-dir " + value + " cannot be created: " + e.getMessage());
-                    }
-                    dataDir = Optional.of(dir.toAbsolutePath());
-                }
-                case "--dynamodb-endpoint" -> dynamo = Optional.of(url(flag, value));
-                case "--stepfunctions-endpoint" -> sfn = Optional.of(url(flag, value));
-                case "--principals" -> principals.addAll(Principals.read(Path.of(value)));
-                case "--game-server" -> gameServer = Optional.of(value);
-                case "--servers-per-instance" -> serversPerInstance = Optional.of(integer(flag, value, 1, 1000));
-                case "--agent-config" -> agentConfig = Optional.of(Path.of(value));
-                case "--max-game-servers-per-instance" -> maxPerInstance = integer(flag, value, 1, 10_000);
-                case "--connection-info-check" -> {
-                    if (!value.equals("on") && !value.equals("off")) {
-                        throw new IllegalArgumentException("--connection-info-check must be on or off, not " + value);
-                    }
-                    connectionInfoCheck = value.equals("on");
-                }
-                case "--expected-game-servers" -> expectedGameServers = integer(flag, value, 1, 10_000_000);
-                case "--heartbeat-seconds" -> heartbeatSeconds = integer(flag, value, 1, 86400);
-                case "--claims-per-second" -> claimsPerSecond = integer(flag, value, 0, 1_000_000);
-                case MAX_LIFETIME_FLAG -> maxLifetime = duration(flag, value);
-                case GUARANTEED_LIFETIME_FLAG -> guaranteedLifetime = duration(flag, value);
-                case "--local-token" -> {
-                    if (value.length() < 16 || !value.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-                        throw new IllegalArgumentException("--local-token must be at least 16 printable ASCII"
-                                + " characters without spaces");
-                    }
-                    localToken = value;
-                }
-                case "--spot-interruption-rate" -> {
-                    int eq = value.indexOf('=');
-                    double perHour = -1;
-                    try {
-                        perHour = eq > 0 ? Double.parseDouble(value.substring(eq + 1)) : -1;
-                    } catch (NumberFormatException e) {
-                        // reported below
-                    }
-                    if (perHour < 0 || !Double.isFinite(perHour)) {
-                        throw new IllegalArgumentException("--spot-interruption-rate takes TYPE=PER_HOUR, such as "
-                                + "c4.large=0.5 (interruption warnings per instance-hour), not " + value);
-                    }
-                    interruptions.put(value.substring(0, eq), perHour);
-                }
-                default -> throw new IllegalArgumentException("unknown flag " + flag);
-            }
-        }
-        if (gameServer.isPresent() && agentConfig.isPresent()) {
-            throw new IllegalArgumentException("--game-server and --agent-config exclude each other: the agent"
-                    + " configuration's command and args say what to run");
-        }
-        if (serversPerInstance.isPresent() && gameServer.isEmpty()) {
-            throw new IllegalArgumentException("--servers-per-instance goes with --game-server (with --agent-config,"
-                    + " set \"processes\" in the file)");
-        }
-        if (demo && (gameServer.isPresent() || agentConfig.isPresent())) {
-            throw new IllegalArgumentException("--demo runs its own demo game server under the agent; --game-server and"
-                    + " --agent-config run yours: give one or the other");
-        }
-        if (regions.size() > 1 && (dynamo.isPresent() || sfn.isPresent())) {
-            throw new IllegalArgumentException("--regions with more than one region runs each region's own emulators:"
-                    + " --dynamodb-endpoint and --stepfunctions-endpoint (and --localstack) would be shared by all, and"
-                    + " their tables and state machines have the same names");
-        }
-        if (port != 0 && port + regions.size() - 1 > 65535) {
-            throw new IllegalArgumentException("--port " + port + " leaves no port for each of the " + regions.size()
-                    + " regions (they take --port, --port + 1, ...)");
-        }
-        Optional<AgentTemplate> agents = gameServer.isPresent()
-                ? Optional.of(AgentTemplate.gameServer(gameServer.get(), serversPerInstance.orElse(1)))
-                : demo ? Optional.of(DemoGame.agentTemplate()) : agentConfig.map(AgentTemplate::read);
-        if (agents.isPresent() && agents.get().processes() > maxPerInstance) {
-            int processes = agents.get().processes();
-            throw new IllegalArgumentException((gameServer.isPresent() ? "--servers-per-instance " + processes
-                    : demo ? "the demo's " + processes + " game servers per instance"
-                    : "the agent configuration's \"processes\": " + processes)
-                    + " is more than --max-game-servers-per-instance " + maxPerInstance + ", the most game servers one"
-                    + " instance may have registered: the processes past it would be refused LimitExceededException;"
-                    + " run fewer, or raise --max-game-servers-per-instance");
-        }
-        return new Launch(new LocalProfile.Options(port, claimTtl, health, balancer, launch, dataDir, dynamo, sfn,
-                List.copyOf(principals), o.clock(), o.workflowWait(), o.home(), o.interceptors(), localToken,
-                allowUnsignedPayload, keepTemp, accessLog, new LocalProfile.Limits(maxPerInstance, connectionInfoCheck,
-                        expectedGameServers, heartbeatSeconds, claimsPerSecond, true,
-                        lifetimes(maxLifetime, guaranteedLifetime)), strictSigning, regions.get(0)), interruptions, demo,
-                agents, regions);
-    }
-
-    static final String MAX_LIFETIME_FLAG = "--max-instance-lifetime";
-    static final String GUARANTEED_LIFETIME_FLAG = "--guaranteed-server-lifetime";
-
-    /** The two lifetimes as the stage's settings take them, refused (a guarantee not below the maximum) by their flags. */
-    private static Lifetimes lifetimes(Duration max, Duration guaranteed) {
-        Map<Settings.Setting, String> hours = Map.of(Settings.MAX_INSTANCE_LIFETIME_HOURS, Lifetimes.hours(max),
-                Settings.GUARANTEED_SERVER_LIFETIME_HOURS, Lifetimes.hours(guaranteed));
-        return Lifetimes.of(hours::get, s -> s.equals(Settings.MAX_INSTANCE_LIFETIME_HOURS) ? MAX_LIFETIME_FLAG
-                : GUARANTEED_LIFETIME_FLAG);
-    }
-
-    /** A duration such as {@code 10m}: a whole number of seconds, minutes, hours or days ({@code 0}: none). */
-    private static Duration duration(String flag, String value) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})([smhd])").matcher(value);
-        if (value.equals("0")) {
-            return Duration.ZERO;
-        }
-        if (!m.matches()) {
-            throw new IllegalArgumentException(flag + " takes a duration such as 30s, 10m, 240h or 10d (0: none), not "
-                    + value);
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            default -> Duration.ofDays(n);
-        };
-    }
-
-    private static int integer(String flag, String value, int min, int max) {
-        try {
-            int v = Integer.parseInt(value);
-            if (v >= min && v <= max) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(flag + " must be a whole number from " + min + " to " + max + ", not " + value);
-    }
-
-    private static URI url(String flag, String value) {
-        try {
-            URI uri = URI.create(value);
-            if (uri.getScheme() != null && uri.getHost() != null) {
-                return uri;
-            }
-        } catch (IllegalArgumentException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(flag + " must be a URL such as http://127.0.0.1:4566, not " + value);
+        return RunFlags.parse(args).orElseThrow(() -> new IllegalArgumentException("--help starts nothing"));
     }
 }

@@ -2,6 +2,7 @@ package io.gamefleet.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.local.edge.LogLevel;
 import io.gamefleet.logging.JsonLog;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -13,7 +14,8 @@ import java.util.Set;
 
 /**
  * The functions' JSON log records, printed for a person at a terminal: time, level, function and
- * message on one line, the other fields after it, a stack trace indented below.
+ * message on one line, the other fields after it, a stack trace indented below; those of the
+ * levels the {@link LogLevel} leaves out ({@code errors}: INFO) not at all.
  */
 final class ReadableLog {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
@@ -21,8 +23,12 @@ final class ReadableLog {
 
     private ReadableLog() {}
 
-    static void install(Clock clock, PrintStream out) {
-        JsonLog.sink(record -> out.println(format(record)), clock);
+    static void install(Clock clock, PrintStream out, LogLevel level) {
+        JsonLog.sink(record -> {
+            if (level.logs(record.path("level").asText())) {
+                out.println(format(record));
+            }
+        }, clock);
     }
 
     static String format(ObjectNode record) {

@@ -35,16 +35,20 @@ class MainTest {
                 .isNotEqualTo(Main.parse(List.of()).options().localToken()); // a new one each run
         assertThat(defaults.allowUnsignedPayload()).isFalse();
         assertThat(defaults.keepTemp()).isFalse();
-        assertThat(defaults.accessLog()).isTrue();
+        assertThat(defaults.log()).isEqualTo(io.gamefleet.local.edge.LogLevel.REQUESTS);
         assertThat(defaults.strictSigning()).isFalse();
         LocalProfile.Options set = Main.parse(List.of("--local-token", "0123456789abcdefXYZ", "--allow-unsigned-payload",
                 "--keep-temp", "--quiet", "--strict-signing")).options();
         assertThat(set.localToken()).isEqualTo("0123456789abcdefXYZ");
         assertThat(set.allowUnsignedPayload()).isTrue();
         assertThat(set.keepTemp()).isTrue();
-        assertThat(set.accessLog()).isFalse();
+        assertThat(set.log()).isEqualTo(io.gamefleet.local.edge.LogLevel.QUIET);
         assertThat(set.strictSigning()).isTrue();
         assertThatThrownBy(() -> Main.parse(List.of("--local-token", "short"))).hasMessageContaining("--local-token");
+        assertThat(Main.parse(List.of("--log", "all")).options().log()).isEqualTo(io.gamefleet.local.edge.LogLevel.ALL);
+        assertThat(Main.parse(List.of("--log=errors")).options().log()).isEqualTo(io.gamefleet.local.edge.LogLevel.ERRORS);
+        assertThatThrownBy(() -> Main.parse(List.of("--log", "loud")))
+                .hasMessage("--log takes one of all, requests, quiet, errors, not loud");
     }
 
     /** What one instance may do, and the fleet the throttles are sized for: the stage's settings, as flags. */
@@ -99,7 +103,7 @@ class MainTest {
             int port = taken.getLocalPort();
             IOException failure = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () ->
                     new io.gamefleet.local.edge.EdgeServer(new io.gamefleet.local.edge.EdgeServer.Settings("us-east-1", port, "t",
-                            false, Optional.empty(), Optional.empty(), false), List.of(), java.time.Clock.systemUTC()));
+                            false, Optional.empty(), io.gamefleet.local.edge.LogLevel.QUIET, Optional.empty(), false), List.of(), java.time.Clock.systemUTC()));
             assertThat(Main.whyNotStarted(port, new IllegalStateException(failure.getMessage(), failure)))
                     .contains("port " + port + " is in use").contains("--port");
             assertThat(Main.whyNotStarted(port, new IllegalStateException("dynoxide did not start")))
@@ -116,6 +120,37 @@ class MainTest {
         assertThatThrownBy(() -> Main.parse(List.of("--port", "http"))).hasMessageContaining("--port");
         assertThatThrownBy(() -> Main.parse(List.of("--frobnicate", "1"))).hasMessageContaining("unknown flag");
         assertThatThrownBy(() -> Main.parse(List.of("--dynamodb-endpoint", "nope"))).hasMessageContaining("URL");
+    }
+
+    /** The help lists every flag, and docs/local-profile.md's table the same ones, in the same order. */
+    @Test
+    void theHelpAndTheDocsTableNameTheSameFlags() throws IOException {
+        List<String> table = new java.util.ArrayList<>();
+        boolean inTable = false;
+        for (String line : Files.readAllLines(Path.of("..", "docs", "local-profile.md"))) {
+            if (line.equals("## Flags")) {
+                inTable = true;
+            } else if (inTable && line.startsWith("## ")) {
+                break;
+            } else if (inTable && line.startsWith("| `--")) {
+                table.add(line.substring(3, line.indexOf('`', 3)).split(" ")[0]);
+            }
+        }
+        assertThat(table).hasSizeGreaterThan(20).containsExactlyElementsOf(RunFlags.names());
+        String help = RunFlags.help();
+        assertThat(RunFlags.names()).allSatisfy(flag -> assertThat(help).contains(flag));
+        assertThat(help).contains("--port=N").contains("(default 4590)").contains("--quiet");
+    }
+
+    @Test
+    void aFlagGivenTwiceCountsItsLastAndTheHelpIsNoLaunch() {
+        assertThat(Main.parse(List.of("--port", "1", "--port=2")).options().port()).isEqualTo(2);
+        assertThat(RunFlags.parse(List.of("--help"))).isEmpty();
+        assertThat(RunFlags.parse(List.of("-h"))).isEmpty();
+        assertThatThrownBy(() -> Main.parse(List.of("--port"))).hasMessage("--port needs a value");
+        assertThatThrownBy(() -> Main.parse(List.of("--quite"))).hasMessage("unknown flag --quite; did you mean --quiet?");
+        assertThatThrownBy(() -> Main.parse(List.of("arena"))).hasMessageStartingWith("unexpected argument arena");
+        assertThatThrownBy(() -> Main.parse(List.of("--localstack"))).hasMessageContaining("--dynamodb-endpoint");
     }
 
     /** One profile per region, the first on --port; us-east-1 alone unless told. */

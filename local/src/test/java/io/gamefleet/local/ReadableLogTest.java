@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.local.edge.LogLevel;
 import io.gamefleet.logging.JsonLog;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -52,7 +53,7 @@ class ReadableLogTest {
     @Test
     void theLocalProfilePrintsRecordsReadably() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ReadableLog.install(CLOCK, new PrintStream(out, true, StandardCharsets.UTF_8));
+        ReadableLog.install(CLOCK, new PrintStream(out, true, StandardCharsets.UTF_8), LogLevel.REQUESTS);
         try (JsonLog.Invocation invocation = JsonLog.invocation(null, "BalancerHandler")) {
             JsonLog.with("group", "arena");
             JsonLog.warn("group arena has no Auto Scaling group");
@@ -62,5 +63,30 @@ class ReadableLogTest {
         assertThat(printed).startsWith("10:20:30.456 WARN  BalancerHandler: group arena has no Auto Scaling group group=arena");
         assertThat(printed).contains("ERROR BalancerHandler: failed group=arena" + System.lineSeparator()
                 + "    java.lang.IllegalStateException: boom");
+    }
+
+    @Test
+    void atTheErrorsLevelOnlyWarningsAndErrorsArePrinted() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ReadableLog.install(CLOCK, new PrintStream(out, true, StandardCharsets.UTF_8), LogLevel.ERRORS);
+        JsonLog.info("balanced group arena");
+        JsonLog.warn("group arena has no Auto Scaling group");
+        JsonLog.error("failed", new IllegalStateException("boom"));
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertThat(printed).doesNotContain("balanced").contains("WARN ").contains("ERROR ");
+    }
+
+    @Test
+    void atTheErrorsLevelTheAgentsInfoLinesAreLeftOut() {
+        List<String> shown = new ArrayList<>();
+        java.util.function.Consumer<String> lines = Main.agentLines(LogLevel.ERRORS, shown::add);
+        lines.accept("agent: 2100-01-01T10:20:30.456Z INFO gs-1 registered");
+        lines.accept("agent: 2100-01-01T10:20:30.456Z WARN gs-1 exited 127");
+        lines.accept("agent: agent host: the agent of i-1 cannot start: boom");
+        assertThat(shown).containsExactly("agent: 2100-01-01T10:20:30.456Z WARN gs-1 exited 127",
+                "agent: agent host: the agent of i-1 cannot start: boom");
+        List<String> all = new ArrayList<>();
+        Main.agentLines(LogLevel.REQUESTS, all::add).accept("agent: 2100-01-01T10:20:30.456Z INFO gs-1 registered");
+        assertThat(all).hasSize(1);
     }
 }

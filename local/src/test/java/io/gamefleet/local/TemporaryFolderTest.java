@@ -27,7 +27,7 @@ class TemporaryFolderTest {
         LocalProfile.Options d = LocalProfile.Options.defaults();
         return LocalProfile.start(new LocalProfile.Options(0, d.claimTtl(), d.healthTimeout(), Duration.ZERO,
                 Duration.ZERO, Optional.empty(), Optional.empty(), Optional.empty(), d.principals(), d.clock(),
-                Duration.ofMillis(50), d.home(), List.of(), d.localToken(), false, keepTemp, false, d.limits(), false,
+                Duration.ofMillis(50), d.home(), List.of(), d.localToken(), false, keepTemp, d.log(), d.limits(), false,
                 d.region()));
     }
 

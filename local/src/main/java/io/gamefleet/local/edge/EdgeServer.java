@@ -55,12 +55,13 @@ public final class EdgeServer implements AutoCloseable {
      * How the edge is set up: its region (what its SigV4 checks take, and its events name), its
      * port (0: any free one), the token of its unsigned paths that change state ({@link LocalGuard}),
      * whether SigV4's UNSIGNED-PAYLOAD is taken, where its access log lines go, if anywhere
-     * ({@link AccessLog}), the stage's route throttles it applies as API Gateway does, if any
+     * ({@link AccessLog}), and which requests have one ({@link LogLevel}), the stage's route throttles it applies as API Gateway does, if any
      * ({@link RouteThrottles}), and whether the API takes only {@code execute-api} signatures, as API
      * Gateway does ({@code strictSigning}), or {@code gamelift} too.
      */
     public record Settings(String region, int port, String localToken, boolean allowUnsignedPayload,
-            Optional<Consumer<String>> accessLog, Optional<Throttles> throttles, boolean strictSigning) {}
+            Optional<Consumer<String>> accessLog, LogLevel logLevel, Optional<Throttles> throttles,
+            boolean strictSigning) {}
 
     /** The header that carries the token of the unsigned paths that change state (and of the sidecar's calls). */
     public static final String LOCAL_TOKEN_HEADER = LocalGuard.TOKEN_HEADER;
@@ -106,12 +107,15 @@ public final class EdgeServer implements AutoCloseable {
             if (outage.down() && api != null && serviceOf(exchange) == api && outage.hold(exchange)) {
                 return;
             }
+            if (settings.logLevel() == LogLevel.REQUESTS) {
+                AccessLog.noteHeartbeat(exchange); // which that level's access log leaves out
+            }
             ExecutorService executor = exchange.path().equals(ControlService.HEALTH) ? health : workers;
             executor.execute(() -> handle(exchange));
         }));
         try {
-            this.http = new HttpEdge(settings.port(), limits, settings.accessLog().map(out -> new AccessLog(clock, out))
-                    .orElse(null), new LocalGuard(settings.localToken(), endpoints));
+            this.http = new HttpEdge(settings.port(), limits, settings.accessLog()
+                    .map(out -> new AccessLog(clock, out, settings.logLevel())).orElse(null), new LocalGuard(settings.localToken(), endpoints));
         } catch (IOException e) { // a port in use, say: nothing of this edge may stay behind
             workers.shutdownNow();
             health.shutdownNow();

@@ -3,30 +3,36 @@ package io.gamefleet.local.edge;
 import java.io.IOException;
 import java.net.BindException;
 import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpCompliance;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkTrafficServerConnector;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.RequestLog;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The edge's HTTP layer: Jetty on one loopback port, with API Gateway's limits. Jetty parses and
- * refuses what is not HTTP/1.1 (400), a head over {@link Limits#maxHeadBytes} (431); the
- * connection adds the head deadline (408), the chunk limit (413) and the connection limit (429)
- * ({@link LimitedHttpConnection}); {@link #handle} refuses a target that is not a percent-encoded
- * path (400) and a declared body over {@link Limits#maxBodyBytes} (413) before the body is read.
+ * refuses what is not HTTP/1.1 (400), a head over {@link Limits#maxHeadBytes} (431); Jetty's
+ * public listeners add the head deadline (408) and the connection limit (429) ({@link ConnectionGuard});
+ * the {@link Checks} handler refuses a target that is not a percent-encoded path (400) and a
+ * declared body over {@link Limits#maxBodyBytes} (413) before the body is read, and
+ * {@link WholeRequests} a body that grows past it (413) or is not whole in time (408).
  * Every refusal has the JSON error body ({@link JsonErrorHandler}). Jetty reads without blocking,
  * so a slow or silent client holds no thread.
  */
 final class HttpEdge implements AutoCloseable {
-    /** What one request and the whole server may take. */
+    /**
+     * What one request and the whole server may take; an idle connection is closed after
+     * {@code keepAliveIdle}, or twice the {@code requestDeadline} if that is longer (a head's 408 comes first).
+     */
     record Limits(int maxHeadBytes, long maxBodyBytes, Duration requestDeadline, Duration keepAliveIdle,
             int maxConnections) {
         /** API Gateway's 10 MB payload limit; 10 s from a request's first byte to its last. */
@@ -39,7 +45,7 @@ final class HttpEdge implements AutoCloseable {
     private static final int JETTY_THREADS = 16;
 
     private final Server server;
-    private final ServerConnector connector;
+    private final NetworkTrafficServerConnector connector;
 
     /**
      * Listens on 127.0.0.1 at {@code port} (0: any free port) at once, answering with
@@ -54,24 +60,30 @@ final class HttpEdge implements AutoCloseable {
         configuration.setRequestHeaderSize(limits.maxHeadBytes());
         configuration.setSendServerVersion(false);
         configuration.setSendDateHeader(true);
-        configuration.setIdleTimeout(limits.keepAliveIdle().toMillis());
+        // A head's deadline comes well before the idle timeout, which would close its connection without a word.
+        long idleMillis = Math.max(limits.keepAliveIdle().toMillis(),
+                limits.requestDeadline().multipliedBy(2).toMillis());
+        configuration.setIdleTimeout(idleMillis);
         configuration.setHttpCompliance(HttpCompliance.RFC9110);
         // The checks (a body too large: 413 before 100 Continue) run on the head alone.
         configuration.setDelayDispatchUntilContent(false);
         // The services decode the raw target themselves, exactly once: Jetty passes it on as it came.
         configuration.setUriCompliance(UriCompliance.UNSAFE);
-        LimitedHttpConnection.Factory connections = new LimitedHttpConnection.Factory(configuration, limits);
-        connector = new ServerConnector(server, 1, 1, connections);
-        connector.getSelectorManager().addEventListener(connections);
+        connector = new NetworkTrafficServerConnector(server, null, null, null, 1, 1,
+                new HttpConnectionFactory(configuration));
+        ConnectionGuard guard = new ConnectionGuard(limits, connector.getScheduler());
+        connector.addBean(guard); // a Connection.Listener of every connection
+        connector.getSelectorManager().addEventListener(guard);
+        connector.setNetworkTrafficListener(guard);
         connector.setHost("127.0.0.1");
         connector.setPort(port);
         connector.setReuseAddress(true);
         connector.setAcceptQueueSize(512);
-        connector.setIdleTimeout(limits.keepAliveIdle().toMillis());
+        connector.setIdleTimeout(idleMillis);
         server.addConnector(connector);
         server.setErrorHandler(new JsonErrorHandler());
         server.setRequestLog(requestLog);
-        server.setHandler(new Checks(limits, handler));
+        server.setHandler(new Checks(limits, guard, handler));
         server.setStopTimeout(2000);
         try {
             server.start();
@@ -109,15 +121,22 @@ final class HttpEdge implements AutoCloseable {
     /** What every request passes before any handler sees it. */
     private static final class Checks extends Handler.Wrapper {
         private final Limits limits;
+        private final ConnectionGuard guard;
 
-        Checks(Limits limits, Handler handler) {
+        Checks(Limits limits, ConnectionGuard guard, Handler handler) {
             super(handler);
             this.limits = limits;
+            this.guard = guard;
         }
 
         @Override
-        public boolean handle(Request request, Response response, Callback callback) throws Exception {
-            if (request.getConnectionMetaData().getConnection() instanceof LimitedHttpConnection c && c.overLimit()) {
+        public boolean handle(Request request, Response response, Callback given) throws Exception {
+            Callback callback = guard.handling(request, given);
+            if (callback == null) { // its head was refused (408) as it became whole
+                given.failed(new TimeoutException("the request head came too late"));
+                return true;
+            }
+            if (guard.overLimit(request)) {
                 JsonErrorHandler.refuse(response, callback, HttpStatus.TOO_MANY_REQUESTS_429, "ThrottlingException",
                         "the local edge has more than " + limits.maxConnections() + " open connections, its limit;"
                                 + " try again");

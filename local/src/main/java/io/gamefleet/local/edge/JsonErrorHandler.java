@@ -58,16 +58,20 @@ final class JsonErrorHandler extends ErrorHandler {
 
     /** Answers with the JSON error body and closes the connection: what came on it may not be HTTP any more. */
     static void refuse(Response response, Callback callback, int status, String type, String message) {
-        byte[] body;
-        try {
-            body = Exchange.JSON.writeValueAsBytes(Map.of("__type", type, "Message", message));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        byte[] body = body(type, message);
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
         response.getHeaders().put(HttpHeader.CONNECTION, "close");
         response.write(true, ByteBuffer.wrap(body), callback);
+    }
+
+    /** The JSON error body: {@code {"__type": ..., "Message": ...}}. */
+    static byte[] body(String type, String message) {
+        try {
+            return Exchange.JSON.writeValueAsBytes(Map.of("__type", type, "Message", message));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

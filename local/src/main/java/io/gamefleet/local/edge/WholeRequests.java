@@ -67,11 +67,7 @@ final class WholeRequests extends Handler.Abstract.NonBlocking {
                     return;
                 }
                 if (Content.Chunk.isFailure(chunk)) {
-                    String tooLarge = request.getConnectionMetaData().getConnection() instanceof LimitedHttpConnection c
-                            ? c.chunkRefusal() : null;
-                    if (tooLarge != null) { // Jetty's parser reports what it refused mid-body as an early EOF
-                        refuse(HttpStatus.PAYLOAD_TOO_LARGE_413, tooLarge);
-                    } else if (chunk.getFailure() instanceof TimeoutException) {
+                    if (chunk.getFailure() instanceof TimeoutException) {
                         incomplete(); // the connection's idle timeout, mid-body
                     } else if (settled.compareAndSet(false, true)) {
                         deadline.cancel();
@@ -82,7 +78,8 @@ final class WholeRequests extends Handler.Abstract.NonBlocking {
                 int size = chunk.remaining();
                 if (body.size() + (long) size > limits.maxBodyBytes()) {
                     chunk.release();
-                    refuse(HttpStatus.PAYLOAD_TOO_LARGE_413, LimitedHttpConnection.chunkedTooLarge(limits));
+                    refuse(HttpStatus.PAYLOAD_TOO_LARGE_413, "the chunked request body grew larger than "
+                            + limits.maxBodyBytes() + " bytes, the most API Gateway takes");
                     return;
                 }
                 byte[] bytes = new byte[size];

@@ -119,11 +119,60 @@ class HttpEdgeTest {
             for (int i = 0; i < 8; i++) {
                 held.add(connect());
             }
-            assertThat(exchange("GET / HTTP/1.1\r\nHost: h\r\n\r\n")).startsWith("HTTP/1.1 429 ").contains("ThrottlingException");
+            assertThat(exchange("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")).startsWith("HTTP/1.1 429 ")
+                    .contains("ThrottlingException");
         } finally {
             for (Socket s : held) {
                 s.close();
             }
+        }
+        // Once they are closed (which the server sees a moment later), connections are served again, each
+        // counted once: more than the limit of them, one after the other, are all served.
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        String answer = "";
+        while (!answer.startsWith("HTTP/1.1 200 ") && System.nanoTime() < deadline) {
+            answer = exchange("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n");
+        }
+        assertThat(answer).startsWith("HTTP/1.1 200 ");
+        for (int i = 0; i < 12; i++) {
+            assertThat(exchange("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")).startsWith("HTTP/1.1 200 ");
+        }
+    }
+
+    @Test
+    void aHeadTrickledByteByByteIsRefusedAtTheDeadlineAndAWholeOneIsNot() throws Exception {
+        try (Socket socket = connect()) {
+            java.io.OutputStream out = socket.getOutputStream();
+            long started = System.nanoTime();
+            // One byte each 100 ms: never idle long enough for Jetty's idle timeout.
+            for (byte b : "GET /x HTTP/1.1\r\nHost: h\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".getBytes(
+                    StandardCharsets.ISO_8859_1)) {
+                try {
+                    out.write(b);
+                    out.flush();
+                } catch (IOException closed) {
+                    break; // refused and closed mid-head
+                }
+                if (socket.getInputStream().available() > 0) {
+                    break;
+                }
+                Thread.sleep(100);
+            }
+            assertThat(read(socket.getInputStream())).startsWith("HTTP/1.1 408 ").contains("not complete within 1500 ms");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(3500));
+        }
+        // Two requests on one connection, the second's head after the first is answered: both are served.
+        try (Socket socket = connect()) {
+            socket.getOutputStream().write("GET /1 HTTP/1.1\r\nHost: h\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            StringBuilder first = new StringBuilder();
+            for (int c = 0; c >= 0 && !first.toString().endsWith("GET /1 null 0"); ) {
+                c = socket.getInputStream().read();
+                first.append((char) c);
+            }
+            assertThat(first.toString()).startsWith("HTTP/1.1 200 ");
+            socket.getOutputStream().write("GET /2 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            assertThat(read(socket.getInputStream())).startsWith("HTTP/1.1 200 ").endsWith("GET /2 null 0");
         }
     }
 }
