@@ -120,11 +120,7 @@ public final class DeploymentContext {
 
     /** X-Ray tracing of the functions and the state machines. */
     boolean tracing() {
-        String value = string(TRACING, "true");
-        if (!value.equals("true") && !value.equals("false")) {
-            throw new IllegalArgumentException("context " + TRACING + " must be true or false, not " + value);
-        }
-        return Boolean.parseBoolean(value);
+        return bool(TRACING, true);
     }
 
     /** The deployer's instance profiles and their roles, beside the stack's own (see {@link LaunchAllowance}). */
@@ -336,11 +332,7 @@ public final class DeploymentContext {
 
     /** Whether the stack serves the console (context {@code console}, false by default). */
     boolean console() {
-        String value = string(CONSOLE, "false");
-        if (!value.equals("true") && !value.equals("false")) {
-            throw new IllegalArgumentException("context " + CONSOLE + " must be true or false, not " + value);
-        }
-        return Boolean.parseBoolean(value);
+        return bool(CONSOLE, false);
     }
 
     /** The console's built files: context {@code consoleDist}, or the folder the console module's build fills. */
@@ -378,6 +370,14 @@ public final class DeploymentContext {
     private String string(String key, String defaultValue) {
         Object value = node.tryGetContext(key);
         return value == null || String.valueOf(value).isBlank() ? defaultValue : String.valueOf(value).trim();
+    }
+
+    private boolean bool(String key, boolean defaultValue) {
+        String value = string(key, Boolean.toString(defaultValue));
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("context " + key + " must be true or false, not " + value);
+        }
+        return Boolean.parseBoolean(value);
     }
 
     private int integer(String key, int defaultValue) {
