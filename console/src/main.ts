@@ -7,7 +7,7 @@ import { el } from "./dom";
 import { Live } from "./live";
 import { LocalProfile } from "./local";
 import { Regions } from "./regions";
-import { isStackConfig, signedIn, type StackConfig } from "./signin";
+import { isStackConfig, signedIn, signOutLink, type StackConfig } from "./signin";
 import { GroupView } from "./views/group";
 import { GroupsView } from "./views/groups";
 import { PeerGroupView } from "./views/peergroup";
@@ -81,7 +81,10 @@ async function start(): Promise<void> {
       main.replaceChildren(el("p", { class: "error view", role: "alert" }, (e as Error).message));
       return;
     }
-    if (signed) show(main, crumbs, signed, null);
+    if (signed) {
+      document.querySelector("header.top")!.append(signOutLink(found));
+      show(main, crumbs, signed, null);
+    }
     return;
   }
   const config = found as LocalConfig | null;

@@ -86,6 +86,20 @@ export async function signedIn(config: StackConfig, ports: SignInPorts = browser
   };
 }
 
+/**
+ * "Sign out": forgets this tab's tokens and ends the hosted sign-in's session too (its /logout),
+ * which sends the browser back to the page, and so to the sign-in.
+ */
+export function signOutLink(config: StackConfig): HTMLAnchorElement {
+  const back = location.origin + location.pathname.replace(/index\.html$/, "");
+  const link = document.createElement("a");
+  link.className = "sign-out";
+  link.textContent = "Sign out";
+  link.href = `${config.signIn.domain}/logout?${new URLSearchParams({ client_id: config.signIn.clientId, logout_uri: back })}`;
+  link.addEventListener("click", () => sessionStorage.removeItem(TOKENS));
+  return link;
+}
+
 function browserPorts(config: StackConfig): SignInPorts {
   return {
     fetch: (input, init) => fetch(input, init),

@@ -3,7 +3,7 @@
 // config.json as infra's ConsoleSite.serve writes it, naming a real local profile's API; the hosted
 // sign-in's /oauth2/authorize (which signs one user in at once and redirects back with a code) and
 // /oauth2/token (which, as Cognito does for a code issued with a challenge, exchanges the code only
-// with the verifier whose S256 hash that challenge is); and Cognito Identity's AWS JSON 1.1 API at
+// with the verifier whose S256 hash that challenge is) and /logout; and Cognito Identity's AWS JSON 1.1 API at
 // /identity (GetId, GetCredentialsForIdentity, for this pool and an ID token it issued), whose
 // credentials are the local profile's admin keys with a session token.
 import { createHash, randomBytes } from "node:crypto";
@@ -36,7 +36,7 @@ export async function startStandIn(apiEndpoint) {
   const dist = join(moduleDir, "dist");
   const codes = new Map(); // code -> { challenge, redirectUri }
   const idTokens = new Set();
-  const seen = { authorize: [], token: [], identity: [] };
+  const seen = { authorize: [], token: [], identity: [], logout: [] };
   let origin;
 
   const config = () => ({
@@ -74,6 +74,15 @@ export async function startStandIn(apiEndpoint) {
       const code = base64url(randomBytes(16));
       codes.set(code, { challenge: q.get("code_challenge"), redirectUri: q.get("redirect_uri") });
       response.writeHead(302, { Location: `${q.get("redirect_uri")}?code=${code}&state=${encodeURIComponent(q.get("state") ?? "")}` });
+      return response.end();
+    }
+    if (request.method === "GET" && url.pathname === "/logout") {
+      // Cognito's sign-out: back to a sign-out URL of the client's (the page's), the session ended.
+      seen.logout.push(url.searchParams.get("client_id"));
+      if (url.searchParams.get("client_id") !== CLIENT_ID || url.searchParams.get("logout_uri") !== `${origin}/`) {
+        return json(response, 400, { error: "invalid_request" });
+      }
+      response.writeHead(302, { Location: url.searchParams.get("logout_uri") });
       return response.end();
     }
     if (request.method === "POST" && url.pathname === "/oauth2/token") {

@@ -69,6 +69,15 @@ describe("the console signs in as the stack serves it", { skip: skip ?? false },
     assert.deepEqual(standIn.seen.token, ["exchanged"]);
   });
 
+  test("signing out ends the hosted sign-in's session and forgets the tokens: the page signs in again", async () => {
+    await page.locator("a.sign-out").click();
+    await page.waitForFunction(() => new URL(location.href).searchParams.size === 0 && document.querySelector("#groups"), null, WAIT);
+    await page.locator('#groups tr[data-group="demo"] .status', { hasText: "ACTIVE" }).waitFor(WAIT);
+    assert.deepEqual(standIn.seen.logout, [CLIENT_ID]);
+    assert.equal(standIn.seen.authorize.length, 2);
+    assert.deepEqual(standIn.seen.token, ["exchanged", "exchanged"]);
+  });
+
   test("the token endpoint exchanges a code only with the verifier of its challenge", async () => {
     const verifier = "a-verifier-of-at-least-forty-three-characters-0123456789";
     const challenge = createHash("sha256").update(verifier).digest("base64url");
