@@ -1,8 +1,9 @@
 import { defineConfig } from "vitest/config";
 
-// Served by the local profile at /console/; every asset is bundled into dist/, nothing from another origin.
+// Served by the local profile at /console/ and by the stack's CloudFront at /: every asset is
+// bundled into dist/, nothing from another origin, and named relative to index.html.
 export default defineConfig({
-  base: "/console/",
+  base: "./",
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -21,6 +21,14 @@ import {
   type UpdateGameServerGroupInput,
 } from "@aws-sdk/client-gamelift";
 
+/** Temporary or long-term AWS credentials, as the SDK's signers take them. */
+export interface Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+  expiration?: Date;
+}
+
 /** Where and as whom the page calls. */
 export interface Connection {
   endpoint: string;
@@ -28,6 +36,8 @@ export interface Connection {
   accessKeyId: string;
   secretAccessKey: string;
   sessionToken?: string;
+  /** Credentials that change (a signed-in user's, src/signin.ts): asked for at each signature, instead of the keys above. */
+  credentials?: () => Promise<Credentials>;
   /** API Gateway in AWS takes only `execute-api`; the local profile takes the client's `gamelift` too. */
   signingName?: string;
   /** The local profile: its /_local paths are there. */
@@ -68,11 +78,7 @@ export class Gamefleet {
     const config = {
       endpoint: connection.endpoint,
       region: connection.region,
-      credentials: {
-        accessKeyId: connection.accessKeyId,
-        secretAccessKey: connection.secretAccessKey,
-        sessionToken: connection.sessionToken || undefined,
-      },
+      credentials: signingCredentials(connection),
       signingName: connection.signingName || undefined,
       // A refresh comes every 2 s anyway: a lost connection shows at once, and no request hangs.
       maxAttempts: 1,
@@ -192,6 +198,15 @@ export class Gamefleet {
   async claim(input: ClaimGameServerInput): Promise<GameServer> {
     return (await this.send<{ GameServer: GameServer }>(new ClaimGameServerCommand(input))).GameServer;
   }
+}
+
+/** What the connection's requests are signed with: its changing credentials, else its keys. */
+export function signingCredentials(connection: Connection): Credentials | (() => Promise<Credentials>) {
+  return connection.credentials ?? {
+    accessKeyId: connection.accessKeyId,
+    secretAccessKey: connection.secretAccessKey,
+    sessionToken: connection.sessionToken || undefined,
+  };
 }
 
 /** The SDK's exception as the API's code and message, or a lost connection. */

@@ -1,11 +1,13 @@
-// The console: finds out where and as whom to call (the local profile's /console/config.json, else
-// what the user entered in this tab), then shows the view the address names, live.
+// The console: finds out where and as whom to call (the local profile's /console/config.json, the
+// stack's config.json and its sign-in, else what the user entered in this tab), then shows the view
+// the address names, live.
 import "./style.css";
 import { type Connection } from "./api";
 import { el } from "./dom";
 import { Live } from "./live";
 import { LocalProfile } from "./local";
 import { Regions } from "./regions";
+import { isStackConfig, signedIn, signOutLink, type StackConfig } from "./signin";
 import { GroupView } from "./views/group";
 import { GroupsView } from "./views/groups";
 import { PeerGroupView } from "./views/peergroup";
@@ -20,10 +22,11 @@ interface LocalConfig {
   localToken?: string;
 }
 
-async function localConfig(): Promise<LocalConfig | null> {
+/** The local profile's config, or the stack's (signin.ts), or none (served from elsewhere). */
+async function localConfig(): Promise<LocalConfig | StackConfig | null> {
   try {
     const response = await fetch("./config.json", { cache: "no-store" });
-    return response.ok ? ((await response.json()) as LocalConfig) : null;
+    return response.ok ? ((await response.json()) as LocalConfig | StackConfig) : null;
   } catch {
     return null;
   }
@@ -68,7 +71,23 @@ function connectForm(main: HTMLElement): void {
 async function start(): Promise<void> {
   const main = document.getElementById("main")!;
   const crumbs = document.getElementById("crumbs")!;
-  const config = await localConfig();
+  const found = await localConfig();
+  if (isStackConfig(found)) {
+    // Served by the stack: the signed-in user's credentials, or on to the hosted sign-in.
+    let signed: Connection | null;
+    try {
+      signed = await signedIn(found);
+    } catch (e) {
+      main.replaceChildren(el("p", { class: "error view", role: "alert" }, (e as Error).message));
+      return;
+    }
+    if (signed) {
+      document.querySelector("header.top")!.append(signOutLink(found));
+      show(main, crumbs, signed, null);
+    }
+    return;
+  }
+  const config = found as LocalConfig | null;
   const connection: Connection | null = config
     ? { endpoint: location.origin, region: config.region, accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey, local: true }
     : storedConnection();
@@ -76,6 +95,11 @@ async function start(): Promise<void> {
     connectForm(main);
     return;
   }
+  show(main, crumbs, connection, config);
+}
+
+/** The view the address names, live, for that connection. */
+function show(main: HTMLElement, crumbs: HTMLElement, connection: Connection, config: LocalConfig | null): void {
   const regions = new Regions(connection);
   const local = connection.local ? new LocalProfile(location.origin, config?.localToken) : null;
   const live = new Live(document.getElementById("connection")!);

@@ -35,6 +35,7 @@ function peerConnection(home: Connection, peer: RegionEntry): Connection {
     accessKeyId: home.accessKeyId,
     secretAccessKey: home.secretAccessKey,
     sessionToken: home.sessionToken,
+    credentials: home.credentials,
     signingName: "execute-api",
     local: false,
   };

@@ -3,7 +3,7 @@
 import { Sha256 } from "@smithy/core/checksum";
 import { HttpRequest } from "@smithy/core/transport";
 import { SignatureV4 } from "@smithy/signature-v4";
-import { ApiError, ConnectionError, type Connection } from "./api";
+import { ApiError, ConnectionError, signingCredentials, type Connection } from "./api";
 
 /** One refresh comes every 2 s: a request that takes longer is a lost connection, never a hang. */
 const TIMEOUT_MS = 5000;
@@ -15,11 +15,7 @@ export class SignedFetch {
     this.signer = new SignatureV4({
       service: "execute-api",
       region: connection.region,
-      credentials: {
-        accessKeyId: connection.accessKeyId,
-        secretAccessKey: connection.secretAccessKey,
-        sessionToken: connection.sessionToken || undefined,
-      },
+      credentials: signingCredentials(connection),
       // The hash the SDK's GameLift client signs with: WebCrypto in the browser.
       sha256: Sha256,
     });

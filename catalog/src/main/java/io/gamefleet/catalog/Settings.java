@@ -165,6 +165,15 @@ public final class Settings {
     public static final Setting GAME_SERVER_ROLE_ID =
             new Setting("GAMEFLEET_GAME_SERVER_ROLE_ID", "", "the unique id of the GAME_SERVER callers' IAM role");
 
+    /**
+     * The console viewers' IAM role ({@link ConsoleAccess}), empty where the stack serves no console:
+     * the JSON door admits its sessions for a MATCHMAKER's reads alone.
+     */
+    public static final Setting VIEWER_ROLE_ARN =
+            new Setting("GAMEFLEET_VIEWER_ROLE_ARN", "", "the console viewers' IAM role (empty: none)");
+    public static final Setting VIEWER_ROLE_ID =
+            new Setting("GAMEFLEET_VIEWER_ROLE_ID", "", "the unique id of the console viewers' IAM role");
+
     /** Whether a switch setting ({@link #CONNECTION_INFO_CHECK}) is on: {@code on} or {@code off}, nothing else. */
     public static boolean isOn(Setting setting, String value) {
         return switch (value) {
@@ -196,7 +205,7 @@ public final class Settings {
             GUARANTEED_SERVER_LIFETIME_HOURS, CONNECTION_INFO_CHECK, EXPECTED_GAME_SERVERS,
             HEARTBEAT_SECONDS, CLAIMS_PER_SECOND, PEER_TIMEOUT_MILLIS, PAGE_TOKEN_KEY, PAGE_TOKEN_SECRET_ARN, ACCOUNT_ID, SCALING_GROUP_PREFIX, STAGE, INSTANCE_PROFILE_ARNS,
             ACTIVATION_STATE_MACHINE_ARN, DELETION_STATE_MACHINE_ARN, ADMIN_ROLE_ARN, MATCHMAKER_ROLE_ARN,
-            GAME_SERVER_ROLE_ARN, ADMIN_ROLE_ID, MATCHMAKER_ROLE_ID, GAME_SERVER_ROLE_ID);
+            GAME_SERVER_ROLE_ARN, ADMIN_ROLE_ID, MATCHMAKER_ROLE_ID, GAME_SERVER_ROLE_ID, VIEWER_ROLE_ARN, VIEWER_ROLE_ID);
 
     private Settings() {}
 }

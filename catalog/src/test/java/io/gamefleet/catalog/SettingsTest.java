@@ -16,7 +16,7 @@ class SettingsTest {
 
     @Test
     void everySettingIsListedOnceWithItsOwnVariable() {
-        assertThat(Settings.ALL).doesNotHaveDuplicates().hasSize(29);
+        assertThat(Settings.ALL).doesNotHaveDuplicates().hasSize(31);
         assertThat(Settings.ALL.stream().map(Settings.Setting::environmentVariable)).doesNotHaveDuplicates()
                 .allMatch(v -> v.startsWith("GAMEFLEET_"));
         assertThat(Settings.ACCOUNT_ID.defaultValue()).isEqualTo(LocalAccount.ACCOUNT_ID);

@@ -67,18 +67,18 @@ public record IamCaller(String partition, String accountId, Optional<String> rol
      * attached policy, or a role whose unique id the deployment does not know.
      */
     public Optional<Role> roleIn(Map<Role, CallerRole> roles) {
+        return roles.entrySet().stream().filter(e -> isSessionOf(e.getValue())).map(Map.Entry::getKey).findFirst();
+    }
+
+    /** Whether this is a session of that role: same partition, account, role name and unique id. */
+    public boolean isSessionOf(CallerRole role) {
         if (roleName.isEmpty() || roleUniqueId.isEmpty()) {
-            return Optional.empty();
+            return false;
         }
-        for (Map.Entry<Role, CallerRole> e : roles.entrySet()) {
-            String[] parts = e.getValue().arn().split(":", 6);
-            if (parts.length == 6 && parts[1].equals(partition) && parts[4].equals(accountId)
-                    && parts[5].substring(parts[5].lastIndexOf('/') + 1).equals(roleName.get())
-                    && roleUniqueId.get().equals(e.getValue().uniqueId())) {
-                return Optional.of(e.getKey());
-            }
-        }
-        return Optional.empty();
+        String[] parts = role.arn().split(":", 6);
+        return parts.length == 6 && parts[1].equals(partition) && parts[4].equals(accountId)
+                && parts[5].substring(parts[5].lastIndexOf('/') + 1).equals(roleName.get())
+                && roleUniqueId.get().equals(role.uniqueId());
     }
 
     /**

@@ -10,6 +10,7 @@ import io.gamefleet.api.AwsJsonProtocol;
 import io.gamefleet.api.IamCaller;
 import io.gamefleet.api.RequestIds;
 import io.gamefleet.catalog.Operation;
+import io.gamefleet.catalog.ConsoleAccess;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.domain.GamefleetException;
@@ -31,6 +32,7 @@ public final class GameLiftJsonHandler implements RequestHandler<APIGatewayV2HTT
 
     private final Map<Operation, ApiHandler> handlers = new EnumMap<>(Operation.class);
     private final Map<Role, CallerRole> roles;
+    private final Optional<CallerRole> viewerRole;
 
     public GameLiftJsonHandler() {
         this(Services.shared());
@@ -42,6 +44,7 @@ public final class GameLiftJsonHandler implements RequestHandler<APIGatewayV2HTT
             handlers.put(operation, registry.api(operation));
         }
         this.roles = services.callerRoles();
+        this.viewerRole = services.viewerRole();
     }
 
     @Override
@@ -61,7 +64,16 @@ public final class GameLiftJsonHandler implements RequestHandler<APIGatewayV2HTT
                     "X-Amz-Target " + (target.isEmpty() ? "is missing" : "\"" + target + "\" names no GameLift operation"
                             + " that Gamefleet serves")));
         }
-        Optional<Role> role = IamCaller.of(event).roleIn(roles);
+        IamCaller caller = IamCaller.of(event);
+        Optional<Role> role = caller.roleIn(roles);
+        if (role.isEmpty() && viewerRole.filter(caller::isSessionOf).isPresent()) {
+            // A console viewer (ConsoleAccess): a MATCHMAKER's reads, which IAM cannot tell apart on this door.
+            if (!ConsoleAccess.viewerReads(Routes.of(operation.get()))) {
+                return AwsJsonProtocol.INSTANCE.error(GamefleetException.unauthorized(
+                        "a console viewer may only read; " + operation.get() + " is not a read"));
+            }
+            return handlers.get(operation.get()).serve(AwsJsonProtocol.INSTANCE, event);
+        }
         if (role.isEmpty()) {
             return AwsJsonProtocol.INSTANCE.error(GamefleetException.unauthorized(
                     "the caller is not a session of one of this deployment's ADMIN, MATCHMAKER or GAME_SERVER roles"));

@@ -293,7 +293,8 @@ public final class AwsServices {
         }
         return new Services.Config(settings, pageTokenKey(region), seconds(Settings.VIABILITY_WINDOW_SECONDS),
                 number(Settings.VIABILITY_THRESHOLD), seconds(Settings.BALANCER_RATE_SECONDS), roles,
-                list(Settings.INSTANCE_PROFILE_ARNS));
+                list(Settings.INSTANCE_PROFILE_ARNS), Optional.of(new CallerRole(setting(Settings.VIEWER_ROLE_ARN),
+                        setting(Settings.VIEWER_ROLE_ID))).filter(viewer -> !viewer.arn().isEmpty()));
     }
 
     /**

@@ -60,10 +60,17 @@ public final class Services {
      */
     public record Config(ServiceSettings settings, String pageTokenKey, Duration viabilityWindow,
             double viabilityThreshold, Duration balancerPeriod, Map<Role, CallerRole> callerRoles,
-            Set<String> instanceProfileArns) {
+            Set<String> instanceProfileArns, java.util.Optional<CallerRole> viewerRole) {
         public Config {
             callerRoles = Map.copyOf(callerRoles);
             instanceProfileArns = Set.copyOf(instanceProfileArns);
+        }
+
+        /** A deployment that serves no console: no viewer role. */
+        public Config(ServiceSettings settings, String pageTokenKey, Duration viabilityWindow, double viabilityThreshold,
+                Duration balancerPeriod, Map<Role, CallerRole> callerRoles, Set<String> instanceProfileArns) {
+            this(settings, pageTokenKey, viabilityWindow, viabilityThreshold, balancerPeriod, callerRoles,
+                    instanceProfileArns, java.util.Optional.empty());
         }
     }
 
@@ -194,6 +201,11 @@ public final class Services {
     /** The IAM role each caller role's sessions come from (ARN and id empty where none is configured). */
     public Map<Role, CallerRole> callerRoles() {
         return config.callerRoles();
+    }
+
+    /** The console viewers' IAM role ({@link io.gamefleet.catalog.ConsoleAccess}), where the stack serves a console. */
+    public java.util.Optional<CallerRole> viewerRole() {
+        return config.viewerRole();
     }
 
     public Clock clock() {

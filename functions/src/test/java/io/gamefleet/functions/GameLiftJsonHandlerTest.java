@@ -17,10 +17,15 @@ import org.junit.jupiter.api.Test;
 class GameLiftJsonHandlerTest {
     private static final String ACCOUNT = "123456789012";
     private static final String REQUEST_ID = "Kq3bLgZZoAMEJzw=";
+    private static final String VIEWER_ROLE_ID = "AROAVIEWER0000000000";
+    /** A console viewer's session, as the identity pool names it. */
+    private static final String VIEWER = session("Gamefleet-prod-ConsoleViewerRole", "CognitoIdentityCredentials");
     private final GameLiftJsonHandler door = new GameLiftJsonHandler(TestServices.unreachableStore(Map.of(
             "GAMEFLEET_ADMIN_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/ops/gamefleet-admin",
             "GAMEFLEET_MATCHMAKER_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/gamefleet-matchmaker",
-            "GAMEFLEET_GAME_SERVER_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/gamefleet-game-server")));
+            "GAMEFLEET_GAME_SERVER_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/gamefleet-game-server",
+            "GAMEFLEET_VIEWER_ROLE_ARN", "arn:aws:iam::" + ACCOUNT + ":role/Gamefleet-prod-ConsoleViewerRole",
+            "GAMEFLEET_VIEWER_ROLE_ID", VIEWER_ROLE_ID)));
 
     @Test
     void aRoleAllowedTheOperationGetsThrough() {
@@ -46,6 +51,23 @@ class GameLiftJsonHandlerTest {
         assertType(call("GameLift.ClaimGameServer", "arn:aws:iam::" + ACCOUNT + ":user/alice"), "UnauthorizedException");
     }
 
+    /** ConsoleAccess: a MATCHMAKER's reads, nothing else, and only for a session of that very role. */
+    @Test
+    void aConsoleViewerMayReadAndNothingElse() {
+        String userId = VIEWER_ROLE_ID + ":CognitoIdentityCredentials";
+        assertType(call("GameLift.DescribeGameServerGroup", VIEWER, userId), "InvalidRequestException");
+        assertType(call("GameLift.ListGameServers", VIEWER, userId), "InvalidRequestException");
+        for (String write : java.util.List.of("GameLift.ClaimGameServer", "GameLift.CreateGameServerGroup",
+                "GameLift.RegisterGameServer", "GameLift.DeleteGameServerGroup")) {
+            APIGatewayV2HTTPResponse response = call(write, VIEWER, userId);
+            assertType(response, "UnauthorizedException");
+            assertThat(response.getBody()).contains("a console viewer may only read");
+        }
+        // Another role of the same name (deleted and created again) is not the viewer role.
+        assertType(call("GameLift.DescribeGameServerGroup", VIEWER, "AROAOTHER00000000000:CognitoIdentityCredentials"),
+                "UnauthorizedException");
+    }
+
     @Test
     void aTargetThatNamesNoOperationIsRefused() {
         APIGatewayV2HTTPResponse response = call("GameLift.CreateFleet", session("gamefleet-admin", "ops"));
@@ -55,10 +77,14 @@ class GameLiftJsonHandlerTest {
     }
 
     private APIGatewayV2HTTPResponse call(String target, String callerArn) {
+        return call(target, callerArn, io.gamefleet.api.RestEvents.userId(callerArn));
+    }
+
+    private APIGatewayV2HTTPResponse call(String target, String callerArn, String userId) {
         Map<String, String> headers = target == null ? Map.of("content-type", "application/x-amz-json-1.1")
                 : Map.of("x-amz-target", target, "content-type", "application/x-amz-json-1.1");
         var iam = APIGatewayV2HTTPEvent.RequestContext.IAM.builder().withUserArn(callerArn)
-                .withUserId(io.gamefleet.api.RestEvents.userId(callerArn)).withAccountId(ACCOUNT).build();
+                .withUserId(userId).withAccountId(ACCOUNT).build();
         APIGatewayV2HTTPEvent event = APIGatewayV2HTTPEvent.builder().withVersion("2.0").withRouteKey("POST /")
                 .withHeaders(headers).withBody("{}").withIsBase64Encoded(false)
                 .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder().withRequestId(REQUEST_ID)

@@ -36,8 +36,13 @@ final class Api extends Construct {
 
     private final HttpApi api;
     private final LogGroup accessLogs;
+    private final String url;
 
-    Api(Construct scope, String id, Functions functions, DeploymentContext context) {
+    /**
+     * {@code consoleOrigins}: the origins whose pages may call the API (CORS), the stack's own
+     * console's first where it serves one, then context consoleOrigins'.
+     */
+    Api(Construct scope, String id, Functions functions, DeploymentContext context, List<String> consoleOrigins) {
         super(scope, id);
         String stackName = Stack.of(this).getStackName();
         accessLogs = Logs.group(this, "ApiAccessLogs", "/" + stackName + "/api/access",
@@ -47,7 +52,7 @@ final class Api extends Construct {
                 .description("Gamefleet: FleetIQ-style game server management (SigV4, service execute-api)")
                 .defaultAuthorizer(new HttpIamAuthorizer())
                 .createDefaultStage(false)
-                .corsPreflight(cors(context.consoleOrigins()))
+                .corsPreflight(cors(consoleOrigins))
                 .build();
         HttpStage stage = api.addStage("DefaultStage", HttpStageOptions.builder()
                 .stageName(STAGE)
@@ -94,13 +99,19 @@ final class Api extends Construct {
 
         routeThrottles(stage, context.throttling());
 
-        CfnOutput.Builder.create(this, "ApiUrl").value(stage.getUrl())
+        url = stage.getUrl();
+        CfnOutput.Builder.create(this, "ApiUrl").value(url)
                 .description("Base URL of the Gamefleet HTTP API (SigV4-signed requests, service execute-api)")
                 .build();
     }
 
     HttpApi httpApi() {
         return api;
+    }
+
+    /** The stage's base URL (ending in /), as the ApiUrl output names it. */
+    String url() {
+        return url;
     }
 
     /** One JSON line per request, with its status. */

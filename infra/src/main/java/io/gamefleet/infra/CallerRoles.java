@@ -4,11 +4,14 @@ import io.gamefleet.catalog.Role;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.AccountPrincipal;
 import software.amazon.awscdk.services.iam.AccountRootPrincipal;
 import software.amazon.awscdk.services.iam.CfnInstanceProfile;
 import software.amazon.awscdk.services.iam.Effect;
+import software.amazon.awscdk.services.iam.FederatedPrincipal;
 import software.amazon.awscdk.services.iam.IPrincipal;
 import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
@@ -24,6 +27,8 @@ import software.constructs.Construct;
 final class CallerRoles extends Construct {
     private final Map<Role, software.amazon.awscdk.services.iam.Role> roles = new EnumMap<>(Role.class);
     private final CfnInstanceProfile gameServerProfile;
+    private static final String COGNITO_IDENTITY = "cognito-identity.amazonaws.com";
+    private software.amazon.awscdk.services.iam.Role viewer;
 
     CallerRoles(Construct scope, String id) {
         super(scope, id);
@@ -69,6 +74,47 @@ final class CallerRoles extends Construct {
 
     software.amazon.awscdk.services.iam.Role role(Role role) {
         return roles.get(role);
+    }
+
+    /**
+     * The console's sign-in ({@link ConsoleSite}): the identity pool's authenticated identities may
+     * assume the ADMIN role (the admins group's) and a new viewer role (the viewers group's), each
+     * only through that pool ({@code aud}) and signed in ({@code amr}); the pool's role mapping
+     * picks which.
+     */
+    software.amazon.awscdk.services.iam.Role admitConsoleSignIn(String identityPoolId) {
+        IPrincipal signedIn = consoleSignIn(identityPoolId);
+        roles.get(Role.ADMIN).getAssumeRolePolicy().addStatements(PolicyStatement.Builder.create()
+                .sid("AssumeFromConsoleSignIn")
+                .effect(Effect.ALLOW)
+                .actions(List.of("sts:AssumeRoleWithWebIdentity"))
+                .principals(List.of(new FederatedPrincipal(COGNITO_IDENTITY)))
+                .conditions(signedInConditions(identityPoolId))
+                .build());
+        viewer = software.amazon.awscdk.services.iam.Role.Builder.create(this, "ConsoleViewerRole")
+                .assumedBy(signedIn)
+                .description("Gamefleet console viewers: a MATCHMAKER's reads (GET routes), nothing else")
+                .build();
+        CfnOutput.Builder.create(Stack.of(this), "ConsoleViewerRoleArn").value(viewer.getRoleArn())
+                .description("The role of the console's viewers group: a MATCHMAKER's reads, nothing else")
+                .build();
+        return viewer;
+    }
+
+    /** The console viewers' role, where the stack serves a console. */
+    Optional<software.amazon.awscdk.services.iam.Role> viewer() {
+        return Optional.ofNullable(viewer);
+    }
+
+    private static IPrincipal consoleSignIn(String identityPoolId) {
+        return new FederatedPrincipal(COGNITO_IDENTITY, signedInConditions(identityPoolId),
+                "sts:AssumeRoleWithWebIdentity");
+    }
+
+    /** Cognito Identity's own conditions: this pool's identities, signed in (never unauthenticated ones). */
+    private static Map<String, Object> signedInConditions(String identityPoolId) {
+        return Map.of("StringEquals", Map.of(COGNITO_IDENTITY + ":aud", identityPoolId),
+                "ForAnyValue:StringLike", Map.of(COGNITO_IDENTITY + ":amr", "authenticated"));
     }
 
     /** The stack's own instance profile and role for game server hosts: always allowed to launch with. */

@@ -45,6 +45,12 @@ public final class DeploymentContext {
     public static final String TRACING = "tracing";
     /** Comma-separated origins (scheme://host[:port]) whose pages may call the API: the console's. */
     public static final String CONSOLE_ORIGINS = "consoleOrigins";
+    /** The stack serves the console itself, behind CloudFront, with Cognito sign-in ({@link ConsoleSite}). */
+    public static final String CONSOLE = "console";
+    /** The console's built files (Vite's dist/) that the stack serves. */
+    public static final String CONSOLE_DIST = "consoleDist";
+    /** The hosted sign-in's domain prefix (<prefix>.auth.<region>.amazoncognito.com), unique in the region. */
+    public static final String CONSOLE_DOMAIN_PREFIX = "consoleDomainPrefix";
     /** Instance profiles, besides the stack's own, that a group's launch template may name (ARNs, comma-separated). */
     public static final String INSTANCE_PROFILE_ARNS = "instanceProfileArns";
     /** The roles of those profiles, which the scaling functions may pass (iam:PassRole; ARNs, comma-separated). */
@@ -114,11 +120,7 @@ public final class DeploymentContext {
 
     /** X-Ray tracing of the functions and the state machines. */
     boolean tracing() {
-        String value = string(TRACING, "true");
-        if (!value.equals("true") && !value.equals("false")) {
-            throw new IllegalArgumentException("context " + TRACING + " must be true or false, not " + value);
-        }
-        return Boolean.parseBoolean(value);
+        return bool(TRACING, true);
     }
 
     /** The deployer's instance profiles and their roles, beside the stack's own (see {@link LaunchAllowance}). */
@@ -328,6 +330,33 @@ public final class DeploymentContext {
         return origins;
     }
 
+    /** Whether the stack serves the console (context {@code console}, false by default). */
+    boolean console() {
+        return bool(CONSOLE, false);
+    }
+
+    /** The console's built files: context {@code consoleDist}, or the folder the console module's build fills. */
+    Path consoleDist() {
+        return LambdaJar.resolveConsole(string(CONSOLE_DIST, LambdaJar.defaultConsolePath()), CONSOLE_DIST);
+    }
+
+    /**
+     * The hosted sign-in's domain prefix: context {@code consoleDomainPrefix}, else none, and the
+     * stack makes {@code gamefleet-<stage>-<account id>}. Cognito's rules: lower-case letters,
+     * digits and hyphens, not starting or ending with a hyphen, without aws, amazon or cognito.
+     */
+    Optional<String> consoleDomainPrefix() {
+        String value = string(CONSOLE_DOMAIN_PREFIX, "");
+        if (value.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!value.matches("[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?") || value.matches(".*(aws|amazon|cognito).*")) {
+            throw new IllegalArgumentException("context " + CONSOLE_DOMAIN_PREFIX + " must be 1 to 63 lower-case letters,"
+                    + " digits or inner hyphens, without aws, amazon or cognito, not " + value);
+        }
+        return Optional.of(value);
+    }
+
     /** The shaded functions jar: context {@code lambdaJar}, or the one {@code mvn install} builds. */
     Path lambdaJar() {
         return LambdaJar.resolve(string(LAMBDA_JAR, LambdaJar.defaultPath()), LAMBDA_JAR);
@@ -341,6 +370,14 @@ public final class DeploymentContext {
     private String string(String key, String defaultValue) {
         Object value = node.tryGetContext(key);
         return value == null || String.valueOf(value).isBlank() ? defaultValue : String.valueOf(value).trim();
+    }
+
+    private boolean bool(String key, boolean defaultValue) {
+        String value = string(key, Boolean.toString(defaultValue));
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("context " + key + " must be true or false, not " + value);
+        }
+        return Boolean.parseBoolean(value);
     }
 
     private int integer(String key, int defaultValue) {
@@ -380,6 +417,8 @@ public final class DeploymentContext {
             derived.add(Settings.roleArn(role));
             derived.add(Settings.roleId(role));
         }
+        derived.add(Settings.VIEWER_ROLE_ARN);
+        derived.add(Settings.VIEWER_ROLE_ID);
         return Set.copyOf(derived);
     }
 }

@@ -112,8 +112,14 @@ final class Functions extends Construct {
             function(extension.name(), extension.functionName(), extension.handlerMethod(), Kind.API, API_TIMEOUT,
                     apiEnvironment);
         }
+        // The JSON door alone tells a console viewer's sessions apart: the REST routes leave them to IAM.
+        Map<String, String> doorEnvironment = new LinkedHashMap<>(apiEnvironment);
+        callerRoles.viewer().ifPresent(viewer -> {
+            doorEnvironment.put(Settings.VIEWER_ROLE_ARN.environmentVariable(), viewer.getRoleArn());
+            doorEnvironment.put(Settings.VIEWER_ROLE_ID.environmentVariable(), viewer.getRoleId());
+        });
         function(Routes.JSON_DOOR.name(), Routes.JSON_DOOR.functionName(), Routes.JSON_DOOR.handlerMethod(), Kind.API,
-                API_TIMEOUT, apiEnvironment);
+                API_TIMEOUT, doorEnvironment);
     }
 
     /**

@@ -6,7 +6,9 @@ import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.Workflows;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
@@ -33,12 +35,19 @@ public final class GamefleetStack extends Stack {
         // function version's id is fixed by CDK as the version is created.
         DataStores data = LogicalIds.leaveOut(new DataStores(this, "DataStores", context.removalPolicy()));
         CallerRoles callerRoles = LogicalIds.leaveOut(new CallerRoles(this, "CallerRoles"));
+        // Before the functions (the JSON door knows its viewer role) and the API (whose CORS admits its origin).
+        Optional<ConsoleSite> console = context.console()
+                ? Optional.of(new ConsoleSite(this, "Console", context, callerRoles)) : Optional.empty();
         Functions functions = new Functions(this, "Default", context, data, callerRoles,
                 callerRoles.ownLaunches().plus(context.launchAllowance()));
         StateMachines workflows = LogicalIds.leaveOut(
                 new StateMachines(this, "Workflows", functions, context));
         EventTriggers triggers = LogicalIds.leaveOut(new EventTriggers(this, "Triggers", functions, context));
-        Api api = LogicalIds.leaveOut(new Api(this, "HttpApi", functions, context));
+        List<String> origins = new ArrayList<>();
+        console.ifPresent(site -> origins.add(site.origin()));
+        origins.addAll(context.consoleOrigins());
+        Api api = LogicalIds.leaveOut(new Api(this, "HttpApi", functions, context, origins));
+        console.ifPresent(site -> site.serve(api, api.url()));
         PushApi push = new PushApi(this, "PushChannel", functions, context);
         functions.postNotices(push);
         functions.requestStandbyEvaluations();

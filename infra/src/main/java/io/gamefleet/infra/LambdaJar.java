@@ -8,8 +8,8 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 /**
- * Where the shaded jars are: the functions' (every function's code) and the agent's (the S3 asset
- * instances install).
+ * Where the built artifacts are: the functions' shaded jar (every function's code), the agent's
+ * (the S3 asset instances install) and the console's files (which a stack with a console serves).
  */
 final class LambdaJar {
     private LambdaJar() {}
@@ -32,6 +32,22 @@ final class LambdaJar {
                     + "-c " + contextKey + "=<path>");
         }
         return jar;
+    }
+
+    /** The console's built files at {@code path}: a folder with an index.html. */
+    static Path resolveConsole(String path, String contextKey) {
+        Path dist = Path.of(path).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(dist.resolve("index.html"))) {
+            throw new IllegalStateException("Console files " + dist + " have no index.html: build them with "
+                    + "'mvn -pl console -am package -DskipTests' (or 'cd console && npm ci && npm run build') from the "
+                    + "repository root, or pass -c " + contextKey + "=<folder>");
+        }
+        return dist;
+    }
+
+    /** Vite's output folder (console/vite.config.ts), relative to {@code infra/}. */
+    static String defaultConsolePath() {
+        return "../console/dist";
     }
 
     /** The agent's shaded jar (agent/pom.xml's finalName), relative to {@code infra/}. */

@@ -79,7 +79,76 @@ final class NagRules {
             + "API Gateway accepts no authorizer on $disconnect and $default, whose messages ride the connection "
             + "$connect authorized; their functions only answer a ping and clear the connection's own record.";
 
+    static final String CONSOLE_THREAT_PROTECTION_REASON = "Cognito threat protection (AdvancedSecurityMode "
+            + "ENFORCED) needs the Plus feature plan, billed per monthly active user; the console's pool has no "
+            + "self sign-up (an administrator creates each operator), a 12-character password with every character "
+            + "class, and MFA required (TOTP), so a stolen password alone signs no one in. CloudTrail records every "
+            + "sign-in and admin call on the pool.";
+    static final String CONSOLE_LOGS_BUCKET_REASON = "This bucket is itself where the console's access logs go (the "
+            + "files bucket's S3 server access logs and CloudFront's standard logs): its own access logs would need a "
+            + "second bucket with the same finding. CloudTrail S3 data events record each request where required.";
+    static final String CONSOLE_GEO_REASON = "The console serves only its static files, to operators wherever they "
+            + "are; every call it makes is SigV4-signed with credentials a signed-in member of the admins or viewers "
+            + "group gets, and authorized by IAM at the API: a country restriction would protect nothing.";
+    static final String CONSOLE_WAF_REASON = "The distribution serves the console's static files only (no API, no "
+            + "form post to an origin): the API it calls is IAM-authorized and throttled by API Gateway, and the "
+            + "sign-in is Cognito's. A WAF web ACL for CloudFront lives in us-east-1 and is billed per request; a "
+            + "deployer who wants one attaches it to this distribution.";
+    static final String CONSOLE_TLS_REASON = "The distribution has no custom domain, so it uses CloudFront's default "
+            + "*.cloudfront.net certificate, whose security policy CloudFront fixes (TLSv1 minimum): a minimum "
+            + "protocol version can only be set with a custom domain's ACM certificate. Viewers are redirected to "
+            + "HTTPS and modern browsers negotiate TLS 1.2 or 1.3.";
+
     private NagRules() {}
+
+    /** COG3 on the console's user pool. */
+    static void consoleUsers(IConstruct userPool) {
+        NagSuppressions.addResourceSuppressions(userPool,
+                List.of(suppression("AwsSolutions-COG3", CONSOLE_THREAT_PROTECTION_REASON)));
+    }
+
+    /** S1 on the console's access-log bucket. */
+    static void consoleAccessLogs(IConstruct bucket) {
+        NagSuppressions.addResourceSuppressions(bucket, List.of(suppression("AwsSolutions-S1", CONSOLE_LOGS_BUCKET_REASON)));
+    }
+
+    /** CFR1, CFR2 and CFR4 on the console's distribution. */
+    static void consoleDistribution(IConstruct distribution) {
+        NagSuppressions.addResourceSuppressions(distribution, List.of(suppression("AwsSolutions-CFR1", CONSOLE_GEO_REASON),
+                suppression("AwsSolutions-CFR2", CONSOLE_WAF_REASON), suppression("AwsSolutions-CFR4", CONSOLE_TLS_REASON)));
+    }
+
+    static final String CONSOLE_DEPLOYMENT_REASON = "Granted by CDK's BucketDeployment to the role of its copying "
+            + "function (a custom resource run at deployment only): s3:GetObject*, s3:GetBucket* and s3:List* on the "
+            + "CDK assets bucket's objects (the console's zipped files are one of them, its key known only once "
+            + "published), and s3:GetObject*, s3:List*, s3:DeleteObject*, s3:PutObject* and s3:Abort* on the console's "
+            + "own files bucket and its objects, which it replaces (prune) with the build's.";
+    static final String CONSOLE_DEPLOYMENT_RUNTIME_REASON = "The copying function is CDK's BucketDeployment handler "
+            + "(Python, with the AWS CLI layer): its runtime is the one aws-cdk-lib ships the handler for and tests it "
+            + "with, and moves with aws-cdk-lib's version; it runs only while CloudFormation deploys the stack.";
+
+    /**
+     * IAM5 on the role of CDK's BucketDeployment (its copying grants) and L1 on its singleton
+     * function, which CDK puts on the stack itself.
+     */
+    static void consoleDeployment(IRole role, String filesArn) {
+        Stack stack = Stack.of(role);
+        List<Object> wildcards = new ArrayList<>(List.of("Action::s3:GetBucket*", "Action::s3:GetObject*", "Action::s3:List*",
+                "Action::s3:DeleteObject*", "Action::s3:PutObject*", "Action::s3:Abort*",
+                finding(stack, filesArn + "/*")));
+        // The assets bucket's name is the synthesizer's (its qualifier, account and region).
+        wildcards.add(io.github.cdklabs.cdknag.RegexAppliesTo.builder()
+                .regex("/^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-<AWS::AccountId>-<AWS::Region>\\/\\*$/g")
+                .build());
+        NagSuppressions.addResourceSuppressions(defaultPolicy(role), List.of(NagPackSuppression.builder()
+                .id("AwsSolutions-IAM5").reason(CONSOLE_DEPLOYMENT_REASON).appliesTo(wildcards).build()));
+        for (IConstruct child : stack.getNode().getChildren()) {
+            if (child.getNode().getId().startsWith("Custom::CDKBucketDeployment")) {
+                NagSuppressions.addResourceSuppressions(child, List.of(suppression("AwsSolutions-L1",
+                        CONSOLE_DEPLOYMENT_RUNTIME_REASON)), true);
+            }
+        }
+    }
 
     /** L1 on the function; IAM5 on its role's policy for the Auto Scaling and EC2 wildcards it needs. */
     static void function(Function fn, Set<Scaling> scaling, String stage, boolean tracing) {

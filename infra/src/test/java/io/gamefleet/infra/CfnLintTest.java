@@ -40,6 +40,12 @@ class CfnLintTest {
         lint(PeerRegionsStackTest.twoPeers(), List.of("us-east-1", "ap-southeast-7"));
     }
 
+    /** The console adds CloudFront (global), S3 and Cognito, which every supported region has: two regions suffice. */
+    @Test
+    void theTemplateWithTheConsoleIsValid() throws Exception {
+        lint(ConsoleSiteStackTest.withConsole(), List.of("us-east-1", "ap-southeast-7"));
+    }
+
     private static void lint(Map<String, Object> context, List<String> regions) throws Exception {
         assumeTrue(cfnLintAvailable(), "cfn-lint is not installed (pip install cfn-lint): the template is not linted");
         Path template = temp.resolve("Gamefleet-prod-" + context.hashCode() + ".template.json");

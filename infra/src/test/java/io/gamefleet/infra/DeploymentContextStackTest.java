@@ -126,7 +126,7 @@ class DeploymentContextStackTest extends SynthesizedStack {
                 Settings.SCALING_GROUP_PREFIX, Settings.STAGE, Settings.INSTANCE_PROFILE_ARNS,
                 Settings.ACTIVATION_STATE_MACHINE_ARN, Settings.DELETION_STATE_MACHINE_ARN, Settings.ADMIN_ROLE_ARN,
                 Settings.MATCHMAKER_ROLE_ARN, Settings.GAME_SERVER_ROLE_ARN, Settings.ADMIN_ROLE_ID,
-                Settings.MATCHMAKER_ROLE_ID, Settings.GAME_SERVER_ROLE_ID);
+                Settings.MATCHMAKER_ROLE_ID, Settings.GAME_SERVER_ROLE_ID, Settings.VIEWER_ROLE_ARN, Settings.VIEWER_ROLE_ID);
         assertThat(DeploymentContext.contextKey(Settings.CLAIM_TTL_SECONDS)).isEqualTo("claimTtlSeconds");
         assertThat(DeploymentContext.contextKey(Settings.VIABILITY_THRESHOLD)).isEqualTo("viabilityThreshold");
     }

@@ -23,7 +23,8 @@ import software.amazon.awscdk.cxapi.SynthesisMessage;
 
 /**
  * The app's cdk-nag AwsSolutions checks: no unsuppressed error, and no warning either, with the
- * default context and with peer regions (whose AssumeRole statements name their roles, no wildcard).
+ * default context, with peer regions (whose AssumeRole statements name their roles, no wildcard) and
+ * with the console (console=true).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NagChecksTest {
@@ -32,6 +33,8 @@ class NagChecksTest {
 
     private Annotations annotations;
     private Annotations peeredAnnotations;
+    private Annotations consoleAnnotations;
+    private Map<String, Object> consoleResources;
     private Map<String, Object> resources;
 
     @BeforeAll
@@ -40,6 +43,9 @@ class NagChecksTest {
         annotations = Annotations.fromStack(stack);
         resources = cast(Template.fromStack(stack).toJSON().get("Resources"));
         peeredAnnotations = Annotations.fromStack(checked(PeerRegionsStackTest.twoPeers()));
+        GamefleetStack console = checked(ConsoleSiteStackTest.withConsole());
+        consoleAnnotations = Annotations.fromStack(console);
+        consoleResources = cast(Template.fromStack(console).toJSON().get("Resources"));
     }
 
     private static GamefleetStack checked(Map<String, Object> context) {
@@ -50,7 +56,7 @@ class NagChecksTest {
 
     @Test
     void noUnsuppressedErrors() {
-        for (Annotations checked : List.of(annotations, peeredAnnotations)) {
+        for (Annotations checked : List.of(annotations, peeredAnnotations, consoleAnnotations)) {
             List<SynthesisMessage> errors = checked.findError("*", Match.stringLikeRegexp("AwsSolutions-.*"));
             assertThat(errors.stream().map(NagChecksTest::describe).toList()).isEmpty();
         }
@@ -58,7 +64,7 @@ class NagChecksTest {
 
     @Test
     void noUnsuppressedWarnings() {
-        for (Annotations checked : List.of(annotations, peeredAnnotations)) {
+        for (Annotations checked : List.of(annotations, peeredAnnotations, consoleAnnotations)) {
             List<SynthesisMessage> warnings = checked.findWarning("*", Match.stringLikeRegexp("AwsSolutions-.*"));
             assertThat(warnings.stream().map(NagChecksTest::describe).toList()).isEmpty();
         }
@@ -67,6 +73,17 @@ class NagChecksTest {
     /** Only the accepted kinds of finding are suppressed, IAM5 always for named resource strings. */
     @Test
     void suppressionsAreFewNarrowAndExplained() {
+        // S1: the agents' archive has no server access logs; APIG4: the push channel's routes after $connect.
+        assertThat(suppressedRules(resources)).containsExactlyInAnyOrder("AwsSolutions-L1", "AwsSolutions-IAM5",
+                "AwsSolutions-SMG4", "AwsSolutions-SQS3", "AwsSolutions-S1", "AwsSolutions-APIG4");
+        // The console's (NagRules): COG3 threat protection's plan, CFR1 no geo restriction, CFR2 no WAF, CFR4
+        // the default certificate's TLS policy; S1 its access-log bucket, IAM5 and L1 CDK's BucketDeployment.
+        assertThat(suppressedRules(consoleResources)).containsExactlyInAnyOrder("AwsSolutions-L1", "AwsSolutions-IAM5",
+                "AwsSolutions-SMG4", "AwsSolutions-SQS3", "AwsSolutions-S1", "AwsSolutions-APIG4", "AwsSolutions-COG3",
+                "AwsSolutions-CFR1", "AwsSolutions-CFR2", "AwsSolutions-CFR4");
+    }
+
+    private static Set<String> suppressedRules(Map<String, Object> resources) {
         Set<String> ruleIds = new HashSet<>();
         for (Object resource : resources.values()) {
             Map<String, Object> metadata = cast(NagChecksTest.<Map<String, Object>>cast(resource).get("Metadata"));
@@ -84,9 +101,7 @@ class NagChecksTest {
                 }
             }
         }
-        // S1: the agents' archive has no server access logs; APIG4: the push channel's routes after $connect.
-        assertThat(ruleIds).containsExactlyInAnyOrder("AwsSolutions-L1", "AwsSolutions-IAM5", "AwsSolutions-SMG4",
-                "AwsSolutions-SQS3", "AwsSolutions-S1", "AwsSolutions-APIG4");
+        return ruleIds;
     }
 
     @SuppressWarnings("unchecked")

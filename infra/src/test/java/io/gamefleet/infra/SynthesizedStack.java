@@ -73,7 +73,9 @@ abstract class SynthesizedStack {
 
     /** The catalog names of the stack's functions (the template has them with the stage in). */
     Set<String> functionNames() {
+        // CDK's own functions (the console's BucketDeployment copier) have no name of the catalog's.
         return ofType("AWS::Lambda::Function").values().stream().map(f -> (String) props(f).get("FunctionName"))
+                .filter(java.util.Objects::nonNull)
                 .map(physical -> Catalog.FUNCTION_PREFIX + physical.substring(STAGE.prefix().length()))
                 .collect(Collectors.toCollection(LinkedHashSet::new));
     }

@@ -23,6 +23,7 @@ final class TestApps {
         all.putAll(context);
         all.putIfAbsent(DeploymentContext.LAMBDA_JAR, anyJar(temp).toString());
         all.putIfAbsent(DeploymentContext.AGENT_JAR, agentJar(temp).toString());
+        all.putIfAbsent(DeploymentContext.CONSOLE_DIST, consoleDist(temp).toString());
         App app = new App(AppProps.builder().context(all).outdir(temp.resolve("cdk.out-" + all.hashCode()).toString())
                 .build());
         return new GamefleetStack(app, stackName, StackProps.builder().build());
@@ -52,6 +53,21 @@ final class TestApps {
             throw new UncheckedIOException(e);
         }
         return jar;
+    }
+
+    /** The console's files as Vite builds them, as far as synthesis reads them: an index.html, an asset. */
+    static Path consoleDist(Path temp) {
+        Path dist = temp.resolve("console-dist");
+        try {
+            if (!Files.exists(dist.resolve("index.html"))) {
+                Files.createDirectories(dist.resolve("assets"));
+                Files.writeString(dist.resolve("index.html"), "<!doctype html><script type=\"module\" src=\"./assets/index.js\"></script>");
+                Files.writeString(dist.resolve("assets/index.js"), "console.log('gamefleet');");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return dist;
     }
 
     private static Map<String, Object> cdkJsonContext() {
