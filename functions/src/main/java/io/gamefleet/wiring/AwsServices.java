@@ -3,6 +3,7 @@ package io.gamefleet.wiring;
 import io.gamefleet.adapters.autoscaling.AwsAutoScalingCompute;
 import io.gamefleet.adapters.dynamodb.DynamoGameServerRepository;
 import io.gamefleet.adapters.dynamodb.DynamoSessionRepository;
+import io.gamefleet.adapters.dynamodb.DynamoGroupSummaryRepository;
 import io.gamefleet.adapters.dynamodb.DynamoStandbyRepository;
 import io.gamefleet.adapters.lambda.LambdaStandbyEvaluations;
 import io.gamefleet.adapters.dynamodb.DynamoGroupRepository;
@@ -205,7 +206,7 @@ public final class AwsServices {
                         setting(Settings.DELETION_STATE_MACHINE_ARN)),
                 templatesPort, notifier(region, creds),
                 standbyEvaluations != null ? standbyEvaluations : standbyFunction(region, creds),
-                peers(region, creds, traced));
+                peers(region, creds, traced), new DynamoGroupSummaryRepository(dynamoDb, tables));
         return new Services(ports, config(region, lifetime), clock, JsonLog::info);
     }
 
