@@ -45,7 +45,7 @@ export class ServerTable {
       el("div", { class: "row" }, this.filter, this.search, this.previous, this.pageText, this.next),
       el("div", { class: "scroll" }, el("table", { class: "grid", id: "servers" },
         el("thead", {}, el("tr", {}, ...["Game server", "Instance", "Instance status", "Utilization", "Claim"].map((h) => el("th", { scope: "col" }, h)),
-          el("th", { scope: "col", title: HEALTH_NOTE }, "Health age ", el("span", { class: "hint", "aria-hidden": "true" }, "ⓘ")))),
+          el("th", { scope: "col", title: HEALTH_NOTE }, "Health age"))),
         this.rows)),
       el("p", { class: "muted", id: "health-note" }, HEALTH_NOTE));
   }

@@ -13,15 +13,4 @@ public interface GroupSummaryRepository {
 
     /** Replaces the group's summary. */
     void save(String group, GroupSummary summary);
-
-    /** Nowhere: nothing is kept, nothing is found. */
-    GroupSummaryRepository NONE = new GroupSummaryRepository() {
-        @Override
-        public Optional<GroupSummary> find(String group) {
-            return Optional.empty();
-        }
-
-        @Override
-        public void save(String group, GroupSummary summary) {}
-    };
 }
