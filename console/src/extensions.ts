@@ -77,6 +77,12 @@ export interface GroupSummary {
   Summary?: GroupCounts;
 }
 
+/** A group's counts over the last hour as the balancer's runs gave the metrics (GET .../metrics), oldest first; times in epoch seconds. */
+export interface GroupMetrics {
+  Period: number;
+  GameServers: { Time: number; Available: number; Utilized: number; PercentUtilized: number }[];
+}
+
 export class GamefleetExtensions {
   constructor(private readonly signed: SignedFetch) {}
 
@@ -109,6 +115,11 @@ export class GamefleetExtensions {
   /** The group and its last balancer run's counts: no listing, whatever the group's size (a stage before the route answers 404). */
   async summary(group: string): Promise<GroupSummary> {
     return this.signed.json<GroupSummary>("GET", GamefleetExtensions.path(group, "summary"));
+  }
+
+  /** The group's counts over the last hour: CloudWatch's in AWS, the profile's metrics locally (a stage before the route answers 404). */
+  async metrics(group: string): Promise<GroupMetrics> {
+    return this.signed.json<GroupMetrics>("GET", GamefleetExtensions.path(group, "metrics"));
   }
 
   /** One page of the group's sessions, newest first. */

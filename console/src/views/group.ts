@@ -4,12 +4,12 @@
 //
 // A refresh reads what the view shows, whatever the group's size: the group with its counts as the
 // balancer's last run counted them (GET .../summary), its instances (a page per 100), the page of
-// game servers shown, the newest sessions, and one read that is due (the standby policy after a
-// balancer run or a put, the claim strategy after a put, the caller's leave to put once, the
-// claimed server followed, locally the profile's timeline), taken in turn: at most five calls for
-// a group of up to 100 instances.
+// game servers shown, the newest sessions, and one read that is due (the charts' last hour once,
+// GET .../metrics; the standby policy after a balancer run or a put, the claim strategy after a
+// put, the caller's leave to put once, the claimed server followed, locally the profile's
+// timeline), taken in turn: at most five calls for a group of up to 100 instances.
 import type { GameServerGroup } from "@aws-sdk/client-gamelift";
-import { ApiError, Gamefleet, type Instance, type Server } from "../api";
+import { ApiError, Gamefleet, isThrottled, type Instance, type Server } from "../api";
 import { Chart } from "../chart";
 import { clock, el, reconcile, setAttr, setText } from "../dom";
 import type { GamefleetExtensions, GroupCounts } from "../extensions";
@@ -36,6 +36,10 @@ export class GroupView implements View {
   private summaryRoute = true;
   private lastCounts: GroupCounts | null = null;
   private turnOfDue = 0;
+  /** Whether the charts' history is still to be read (once, when the group opens). */
+  private historyDue = true;
+  /** The time of the history's newest point: a summary's counts of the same run or older are in it already. */
+  private historyUntil = 0;
   private readonly summary: HTMLElement;
   private readonly fleet: HTMLElement;
   private readonly counts: HTMLElement;
@@ -80,7 +84,7 @@ export class GroupView implements View {
         this.players.add("connected players", time, Number(detail["ConnectedPlayers"]));
         return;
       }
-      this.recordCounts(time, Number(detail["PercentUtilized"]), Number(detail["Available"]), Number(detail["Utilized"]));
+      // The game server counts' history comes from the metrics route (GET .../metrics).
     });
     this.charts = [
       // One figure, the group's metric: Utilized ÷ (Available + Utilized), none on interrupted instances.
@@ -109,8 +113,8 @@ export class GroupView implements View {
       el("section", { class: "panel", "aria-labelledby": "charts-title" },
         el("h2", { id: "charts-title" }, "Last hour"),
         el("p", { class: "muted" }, local
-          ? "The counts of each balancer run, from the profile's metrics: the last hour at once."
-          : "The counts of each balancer run since the page opened (the summary's); instances as the page read them."),
+          ? "The counts of each balancer run, from the profile's metrics: the last hour at once; instances as the page read them."
+          : "The group's metrics in CloudWatch, a point a minute, then each balancer run's counts; instances as the page read them."),
         el("div", { class: "charts" }, ...this.charts.map((c) => c.element))),
       el("div", { class: "columns lower" },
         el("section", { class: "panel", "aria-labelledby": "servers-title" },
@@ -139,8 +143,7 @@ export class GroupView implements View {
     if (counts && counts.AsOf !== this.lastCounts?.AsOf) {
       // A balancer run since the last read: its standby evaluation is new too.
       this.standby.evaluated();
-      // Locally the profile's metrics give the same run's counts, with their history: the charts take those.
-      if (!this.local) this.recordCounts(counts.AsOf * 1000, counts.PercentUtilized, counts.Available, counts.Utilized);
+      if (counts.AsOf * 1000 > this.historyUntil) this.recordCounts(counts.AsOf * 1000, counts.PercentUtilized, counts.Available, counts.Utilized);
     }
     this.lastCounts = counts;
     this.showSummary(head.group, instances, counts);
@@ -156,11 +159,24 @@ export class GroupView implements View {
   /** The reads that are due beside the view's four, one call each. */
   private due(): (() => Promise<void>)[] {
     return [
-      // First: the page's first refresh reads the profile's history of the charts.
+      // First: the page's first refresh reads the charts' last hour.
+      ...(this.historyDue ? [() => this.readHistory()] : []),
       ...(this.local ? [() => this.timeline.readProfile()] : []),
       ...this.standby.due(),
       ...(this.watching ? [() => this.follow()] : []),
     ];
+  }
+
+  /** The charts' last hour, once; a stage without the route (404) has none to give, and is not asked again. */
+  private async readHistory(): Promise<void> {
+    try {
+      const history = await this.extensions.metrics(this.name);
+      for (const p of history.GameServers) this.recordCounts(p.Time * 1000, p.PercentUtilized, p.Available, p.Utilized);
+      this.historyUntil = Math.max(0, ...history.GameServers.map((p) => p.Time * 1000));
+    } catch (e) {
+      if (!(e instanceof ApiError) || isThrottled(e) || e.status !== 404 || e.code === "NotFoundException") throw e;
+    }
+    this.historyDue = false;
   }
 
   /** The group and its counts in one call; a stage without the summary route: the group alone. */

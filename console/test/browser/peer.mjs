@@ -72,9 +72,11 @@ function operation(target, input) {
 
 /** Gamefleet's own routes the group view reads (the standby panel's probe PUT is refused as an ADMIN's is). */
 function route(method, path) {
-  const match = /^\/game-server-groups\/([^/]+)\/(sessions|standby|claim-strategy|summary)$/.exec(path);
+  const match = /^\/game-server-groups\/([^/]+)\/(sessions|standby|claim-strategy|summary|metrics)$/.exec(path);
   if (!match) return [404, { message: "Not Found" }];
   const [, name, what] = match;
+  // No balancer run of the stand-in gave CloudWatch a count.
+  if (what === "metrics" && method === "GET") return [200, { Period: 60, GameServers: [] }];
   if (what === "summary" && method === "GET") {
     const known = PEER_FLEET.groups.find((g) => g.GameServerGroupName === decodeURIComponent(name));
     if (!known) return [404, { __type: "NotFoundException", Message: `no group ${decodeURIComponent(name)}` }];

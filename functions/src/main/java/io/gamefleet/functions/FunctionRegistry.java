@@ -13,6 +13,7 @@ import io.gamefleet.api.DeleteGameServerGroupHandler;
 import io.gamefleet.api.DeregisterGameServerHandler;
 import io.gamefleet.api.DescribeClaimStrategyHandler;
 import io.gamefleet.api.DescribeGameServerGroupHandler;
+import io.gamefleet.api.DescribeGameServerGroupMetricsHandler;
 import io.gamefleet.api.DescribeGameServerGroupSummaryHandler;
 import io.gamefleet.api.DescribeGameServerHandler;
 import io.gamefleet.api.DescribeGameServerInstancesHandler;
@@ -140,6 +141,8 @@ public final class FunctionRegistry {
             return new ListRegionsHandler(services);
         } else if (route.equals(Routes.DESCRIBE_GROUP_SUMMARY)) {
             return new DescribeGameServerGroupSummaryHandler(services);
+        } else if (route.equals(Routes.DESCRIBE_GROUP_METRICS)) {
+            return new DescribeGameServerGroupMetricsHandler(services);
         }
         throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }

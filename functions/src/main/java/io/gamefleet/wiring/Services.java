@@ -19,6 +19,7 @@ import io.gamefleet.domain.InterruptionRepository;
 import io.gamefleet.domain.LaunchGuard;
 import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
+import io.gamefleet.domain.MetricsHistory;
 import io.gamefleet.domain.PageTokens;
 import io.gamefleet.domain.PushConnections;
 import io.gamefleet.domain.PeerRegions;
@@ -54,7 +55,8 @@ public final class Services {
             StandbyRepository standby, InstanceRepository instances,
             InterruptionRepository interruptions, Supplier<Compute> compute, Supplier<Metrics> metrics,
             WorkflowStarter workflows, Supplier<LaunchTemplates> launchTemplates, Supplier<InstanceNotifier> notifier,
-            StandbyEvaluations standbyEvaluations, PeerRegions peers, GroupSummaryRepository summaries) {}
+            StandbyEvaluations standbyEvaluations, PeerRegions peers, GroupSummaryRepository summaries,
+            Supplier<MetricsHistory> metricsHistory) {}
 
     /**
      * The deployment's settings, as the functions read them from their environment.
@@ -105,7 +107,7 @@ public final class Services {
         this.peers = ports.peers();
         this.sessionService = new SessionService(gameServerService, ports.groups(), ports.servers(), ports.sessions(),
                 ports.peers(), tokens, settings, clock);
-        this.summaries = new GroupSummaries(groupService, ports.summaries());
+        this.summaries = new GroupSummaries(groupService, ports.summaries(), ports.metricsHistory(), clock);
         this.standbyService = new StandbyService(ports.groups(), ports.standby(), settings, clock);
         this.pushConnections = new PushConnections(ports.instances(), ports.servers(),
                 settings.instanceLimits().pushMessages(), clock);
@@ -150,7 +152,7 @@ public final class Services {
         return sessionService;
     }
 
-    /** A group with its last balancer run's counts ({@code GET .../summary}). */
+    /** A group with its last balancer run's counts ({@code GET .../summary}), and its metrics' last hour ({@code GET .../metrics}). */
     public GroupSummaries summaries() {
         return summaries;
     }

@@ -13,6 +13,7 @@ import io.gamefleet.domain.GameServerGroupStatus;
 import io.gamefleet.domain.GroupSummary;
 import io.gamefleet.domain.Metrics.GameServerCounts;
 import io.gamefleet.domain.Metrics.ProcessCounts;
+import io.gamefleet.domain.MetricsHistory;
 import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.wiring.TestServices;
 import java.util.Map;
@@ -33,6 +34,32 @@ class GroupSummaryHandlerTest {
         test.groups.create(GameServerGroup.builder().name("arena").arn(test.services.settings().groupArn("arena"))
                 .status(GameServerGroupStatus.ACTIVE).minSize(1).maxSize(4)
                 .creationTime(test.clock.instant()).lastUpdatedTime(test.clock.instant()).build());
+    }
+
+    private final RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> metrics =
+            new FunctionRegistry(test.services).extension(Routes.DESCRIBE_GROUP_METRICS);
+
+    private APIGatewayV2HTTPResponse metrics(String group, String caller) {
+        return metrics.handleRequest(RestEvents.event("GET", "/game-server-groups/" + group + "/metrics",
+                Map.of("GameServerGroupName", group), null, null, caller), null);
+    }
+
+    @Test
+    void theMetricsRouteAnswersTheHistorysPointsOldestFirstByTheMinute() {
+        java.time.Instant t = test.clock.instant();
+        test.history.put("arena", java.util.List.of(new MetricsHistory.CountsAt(t.minusSeconds(120), 30, 10, 25),
+                new MetricsHistory.CountsAt(t.minusSeconds(60), 28, 12, 30)));
+        JsonNode answer = RestEvents.ok(metrics("arena", MATCHMAKER));
+        assertThat(answer.get("Period").asLong()).isEqualTo(60);
+        assertThat(answer.get("GameServers")).hasSize(2);
+        JsonNode first = answer.get("GameServers").get(0);
+        assertThat(first.get("Time").decimalValue()).isEqualByComparingTo(
+                java.math.BigDecimal.valueOf(t.minusSeconds(120).toEpochMilli(), 3));
+        assertThat(first.get("Available").asDouble()).isEqualTo(30);
+        assertThat(first.get("Utilized").asDouble()).isEqualTo(10);
+        assertThat(first.get("PercentUtilized").asDouble()).isEqualTo(25);
+        assertThat(metrics("nowhere", ADMIN).getStatusCode()).isEqualTo(404);
+        assertThat(metrics("arena", RestEvents.session(Role.GAME_SERVER, "i-0aaaaaaaaaaaaaaaa")).getStatusCode()).isEqualTo(403);
     }
 
     private APIGatewayV2HTTPResponse get(String group, String caller) {

@@ -3,6 +3,7 @@ package io.gamefleet.wiring;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
+import io.gamefleet.domain.MetricsHistory;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.fakes.FakeCompute;
 import io.gamefleet.domain.fakes.FakeLaunchTemplates;
@@ -38,6 +39,9 @@ public final class TestServices {
     public final InMemorySessionRepository sessions = new InMemorySessionRepository(servers);
     public final InMemoryStandbyRepository standby = new InMemoryStandbyRepository();
     public final InMemoryGroupSummaryRepository summaries = new InMemoryGroupSummaryRepository();
+    /** What the metrics' history answers: each group's points, whatever the range asked. */
+    public final Map<String, List<MetricsHistory.CountsAt>> history = new java.util.concurrent.ConcurrentHashMap<>();
+    public final MetricsHistory metricsHistory = (group, from, to, period) -> history.getOrDefault(group, List.of());
     public final InMemoryInstanceRepository instances = new InMemoryInstanceRepository();
     public final InMemoryInterruptionRepository interruptions = new InMemoryInterruptionRepository();
     public final FakeCompute compute = new FakeCompute();
@@ -66,7 +70,7 @@ public final class TestServices {
                 AwsServices.lifetime(Settings.Setting::defaultValue));
         services = new Services(new Services.Ports(groups, servers, sessions, standby, instances, interruptions, () -> compute,
                 () -> metrics, workflows, () -> templates, () -> notifier, standbyRequested::add, peers,
-                summaries),
+                summaries, () -> metricsHistory),
                 new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, Duration.ofMinutes(1), roles, Set.of(ALLOWED_PROFILE)),
                 clock, log::add);
     }

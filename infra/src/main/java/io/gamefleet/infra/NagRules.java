@@ -79,12 +79,18 @@ final class NagRules {
             + "API Gateway accepts no authorizer on $disconnect and $default, whose messages ride the connection "
             + "$connect authorized; their functions only answer a ping and clear the connection's own record.";
 
+    private static final String METRICS_REASON = "cloudwatch:GetMetricData has no resource-level permissions: the"
+            + " metrics route reads the groups' FleetIQ metrics back for a console's charts, and nothing else.";
+
     private NagRules() {}
 
-    /** L1 on the function; IAM5 on its role's policy for the Auto Scaling and EC2 wildcards it needs. */
-    static void function(Function fn, Set<Scaling> scaling, String stage, boolean tracing) {
+    /**
+     * L1 on the function; IAM5 on its role's policy for the Auto Scaling and EC2 wildcards it needs,
+     * and CloudWatch's GetMetricData where it reads the metrics back ({@code readsMetrics}).
+     */
+    static void function(Function fn, Set<Scaling> scaling, String stage, boolean tracing, boolean readsMetrics) {
         NagSuppressions.addResourceSuppressions(fn, List.of(suppression("AwsSolutions-L1", L1_REASON)));
-        if (scaling.isEmpty() && !tracing) {
+        if (scaling.isEmpty() && !tracing && !readsMetrics) {
             return;
         }
         List<NagPackSuppression> iam5 = new ArrayList<>();
@@ -94,6 +100,9 @@ final class NagRules {
                         + (scaling.contains(Scaling.READ_LAUNCH_TEMPLATES) ? LAUNCH_TEMPLATES_REASON : "")).strip();
         if (tracing) {
             wildcard = (wildcard + " " + TRACING_REASON).strip();
+        }
+        if (readsMetrics) {
+            wildcard = (wildcard + " " + METRICS_REASON).strip();
         }
         iam5.add(suppression("AwsSolutions-IAM5", wildcard, "Resource::*"));
         Stack stack = Stack.of(fn);
