@@ -124,6 +124,8 @@ describe("the console against local/run --demo", { skip: skip ?? false }, () => 
     await page.locator('#connection[data-refreshes="1"]').waitFor(WAIT);
     assert.ok(await points() >= 3, `after the first refresh of a new page: ${await points()} points`);
     await page.locator("#servers tbody tr").first().waitFor(WAIT);
+    // The standby panel's reads come one a refresh after the history's: the picture waits for them.
+    await page.locator('#standby-evaluation [data-item="Evaluated"]').waitFor(WAIT);
     await shot("group", page, { fullPage: true });
   });
 

@@ -10,7 +10,6 @@ import io.gamefleet.domain.Caller;
 import io.gamefleet.domain.GroupSummaries;
 import io.gamefleet.domain.MetricsHistory.CountsAt;
 import io.gamefleet.json.Json;
-import io.gamefleet.logging.JsonLog;
 import io.gamefleet.wiring.Services;
 import java.math.BigDecimal;
 import java.util.Map;
@@ -34,10 +33,7 @@ public final class DescribeGameServerGroupMetricsHandler extends ExtensionHandle
     @Override
     protected APIGatewayV2HTTPResponse serve(APIGatewayV2HTTPEvent event, Map<String, String> path, Caller caller,
             Optional<Role> role) {
-        CreateSessionHandler.refuseGameServers(role);
-        noBody(event);
-        String group = member(path, "GameServerGroupName", "GameServerGroupNameOrArn");
-        JsonLog.with("group", group);
+        String group = groupRead(event, path, role);
         ObjectNode out = Json.NODES.objectNode();
         out.put("Period", GroupSummaries.HISTORY_PERIOD.toSeconds());
         ArrayNode points = out.putArray("GameServers");

@@ -9,7 +9,6 @@ import io.gamefleet.domain.Caller;
 import io.gamefleet.domain.GroupSummaries.Described;
 import io.gamefleet.domain.GroupSummary;
 import io.gamefleet.json.Json;
-import io.gamefleet.logging.JsonLog;
 import io.gamefleet.wiring.Services;
 import java.math.BigDecimal;
 import java.util.Map;
@@ -33,10 +32,7 @@ public final class DescribeGameServerGroupSummaryHandler extends ExtensionHandle
     @Override
     protected APIGatewayV2HTTPResponse serve(APIGatewayV2HTTPEvent event, Map<String, String> path, Caller caller,
             Optional<Role> role) {
-        CreateSessionHandler.refuseGameServers(role);
-        noBody(event);
-        String group = member(path, "GameServerGroupName", "GameServerGroupNameOrArn");
-        JsonLog.with("group", group);
+        String group = groupRead(event, path, role);
         Described described = services.summaries().describe(group);
         ObjectNode out = Json.NODES.objectNode();
         out.set("GameServerGroup", Outputs.group(described.group()));
