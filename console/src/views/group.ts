@@ -167,14 +167,18 @@ export class GroupView implements View {
     ];
   }
 
-  /** The charts' last hour, once; a stage without the route (404) has none to give, and is not asked again. */
+  /**
+   * The charts' last hour, once. A refusal (a stage without the route, a caller whose policy lacks
+   * it) leaves the charts to start now, and the view as it is; a 429 is the page's to back off from.
+   */
   private async readHistory(): Promise<void> {
     try {
       const history = await this.extensions.metrics(this.name);
       for (const p of history.GameServers) this.recordCounts(p.Time * 1000, p.PercentUtilized, p.Available, p.Utilized);
       this.historyUntil = Math.max(0, ...history.GameServers.map((p) => p.Time * 1000));
     } catch (e) {
-      if (!(e instanceof ApiError) || isThrottled(e) || e.status !== 404 || e.code === "NotFoundException") throw e;
+      if (!(e instanceof ApiError) || isThrottled(e)) throw e;
+      console.warn(`no history for the charts: ${e.code} (${e.status}) ${e.message}`);
     }
     this.historyDue = false;
   }
@@ -186,8 +190,9 @@ export class GroupView implements View {
         const answer = await this.extensions.summary(this.name);
         return { group: answer.GameServerGroup as GameServerGroup, counts: answer.Summary ?? null };
       } catch (e) {
-        // API Gateway's own 404 (no such route), not the API's NotFoundException (no such group).
-        if (!(e instanceof ApiError && e.status === 404 && e.code !== "NotFoundException")) throw e;
+        // API Gateway's own 404 (no such route), not the API's NotFoundException (no such group), or a
+        // 403 of a caller whose policy predates the route: DescribeGameServerGroup alone then.
+        if (!(e instanceof ApiError && ((e.status === 404 && e.code !== "NotFoundException") || e.status === 403))) throw e;
         this.summaryRoute = false;
       }
     }
@@ -211,7 +216,7 @@ export class GroupView implements View {
         ["Utilization", `${counts.PercentUtilized.toFixed(1)} %`, "The group's PercentUtilized metric: Utilized ÷ (Available + Utilized), FleetIQ's counts, claimed servers among the available."],
         ["Counts as of", `${clock(new Date(counts.AsOf * 1000))} (the balancer's last run)`, "Each balancer run counts the group's game servers; the page lists none of them to count."],
       ] as [string, string, string][] : [
-        ["Game servers", this.summaryRoute ? "not counted yet: the next balancer run counts them" : "this stage has no summary route to count them"],
+        ["Game servers", this.summaryRoute ? "not counted yet: the next balancer run counts them" : "not counted: this stage (or this caller's policy) has no summary route"],
       ] as [string, string][]),
     ];
     reconcile(this.summary, items, ([k]) => k, ([k]) => el("div", { "data-item": k }, el("dt", {}, k), el("dd")), (node, [k, v, title]) => {
