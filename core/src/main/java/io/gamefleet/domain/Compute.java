@@ -25,10 +25,10 @@ public interface Compute {
     }
 
     /**
-     * The instances as EC2 describes them ({@link LaunchedInstance}), each by its id (an instance
-     * EC2 does not know is left out). Asked once per instance, when Gamefleet records it.
+     * The instances of a scaling group as EC2 describes them ({@link LaunchedInstance}), each by its
+     * id (an instance EC2 does not know is left out). Asked once per instance, when Gamefleet records it.
      */
-    Map<String, LaunchedInstance> launched(Collection<String> instanceIds);
+    Map<String, LaunchedInstance> launched(String scalingGroupName, Collection<String> instanceIds);
 
     /**
      * Starts deleting the scaling group and its instances (protected ones too when

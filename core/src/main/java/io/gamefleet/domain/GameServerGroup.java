@@ -8,6 +8,8 @@ import java.util.Set;
  * A game server group as stored: the FleetIQ output fields plus the create-time settings that
  * FleetIQ keeps on the Auto Scaling group (sizes, template, policy, subnets) and the deletion
  * bookkeeping. {@code version} is the optimistic-lock counter of status transitions.
+ * {@code containers}: a container group's ECS service ({@link ContainerCompute}); null for a group
+ * on an EC2 Auto Scaling group, whose name then holds the ECS service's.
  */
 public record GameServerGroup(
         String name,
@@ -32,6 +34,7 @@ public record GameServerGroup(
         List<Tag> tags,
         DeleteOption deleteOption,
         Instant expiresAt,
+        ContainerCompute containers,
         long version) {
 
     /** Where a group stored without its Auto Scaling group's name had it: before names had a stage. */
@@ -52,6 +55,11 @@ public record GameServerGroup(
 
     public static Builder builder() {
         return new Builder(null);
+    }
+
+    /** A group whose compute is an ECS service rather than an EC2 Auto Scaling group. */
+    public boolean isContainerGroup() {
+        return containers != null;
     }
 
     public boolean isSuspended(GameServerGroupAction action) {
@@ -81,6 +89,7 @@ public record GameServerGroup(
         private List<Tag> tags = List.of();
         private DeleteOption deleteOption;
         private Instant expiresAt;
+        private ContainerCompute containers;
         private long version;
 
         private Builder(GameServerGroup g) {
@@ -109,6 +118,7 @@ public record GameServerGroup(
             tags = g.tags;
             deleteOption = g.deleteOption;
             expiresAt = g.expiresAt;
+            containers = g.containers;
             version = g.version;
         }
 
@@ -136,13 +146,14 @@ public record GameServerGroup(
         public Builder tags(List<Tag> v) { tags = List.copyOf(v); return this; }
         public Builder deleteOption(DeleteOption v) { deleteOption = v; return this; }
         public Builder expiresAt(Instant v) { expiresAt = v; return this; }
+        public Builder containers(ContainerCompute v) { containers = v; return this; }
         public Builder version(long v) { version = v; return this; }
 
         public GameServerGroup build() {
             return new GameServerGroup(name, arn, roleArn, instanceDefinitions, balancingStrategy, claimStrategy,
                     protectionPolicy, autoScalingGroupArn, autoScalingGroupName, status, statusReason, suspendedActions,
                     creationTime, lastUpdatedTime, minSize, maxSize, launchTemplate, autoScalingPolicy,
-                    vpcSubnets, tags, deleteOption, expiresAt, version);
+                    vpcSubnets, tags, deleteOption, expiresAt, containers, version);
         }
     }
 }

@@ -176,7 +176,7 @@ public final class GameServerService {
                     .filter(i -> i.instanceId().equals(instanceId))
                     .findFirst();
             launched = found.isEmpty() ? Optional.empty()
-                    : Optional.ofNullable(compute.get().launched(List.of(instanceId)).get(instanceId));
+                    : Optional.ofNullable(compute.get().launched(group.autoScalingGroupName(), List.of(instanceId)).get(instanceId));
         } catch (RuntimeException e) {
             askedOfCompute.forget(group.name() + "/" + instanceId); // no answer: the next registration may ask
             throw e;

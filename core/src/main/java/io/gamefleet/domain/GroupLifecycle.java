@@ -79,7 +79,7 @@ public final class GroupLifecycle {
                 .collect(Collectors.toSet());
         List<ComputeInstance> added = found.stream().filter(i -> !recorded.contains(i.instanceId())).toList();
         if (!added.isEmpty()) {
-            Map<String, Compute.LaunchedInstance> launched = compute.launched(added.stream()
+            Map<String, Compute.LaunchedInstance> launched = compute.launched(group.autoScalingGroupName(), added.stream()
                     .map(ComputeInstance::instanceId).toList());
             for (ComputeInstance i : added) {
                 if (launched.containsKey(i.instanceId())) {

@@ -22,6 +22,21 @@ public record ServiceSettings(
         return scalingGroupPrefix + groupName;
     }
 
+    /**
+     * The ECS service a container group created now gets. Its underscore is what tells it from an
+     * Auto Scaling group's name: a group name cannot hold one, an ECS service name can.
+     */
+    public String containerServiceName(String groupName) {
+        return scalingGroupPrefix + CONTAINER_SERVICE_MARK + groupName;
+    }
+
+    /** Whether a group's compute name ({@link GameServerGroup#autoScalingGroupName}) is an ECS service's. */
+    public static boolean isContainerService(String computeName) {
+        return computeName.contains(CONTAINER_SERVICE_MARK);
+    }
+
+    private static final String CONTAINER_SERVICE_MARK = "tasks_";
+
     public String groupArn(String groupName) {
         return "arn:aws:gamelift:" + region + ":" + accountId + ":gameservergroup/" + groupName;
     }

@@ -138,7 +138,7 @@ public final class SpotBalancer {
                 added.add(c);
             }
         }
-        record(name, added, recorded);
+        record(name, group.autoScalingGroupName(), added, recorded);
         for (GameServerInstance gone : List.copyOf(recorded.values())) {
             if (!live.contains(gone.instanceId())) {
                 // An interrupted instance's replacement was started at its warning: undone here
@@ -308,13 +308,13 @@ public final class SpotBalancer {
      * Instances new to Gamefleet, recorded with EC2's launch time and their own addresses (one EC2
      * does not describe yet is recorded at a later run; if EC2 cannot be asked, none is this run).
      */
-    private void record(String group, List<ComputeInstance> added, Map<String, GameServerInstance> recorded) {
+    private void record(String group, String scalingGroupName, List<ComputeInstance> added, Map<String, GameServerInstance> recorded) {
         if (added.isEmpty()) {
             return;
         }
         Map<String, Compute.LaunchedInstance> launched;
         try {
-            launched = compute.launched(added.stream().map(ComputeInstance::instanceId).toList());
+            launched = compute.launched(scalingGroupName, added.stream().map(ComputeInstance::instanceId).toList());
         } catch (Compute.ComputeException e) {
             log.accept("balancer: the new instances of group " + group + " are recorded at a later run: " + e.getMessage());
             return;

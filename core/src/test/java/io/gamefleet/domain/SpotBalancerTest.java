@@ -241,8 +241,9 @@ class SpotBalancerTest {
         }
 
         @Override
-        public java.util.Map<String, LaunchedInstance> launched(java.util.Collection<String> instanceIds) {
-            return delegate.launched(instanceIds);
+        public java.util.Map<String, LaunchedInstance> launched(String scalingGroupName,
+                java.util.Collection<String> instanceIds) {
+            return delegate.launched(scalingGroupName, instanceIds);
         }
 
         @Override

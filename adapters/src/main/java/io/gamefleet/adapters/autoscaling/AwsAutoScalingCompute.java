@@ -100,7 +100,7 @@ public final class AwsAutoScalingCompute implements Compute {
 
     /** EC2's DescribeInstances ({@link Ec2Instances}): Auto Scaling does not know an instance's launch time or addresses. */
     @Override
-    public Map<String, LaunchedInstance> launched(Collection<String> instanceIds) {
+    public Map<String, LaunchedInstance> launched(String scalingGroupName, Collection<String> instanceIds) {
         return ec2.of(instanceIds);
     }
 

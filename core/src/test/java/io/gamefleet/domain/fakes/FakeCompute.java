@@ -125,7 +125,8 @@ public final class FakeCompute implements Compute {
      * said ({@link #DEFAULT_LAUNCH_TIME} if it did not), with {@link #ADDRESSES} unless set otherwise.
      */
     @Override
-    public synchronized Map<String, LaunchedInstance> launched(java.util.Collection<String> instanceIds) {
+    public synchronized Map<String, LaunchedInstance> launched(String scalingGroupName,
+            java.util.Collection<String> instanceIds) {
         call(LAUNCHED, List.copyOf(instanceIds));
         Map<String, LaunchedInstance> found = new HashMap<>();
         for (String id : instanceIds) {

@@ -168,7 +168,8 @@ public final class SimulatedFleet implements Compute {
 
     /** What EC2 says of the instances: when each launched, and {@link #ADDRESSES}. */
     @Override
-    public Map<String, LaunchedInstance> launched(java.util.Collection<String> instanceIds) {
+    public Map<String, LaunchedInstance> launched(String scalingGroupName,
+            java.util.Collection<String> instanceIds) {
         Map<String, LaunchedInstance> found = new LinkedHashMap<>();
         for (ScalingGroup g : groups.values()) {
             synchronized (g) {
