@@ -4,6 +4,7 @@ import {
   ClaimGameServerCommand,
   CreateGameServerGroupCommand,
   DeleteGameServerGroupCommand,
+  DescribeGameServerCommand,
   DescribeGameServerGroupCommand,
   DescribeGameServerInstancesCommand,
   GameLiftClient,
@@ -64,6 +65,11 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Whether the API refused for its rate (API Gateway's 429, Gamefleet's ThrottlingException). */
+export function isThrottled(e: unknown): boolean {
+  return e instanceof ApiError && (e.status === 429 || e.code === "ThrottlingException" || e.code === "TooManyRequestsException");
 }
 
 /** The request never got an answer: the connection is lost. */
@@ -160,19 +166,26 @@ export class Gamefleet {
     return instances;
   }
 
-  /** Every game server of a group, page by page (100 a page, the API's most). */
-  async servers(name: string): Promise<Server[]> {
-    const servers: Server[] = [];
-    let token: string | undefined;
-    do {
-      const page = await this.send<{ GameServers?: GameServer[]; NextToken?: string; [RAW]?: { GameServers?: Server[] } }>(
-        new ListGameServersCommand({ GameServerGroupName: name, Limit: 100, NextToken: token }),
+  /** One page of a group's game servers, in registration order, from `token` (the first page without one). */
+  async serverPage(name: string, limit: number, token?: string): Promise<{ servers: Server[]; nextToken?: string }> {
+    const page = await this.send<{ GameServers?: GameServer[]; NextToken?: string; [RAW]?: { GameServers?: Server[] } }>(
+      new ListGameServersCommand({ GameServerGroupName: name, Limit: limit, NextToken: token }),
+    );
+    const raw = page[RAW]?.GameServers ?? [];
+    return { servers: (page.GameServers ?? []).map((s, i) => ({ ...s, InstanceStatus: raw[i]?.InstanceStatus })), nextToken: page.NextToken };
+  }
+
+  /** One game server, or null when it is not registered (any more). */
+  async server(name: string, id: string): Promise<Server | null> {
+    try {
+      const out = await this.send<{ GameServer?: GameServer; [RAW]?: { GameServer?: Server } }>(
+        new DescribeGameServerCommand({ GameServerGroupName: name, GameServerId: id }),
       );
-      const raw = page[RAW]?.GameServers ?? [];
-      (page.GameServers ?? []).forEach((s, i) => servers.push({ ...s, InstanceStatus: raw[i]?.InstanceStatus }));
-      token = page.NextToken;
-    } while (token);
-    return servers;
+      return { ...out.GameServer, InstanceStatus: out[RAW]?.GameServer?.InstanceStatus };
+    } catch (e) {
+      if (e instanceof ApiError && e.code === "NotFoundException") return null;
+      throw e;
+    }
   }
 
   async create(input: CreateGameServerGroupInput): Promise<GameServerGroup> {

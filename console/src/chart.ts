@@ -1,4 +1,4 @@
-// A line chart in SVG over the last 15 minutes: drawn once, then only its paths' `d` and the labels
+// A line chart in SVG over the last hour: drawn once, then only its paths' `d` and the labels
 // change, so a refresh does not flicker.
 import { el, setText } from "./dom";
 import { Series, WINDOW_MS } from "./series";
@@ -40,7 +40,7 @@ export class Chart {
     const zero = svg("text", { x: PAD.left - 4, y: H - PAD.bottom, "text-anchor": "end", class: "tick" });
     zero.textContent = "0";
     const from = svg("text", { x: PAD.left, y: H - 4, class: "tick" });
-    from.textContent = "−15 min";
+    from.textContent = "−60 min";
     const to = svg("text", { x: W - PAD.right, y: H - 4, "text-anchor": "end", class: "tick" });
     to.textContent = "now";
     this.plot.append(this.top, zero, from, to);

@@ -53,6 +53,36 @@ export interface SessionsPage {
   NextToken?: string;
 }
 
+/**
+ * A group's counts as the balancer's last run counted them (GET .../summary, docs/api.md's
+ * DescribeGameServerGroupSummary), at AsOf (epoch seconds).
+ */
+export interface GroupCounts {
+  AsOf: number;
+  GameServers: number;
+  /** FleetIQ's, as the metrics publish them: none on SPOT_TERMINATING instances; claimed ones included. */
+  Available: number;
+  Utilized: number;
+  PercentUtilized: number;
+  /** Of the Available ones: no live claim, on an ACTIVE instance that is not retiring. */
+  Claimable: number;
+  Claimed: number;
+  OnSpotTerminating: number;
+  Processes?: Record<string, number>;
+}
+
+/** The group as DescribeGameServerGroup answers it (times as epoch seconds), and its counts once a run counted them. */
+export interface GroupSummary {
+  GameServerGroup: Record<string, unknown>;
+  Summary?: GroupCounts;
+}
+
+/** A group's counts over the last hour as the balancer's runs gave the metrics (GET .../metrics), oldest first; times in epoch seconds. */
+export interface GroupMetrics {
+  Period: number;
+  GameServers: { Time: number; Available: number; Utilized: number; PercentUtilized: number }[];
+}
+
 export class GamefleetExtensions {
   constructor(private readonly signed: SignedFetch) {}
 
@@ -80,6 +110,16 @@ export class GamefleetExtensions {
   /** This stage's region, then its peers' with their ApiUrl (a stage before regions answers 404). */
   async regions(): Promise<{ Regions: RegionEntry[] }> {
     return this.signed.json<{ Regions: RegionEntry[] }>("GET", "/regions");
+  }
+
+  /** The group and its last balancer run's counts: no listing, whatever the group's size (a stage before the route answers 404). */
+  async summary(group: string): Promise<GroupSummary> {
+    return this.signed.json<GroupSummary>("GET", GamefleetExtensions.path(group, "summary"));
+  }
+
+  /** The group's counts over the last hour: CloudWatch's in AWS, the profile's metrics locally (a stage before the route answers 404). */
+  async metrics(group: string): Promise<GroupMetrics> {
+    return this.signed.json<GroupMetrics>("GET", GamefleetExtensions.path(group, "metrics"));
   }
 
   /** One page of the group's sessions, newest first. */

@@ -1,17 +1,25 @@
-// One group: its settings and actions, its instances by type and status, its game servers, live
-// charts, the timeline of the balancer and Spot interruptions, claims, its standby buffer and
-// sessions, and (locally) interruptions.
+// One group: its settings and actions, its counts, its instances by type and status, one page of
+// its game servers, charts of the last hour, the timeline of the balancer and Spot interruptions,
+// claims, its standby buffer and sessions, and (locally) interruptions.
+//
+// A refresh reads what the view shows, whatever the group's size: the group with its counts as the
+// balancer's last run counted them (GET .../summary), its instances (a page per 100), the page of
+// game servers shown, the newest sessions, and one read that is due (the charts' last hour once,
+// GET .../metrics; the standby policy after a balancer run or a put, the claim strategy after a
+// put, the caller's leave to put once, the claimed server followed, locally the profile's
+// timeline), taken in turn: at most five calls for a group of up to 100 instances.
 import type { GameServerGroup } from "@aws-sdk/client-gamelift";
-import { Gamefleet, type Instance, type Server } from "../api";
+import { ApiError, Gamefleet, isThrottled, type Instance, type Server } from "../api";
 import { Chart } from "../chart";
-import { el, reconcile, setAttr, setText } from "../dom";
+import { clock, el, reconcile, setAttr, setText } from "../dom";
+import type { GamefleetExtensions, GroupCounts } from "../extensions";
 import type { Live, View } from "../live";
 import type { LocalProfile } from "../local";
 import type { Region } from "../regions";
-import { newClaims, Series } from "../series";
+import { Series } from "../series";
 import { GroupActions } from "./actions";
 import { errorBox } from "./errors";
-import { ServerTable } from "./servers";
+import { PAGE_SIZE, ServerTable } from "./servers";
 import { SessionTable } from "./sessions";
 import { StandbyPanel } from "./standby";
 import { Timeline } from "./timeline";
@@ -23,6 +31,15 @@ const PROCESS_STATES = ["Initializing", "StandingBy", "Active", "Terminating"] a
 export class GroupView implements View {
   readonly element: HTMLElement;
   private readonly api: Gamefleet;
+  private readonly extensions: GamefleetExtensions;
+  /** False once the stage answered 404 for the summary route (a stage from before it): the group alone then, no counts. */
+  private summaryRoute = true;
+  private lastCounts: GroupCounts | null = null;
+  private turnOfDue = 0;
+  /** Whether the charts' history is still to be read (once, when the group opens). */
+  private historyDue = true;
+  /** The time of the history's newest point: a summary's counts of the same run or older are in it already. */
+  private historyUntil = 0;
   private readonly summary: HTMLElement;
   private readonly fleet: HTMLElement;
   private readonly counts: HTMLElement;
@@ -32,9 +49,8 @@ export class GroupView implements View {
   private readonly timeline: Timeline;
   private readonly actions: GroupActions;
   private readonly utilization = new Series();
-  private readonly available = new Series();
+  private readonly gameServers = new Series();
   private readonly perType = new Series();
-  private readonly claims = new Series();
   private readonly processes = new Series();
   private readonly players = new Series();
   private readonly charts: Chart[];
@@ -42,8 +58,6 @@ export class GroupView implements View {
   private readonly typeChoice: HTMLSelectElement;
   private readonly localResult: HTMLElement;
   private selected: string | null = null;
-  private claimTimes = new Map<string, number>();
-  private lastRead = 0;
   private watching: string | null = null;
   private instances: Instance[] = [];
 
@@ -56,11 +70,12 @@ export class GroupView implements View {
   ) {
     this.api = region.api;
     const extensions = region.extensions;
+    this.extensions = extensions;
     this.summary = el("dl", { class: "summary", id: "group-summary" });
     this.actions = new GroupActions(this.api, name, live);
     this.fleet = el("div", { class: "fleet", id: "fleet", "aria-label": "Instances by type" });
     this.counts = el("p", { class: "counts", id: "instance-counts" });
-    this.servers = new ServerTable();
+    this.servers = new ServerTable(() => live.now());
     this.sessions = new SessionTable(extensions, name);
     this.standby = new StandbyPanel(extensions, name, live);
     this.timeline = new Timeline(local, name, (metric, time, detail) => {
@@ -69,14 +84,13 @@ export class GroupView implements View {
         this.players.add("connected players", time, Number(detail["ConnectedPlayers"]));
         return;
       }
-      this.utilization.add("profile metrics", time, Number(detail["PercentUtilized"]));
-      this.available.add("profile metrics", time, Number(detail["Available"]));
+      // The game server counts' history comes from the metrics route (GET .../metrics).
     });
     this.charts = [
-      new Chart("Utilization", this.utilization, " %", 100),
-      new Chart("Available game servers", this.available, ""),
+      // One figure, the group's metric: Utilized ÷ (Available + Utilized), none on interrupted instances.
+      new Chart("Utilization (PercentUtilized)", this.utilization, " %", 100),
+      new Chart("Game servers (the metrics' counts)", this.gameServers, ""),
       new Chart("Instances per type", this.perType, ""),
-      new Chart("Claims per second", this.claims, "/s"),
       // The agents' reports of their processes, as the profile's metrics count them at each balancer run.
       ...(local ? [new Chart("Game server processes", this.processes, ""), new Chart("Connected players", this.players, "")] : []),
     ];
@@ -97,7 +111,10 @@ export class GroupView implements View {
           this.counts, this.fleet),
         el("section", { class: "panel", "aria-labelledby": "claim-title" }, this.claimForm(), this.local ? this.localControls() : null)),
       el("section", { class: "panel", "aria-labelledby": "charts-title" },
-        el("h2", { id: "charts-title" }, "Last 15 minutes"),
+        el("h2", { id: "charts-title" }, "Last hour"),
+        el("p", { class: "muted" }, local
+          ? "The counts of each balancer run, from the profile's metrics: the last hour at once; instances as the page read them."
+          : "The group's metrics in CloudWatch, a point a minute, then each balancer run's counts; instances as the page read them."),
         el("div", { class: "charts" }, ...this.charts.map((c) => c.element))),
       el("div", { class: "columns lower" },
         el("section", { class: "panel", "aria-labelledby": "servers-title" },
@@ -111,50 +128,106 @@ export class GroupView implements View {
   }
 
   async refresh(): Promise<void> {
-    const [group, instances, servers] = await Promise.all([
-      this.api.group(this.name),
+    const due = this.due();
+    const read = due.length ? due[this.turnOfDue++ % due.length] : null;
+    const [head, instances, page] = await Promise.all([
+      this.head(),
       this.api.instances(this.name),
-      this.api.servers(this.name),
+      this.api.serverPage(this.name, PAGE_SIZE, this.servers.token()),
       this.sessions.refresh(),
-      this.standby.refresh(),
+      read?.(),
     ]);
     const now = Date.now();
     this.instances = instances;
-    this.showSummary(group, instances, servers);
-    this.actions.show(group);
-    this.showFleet(group, instances, servers);
-    this.servers.show(servers, now);
-    this.record(instances, servers, now);
+    const counts = head.counts;
+    if (counts && counts.AsOf !== this.lastCounts?.AsOf) {
+      // A balancer run since the last read: its standby evaluation is new too.
+      this.standby.evaluated();
+      if (counts.AsOf * 1000 > this.historyUntil) this.recordCounts(counts.AsOf * 1000, counts.PercentUtilized, counts.Available, counts.Utilized);
+    }
+    this.lastCounts = counts;
+    this.showSummary(head.group, instances, counts);
+    this.actions.show(head.group);
+    this.showFleet(head.group, instances);
+    this.servers.show(page, counts?.GameServers ?? null, now);
+    this.recordInstances(instances, now);
     this.charts.forEach((c) => c.draw(now));
-    this.showClaimed(servers);
-    await this.timeline.show(instances, now);
+    this.showClaimed(page.servers.find((s) => s.GameServerId === this.watching));
+    this.timeline.show(instances, now);
   }
 
-  private showSummary(group: GameServerGroup, instances: Instance[], servers: Server[]): void {
-    const utilized = servers.filter((s) => s.UtilizationStatus === "UTILIZED").length;
-    const claimed = servers.filter((s) => s.ClaimStatus === "CLAIMED").length;
-    const items: [string, string][] = [
+  /** The reads that are due beside the view's four, one call each. */
+  private due(): (() => Promise<void>)[] {
+    return [
+      // First: the page's first refresh reads the charts' last hour.
+      ...(this.historyDue ? [() => this.readHistory()] : []),
+      ...(this.local ? [() => this.timeline.readProfile()] : []),
+      ...this.standby.due(),
+      ...(this.watching ? [() => this.follow()] : []),
+    ];
+  }
+
+  /**
+   * The charts' last hour, once. A refusal (a stage without the route, a caller whose policy lacks
+   * it) leaves the charts to start now, and the view as it is; a 429 is the page's to back off from.
+   */
+  private async readHistory(): Promise<void> {
+    try {
+      const history = await this.extensions.metrics(this.name);
+      for (const p of history.GameServers) this.recordCounts(p.Time * 1000, p.PercentUtilized, p.Available, p.Utilized);
+      this.historyUntil = Math.max(0, ...history.GameServers.map((p) => p.Time * 1000));
+    } catch (e) {
+      if (!(e instanceof ApiError) || isThrottled(e)) throw e;
+      console.warn(`no history for the charts: ${e.code} (${e.status}) ${e.message}`);
+    }
+    this.historyDue = false;
+  }
+
+  /** The group and its counts in one call; a stage without the summary route: the group alone. */
+  private async head(): Promise<{ group: GameServerGroup; counts: GroupCounts | null }> {
+    if (this.summaryRoute) {
+      try {
+        const answer = await this.extensions.summary(this.name);
+        return { group: answer.GameServerGroup as GameServerGroup, counts: answer.Summary ?? null };
+      } catch (e) {
+        // API Gateway's own 404 (no such route), not the API's NotFoundException (no such group), or a
+        // 403 of a caller whose policy predates the route: DescribeGameServerGroup alone then.
+        if (!(e instanceof ApiError && ((e.status === 404 && e.code !== "NotFoundException") || e.status === 403))) throw e;
+        this.summaryRoute = false;
+      }
+    }
+    return { group: await this.api.group(this.name), counts: null };
+  }
+
+  private showSummary(group: GameServerGroup, instances: Instance[], counts: GroupCounts | null): void {
+    const items: [string, string, string?][] = [
       ["Status", group.Status ?? ""],
       ...(group.Status === "ERROR" ? [["Reason", group.StatusReason ?? ""] as [string, string]] : []),
       ["Balancing", group.BalancingStrategy ?? ""],
       ["Protection", group.GameServerProtectionPolicy ?? ""],
       ["Suspended", (group.SuspendedActions ?? []).join(", ") || "none"],
       ["Instances", String(instances.length)],
-      ["Game servers", String(servers.length)],
-      ["Available", String(servers.length - utilized - claimed)],
-      ["Claimed", String(claimed)],
-      ["Utilized", String(utilized)],
+      ...(counts ? [
+        ["Game servers", String(counts.GameServers), "Every registered game server."],
+        ["Available", String(counts.Claimable), "Claimable then: AVAILABLE, under no live claim, on an ACTIVE instance. None on SPOT_TERMINATING instances."],
+        ["Claimed", String(counts.Claimed), "Under a live claim, not yet UTILIZED."],
+        ["Utilized", String(counts.Utilized), "UTILIZED; none on SPOT_TERMINATING instances."],
+        ["On interrupted instances", String(counts.OnSpotTerminating), "On SPOT_TERMINATING instances: in no other count."],
+        ["Utilization", `${counts.PercentUtilized.toFixed(1)} %`, "The group's PercentUtilized metric: Utilized ÷ (Available + Utilized), FleetIQ's counts, claimed servers among the available."],
+        ["Counts as of", `${clock(new Date(counts.AsOf * 1000))} (the balancer's last run)`, "Each balancer run counts the group's game servers; the page lists none of them to count."],
+      ] as [string, string, string][] : [
+        ["Game servers", this.summaryRoute ? "not counted yet: the next balancer run counts them" : "not counted: this stage (or this caller's policy) has no summary route"],
+      ] as [string, string][]),
     ];
-    reconcile(this.summary, items, ([k]) => k, ([k]) => el("div", { "data-item": k }, el("dt", {}, k), el("dd")), (node, [k, v]) => {
+    reconcile(this.summary, items, ([k]) => k, ([k]) => el("div", { "data-item": k }, el("dt", {}, k), el("dd")), (node, [k, v, title]) => {
       const dd = node.querySelector("dd")!;
       setText(dd, v);
+      setAttr(node, "title", title ?? null);
       if (k === "Status") setAttr(dd, "data-status", v);
     });
   }
 
-  private showFleet(group: GameServerGroup, instances: Instance[], servers: Server[]): void {
-    const perInstance = new Map<string, number>();
-    for (const s of servers) perInstance.set(s.InstanceId ?? "", (perInstance.get(s.InstanceId ?? "") ?? 0) + 1);
+  private showFleet(group: GameServerGroup, instances: Instance[]): void {
     const types = [...new Set([...(group.InstanceDefinitions ?? []).map((d) => d.InstanceType!), ...instances.map((i) => i.InstanceType ?? "unknown")])];
     const byStatus = STATUSES.map((s) => `${instances.filter((i) => i.InstanceStatus === s).length} ${s}`);
     setText(this.counts, byStatus.join(" · "));
@@ -164,8 +237,7 @@ export class GroupView implements View {
       reconcile(column.querySelector<HTMLElement>(".tiles")!, mine, (i) => i.InstanceId!, (i) => this.tile(i), (tile, i) => {
         setAttr(tile, "data-status", i.InstanceStatus ?? "");
         setAttr(tile, "aria-pressed", String(this.selected === i.InstanceId));
-        const count = perInstance.get(i.InstanceId!) ?? 0;
-        setText(tile.querySelector(".sub")!, `${i.InstanceStatus} · ${count} server${count === 1 ? "" : "s"}`);
+        setText(tile.querySelector(".sub")!, i.InstanceStatus ?? "");
         setAttr(tile, "title", `${i.InstanceId} ${i.InstanceType ?? ""} ${i.InstanceStatus}`);
       });
     });
@@ -185,19 +257,26 @@ export class GroupView implements View {
     return tile;
   }
 
-  private record(instances: Instance[], servers: Server[], now: number): void {
-    const utilized = servers.filter((s) => s.UtilizationStatus === "UTILIZED").length;
-    this.utilization.add("utilized", now, servers.length ? (100 * utilized) / servers.length : 0);
-    this.available.add("available", now, servers.filter((s) => s.UtilizationStatus === "AVAILABLE" && s.ClaimStatus !== "CLAIMED").length);
+  /** A balancer run's counts, at its time: from the summary, or locally from the profile's metrics (their history too). */
+  private recordCounts(time: number, percentUtilized: number, available: number, utilized: number): void {
+    this.utilization.add("PercentUtilized", time, percentUtilized);
+    this.gameServers.add("AvailableGameServers", time, available);
+    this.gameServers.add("UtilizedGameServers", time, utilized);
+  }
+
+  private recordInstances(instances: Instance[], now: number): void {
     const types = new Map<string, number>();
     for (const name of this.perType.names()) types.set(name, 0);
     for (const i of instances) types.set(i.InstanceType ?? "unknown", (types.get(i.InstanceType ?? "unknown") ?? 0) + 1);
     for (const [type, count] of types) this.perType.add(type, now, count);
-    const times = new Map<string, number>();
-    for (const s of servers) if (s.LastClaimTime) times.set(s.GameServerId!, s.LastClaimTime.getTime());
-    if (this.lastRead > 0) this.claims.add("claims", now, newClaims(this.claimTimes, times) / ((now - this.lastRead) / 1000));
-    this.claimTimes = times;
-    this.lastRead = now;
+  }
+
+  /** The claimed server, read alone (it need not be on the page shown). */
+  private async follow(): Promise<void> {
+    const id = this.watching;
+    if (!id) return;
+    const server = await this.api.server(this.name, id);
+    if (this.watching === id) this.showClaimed(server ?? "gone");
   }
 
   private claimForm(): HTMLElement {
@@ -242,15 +321,16 @@ export class GroupView implements View {
     return form;
   }
 
-  /** The claimed server's fate: CLAIMED, then UTILIZED, or the claim lapsed, or it is gone. */
-  private showClaimed(servers: Server[]): void {
-    if (!this.watching) return;
+  /** The claimed server's fate: CLAIMED, then UTILIZED, or the claim lapsed, or it is gone (undefined: not read now). */
+  private showClaimed(server: Server | "gone" | undefined): void {
+    if (!this.watching || server === undefined) return;
     const status = this.claimed.querySelector("#claimed-status");
     if (!status) return;
-    const server = servers.find((s) => s.GameServerId === this.watching);
-    const text = !server ? "deregistered" : server.UtilizationStatus === "UTILIZED" ? "UTILIZED"
+    const text = server === "gone" ? "deregistered" : server.UtilizationStatus === "UTILIZED" ? "UTILIZED"
       : server.ClaimStatus === "CLAIMED" ? "CLAIMED" : "claim lapsed: AVAILABLE again";
     setText(status, text);
+    // Its fate is settled: no more reads of it.
+    if (text !== "CLAIMED") this.watching = null;
   }
 
   private localControls(): HTMLElement {

@@ -1,6 +1,6 @@
 // A group's sessions, newest first: one page of ListSessions per refresh (never a walk over every
 // page), with each session's state, server, players and the region it is in.
-import { ApiError } from "../api";
+import { ApiError, isThrottled } from "../api";
 import { age, clock, el, reconcile, setAttr, setText } from "../dom";
 import type { GamefleetExtensions, Session, SessionsPage } from "../extensions";
 import { errorBox } from "./errors";
@@ -36,7 +36,8 @@ export class SessionTable {
       this.readError.replaceChildren();
       this.show(page, Date.now());
     } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
+      // A 429 is the whole page's to back off from; another refusal shows here.
+      if (!(e instanceof ApiError) || isThrottled(e)) throw e;
       this.readError.replaceChildren(errorBox(e));
     }
   }

@@ -1,6 +1,6 @@
 // A group's standby buffer and claim strategy: the policy and its last evaluation, live, and, for a
 // caller who may change them (an ADMIN), the forms that put them.
-import { ApiError } from "../api";
+import { ApiError, isThrottled } from "../api";
 import { clock, el, reconcile, setText } from "../dom";
 import { CLAIM_STRATEGIES, type ClaimStrategy, type GamefleetExtensions, type StandbyPolicy } from "../extensions";
 import type { Live } from "../live";
@@ -25,6 +25,9 @@ export class StandbyPanel {
   /** Whether this caller may put the policy: unknown until asked, then from the API's answer. */
   private writable: boolean | null = null;
   private filled = false;
+  private strategyFilled = false;
+  private shownPolicy: StandbyPolicy | null = null;
+  private shownStrategy: ClaimStrategy | null = null;
 
   constructor(
     private readonly api: GamefleetExtensions,
@@ -76,20 +79,61 @@ export class StandbyPanel {
       this.result);
   }
 
-  /** Reads the policy and the claim strategy; what the API refuses shows here, not as a lost view. */
-  async refresh(): Promise<void> {
-    try {
-      const [policy, strategy] = await Promise.all([this.api.standby(this.group), this.api.claimStrategy(this.group)]);
-      this.readError.replaceChildren();
-      this.show(policy, strategy);
-      if (this.writable === null) await this.askWritable();
+  /**
+   * What the panel has to read: the policy (and its last evaluation), the claim strategy, and once
+   * whether this caller may put them. Each changes only by a put or a balancer run, so the group
+   * view reads each when it is due ({@link due}) rather than at every refresh.
+   */
+  private policyDue = true;
+  private strategyDue = true;
+
+  /** The panel's reads that are due now, each one API call. */
+  due(): (() => Promise<void>)[] {
+    return [
+      ...(this.policyDue ? [() => this.readPolicy()] : []),
+      ...(this.strategyDue ? [() => this.readStrategy()] : []),
+      ...(this.writable === null ? [() => this.askWritable()] : []),
+    ];
+  }
+
+  /** A balancer run happened since the last read (the group's summary is newer): its evaluation is to be read. */
+  evaluated(): void {
+    this.policyDue = true;
+  }
+
+  private async readPolicy(): Promise<void> {
+    await this.read(async () => {
+      const policy = await this.api.standby(this.group);
+      this.policyDue = false;
+      this.shownPolicy = policy;
+      this.show();
       if (!this.filled) {
         this.filled = true;
         this.fill(policy);
+      }
+    });
+  }
+
+  private async readStrategy(): Promise<void> {
+    await this.read(async () => {
+      const strategy = await this.api.claimStrategy(this.group);
+      this.strategyDue = false;
+      if (!this.strategyFilled) {
+        this.strategyFilled = true;
         this.strategy.value = strategy;
       }
+      this.shownStrategy = strategy;
+      this.show();
+    });
+  }
+
+  /** What the API refuses shows here, not as a lost view; a 429 is the whole page's to back off from. */
+  private async read(action: () => Promise<void>): Promise<void> {
+    try {
+      await action();
+      this.readError.replaceChildren();
     } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
+      if (!(e instanceof ApiError) || isThrottled(e)) throw e;
       this.readError.replaceChildren(errorBox(e));
     }
   }
@@ -116,7 +160,10 @@ export class StandbyPanel {
     this.readOnly.hidden = writable;
   }
 
-  private show(policy: StandbyPolicy, strategy: ClaimStrategy): void {
+  private show(): void {
+    const policy = this.shownPolicy;
+    const strategy = this.shownStrategy;
+    if (!policy) return;
     const tiers = (policy.Dynamic ?? []).map((t) => `below ${t.BelowPercent}% ×${t.Multiplier}`).join(", ") || "none";
     const windows = (policy.Schedule ?? []).map((w) => `${utc(w.Start)} to ${utc(w.End)}: ${bufferText(w.StandingBy)}`).join("; ") || "none";
     items(this.policy, [
@@ -125,7 +172,7 @@ export class StandbyPanel {
       ["Ramp-down", `${policy.RampDownSeconds ?? "–"} s`],
       ["Schedule", windows],
       ["Scale-in cooldown", `${policy.ScaleInCooldownSeconds ?? "–"} s`],
-      ["Claim strategy", strategy],
+      ["Claim strategy", strategy ?? "–"],
     ]);
     const last = policy.LastEvaluation;
     items(this.evaluation, last ? [
@@ -165,6 +212,9 @@ export class StandbyPanel {
     this.result.replaceChildren("Saving…");
     try {
       await action();
+      // What the put changed is read again at the next refreshes.
+      this.policyDue = true;
+      this.strategyDue = true;
       this.result.replaceChildren(el("span", { class: "ok" }, `${done}.`));
       this.live.now();
     } catch (e) {

@@ -35,17 +35,21 @@ export class Timeline {
     this.element = el("div", {}, el("p", { class: "muted" }, local ? "From the local profile and from what the page saw change." : "From what the page saw change between reads."), this.list);
   }
 
-  async show(instances: Instance[], now: number): Promise<void> {
-    this.observe(instances, now);
-    if (this.local) {
-      for (const e of await this.local.timeline(this.after)) {
-        // Two reads can overlap (an action reads again at once): each entry counts once.
-        if (e.Sequence <= this.after) continue;
-        this.after = e.Sequence;
-        const entry = this.fromProfile(e);
-        if (entry) this.entries.push(entry);
-      }
+  /** Locally, the profile's entries since the last read (one call); the group view reads them when it is their turn. */
+  async readProfile(): Promise<void> {
+    if (!this.local) return;
+    for (const e of await this.local.timeline(this.after)) {
+      // Two reads can overlap (an action reads again at once): each entry counts once.
+      if (e.Sequence <= this.after) continue;
+      this.after = e.Sequence;
+      const entry = this.fromProfile(e);
+      if (entry) this.entries.push(entry);
     }
+  }
+
+  /** The changes in the instances read now, with the entries read so far; no call. */
+  show(instances: Instance[], now: number): void {
+    this.observe(instances, now);
     this.entries.sort((a, b) => b.time - a.time);
     this.entries.splice(KEEP);
     reconcile(this.list, this.entries, (e) => e.key, (e) => el("li", { "data-kind": e.kind }, el("time"), el("span")), (li, e) => {

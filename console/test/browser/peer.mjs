@@ -72,9 +72,19 @@ function operation(target, input) {
 
 /** Gamefleet's own routes the group view reads (the standby panel's probe PUT is refused as an ADMIN's is). */
 function route(method, path) {
-  const match = /^\/game-server-groups\/([^/]+)\/(sessions|standby|claim-strategy)$/.exec(path);
+  const match = /^\/game-server-groups\/([^/]+)\/(sessions|standby|claim-strategy|summary|metrics)$/.exec(path);
   if (!match) return [404, { message: "Not Found" }];
   const [, name, what] = match;
+  // No balancer run of the stand-in gave CloudWatch a count.
+  if (what === "metrics" && method === "GET") return [200, { Period: 60, GameServers: [] }];
+  if (what === "summary" && method === "GET") {
+    const known = PEER_FLEET.groups.find((g) => g.GameServerGroupName === decodeURIComponent(name));
+    if (!known) return [404, { __type: "NotFoundException", Message: `no group ${decodeURIComponent(name)}` }];
+    // As a balancer run a minute ago counted its servers (all AVAILABLE on ACTIVE instances here).
+    const servers = PEER_FLEET.servers.filter((s) => s.GameServerGroupName === known.GameServerGroupName).length;
+    return [200, { GameServerGroup: known, Summary: { AsOf: now - 60, GameServers: servers, Available: servers, Utilized: 0,
+      DrainingAvailable: 0, DrainingUtilized: 0, PercentUtilized: 0, Claimable: servers, Claimed: 0, OnSpotTerminating: 0 } }];
+  }
   if (what === "sessions" && method === "GET") {
     return [200, { Sessions: PEER_FLEET.sessions.filter((s) => s.GameServerGroupName === decodeURIComponent(name)) }];
   }

@@ -169,6 +169,10 @@ public final class FunctionAccess {
                 Tables.GROUPS_BY_CREATION_INDEX), items(GAME_SERVER_INSTANCES, QUERY)), Set.of()));
         // the settings' peers alone: no table.
         put(Routes.LIST_REGIONS.functionName(), new Access(List.of(), Set.of()));
+        // the group's item and its summary's beside it (two GetItems), no listing.
+        put(Routes.DESCRIBE_GROUP_SUMMARY.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET)), Set.of()));
+        // the group's item (a group that is not there is a 404), then CloudWatch's GetMetricData (readsMetrics).
+        put(Routes.DESCRIBE_GROUP_METRICS.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET)), Set.of()));
 
         // the JSON door runs every operation in-process, so it may do what any of them may.
         put(Routes.JSON_DOOR.functionName(), union(Routes.ALL.stream().map(r -> BY_FUNCTION.get(r.functionName())).toList()));
@@ -207,7 +211,7 @@ public final class FunctionAccess {
         // a retiring instance drained as above, its notice's connection cleared when gone (conditional UpdateItem),
         // and an instance at the end of its lifetime ended and forgotten as above; a group's standby
         // buffer (its item beside the group: GetItem, its state a conditional UpdateItem), idle instances
-        // ended for it as drained ones are.
+        // ended for it as drained ones are; the group's summary, its counts (its item beside the group: PutItem).
         trigger(Triggers.BALANCER.functionName(), Set.of(Scaling.DESCRIBE, Scaling.DESCRIBE_INSTANCES, Scaling.BALANCE),
                 new TableAccess(GAME_SERVER_GROUPS, Set.of(GET, PUT, UPDATE), Set.of(Tables.GROUPS_BY_CREATION_INDEX)),
                 new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET, PUT, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
@@ -270,7 +274,18 @@ public final class FunctionAccess {
     private static final Set<String> CALLING_PEERS = Set.of(Routes.CREATE_SESSION.functionName(),
             Routes.LIST_QOS_SERVERS.functionName(), Routes.LIST_REGIONS.functionName());
 
+    /**
+     * The functions that read the groups' metrics back from CloudWatch (GetMetricData, which has
+     * no resource-level permissions: granted on {@code *}).
+     */
+    private static final Set<String> READING_METRICS = Set.of(Routes.DESCRIBE_GROUP_METRICS.functionName());
+
     private FunctionAccess() {}
+
+    /** Whether the function reads the groups' metrics from CloudWatch (cloudwatch:GetMetricData). */
+    public static boolean readsMetrics(String functionName) {
+        return READING_METRICS.contains(functionName);
+    }
 
     /** The access of a push channel route's function. */
     public static Access ofPushRoute(PushChannel.WebSocketRoute route) {

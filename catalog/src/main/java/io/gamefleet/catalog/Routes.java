@@ -109,12 +109,31 @@ public final class Routes {
     public static final ExtensionRoute LIST_REGIONS =
             new ExtensionRoute("ListRegions", "GET", "/regions", Set.of(ADMIN, MATCHMAKER, GAME_SERVER));
 
+    /**
+     * A group as DescribeGameServerGroup answers it and its counts as the balancer's last run
+     * counted them, with that run's time, {@code {"GameServerGroup", "Summary"?: {"AsOf",
+     * "GameServers", "Available", "Utilized", "Claimed", "Claimable", "OnSpotTerminating",
+     * "PercentUtilized", ...}}}: what a console shows of a group without listing its servers.
+     */
+    public static final ExtensionRoute DESCRIBE_GROUP_SUMMARY =
+            new ExtensionRoute("DescribeGameServerGroupSummary", "GET", GROUP + "/summary", Set.of(ADMIN, MATCHMAKER));
+
+    /**
+     * A group's counts over the last hour, as the balancer's runs gave the metrics (CloudWatch's
+     * {@link Catalog#METRICS_NAMESPACE} in AWS, the profile's series locally), oldest first,
+     * {@code {"Period", "GameServers": [{"Time", "Available", "Utilized", "PercentUtilized"}]}}:
+     * what a console's charts start from.
+     */
+    public static final ExtensionRoute DESCRIBE_GROUP_METRICS =
+            new ExtensionRoute("DescribeGameServerGroupMetrics", "GET", GROUP + "/metrics", Set.of(ADMIN, MATCHMAKER));
+
     /** Gamefleet's own routes, beside the operations'. */
     public static final List<ExtensionRoute> EXTENSIONS = List.of(DESCRIBE_GAME_SERVER_PROCESS, CREATE_SESSION,
             DESCRIBE_SESSION, DESCRIBE_GAME_SERVER_SESSION,
             PUT_STANDBY_POLICY, DESCRIBE_STANDBY_POLICY,
             PUT_CLAIM_STRATEGY, DESCRIBE_CLAIM_STRATEGY,
-            LIST_SESSIONS, LIST_QOS_SERVERS, LIST_REGIONS);
+            LIST_SESSIONS, LIST_QOS_SERVERS, LIST_REGIONS, DESCRIBE_GROUP_SUMMARY,
+            DESCRIBE_GROUP_METRICS);
 
     /** AWS JSON 1.1, where boto3, the AWS CLI and the JavaScript SDK send every operation. */
     public static final JsonDoor JSON_DOOR =

@@ -99,7 +99,11 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
                 Map.entry(Routes.DESCRIBE_CLAIM_STRATEGY, new Limit(30, 30)),
                 Map.entry(Routes.LIST_SESSIONS, new Limit(30, 30)),
                 Map.entry(Routes.LIST_QOS_SERVERS, new Limit(30, 30)),
-                Map.entry(Routes.LIST_REGIONS, new Limit(30, 30)));
+                Map.entry(Routes.LIST_REGIONS, new Limit(30, 30)),
+                // A console's read every 2 s per open group view: one GetItem each, far below this.
+                Map.entry(Routes.DESCRIBE_GROUP_SUMMARY, new Limit(30, 30)),
+                // Once per group view opened: each call is a GetMetricData of three metrics.
+                Map.entry(Routes.DESCRIBE_GROUP_METRICS, new Limit(10, 10)));
     }
 
     /**

@@ -36,7 +36,7 @@ class FunctionAccessTest {
         PushChannel.ROUTES.forEach(r -> functions.add(r.functionName()));
         Routes.EXTENSIONS.forEach(e -> functions.add(e.functionName()));
 
-        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(41);
+        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(43);
         functions.forEach(f -> assertThat(FunctionAccess.of(f)).isSameAs(FunctionAccess.all().get(f)));
     }
 

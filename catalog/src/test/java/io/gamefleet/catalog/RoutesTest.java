@@ -71,7 +71,8 @@ class RoutesTest {
                 Routes.DESCRIBE_GAME_SERVER_SESSION,
                 Routes.PUT_STANDBY_POLICY, Routes.DESCRIBE_STANDBY_POLICY,
                 Routes.PUT_CLAIM_STRATEGY, Routes.DESCRIBE_CLAIM_STRATEGY,
-                Routes.LIST_SESSIONS, Routes.LIST_QOS_SERVERS, Routes.LIST_REGIONS);
+                Routes.LIST_SESSIONS, Routes.LIST_QOS_SERVERS, Routes.LIST_REGIONS, Routes.DESCRIBE_GROUP_SUMMARY,
+                Routes.DESCRIBE_GROUP_METRICS);
         for (ExtensionRoute extension : Routes.EXTENSIONS) {
             assertThat(Routes.ALL).noneMatch(r -> (r.method() + " " + r.path()).equals(extension.routeKey())
                     || r.functionName().equals(extension.functionName()));
@@ -126,6 +127,27 @@ class RoutesTest {
         assertThat(FunctionAccess.callsPeers(Routes.LIST_REGIONS.functionName())).isTrue();
         assertThat(FunctionAccess.callsPeers(Routes.CREATE_SESSION.functionName())).isTrue();
         assertThat(FunctionAccess.callsPeers(Routes.DESCRIBE_SESSION.functionName())).isFalse();
+    }
+
+    /** A console's read of a group's header: an ADMIN's or a matchmaker's, two GetItems of the groups table. */
+    @Test
+    void theGroupsSummaryIsAReadOfTheGroupsTableAlone() {
+        assertThat(Routes.DESCRIBE_GROUP_SUMMARY.routeKey()).isEqualTo("GET /game-server-groups/{GameServerGroupName}/summary");
+        assertThat(Routes.DESCRIBE_GROUP_SUMMARY.roles()).containsExactlyInAnyOrder(Role.ADMIN, Role.MATCHMAKER);
+        assertThat(Routes.DESCRIBE_GROUP_SUMMARY.handlerClass()).isEqualTo("io.gamefleet.api.DescribeGameServerGroupSummaryHandler");
+        assertThat(FunctionAccess.of(Routes.DESCRIBE_GROUP_SUMMARY.functionName()).tables())
+                .extracting(t -> t.table()).containsExactly(Tables.GAME_SERVER_GROUPS);
+    }
+
+    /** A console's charts' history: an ADMIN's or a matchmaker's read of the group's item and of CloudWatch alone. */
+    @Test
+    void theGroupsMetricsAreAReadOfCloudWatch() {
+        assertThat(Routes.DESCRIBE_GROUP_METRICS.routeKey()).isEqualTo("GET /game-server-groups/{GameServerGroupName}/metrics");
+        assertThat(Routes.DESCRIBE_GROUP_METRICS.roles()).containsExactlyInAnyOrder(Role.ADMIN, Role.MATCHMAKER);
+        assertThat(FunctionAccess.readsMetrics(Routes.DESCRIBE_GROUP_METRICS.functionName())).isTrue();
+        assertThat(FunctionAccess.readsMetrics(Routes.DESCRIBE_GROUP_SUMMARY.functionName())).isFalse();
+        assertThat(FunctionAccess.of(Routes.DESCRIBE_GROUP_METRICS.functionName()).tables())
+                .extracting(t -> t.table()).containsExactly(Tables.GAME_SERVER_GROUPS);
     }
 
     /** A game server's read of its own server's session (or an ADMIN's), never a matchmaker's. */

@@ -44,17 +44,20 @@ public final class SpotBalancer {
     private final Clock clock;
     private final Consumer<String> log;
     private final StandbyScaler standby;
+    private final GroupSummaryRepository summaries;
 
     /**
      * {@code period}: how often it runs, so that a retiring notice goes out at the last run before
      * the retirement begins; {@code notices}: what the retiring instances' agents are told;
-     * {@code standby}: the groups' standby buffers, kept at each run ({@link StandbyScaler}).
+     * {@code standby}: the groups' standby buffers, kept at each run ({@link StandbyScaler});
+     * {@code summaries}: where each run leaves the group's counts ({@link GroupSummary}).
      */
     public SpotBalancer(GroupRepository groups, GameServerRepository servers, InstanceRepository instances,
             InterruptionRepository interruptions, Compute compute, Metrics metrics, ServiceSettings settings,
             Duration viabilityWindow, double viabilityThreshold, Duration period, Clock clock, Consumer<String> log,
-            InstanceNotices notices, StandbyRepository standby) {
+            InstanceNotices notices, StandbyRepository standby, GroupSummaryRepository summaries) {
         this.standby = new StandbyScaler(standby, compute, settings, log);
+        this.summaries = summaries;
         this.period = period;
         this.notices = notices;
         this.groups = groups;
@@ -250,8 +253,10 @@ public final class SpotBalancer {
 
         tellRetiring(recorded.values(), now);
         GameServerCounts counts = count(all, recorded, now);
+        ProcessCounts processes = processes(all);
         metrics.gameServers(name, counts);
-        metrics.processes(name, processes(all));
+        metrics.processes(name, processes);
+        summaries.save(name, summary(all, recorded, counts, processes, now));
         return new GroupReport(name, swept, plan.nonViableTypes(), drained, retired, terminated, desired, counts);
     }
 
@@ -404,6 +409,32 @@ public final class SpotBalancer {
             }
         }
         return new GameServerCounts(available, utilized, drainingAvailable, drainingUtilized);
+    }
+
+    /**
+     * What a console shows of the group: the counts of this run, and which of the AVAILABLE ones a
+     * claim could take now (no live claim, an ACTIVE instance that is not retiring).
+     */
+    private GroupSummary summary(List<GameServer> all, Map<String, GameServerInstance> recorded,
+            GameServerCounts counts, ProcessCounts processes, Instant now) {
+        long claimable = 0;
+        long claimed = 0;
+        long onSpotTerminating = 0;
+        for (GameServer s : all) {
+            GameServerInstance instance = recorded.get(s.instanceId());
+            InstanceStatus st = instance == null ? s.instanceStatus() : instance.instanceStatus();
+            if (st == InstanceStatus.SPOT_TERMINATING) {
+                onSpotTerminating++;
+            } else if (s.utilizationStatus() != UtilizationStatus.UTILIZED) {
+                if (s.isClaimedAt(now)) {
+                    claimed++;
+                } else if (st == InstanceStatus.ACTIVE
+                        && (instance == null || !settings.lifetime().retiring(instance.launchTime(), now))) {
+                    claimable++;
+                }
+            }
+        }
+        return new GroupSummary(now, all.size(), counts, claimable, claimed, onSpotTerminating, processes);
     }
 
     /** The servers' processes, as their items hold them ({@link ProcessSummary}), counted by state. */

@@ -8,6 +8,7 @@ import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
 import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
 import io.gamefleet.domain.fakes.InMemoryInterruptionRepository;
+import io.gamefleet.domain.fakes.InMemoryGroupSummaryRepository;
 import io.gamefleet.domain.fakes.InMemoryStandbyRepository;
 import io.gamefleet.domain.fakes.MutableClock;
 import io.gamefleet.domain.fakes.RecordingInstanceNotifier;
@@ -68,6 +69,7 @@ final class Fleet {
     final InMemoryInstanceRepository instances = new InMemoryInstanceRepository();
     final InMemoryInterruptionRepository interruptions = new InMemoryInterruptionRepository();
     final InMemoryStandbyRepository standby = new InMemoryStandbyRepository();
+    final InMemoryGroupSummaryRepository summaries = new InMemoryGroupSummaryRepository();
     final FakeCompute compute = new FakeCompute();
     final RecordingMetrics metrics = new RecordingMetrics();
     final RecordingWorkflowStarter workflows = new RecordingWorkflowStarter();
@@ -131,7 +133,7 @@ final class Fleet {
     SpotBalancer balancer(GameServerRepository servers, Compute compute) {
         return new SpotBalancer(groups, servers, instances, interruptions, compute, metrics, settings,
                 VIABILITY_WINDOW, VIABILITY_THRESHOLD, BALANCER_PERIOD, clock, log::add,
-                notices(instances), standby);
+                notices(instances), standby, summaries);
     }
 
     InstanceEvents events() {

@@ -233,7 +233,7 @@ class PushChannelTest {
         });
         new SpotBalancer(fleet.groups, fleet.servers, racing, fleet.interruptions, fleet.compute, fleet.metrics,
                 Fleet.SETTINGS, Fleet.VIABILITY_WINDOW, Fleet.VIABILITY_THRESHOLD, Fleet.BALANCER_PERIOD, fleet.clock, fleet.log::add,
-                fleet.notices(fleet.instances), fleet.standby).runAll();
+                fleet.notices(fleet.instances), fleet.standby, fleet.summaries).runAll();
         assertThat(connection("i-1")).isEqualTo("conn-new");
         assertThat(fleet.server("gs-1").pushConnectionId()).isEqualTo("conn-new");
     }

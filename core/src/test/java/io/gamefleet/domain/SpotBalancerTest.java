@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.gamefleet.domain.GameServerService.Claim;
 import io.gamefleet.domain.InterruptionRepository.Interruption;
 import io.gamefleet.domain.Metrics.GameServerCounts;
+import io.gamefleet.domain.Metrics.ProcessCounts;
 import io.gamefleet.domain.SpotBalancer.GroupReport;
 import io.gamefleet.domain.fakes.FakeCompute;
 import io.gamefleet.domain.fakes.RecordingMetrics.GameServersReport;
@@ -499,6 +500,10 @@ class SpotBalancerTest {
         assertThat(fleet.metrics.gameServers()).containsExactly(new GameServersReport(
                 GROUP, expected));
         assertThat(expected.percentUtilized()).isEqualTo(40.0);
+        // What a console shows without listing: only the unclaimed server on the ACTIVE instance is
+        // claimable; the two on the interrupted instance are in no count.
+        assertThat(fleet.summaries.find(GROUP)).contains(new GroupSummary(fleet.clock.instant(), 7, expected, 1, 1, 2,
+                new ProcessCounts(0, 0, 0, 0, 0)));
     }
 
     @Test

@@ -5,7 +5,6 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.domain.Caller;
-import io.gamefleet.logging.JsonLog;
 import io.gamefleet.wiring.Services;
 import java.util.Map;
 import java.util.Optional;
@@ -24,10 +23,7 @@ public final class DescribeStandbyPolicyHandler extends ExtensionHandler {
     @Override
     protected APIGatewayV2HTTPResponse serve(APIGatewayV2HTTPEvent event, Map<String, String> path, Caller caller,
             Optional<Role> role) {
-        CreateSessionHandler.refuseGameServers(role);
-        noBody(event);
-        String group = member(path, "GameServerGroupName", "GameServerGroupNameOrArn");
-        JsonLog.with("group", group);
+        String group = groupRead(event, path, role);
         return RestJsonProtocol.respond(200, Outputs.standbyResponse(services, services.standby().describe(group)));
     }
 }

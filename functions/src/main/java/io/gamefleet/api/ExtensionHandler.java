@@ -88,6 +88,20 @@ abstract class ExtensionHandler implements RequestHandler<APIGatewayV2HTTPEvent,
         }
     }
 
+    /**
+     * The group of a read that takes no body and that a game server's role may not make (a
+     * matchmaker's or an ADMIN's): its name from the path, held to its shape, and logged.
+     */
+    protected final String groupRead(APIGatewayV2HTTPEvent event, Map<String, String> path, Optional<Role> role) {
+        if (role.equals(Optional.of(Role.GAME_SERVER))) {
+            throw GamefleetException.unauthorized("a game server does not call " + route.name());
+        }
+        noBody(event);
+        String group = member(path, "GameServerGroupName", "GameServerGroupNameOrArn");
+        JsonLog.with("group", group);
+        return group;
+    }
+
     /** A path member, held to its FleetIQ shape before anything is read. */
     protected static String member(Map<String, String> path, String name, String shape) {
         String value = required(path, name);

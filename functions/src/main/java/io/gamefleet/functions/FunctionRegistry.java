@@ -13,6 +13,8 @@ import io.gamefleet.api.DeleteGameServerGroupHandler;
 import io.gamefleet.api.DeregisterGameServerHandler;
 import io.gamefleet.api.DescribeClaimStrategyHandler;
 import io.gamefleet.api.DescribeGameServerGroupHandler;
+import io.gamefleet.api.DescribeGameServerGroupMetricsHandler;
+import io.gamefleet.api.DescribeGameServerGroupSummaryHandler;
 import io.gamefleet.api.DescribeGameServerHandler;
 import io.gamefleet.api.DescribeGameServerInstancesHandler;
 import io.gamefleet.api.DescribeGameServerProcessHandler;
@@ -137,6 +139,10 @@ public final class FunctionRegistry {
             return new ListQosServersHandler(services);
         } else if (route.equals(Routes.LIST_REGIONS)) {
             return new ListRegionsHandler(services);
+        } else if (route.equals(Routes.DESCRIBE_GROUP_SUMMARY)) {
+            return new DescribeGameServerGroupSummaryHandler(services);
+        } else if (route.equals(Routes.DESCRIBE_GROUP_METRICS)) {
+            return new DescribeGameServerGroupMetricsHandler(services);
         }
         throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }

@@ -3,6 +3,8 @@ package io.gamefleet.wiring;
 import io.gamefleet.adapters.autoscaling.AwsAutoScalingCompute;
 import io.gamefleet.adapters.dynamodb.DynamoGameServerRepository;
 import io.gamefleet.adapters.dynamodb.DynamoSessionRepository;
+import io.gamefleet.adapters.cloudwatch.CloudWatchMetricsHistory;
+import io.gamefleet.adapters.dynamodb.DynamoGroupSummaryRepository;
 import io.gamefleet.adapters.dynamodb.DynamoStandbyRepository;
 import io.gamefleet.adapters.lambda.LambdaStandbyEvaluations;
 import io.gamefleet.adapters.dynamodb.DynamoGroupRepository;
@@ -28,6 +30,7 @@ import io.gamefleet.domain.InstanceLimits;
 import io.gamefleet.domain.InstanceNotifier;
 import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
+import io.gamefleet.domain.MetricsHistory;
 import io.gamefleet.domain.PeerRegions;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.StandbyEvaluations;
@@ -62,6 +65,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.apigatewaymanagementapi.ApiGatewayManagementApiClient;
 import software.amazon.awssdk.services.apigatewaymanagementapi.auth.scheme.ApiGatewayManagementApiAuthSchemeProvider;
 import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.ec2.Ec2Client;
 import software.amazon.awssdk.services.lambda.LambdaClient;
@@ -102,6 +106,7 @@ public final class AwsServices {
     private Compute compute;
     private LaunchTemplates launchTemplates;
     private Metrics metrics;
+    private MetricsHistory metricsHistory;
     private StandbyEvaluations standbyEvaluations;
     private AwsCredentialsProvider peerCredentials;
 
@@ -143,6 +148,12 @@ public final class AwsServices {
     /** Another metrics port than EMF lines on standard output. */
     public AwsServices metrics(Metrics metrics) {
         this.metrics = metrics;
+        return this;
+    }
+
+    /** Another history of the metrics than CloudWatch's (the local profile's series). */
+    public AwsServices metricsHistory(MetricsHistory metricsHistory) {
+        this.metricsHistory = metricsHistory;
         return this;
     }
 
@@ -193,6 +204,10 @@ public final class AwsServices {
                 : Lazy.of(() -> new Ec2LaunchTemplates(ec2.get()));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
                 : Lazy.of(() -> new EmfMetrics(clock, System.out::println, setting(Settings.STAGE)));
+        // Built on first use: only the metrics route reads CloudWatch.
+        Supplier<MetricsHistory> historyPort = metricsHistory != null ? () -> metricsHistory
+                : Lazy.of(() -> new CloudWatchMetricsHistory(configure(CloudWatchClient.builder(), endpoint("CLOUDWATCH"),
+                        region, creds, traced).build()));
         DynamoGameServerRepository servers = new DynamoGameServerRepository(dynamoDb, tables);
         Services.Ports ports = new Services.Ports(
                 new DynamoGroupRepository(dynamoDb, enhanced, tables),
@@ -205,7 +220,8 @@ public final class AwsServices {
                         setting(Settings.DELETION_STATE_MACHINE_ARN)),
                 templatesPort, notifier(region, creds),
                 standbyEvaluations != null ? standbyEvaluations : standbyFunction(region, creds),
-                peers(region, creds, traced));
+                peers(region, creds, traced), new DynamoGroupSummaryRepository(dynamoDb, tables),
+                historyPort);
         return new Services(ports, config(region, lifetime), clock, JsonLog::info);
     }
 

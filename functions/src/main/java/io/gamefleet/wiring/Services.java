@@ -7,6 +7,8 @@ import io.gamefleet.domain.GameServerRepository;
 import io.gamefleet.domain.GameServerService;
 import io.gamefleet.domain.GroupLifecycle;
 import io.gamefleet.domain.GroupRepository;
+import io.gamefleet.domain.GroupSummaries;
+import io.gamefleet.domain.GroupSummaryRepository;
 import io.gamefleet.domain.GroupService;
 import io.gamefleet.domain.HealthReports;
 import io.gamefleet.domain.InstanceEvents;
@@ -17,6 +19,7 @@ import io.gamefleet.domain.InterruptionRepository;
 import io.gamefleet.domain.LaunchGuard;
 import io.gamefleet.domain.LaunchTemplates;
 import io.gamefleet.domain.Metrics;
+import io.gamefleet.domain.MetricsHistory;
 import io.gamefleet.domain.PageTokens;
 import io.gamefleet.domain.PushConnections;
 import io.gamefleet.domain.PeerRegions;
@@ -52,7 +55,8 @@ public final class Services {
             StandbyRepository standby, InstanceRepository instances,
             InterruptionRepository interruptions, Supplier<Compute> compute, Supplier<Metrics> metrics,
             WorkflowStarter workflows, Supplier<LaunchTemplates> launchTemplates, Supplier<InstanceNotifier> notifier,
-            StandbyEvaluations standbyEvaluations, PeerRegions peers) {}
+            StandbyEvaluations standbyEvaluations, PeerRegions peers, GroupSummaryRepository summaries,
+            Supplier<MetricsHistory> metricsHistory) {}
 
     /**
      * The deployment's settings, as the functions read them from their environment.
@@ -88,6 +92,7 @@ public final class Services {
     private final HealthReports healthReports;
     private final QosServers qosServers;
     private final PeerRegions peers;
+    private final GroupSummaries summaries;
 
     public Services(Ports ports, Config config, Clock clock, Consumer<String> log) {
         this.clock = clock;
@@ -109,6 +114,7 @@ public final class Services {
         this.peers = ports.peers();
         this.sessionService = new SessionService(gameServerService, ports.groups(), ports.servers(), ports.sessions(),
                 ports.peers(), tokens, settings, clock);
+        this.summaries = new GroupSummaries(groupService, ports.summaries(), ports.metricsHistory(), clock);
         this.standbyService = new StandbyService(ports.groups(), ports.standby(), settings, clock);
         this.pushConnections = new PushConnections(ports.instances(), ports.servers(),
                 settings.instanceLimits().pushMessages(), clock);
@@ -121,7 +127,7 @@ public final class Services {
         this.balancer = Lazy.of(() -> new SpotBalancer(ports.groups(), ports.servers(), ports.instances(),
                 ports.interruptions(), ports.compute().get(), ports.metrics().get(), settings,
                 config.viabilityWindow(), config.viabilityThreshold(), config.balancerPeriod(), clock, log, notices,
-                ports.standby()));
+                ports.standby(), ports.summaries()));
         this.reconciler = new WorkflowReconciler(ports.groups(), groupService, ports.workflows(), clock, log);
         this.instanceEvents = Lazy.of(() -> new InstanceEvents(ports.groups(), ports.instances(), ports.servers(),
                 ports.interruptions(), ports.compute().get(), ports.metrics().get(), config.viabilityWindow(), clock, log));
@@ -151,6 +157,11 @@ public final class Services {
 
     public SessionService sessions() {
         return sessionService;
+    }
+
+    /** A group with its last balancer run's counts ({@code GET .../summary}), and its metrics' last hour ({@code GET .../metrics}). */
+    public GroupSummaries summaries() {
+        return summaries;
     }
 
     public StandbyService standby() {

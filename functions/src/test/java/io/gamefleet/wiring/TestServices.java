@@ -3,12 +3,14 @@ package io.gamefleet.wiring;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
+import io.gamefleet.domain.MetricsHistory;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.fakes.FakeCompute;
 import io.gamefleet.domain.fakes.FakeLaunchTemplates;
 import io.gamefleet.domain.fakes.FakePeerRegions;
 import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
 import io.gamefleet.domain.fakes.InMemoryGroupRepository;
+import io.gamefleet.domain.fakes.InMemoryGroupSummaryRepository;
 import io.gamefleet.domain.fakes.InMemoryInstanceRepository;
 import io.gamefleet.domain.fakes.InMemoryInterruptionRepository;
 import io.gamefleet.domain.fakes.InMemorySessionRepository;
@@ -36,6 +38,10 @@ public final class TestServices {
     public final InMemoryGroupRepository groups = new InMemoryGroupRepository(servers);
     public final InMemorySessionRepository sessions = new InMemorySessionRepository(servers);
     public final InMemoryStandbyRepository standby = new InMemoryStandbyRepository();
+    public final InMemoryGroupSummaryRepository summaries = new InMemoryGroupSummaryRepository();
+    /** What the metrics' history answers: each group's points, whatever the range asked. */
+    public final Map<String, List<MetricsHistory.CountsAt>> history = new java.util.concurrent.ConcurrentHashMap<>();
+    public final MetricsHistory metricsHistory = (group, from, to, period) -> history.getOrDefault(group, List.of());
     public final InMemoryInstanceRepository instances = new InMemoryInstanceRepository();
     public final InMemoryInterruptionRepository interruptions = new InMemoryInterruptionRepository();
     public final FakeCompute compute = new FakeCompute();
@@ -63,7 +69,8 @@ public final class TestServices {
                 Settings.SCALING_GROUP_PREFIX.defaultValue(), AwsServices.instanceLimits(Settings.Setting::defaultValue),
                 AwsServices.lifetime(Settings.Setting::defaultValue));
         services = new Services(new Services.Ports(groups, servers, sessions, standby, instances, interruptions, () -> compute,
-                () -> metrics, workflows, () -> templates, () -> notifier, standbyRequested::add, peers),
+                () -> metrics, workflows, () -> templates, () -> notifier, standbyRequested::add, peers,
+                summaries, () -> metricsHistory),
                 new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, Duration.ofMinutes(1), roles, Set.of(ALLOWED_PROFILE)),
                 clock, log::add);
     }

@@ -255,7 +255,17 @@ final class Functions extends Construct {
         }
         ScalingPermissions.statements(Stack.of(this), access.scaling(), context.names().stage(), launches)
                 .forEach(role::addToPrincipalPolicy);
-        NagRules.function(fn, access.scaling(), context.names().stage(), context.tracing());
+        boolean readsMetrics = FunctionAccess.readsMetrics(name);
+        if (readsMetrics) {
+            // GetMetricData has no resource-level permissions: it is granted on "*" or not at all.
+            role.addToPrincipalPolicy(PolicyStatement.Builder.create()
+                    .sid("ReadGroupMetrics")
+                    .effect(Effect.ALLOW)
+                    .actions(List.of("cloudwatch:GetMetricData"))
+                    .resources(List.of("*"))
+                    .build());
+        }
+        NagRules.function(fn, access.scaling(), context.names().stage(), context.tracing(), readsMetrics);
 
         Alias.Builder alias = Alias.Builder.create(this, id + "Live")
                 .aliasName(LIVE_ALIAS)

@@ -99,6 +99,9 @@ final class NagRules {
             + "protocol version can only be set with a custom domain's ACM certificate. Viewers are redirected to "
             + "HTTPS and modern browsers negotiate TLS 1.2 or 1.3.";
 
+    private static final String METRICS_REASON = "cloudwatch:GetMetricData has no resource-level permissions: the"
+            + " metrics route reads the groups' FleetIQ metrics back for a console's charts, and nothing else.";
+
     private NagRules() {}
 
     /** COG3 on the console's user pool. */
@@ -150,10 +153,13 @@ final class NagRules {
         }
     }
 
-    /** L1 on the function; IAM5 on its role's policy for the Auto Scaling and EC2 wildcards it needs. */
-    static void function(Function fn, Set<Scaling> scaling, String stage, boolean tracing) {
+    /**
+     * L1 on the function; IAM5 on its role's policy for the Auto Scaling and EC2 wildcards it needs,
+     * and CloudWatch's GetMetricData where it reads the metrics back ({@code readsMetrics}).
+     */
+    static void function(Function fn, Set<Scaling> scaling, String stage, boolean tracing, boolean readsMetrics) {
         NagSuppressions.addResourceSuppressions(fn, List.of(suppression("AwsSolutions-L1", L1_REASON)));
-        if (scaling.isEmpty() && !tracing) {
+        if (scaling.isEmpty() && !tracing && !readsMetrics) {
             return;
         }
         List<NagPackSuppression> iam5 = new ArrayList<>();
@@ -163,6 +169,9 @@ final class NagRules {
                         + (scaling.contains(Scaling.READ_LAUNCH_TEMPLATES) ? LAUNCH_TEMPLATES_REASON : "")).strip();
         if (tracing) {
             wildcard = (wildcard + " " + TRACING_REASON).strip();
+        }
+        if (readsMetrics) {
+            wildcard = (wildcard + " " + METRICS_REASON).strip();
         }
         iam5.add(suppression("AwsSolutions-IAM5", wildcard, "Resource::*"));
         Stack stack = Stack.of(fn);

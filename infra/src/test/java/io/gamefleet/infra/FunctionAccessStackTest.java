@@ -53,6 +53,25 @@ class FunctionAccessStackTest extends SynthesizedStack {
         }
     }
 
+    /** GetMetricData has no resource-level permissions: only the metrics route's function has it, on "*". */
+    @Test
+    void onlyTheMetricsRouteReadsCloudWatch() {
+        for (String name : functionNames()) {
+            List<Map<String, Object>> reads = statementsOf(name).stream()
+                    .filter(s -> actions(s).stream().anyMatch(a -> a.startsWith("cloudwatch:"))).toList();
+            if (FunctionAccess.readsMetrics(name)) {
+                assertThat(reads).as(name).singleElement().satisfies(s -> {
+                    assertThat(actions(s)).containsExactly("cloudwatch:GetMetricData");
+                    assertThat(resourcesOf(s)).containsExactly("*");
+                });
+            } else {
+                assertThat(reads).as(name).isEmpty();
+            }
+        }
+        assertThat(functionNames()).filteredOn(FunctionAccess::readsMetrics)
+                .containsExactly(Routes.DESCRIBE_GROUP_METRICS.functionName());
+    }
+
     @Test
     void eachFunctionWritesOnlyToItsOwnLogGroup() {
         for (String name : functionNames()) {

@@ -370,7 +370,7 @@ public final class LocalProfile implements AutoCloseable {
             Optional<AwsCredentialsProvider> peerCredentials) {
         AwsServices built = AwsServices.fromEnvironment(environment).clock(options.clock()).compute(fleet)
                 .launchTemplates(template -> new LaunchTemplates.Resolved(template, Optional.empty()))
-                .metrics(metrics).credentials(credentials).interceptors(interceptors);
+                .metrics(metrics).metricsHistory(metrics).credentials(credentials).interceptors(interceptors);
         peerCredentials.ifPresent(built::peerCredentials);
         return built.build();
     }
