@@ -1,6 +1,7 @@
 package io.gamefleet.adapters.compute;
 
 import io.gamefleet.domain.Compute.ComputeException;
+import java.io.IOException;
 import java.util.Set;
 import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -8,8 +9,8 @@ import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * A compute service's errors as {@link ComputeException}s, for the compute adapters (Auto Scaling,
- * ECS): retryable where the SDK says so or the service's code says "not now", not for a "no"; the
- * message names the service, what was asked and of what.
+ * ECS): retryable where the SDK says so, the service's code says "not now" or it could not be reached,
+ * not for a "no"; the message names the service, what was asked and of what.
  */
 public final class ComputeFailures {
     private final String service;
@@ -32,11 +33,21 @@ public final class ComputeFailures {
 
     public ComputeException failure(String action, String name, SdkException e) {
         String code = errorCode(e);
-        boolean retryable = e.retryable() || (code != null && retryableCodes.contains(code));
+        boolean retryable = e.retryable() || (code != null && retryableCodes.contains(code)) || unreachable(e);
         String message = e instanceof AwsServiceException refused
                 ? service + " refused to " + action + " " + name + ": " + awsMessage(refused)
                 : "Could not reach " + service + " to " + action + " " + name + ": " + e.getMessage();
         return new ComputeException(message, retryable, e);
+    }
+
+    /** The service could not be reached (refused, reset, timed out): it may be reachable again. */
+    private static boolean unreachable(SdkException e) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static String errorCode(SdkException e) {

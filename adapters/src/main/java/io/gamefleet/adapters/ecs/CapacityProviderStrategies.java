@@ -63,6 +63,13 @@ final class CapacityProviderStrategies {
         return !strategy.isEmpty() && strategy.stream().allMatch(i -> FARGATE.equals(i.capacityProvider()));
     }
 
+    /** Whether two strategies are the same, an absent base or weight being 0 (as ECS reads it). */
+    static boolean same(List<CapacityProviderStrategyItem> a, List<CapacityProviderStrategyItem> b) {
+        Function<List<CapacityProviderStrategyItem>, List<List<Object>>> values = s -> s.stream()
+                .map(i -> List.<Object>of(i.capacityProvider(), weight(i), base(i))).toList();
+        return values.apply(a).equals(values.apply(b));
+    }
+
     private static CapacityProviderStrategyItem item(String provider, int weight, int base) {
         CapacityProviderStrategyItem.Builder item = CapacityProviderStrategyItem.builder().capacityProvider(provider)
                 .weight(weight);

@@ -124,12 +124,11 @@ public final class EcsServiceCompute implements Compute {
         List<CapacityProviderStrategyItem> strategy =
                 CapacityProviderStrategies.of(group.containers(), group.balancingStrategy());
         List<String> subnets = group.vpcSubnets().isEmpty() ? cluster.subnets() : group.vpcSubnets();
-        return CreateServiceRequest.builder()
+        CreateServiceRequest.Builder request = CreateServiceRequest.builder()
                 .cluster(cluster.cluster())
                 .serviceName(name)
                 .taskDefinition(taskDefinition)
                 .desiredCount(group.minSize())
-                .capacityProviderStrategy(strategy)
                 // Players reach a Fargate task at its own public address; EC2 tasks' interfaces take none.
                 .networkConfiguration(n -> n.awsvpcConfiguration(a -> {
                     a.subnets(subnets).securityGroups(cluster.securityGroup());
@@ -141,8 +140,9 @@ public final class EcsServiceCompute implements Compute {
                         tag(Catalog.MIN_SIZE_TAG_KEY, String.valueOf(group.minSize())),
                         tag(Catalog.MAX_SIZE_TAG_KEY, String.valueOf(group.maxSize())))
                 .propagateTags(PropagateTags.SERVICE)
-                .enableECSManagedTags(true)
-                .build();
+                .enableECSManagedTags(true);
+        // None given (an empty list is one): ECS uses the cluster's default strategy.
+        return (strategy.isEmpty() ? request : request.capacityProviderStrategy(strategy)).build();
     }
 
     @Override
@@ -229,7 +229,7 @@ public final class EcsServiceCompute implements Compute {
         Service service = requireOwned(scalingGroupName);
         List<CapacityProviderStrategyItem> changed =
                 CapacityProviderStrategies.of(definitions, service.capacityProviderStrategy());
-        if (!changed.equals(service.capacityProviderStrategy())) {
+        if (!CapacityProviderStrategies.same(changed, service.capacityProviderStrategy())) {
             FAILURES.call("change the capacity providers of", scalingGroupName, () -> ecs.updateService(
                     r -> r.cluster(cluster.cluster()).service(scalingGroupName).capacityProviderStrategy(changed)));
         }

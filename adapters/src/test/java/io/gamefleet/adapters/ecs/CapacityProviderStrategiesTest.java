@@ -58,6 +58,16 @@ class CapacityProviderStrategiesTest {
                 .containsExactly(item("FARGATE_SPOT", 1, null));
     }
 
+    @Test
+    void anAbsentBaseOrWeightIsZero() {
+        assertThat(CapacityProviderStrategies.same(List.of(item("FARGATE", 0, null)), List.of(item("FARGATE", 0, 0))))
+                .isTrue();
+        assertThat(CapacityProviderStrategies.same(List.of(CapacityProviderStrategyItem.builder().capacityProvider("FARGATE")
+                .build()), List.of(item("FARGATE", 0, 0)))).isTrue();
+        assertThat(CapacityProviderStrategies.same(List.of(item("FARGATE", 1, 2)), List.of(item("FARGATE", 1, 0)))).isFalse();
+        assertThat(CapacityProviderStrategies.same(List.of(item("FARGATE", 1, null)), List.of())).isFalse();
+    }
+
     private static CapacityProviderStrategyItem item(String provider, int weight, Integer base) {
         return CapacityProviderStrategyItem.builder().capacityProvider(provider).weight(weight).base(base).build();
     }
