@@ -3,6 +3,7 @@ package io.gamefleet.adapters.ecs;
 import io.gamefleet.adapters.compute.ComputeFailures;
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.catalog.ContainerTasks;
+import io.gamefleet.catalog.Settings;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.Compute;
 import io.gamefleet.domain.GameServerGroup;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.ecs.model.AssignPublicIp;
 import software.amazon.awssdk.services.ecs.model.Attachment;
@@ -65,12 +67,27 @@ public final class EcsServiceCompute implements Compute {
     private static final String ENI = "ElasticNetworkInterface";
     /** The task's network interface's addresses, as DescribeTasks names them in its attachment's details. */
     private static final Set<String> ADDRESS_DETAILS = Set.of("privateIPv4Address", "ipv6Address", "privateDnsName");
+    private static final String NETWORK_INTERFACE = "networkInterfaceId";
 
     private final EcsClient ecs;
     private final EcsClusterSettings cluster;
     private final String stage;
     private final UnaryOperator<String> serviceNameOf;
+    private final PublicAddresses publicAddresses;
     private final Clock clock;
+
+    /**
+     * The public addresses of network interfaces, by interface id, which ECS does not report
+     * ({@code Ec2NetworkInterfaces::publicAddresses}; none where tasks have no public address).
+     */
+    @FunctionalInterface
+    public interface PublicAddresses {
+        /** Each described interface's public addresses (none: an empty list); an interface not described is absent. */
+        Map<String, List<String>> of(Collection<String> networkInterfaceIds);
+
+        /** Every interface described, none with a public address: where no EC2 is asked (the local profile). */
+        PublicAddresses NONE = ids -> ids.stream().distinct().collect(Collectors.toMap(id -> id, id -> List.of()));
+    }
 
     /**
      * {@code serviceNameOf}: the service name a game server group's gets
@@ -78,11 +95,12 @@ public final class EcsServiceCompute implements Compute {
      * another's of the same tags; {@code clock}: what a protection's end is compared with.
      */
     public EcsServiceCompute(EcsClient ecs, EcsClusterSettings cluster, String stage,
-            UnaryOperator<String> serviceNameOf, Clock clock) {
+            UnaryOperator<String> serviceNameOf, PublicAddresses publicAddresses, Clock clock) {
         this.ecs = ecs;
         this.cluster = cluster;
         this.stage = stage;
         this.serviceNameOf = serviceNameOf;
+        this.publicAddresses = publicAddresses;
         this.clock = clock;
     }
 
@@ -94,6 +112,10 @@ public final class EcsServiceCompute implements Compute {
     @Override
     public String createScalingGroup(GameServerGroup group) {
         String name = group.autoScalingGroupName();
+        if (cluster.cluster().isEmpty()) {
+            throw new ComputeException("Stage " + stage + " runs no containers (" + Settings.CONTAINER_CLUSTER.environmentVariable()
+                    + " is empty): " + name + " was not created", false, null);
+        }
         Optional<Service> existing = find(name);
         if (existing.isPresent() && ACTIVE.equals(existing.get().status())) {
             if (!owned(existing.get())) {
@@ -174,21 +196,40 @@ public final class EcsServiceCompute implements Compute {
                 protectedUntil.containsKey(t.taskArn()) && protectedUntil.get(t.taskArn()).isAfter(renewBy))).toList();
     }
 
-    /** The tasks' creation times and their network interfaces' addresses. */
+    /**
+     * The tasks' creation times and their network interfaces' addresses: the private ones ECS
+     * names, then the public ones EC2 does ({@link PublicAddresses}). A task is left out, to be
+     * asked of again, until it is RUNNING on an interface EC2 describes: recorded without its
+     * addresses, its game server's ConnectionInfo could never name them.
+     */
     @Override
     public Map<String, LaunchedInstance> launched(String scalingGroupName, Collection<String> instanceIds) {
+        List<Task> asked = tasks(scalingGroupName).stream().filter(t -> RUNNING.equals(t.lastStatus()))
+                .filter(t -> instanceIds.contains(ContainerTasks.instanceId(t.taskArn()))).toList();
+        List<String> interfaces = asked.stream().map(EcsServiceCompute::networkInterface).flatMap(Optional::stream).toList();
+        Map<String, List<String>> publicOnes = interfaces.isEmpty() ? Map.of() : publicAddresses.of(interfaces);
         Map<String, LaunchedInstance> launched = new LinkedHashMap<>();
-        for (Task t : tasks(scalingGroupName)) {
-            String id = ContainerTasks.instanceId(t.taskArn());
-            if (instanceIds.contains(id)) {
-                List<String> addresses = t.attachments().stream().filter(a -> ENI.equals(a.type()))
-                        .map(Attachment::details).flatMap(List::stream)
-                        .filter(d -> ADDRESS_DETAILS.contains(d.name()) && d.value() != null)
-                        .map(KeyValuePair::value).toList();
-                launched.put(id, new LaunchedInstance(t.createdAt(), addresses));
+        for (Task t : asked) {
+            Optional<String> networkInterface = networkInterface(t);
+            if (networkInterface.isPresent() && !publicOnes.containsKey(networkInterface.get())) {
+                continue;
             }
+            List<String> addresses = new ArrayList<>(details(t).stream().filter(d -> ADDRESS_DETAILS.contains(d.name()))
+                    .map(KeyValuePair::value).toList());
+            networkInterface.ifPresent(n -> addresses.addAll(publicOnes.get(n)));
+            launched.put(ContainerTasks.instanceId(t.taskArn()), new LaunchedInstance(t.createdAt(), addresses));
         }
         return launched;
+    }
+
+    private static Optional<String> networkInterface(Task t) {
+        return details(t).stream().filter(d -> NETWORK_INTERFACE.equals(d.name())).map(KeyValuePair::value).findFirst();
+    }
+
+    /** The details (name, value) of the task's network interface attachment. */
+    private static List<KeyValuePair> details(Task t) {
+        return t.attachments().stream().filter(a -> ENI.equals(a.type())).map(Attachment::details)
+                .flatMap(List::stream).filter(d -> d.value() != null && !d.value().isBlank()).toList();
     }
 
     /**
@@ -222,7 +263,8 @@ public final class EcsServiceCompute implements Compute {
 
     /**
      * The balancer's narrowing of the providers (Fargate Spot found not viable) as the service's
-     * strategy; nothing is sent when it is the strategy already.
+     * strategy; nothing is sent when it is the strategy already. A new strategy is a new deployment
+     * of the service: ECS replaces its tasks on it, protected ones once their protection is lifted.
      */
     @Override
     public void setInstanceTypes(String scalingGroupName, List<InstanceDefinition> definitions, BalancingStrategy strategy) {
@@ -231,7 +273,8 @@ public final class EcsServiceCompute implements Compute {
                 CapacityProviderStrategies.of(definitions, service.capacityProviderStrategy());
         if (!CapacityProviderStrategies.same(changed, service.capacityProviderStrategy())) {
             FAILURES.call("change the capacity providers of", scalingGroupName, () -> ecs.updateService(
-                    r -> r.cluster(cluster.cluster()).service(scalingGroupName).capacityProviderStrategy(changed)));
+                    r -> r.cluster(cluster.cluster()).service(scalingGroupName).capacityProviderStrategy(changed)
+                            .forceNewDeployment(true)));
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.catalog.ContainerTasks;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.Compute.ComputeException;
 import io.gamefleet.domain.Compute.ComputeInstance;
@@ -34,7 +35,14 @@ class EcsServiceComputeTest {
 
     private final EcsStub ecs = new EcsStub();
     private final EcsServiceCompute compute = new EcsServiceCompute(ecs.client(), SidecarTaskDefinitionTest.SETTINGS, "prod",
-            group -> "gamefleet-prod_tasks_" + group, Clock.fixed(NOW, ZoneOffset.UTC));
+            group -> "gamefleet-prod_tasks_" + group, this::publicAddresses, Clock.fixed(NOW, ZoneOffset.UTC));
+    /** EC2's answer for the public addresses of the interfaces asked, and what was asked. */
+    private final List<List<String>> askedInterfaces = new java.util.ArrayList<>();
+
+    private Map<String, List<String>> publicAddresses(java.util.Collection<String> interfaces) {
+        askedInterfaces.add(List.copyOf(interfaces));
+        return Map.of("eni-1", List.of("54.20.1.9", "ec2-54-20-1-9.compute-1.amazonaws.com"));
+    }
 
     @AfterEach
     void stop() {
@@ -147,6 +155,19 @@ class EcsServiceComputeTest {
         assertThat(ecs.operations()).doesNotContain("RegisterTaskDefinition", "CreateService");
     }
 
+    @Test
+    void aStageWithoutAClusterCreatesNothing() {
+        EcsClusterSettings none = EcsClusterSettings.from(io.gamefleet.catalog.Settings.Setting::defaultValue, "us-east-1");
+        EcsServiceCompute noContainers = new EcsServiceCompute(ecs.client(), none, "prod", group -> "gamefleet-prod_tasks_" + group,
+                EcsServiceCompute.PublicAddresses.NONE, Clock.fixed(NOW, ZoneOffset.UTC));
+        ComputeException e = catchThrowableOfType(ComputeException.class,
+                () -> noContainers.createScalingGroup(SidecarTaskDefinitionTest.group()));
+        assertThat(e).hasMessage("Stage prod runs no containers (GAMEFLEET_CONTAINER_CLUSTER is empty): " + SERVICE
+                + " was not created");
+        assertThat(e.retryable()).isFalse();
+        assertThat(ecs.calls()).isEmpty();
+    }
+
     // --- Errors -----------------------------------------------------------------------------
 
     @Test
@@ -212,16 +233,37 @@ class EcsServiceComputeTest {
     }
 
     @Test
-    void launchedAnswersTheAskedTasksCreationTimesAndAddresses() {
+    void launchedAnswersTheAskedRunningTasksCreationTimesAndAddresses() {
+        String task3 = TASK_2.replace("fedcba", "abcdef");
+        ecs.answer("ListTasks", "{\"taskArns\": [\"" + TASK_1 + "\", \"" + TASK_2 + "\", \"" + task3 + "\"]}")
+                .answer("DescribeTasks", "{\"tasks\": [" + task(TASK_1, "RUNNING", "FARGATE_SPOT", "us-east-1a") + ", "
+                        + task(TASK_2, "RUNNING", "FARGATE", "us-east-1b") + ", "
+                        + task(task3, "PENDING", "FARGATE", "us-east-1b") + "]}");
+
+        Map<String, LaunchedInstance> launched = compute.launched(SERVICE,
+                List.of("i-0123456789abcdef0", ContainerTasks.instanceId(task3), "i-00000000000000000"));
+
+        assertThat(launched).as("not yet RUNNING: asked again later").containsOnlyKeys("i-0123456789abcdef0");
+        assertThat(launched.get("i-0123456789abcdef0")).isEqualTo(new LaunchedInstance(
+                Instant.parse("2026-12-02T11:00:00.250Z"), List.of("10.0.1.23", "ip-10-0-1-23.ec2.internal",
+                        "54.20.1.9", "ec2-54-20-1-9.compute-1.amazonaws.com")));
+        assertThat(askedInterfaces).as("once, for the asked tasks' interfaces").containsExactly(List.of("eni-1"));
+    }
+
+    @Test
+    void aTaskOnAnInterfaceEc2DoesNotDescribeYetIsLeftOutAndOneWithoutPublicAddressHasItsPrivateOnes() {
         ecs.answer("ListTasks", "{\"taskArns\": [\"" + TASK_1 + "\", \"" + TASK_2 + "\"]}")
                 .answer("DescribeTasks", "{\"tasks\": [" + task(TASK_1, "RUNNING", "FARGATE_SPOT", "us-east-1a") + ", "
                         + task(TASK_2, "RUNNING", "FARGATE", "us-east-1b") + "]}");
+        EcsServiceCompute ec2Lags = new EcsServiceCompute(ecs.client(), SidecarTaskDefinitionTest.SETTINGS, "prod",
+                group -> "gamefleet-prod_tasks_" + group, ids -> Map.of("eni-2", List.of()), Clock.fixed(NOW, ZoneOffset.UTC));
 
-        Map<String, LaunchedInstance> launched = compute.launched(SERVICE, List.of("i-0123456789abcdef0", "i-00000000000000000"));
+        Map<String, LaunchedInstance> launched = ec2Lags.launched(SERVICE, List.of("i-0123456789abcdef0", "i-fedcba9876543210f"));
 
-        assertThat(launched).containsOnlyKeys("i-0123456789abcdef0");
-        assertThat(launched.get("i-0123456789abcdef0")).isEqualTo(new LaunchedInstance(
-                Instant.parse("2026-12-02T11:00:00.250Z"), List.of("10.0.1.23", "ip-10-0-1-23.ec2.internal")));
+        assertThat(launched).containsOnlyKeys("i-fedcba9876543210f");
+        assertThat(launched.get("i-fedcba9876543210f").addresses()).containsExactly("10.0.1.23", "ip-10-0-1-23.ec2.internal");
+        assertThat(EcsServiceCompute.PublicAddresses.NONE.of(List.of("eni-1", "eni-1")))
+                .isEqualTo(Map.of("eni-1", List.of()));
     }
 
     // --- Changes ----------------------------------------------------------------------------
@@ -293,6 +335,7 @@ class EcsServiceComputeTest {
         assertThat(ecs.operations()).containsExactly("DescribeServices", "DescribeServices", "UpdateService");
         assertThat(ecs.only("UpdateService").get("capacityProviderStrategy").toString())
                 .isEqualTo("[{\"capacityProvider\":\"FARGATE\",\"weight\":1,\"base\":2}]");
+        assertThat(ecs.only("UpdateService").get("forceNewDeployment").asBoolean()).isTrue();
     }
 
     @Test
@@ -396,7 +439,8 @@ class EcsServiceComputeTest {
         return "{\"taskArn\": \"" + arn + "\", \"lastStatus\": \"" + lastStatus + "\", \"capacityProviderName\": \"" + provider
                 + "\", \"availabilityZone\": \"" + zone + "\", \"createdAt\": 1796209200.25, \"attachments\": ["
                 + "{\"type\": \"ElasticNetworkInterface\", \"status\": \"ATTACHED\", \"details\": ["
-                + "{\"name\": \"subnetId\", \"value\": \"subnet-a\"}, {\"name\": \"privateIPv4Address\", \"value\": \"10.0.1.23\"},"
+                + "{\"name\": \"subnetId\", \"value\": \"subnet-a\"}, {\"name\": \"networkInterfaceId\", \"value\": \""
+                + (arn.equals(TASK_1) ? "eni-1" : "eni-2") + "\"}, {\"name\": \"privateIPv4Address\", \"value\": \"10.0.1.23\"},"
                 + " {\"name\": \"privateDnsName\", \"value\": \"ip-10-0-1-23.ec2.internal\"}]}]}";
     }
 
