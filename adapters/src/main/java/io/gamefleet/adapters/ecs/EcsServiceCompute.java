@@ -265,10 +265,16 @@ public final class EcsServiceCompute implements Compute {
      * The balancer's narrowing of the providers (Fargate Spot found not viable) as the service's
      * strategy; nothing is sent when it is the strategy already. A new strategy is a new deployment
      * of the service: ECS replaces its tasks on it, protected ones once their protection is lifted.
+     * No definitions (a container group has none of its own: FleetIQ's InstanceDefinitions is empty)
+     * change nothing: an empty strategy would be the cluster's default, which ECS refuses for a
+     * service that names one.
      */
     @Override
     public void setInstanceTypes(String scalingGroupName, List<InstanceDefinition> definitions, BalancingStrategy strategy) {
         Service service = requireOwned(scalingGroupName);
+        if (definitions.isEmpty()) {
+            return;
+        }
         List<CapacityProviderStrategyItem> changed =
                 CapacityProviderStrategies.of(definitions, service.capacityProviderStrategy());
         if (!CapacityProviderStrategies.same(changed, service.capacityProviderStrategy())) {
@@ -359,7 +365,7 @@ public final class EcsServiceCompute implements Compute {
     /** The service, before any change to it: refused unless it is ACTIVE, this stage's and this group's. */
     private Service requireOwned(String name) {
         Service s = find(name).filter(f -> ACTIVE.equals(f.status())).orElseThrow(() -> new ComputeException(
-                "ECS service " + name + " does not exist; it was not changed", false, null));
+                "ECS service " + name + " does not exist or is being deleted; it was not changed", false, null));
         if (!owned(s)) {
             throw new ComputeException("ECS service " + name + " is not Gamefleet's for stage " + stage + " (its "
                     + Catalog.STAGE_TAG_KEY + " and " + Catalog.MANAGED_TAG_KEY + " tags say otherwise); it was not changed",

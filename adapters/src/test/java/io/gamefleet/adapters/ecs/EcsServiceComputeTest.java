@@ -331,8 +331,11 @@ class EcsServiceComputeTest {
                 new InstanceDefinition("FARGATE_SPOT", "1")), BalancingStrategy.SPOT_PREFERRED);
         ecs.answer("DescribeServices", services(service("ACTIVE", 3, 0, "arena", "prod")));
         compute.setInstanceTypes(SERVICE, List.of(new InstanceDefinition("FARGATE", "0")), BalancingStrategy.SPOT_PREFERRED);
+        ecs.answer("DescribeServices", services(service("ACTIVE", 3, 0, "arena", "prod")));
+        compute.setInstanceTypes(SERVICE, List.of(), BalancingStrategy.SPOT_PREFERRED);
 
-        assertThat(ecs.operations()).containsExactly("DescribeServices", "DescribeServices", "UpdateService");
+        assertThat(ecs.operations()).as("the group's own (empty) definitions change nothing")
+                .containsExactly("DescribeServices", "DescribeServices", "UpdateService", "DescribeServices");
         assertThat(ecs.only("UpdateService").get("capacityProviderStrategy").toString())
                 .isEqualTo("[{\"capacityProvider\":\"FARGATE\",\"weight\":1,\"base\":2}]");
         assertThat(ecs.only("UpdateService").get("forceNewDeployment").asBoolean()).isTrue();
