@@ -21,10 +21,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.ecs.model.AssignPublicIp;
 import software.amazon.awssdk.services.ecs.model.Attachment;
 import software.amazon.awssdk.services.ecs.model.CapacityProviderStrategyItem;
+import software.amazon.awssdk.services.ecs.model.ClientException;
 import software.amazon.awssdk.services.ecs.model.CreateServiceRequest;
 import software.amazon.awssdk.services.ecs.model.DesiredStatus;
 import software.amazon.awssdk.services.ecs.model.KeyValuePair;
@@ -256,8 +258,13 @@ public final class EcsServiceCompute implements Compute {
         }
         FAILURES.call("delete", scalingGroupName,
                 () -> ecs.deleteService(r -> r.cluster(cluster.cluster()).service(scalingGroupName).force(true)));
-        FAILURES.call("deregister the task definition of", scalingGroupName,
-                () -> ecs.deregisterTaskDefinition(r -> r.taskDefinition(service.taskDefinition())));
+        try {
+            ecs.deregisterTaskDefinition(r -> r.taskDefinition(service.taskDefinition()));
+        } catch (ClientException e) {
+            // Deregistered already (by a first attempt whose answer was lost): nothing left to do.
+        } catch (SdkException e) {
+            throw FAILURES.failure("deregister the task definition of", scalingGroupName, e);
+        }
         return find(scalingGroupName).map(s -> INACTIVE.equals(s.status())).orElse(true);
     }
 
@@ -312,16 +319,20 @@ public final class EcsServiceCompute implements Compute {
     @Override
     public void setTargetTrackingScaleIn(GameServerGroup group, boolean scaleIn) {}
 
-    /** The desired count first (a decrement), else the service would start a task in its place at once. */
+    /**
+     * The task is stopped first, then the desired count decremented: the other way round, the
+     * service's own scale-in could stop another task for the decrement before this one stops (at
+     * worst this way, it starts a task that the decrement then ends).
+     */
     @Override
     public void terminateInstance(String scalingGroupName, String instanceId, boolean decrementDesiredCapacity) {
         Service service = requireOwned(scalingGroupName);
         String task = requireTask(scalingGroupName, instanceId, "it was not stopped");
+        FAILURES.call("stop " + instanceId + " in", scalingGroupName, () -> ecs.stopTask(
+                r -> r.cluster(cluster.cluster()).task(task).reason("Gamefleet terminated instance " + instanceId)));
         if (decrementDesiredCapacity) {
             updateDesiredCount(scalingGroupName, Math.max(0, service.desiredCount() - 1));
         }
-        FAILURES.call("stop " + instanceId + " in", scalingGroupName, () -> ecs.stopTask(
-                r -> r.cluster(cluster.cluster()).task(task).reason("Gamefleet terminated instance " + instanceId)));
     }
 
     private void updateDesiredCount(String name, int desiredCount) {

@@ -292,13 +292,13 @@ class EcsServiceComputeTest {
     }
 
     @Test
-    void terminationDecrementsTheDesiredCountBeforeItStopsTheTask() {
+    void terminationStopsTheTaskAndThenDecrementsTheDesiredCount() {
         ecs.answer("DescribeServices", services(service("ACTIVE", 3, 0, "arena", "prod")))
                 .answer("ListTasks", "{\"taskArns\": [\"" + TASK_1 + "\"]}");
 
         compute.terminateInstance(SERVICE, "i-0123456789abcdef0", true);
 
-        assertThat(ecs.operations()).containsExactly("DescribeServices", "ListTasks", "UpdateService", "StopTask");
+        assertThat(ecs.operations()).containsExactly("DescribeServices", "ListTasks", "StopTask", "UpdateService");
         assertThat(ecs.only("UpdateService").toString())
                 .isEqualTo("{\"cluster\":\"gamefleet-prod\",\"service\":\"" + SERVICE + "\",\"desiredCount\":2}");
         assertThat(ecs.only("StopTask").toString()).isEqualTo("{\"cluster\":\"gamefleet-prod\",\"task\":\"" + TASK_1
@@ -384,6 +384,19 @@ class EcsServiceComputeTest {
         assertThat(ecs.only("DeleteService").toString())
                 .isEqualTo("{\"cluster\":\"gamefleet-prod\",\"service\":\"" + SERVICE + "\",\"force\":true}");
         assertThat(ecs.only("DeregisterTaskDefinition").toString()).isEqualTo("{\"taskDefinition\":\"" + TASK_DEFINITION + "\"}");
+    }
+
+    @Test
+    void aDefinitionDeregisteredAlreadyIsNoFailureButAnEcsFaultIs() {
+        ecs.answer("DescribeServices", services(service("ACTIVE", 0, 0, "arena", "prod")))
+                .fail("DeregisterTaskDefinition", 400, "ClientException", "The specified task definition is inactive.")
+                .answer("DescribeServices", services(service("DRAINING", 0, 0, "arena", "prod")));
+        assertThat(compute.deleteScalingGroup(SERVICE, true)).isFalse();
+
+        ecs.answer("DescribeServices", services(service("ACTIVE", 0, 0, "arena", "prod")))
+                .fail("DeregisterTaskDefinition", 500, "ServerException", "try later");
+        assertThat(catchThrowableOfType(ComputeException.class, () -> compute.deleteScalingGroup(SERVICE, true)).retryable())
+                .isTrue();
     }
 
     @Test
