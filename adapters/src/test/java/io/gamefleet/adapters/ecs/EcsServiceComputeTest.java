@@ -89,6 +89,7 @@ class EcsServiceComputeTest {
         compute.describeScalingGroup(SERVICE);
 
         EcsStub.Call call = ecs.calls().get(0);
+        assertThat(call.method() + " " + call.path()).isEqualTo("POST /");
         assertThat(call.header("X-Amz-Target")).isEqualTo("AmazonEC2ContainerServiceV20141113.DescribeServices");
         assertThat(call.header("Content-Type")).isEqualTo("application/x-amz-json-1.1");
         assertThat(call.header("Authorization")).startsWith("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/")

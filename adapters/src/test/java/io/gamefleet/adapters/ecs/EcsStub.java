@@ -35,7 +35,7 @@ final class EcsStub implements AutoCloseable {
     static final String CONTENT_TYPE = "application/x-amz-json-1.1";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    record Call(String operation, Map<String, List<String>> headers, JsonNode body) {
+    record Call(String method, String path, String operation, Map<String, List<String>> headers, JsonNode body) {
         String header(String name) {
             return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
                     .map(e -> e.getValue().get(0)).findFirst().orElse(null);
@@ -109,7 +109,8 @@ final class EcsStub implements AutoCloseable {
             byte[] request = exchange.getRequestBody().readAllBytes();
             String operation = target != null && target.startsWith(TARGET_PREFIX)
                     ? target.substring(TARGET_PREFIX.length()) : "<not ECS: " + exchange.getRequestURI() + ">";
-            calls.add(new Call(operation, Map.copyOf(exchange.getRequestHeaders()),
+            calls.add(new Call(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), operation,
+                    Map.copyOf(exchange.getRequestHeaders()),
                     JSON.readTree(request.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : request)));
             Answer answer;
             synchronized (this) {
