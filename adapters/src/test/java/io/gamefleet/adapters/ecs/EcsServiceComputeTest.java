@@ -223,6 +223,21 @@ class EcsServiceComputeTest {
     }
 
     @Test
+    void protectionIsAskedTenTasksAtATime() {
+        List<String> arns = java.util.stream.IntStream.range(0, 12)
+                .mapToObj(n -> TASK_1.substring(0, TASK_1.length() - 2) + String.format("%02x", n)).toList();
+        ecs.answer("DescribeServices", services(service("ACTIVE", 12, 12, "arena", "prod")))
+                .answer("ListTasks", "{\"taskArns\": [\"" + String.join("\", \"", arns) + "\"]}")
+                .answer("DescribeTasks", "{\"tasks\": [" + String.join(", ",
+                        arns.stream().map(a -> task(a, "RUNNING", "FARGATE_SPOT", "us-east-1a")).toList()) + "]}");
+
+        assertThat(compute.describeInstances(SERVICE)).hasSize(12).noneMatch(ComputeInstance::protectedFromScaleIn);
+
+        assertThat(ecs.calls().stream().filter(c -> c.operation().equals("GetTaskProtection"))
+                .map(c -> c.body().get("tasks").size())).containsExactly(10, 2);
+    }
+
+    @Test
     void describeIsEmptyForAMissingInactiveOrForeignService() {
         for (String answer : List.of(missing(), services(service("INACTIVE", 0, 0, "arena", "prod")),
                 services(service("ACTIVE", 1, 0, "arena", "prod-eu")))) {
