@@ -60,6 +60,12 @@ public final class Catalog {
      * stage never reaches another's groups, whatever their names.
      */
     public static final String STAGE_TAG_KEY = "gamefleet:stage";
+    /**
+     * Tags a container group's ECS service holds its sizes in: a service has a desired count only,
+     * which Gamefleet keeps within them.
+     */
+    public static final String MIN_SIZE_TAG_KEY = "gamefleet:min-size";
+    public static final String MAX_SIZE_TAG_KEY = "gamefleet:max-size";
 
     /**
      * What a stage's Auto Scaling groups' names start with, {@code gamefleet-<stage>_}, the game server

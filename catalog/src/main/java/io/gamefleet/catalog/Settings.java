@@ -146,6 +146,33 @@ public final class Settings {
     public static final Setting PEER_TIMEOUT_MILLIS =
             new Setting("GAMEFLEET_PEER_TIMEOUT_MILLIS", "1000", "the time budget of one call to a peer region");
 
+    /**
+     * Container groups' ECS resources ({@link #CONTAINERS}), not in {@link #ALL}: the stack derives
+     * each from what it creates where it runs containers (context containers=true), for the
+     * functions that create and scale container groups; the local profile sets them to its
+     * simulated ECS's. Empty: the stage has none, and no container group can be created.
+     */
+    public static final Setting CONTAINER_CLUSTER =
+            new Setting("GAMEFLEET_CONTAINER_CLUSTER", "", "the ECS cluster container groups' services run in (name or ARN)");
+    public static final Setting CONTAINER_SUBNETS =
+            new Setting("GAMEFLEET_CONTAINER_SUBNETS", "",
+                    "comma-separated subnets of container groups' tasks where a group names no VpcSubnets");
+    public static final Setting CONTAINER_SECURITY_GROUP =
+            new Setting("GAMEFLEET_CONTAINER_SECURITY_GROUP", "", "the security group of container groups' tasks");
+    public static final Setting AGENT_IMAGE =
+            new Setting("GAMEFLEET_AGENT_IMAGE", "", "the image of the agent sidecar container added to every container task");
+    /** Never the studio's: the task role is what the agent sidecar calls Gamefleet with. */
+    public static final Setting TASK_ROLE_ARN =
+            new Setting("GAMEFLEET_TASK_ROLE_ARN", "", "the IAM role of container groups' tasks");
+    public static final Setting TASK_EXECUTION_ROLE_ARN =
+            new Setting("GAMEFLEET_TASK_EXECUTION_ROLE_ARN", "",
+                    "the IAM role ECS pulls container groups' images and writes their logs with");
+    public static final Setting CONTAINER_LOG_GROUP =
+            new Setting("GAMEFLEET_CONTAINER_LOG_GROUP", "", "the CloudWatch Logs group of container groups' containers");
+
+    public static final List<Setting> CONTAINERS = List.of(CONTAINER_CLUSTER, CONTAINER_SUBNETS,
+            CONTAINER_SECURITY_GROUP, AGENT_IMAGE, TASK_ROLE_ARN, TASK_EXECUTION_ROLE_ARN, CONTAINER_LOG_GROUP);
+
     /** The IAM roles whose sessions the JSON door (which API Gateway cannot authorize per operation) admits. */
     public static final Setting ADMIN_ROLE_ARN =
             new Setting("GAMEFLEET_ADMIN_ROLE_ARN", "", "the ADMIN callers' IAM role");

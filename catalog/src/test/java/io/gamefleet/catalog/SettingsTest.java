@@ -24,6 +24,16 @@ class SettingsTest {
     }
 
     @Test
+    void theContainerSettingsAreTheStacksOwnAndNoContextKey() {
+        assertThat(Settings.CONTAINERS).hasSize(7).doesNotHaveDuplicates().doesNotContainAnyElementsOf(Settings.ALL)
+                .allSatisfy(s -> assertThat(s.defaultValue()).as(s.environmentVariable()).isEmpty());
+        assertThat(Settings.CONTAINERS.stream().map(Settings.Setting::environmentVariable)).doesNotHaveDuplicates()
+                .allMatch(v -> v.startsWith("GAMEFLEET_"))
+                .doesNotContainAnyElementsOf(Settings.ALL.stream().map(Settings.Setting::environmentVariable).toList())
+                .contains("GAMEFLEET_CONTAINER_CLUSTER", "GAMEFLEET_TASK_ROLE_ARN", "GAMEFLEET_AGENT_IMAGE");
+    }
+
+    @Test
     void noTwoStagesAndGroupsMakeOneScalingGroupName() {
         assertThat(Catalog.scalingGroupPrefix("prod") + "eu-arena").isEqualTo("gamefleet-prod_eu-arena")
                 .isNotEqualTo(Catalog.scalingGroupPrefix("prod-eu") + "arena");

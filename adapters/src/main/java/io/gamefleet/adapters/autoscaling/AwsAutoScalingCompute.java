@@ -1,5 +1,6 @@
 package io.gamefleet.adapters.autoscaling;
 
+import io.gamefleet.adapters.compute.ComputeFailures;
 import io.gamefleet.adapters.ec2.Ec2Instances;
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.domain.BalancingStrategy;
@@ -29,8 +30,9 @@ import software.amazon.awssdk.services.autoscaling.model.LifecycleState;
  */
 public final class AwsAutoScalingCompute implements Compute {
     /** Error codes that say "not now" rather than "no"; the SDK's own retryable() misses some. */
-    private static final Set<String> RETRYABLE_CODES = Set.of("Throttling", "RequestLimitExceeded",
-            "ServiceUnavailable", "InternalFailure", "ResourceContention", "ScalingActivityInProgress");
+    private static final ComputeFailures FAILURES = new ComputeFailures("Auto Scaling", Set.of("Throttling",
+            "RequestLimitExceeded", "ServiceUnavailable", "InternalFailure", "ResourceContention",
+            "ScalingActivityInProgress"));
     /** Errors of DeleteAutoScalingGroup/UpdateAutoScalingGroup while the group is still busy. */
     private static final Set<String> BUSY_CODES = Set.of("ScalingActivityInProgress", "ResourceInUse");
     /** AutoScalingGroup.status() while a deletion runs; absent otherwise. */
@@ -66,7 +68,7 @@ public final class AwsAutoScalingCompute implements Compute {
             autoScaling.createAutoScalingGroup(ScalingGroupRequests.createRequest(group, stage, maxInstanceLifetime));
         } catch (AwsServiceException e) {
             // A retried workflow step finds the group its first attempt created.
-            if (!"AlreadyExists".equals(errorCode(e))) {
+            if (!"AlreadyExists".equals(ComputeFailures.errorCode(e))) {
                 throw failure("create", name, e);
             }
             existed = true;
@@ -130,7 +132,7 @@ public final class AwsAutoScalingCompute implements Compute {
             }
             autoScaling.deleteAutoScalingGroup(ScalingGroupRequests.deleteRequest(scalingGroupName));
         } catch (AwsServiceException e) {
-            if (errorCode(e) != null && BUSY_CODES.contains(errorCode(e))) {
+            if (ComputeFailures.errorCode(e) != null && BUSY_CODES.contains(ComputeFailures.errorCode(e))) {
                 return false;
             }
             throw failure("delete", scalingGroupName, e);
@@ -236,31 +238,10 @@ public final class AwsAutoScalingCompute implements Compute {
     }
 
     private static <T> T call(String action, String name, Supplier<T> request) {
-        try {
-            return request.get();
-        } catch (SdkException e) {
-            throw failure(action, name, e);
-        }
+        return FAILURES.call(action, name, request);
     }
 
     static ComputeException failure(String action, String name, SdkException e) {
-        String code = errorCode(e);
-        boolean retryable = e.retryable() || (code != null && RETRYABLE_CODES.contains(code));
-        String message = e instanceof AwsServiceException service
-                ? "Auto Scaling refused to " + action + " " + name + ": " + awsMessage(service)
-                : "Could not reach Auto Scaling to " + action + " " + name + ": " + e.getMessage();
-        return new ComputeException(message, retryable, e);
-    }
-
-    private static String errorCode(SdkException e) {
-        return e instanceof AwsServiceException service && service.awsErrorDetails() != null
-                ? service.awsErrorDetails().errorCode()
-                : null;
-    }
-
-    private static String awsMessage(AwsServiceException e) {
-        return e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null
-                ? e.awsErrorDetails().errorMessage()
-                : e.getMessage();
+        return FAILURES.failure(action, name, e);
     }
 }

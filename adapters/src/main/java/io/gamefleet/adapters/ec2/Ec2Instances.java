@@ -26,7 +26,7 @@ import software.amazon.awssdk.services.ec2.model.InstanceNetworkInterface;
 public final class Ec2Instances {
     /** A filter takes at most 200 values. */
     static final int IDS_PER_CALL = 200;
-    private static final Set<String> RETRYABLE_CODES = Set.of("RequestLimitExceeded", "Throttling", "Unavailable",
+    static final Set<String> RETRYABLE_CODES = Set.of("RequestLimitExceeded", "Throttling", "Unavailable",
             "InternalError", "ServiceUnavailable");
 
     private final Ec2Client ec2;
