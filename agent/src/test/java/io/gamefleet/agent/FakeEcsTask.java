@@ -19,13 +19,16 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * What ECS serves the containers of one task, for the sidecar's tests: the task metadata endpoint v4
- * ({@code GET <metadata>/task}, as Fargate answers it) and the ECS agent's task protection endpoint
+ * ({@code GET <metadata>/task}, as Fargate answers it), the ECS agent's task protection endpoint
  * ({@code PUT <agent>/task-protection/v1/state}), which records each request's body with what
- * {@code witness} said at that moment.
+ * {@code witness} said at that moment, and the task role's credentials ({@code GET /v2/credentials/...},
+ * what {@code AWS_CONTAINER_CREDENTIALS_FULL_URI} names), whose access key id is {@link #TASK_ROLE_KEY}.
  */
 final class FakeEcsTask implements AutoCloseable {
     static final String METADATA_PATH = "/v4/5a0ea1e8e1e84d0c9f5d0bd4a5c2b1f3-2531612879";
     static final String AGENT_PATH = "/api/5a0ea1e8e1e84d0c9f5d0bd4a5c2b1f3-2531612879";
+    static final String CREDENTIALS_PATH = "/v2/credentials/3f6a0e2b-7c1d-4e5f-9a8b-0c1d2e3f4a5b";
+    static final String TASK_ROLE_KEY = "ASIATASKROLE";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     final String taskArn;
@@ -49,7 +52,12 @@ final class FakeEcsTask implements AutoCloseable {
                 String path = Request.getPathInContext(request);
                 int status = 404;
                 String body = "{}";
-                if (path.equals(METADATA_PATH + "/task") && request.getMethod().equals("GET")) {
+                if (path.equals(CREDENTIALS_PATH) && request.getMethod().equals("GET")) {
+                    status = 200;
+                    body = JSON.createObjectNode().put("AccessKeyId", TASK_ROLE_KEY).put("SecretAccessKey", "task-role-secret")
+                            .put("Token", "task-role-token").put("Expiration", "2099-01-01T00:00:00Z")
+                            .put("RoleArn", "arn:aws:iam::111122223333:role/gamefleet-task").toString();
+                } else if (path.equals(METADATA_PATH + "/task") && request.getMethod().equals("GET")) {
                     status = 200;
                     body = taskDocument();
                 } else if (path.equals(AGENT_PATH + EcsAgentTaskProtection.PATH) && request.getMethod().equals("PUT")) {
@@ -93,6 +101,10 @@ final class FakeEcsTask implements AutoCloseable {
 
     String metadataUri() {
         return "http://127.0.0.1:" + connector.getLocalPort() + METADATA_PATH;
+    }
+
+    String credentialsUri() {
+        return "http://127.0.0.1:" + connector.getLocalPort() + CREDENTIALS_PATH;
     }
 
     String agentUri() {

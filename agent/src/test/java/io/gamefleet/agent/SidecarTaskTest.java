@@ -144,4 +144,54 @@ class SidecarTaskTest {
         opened.add(agent::close);
         assertThat(log).anyMatch(l -> l.contains("agent of " + ContainerTasks.instanceId(TASK_ARN) + " in g"));
     }
+
+    @Test
+    void asItsTasksProcessItSignsWithTheTaskRoleAndExitsWithZeroOnceItsGameServerIsOver() throws Exception {
+        FakeGamefleet gamefleet = new FakeGamefleet().start();
+        opened.add(gamefleet);
+        FakeEcsTask task = new FakeEcsTask(TASK_ARN, "10.0.3.7", () -> "registered " + gamefleet.registered.keySet()).start();
+        opened.add(task);
+        // The image's one file, as on an instance: the task's environment makes it a sidecar's.
+        Path config = Files.writeString(work.resolve("agent.json"), config(gamefleet).put("mode", "gsdk").toString());
+        Path agentLog = work.resolve("agent.log");
+        ProcessBuilder b = new ProcessBuilder(ChildJvm.java(), "-cp", System.getProperty("java.class.path"),
+                AgentMain.class.getName(), config.toString()).redirectErrorStream(true).redirectOutput(agentLog.toFile());
+        b.environment().clear();
+        b.environment().putAll(Map.of("PATH", System.getenv("PATH"), "GAMEFLEET_AGENT_MODE", "sidecar",
+                TaskMetadata.ENDPOINT_VARIABLE, task.metadataUri(), EcsAgentTaskProtection.ENDPOINT_VARIABLE, task.agentUri(),
+                "AWS_CONTAINER_CREDENTIALS_FULL_URI", task.credentialsUri(), "AWS_EC2_METADATA_DISABLED", "true",
+                "AWS_SHARED_CREDENTIALS_FILE", work.resolve("none").toString(), "AWS_CONFIG_FILE", work.resolve("none").toString()));
+        Process agent = b.start();
+        try {
+            Path gsdkFile = work.resolve("gamefleet/gsdk.json");
+            ChildJvm.await("the GSDK config file", () -> Files.exists(gsdkFile));
+            Path endFile = work.resolve("end-match");
+            List<String> command = new ArrayList<>(List.of(ChildJvm.java()));
+            command.addAll(ChildJvm.args(ScriptedGsdkServer.class, "match-until", endFile.toString()));
+            ProcessBuilder container = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(work.resolve("game-server.log").toFile());
+            container.environment().clear();
+            container.environment().put("GSDK_CONFIG_FILE", gsdkFile.toString());
+            gameServer = container.start();
+
+            ChildJvm.await("registered", () -> gamefleet.registered.size() == 1);
+            String id = gamefleet.registered.keySet().iterator().next();
+            ChildJvm.await("push channel open", gamefleet::pushOpen);
+            assertThat(gamefleet.pushConnects.get(0).get("authorization")).as("the task role's keys, from the container provider")
+                    .startsWith("AWS4-HMAC-SHA256 Credential=" + FakeEcsTask.TASK_ROLE_KEY + "/");
+            Instant now = Instant.now();
+            gamefleet.push(JSON.createObjectNode().put("action", "claimed").put("gameServerGroupName", "g").put("gameServerId", id)
+                    .put("claimedAt", now.toString()).put("claimExpiresAt", now.plusSeconds(60).toString()).toString());
+            ChildJvm.await("the task protected", () -> !task.protectionRequests.isEmpty());
+            Files.writeString(endFile, "");
+            assertThat(agent.waitFor(60, TimeUnit.SECONDS)).as("the sidecar exits: " + ChildJvm.read(agentLog)).isTrue();
+            assertThat(agent.exitValue()).as("so that ECS replaces its task, not as a failure").isZero();
+            assertThat(ChildJvm.read(agentLog)).contains("the task's game server is over; the sidecar exits");
+            assertThat(gamefleet.registered).isEmpty();
+            assertThat(task.protectionRequests).hasSize(2);
+            assertThat(task.protectionRequests.get(1).path("ProtectionEnabled").asBoolean()).isFalse();
+        } finally {
+            agent.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
 }
