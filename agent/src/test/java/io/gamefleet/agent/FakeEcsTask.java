@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
@@ -101,6 +102,19 @@ final class FakeEcsTask implements AutoCloseable {
 
     String metadataUri() {
         return "http://127.0.0.1:" + connector.getLocalPort() + METADATA_PATH;
+    }
+
+    /**
+     * The task's game server container, as ECS starts it once the agent's is up: the scripted GSDK
+     * server ({@code script} its mode and file) with nothing in its environment but GSDK_CONFIG_FILE.
+     */
+    static Process startGameServerContainer(Path gsdkFile, Path output, String... script) throws java.io.IOException {
+        List<String> command = new java.util.ArrayList<>(List.of(ChildJvm.java()));
+        command.addAll(ChildJvm.args(ScriptedGsdkServer.class, script));
+        ProcessBuilder container = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+        container.environment().clear();
+        container.environment().put("GSDK_CONFIG_FILE", gsdkFile.toString());
+        return container.start();
     }
 
     String credentialsUri() {

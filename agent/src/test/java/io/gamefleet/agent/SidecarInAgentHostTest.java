@@ -74,13 +74,8 @@ class SidecarInAgentHostTest {
         Path gsdkFile = work.resolve("gamefleet/gsdk.json");
         ChildJvm.await("the GSDK config file", () -> Files.exists(gsdkFile));
         Path endFile = work.resolve("crash-now");
-        List<String> command = new ArrayList<>(List.of(ChildJvm.java()));
-        command.addAll(ChildJvm.args(ScriptedGsdkServer.class, "crash-standing-by-when", endFile.toString()));
-        ProcessBuilder container = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(work.resolve("game-server.log").toFile());
-        container.environment().clear();
-        container.environment().put("GSDK_CONFIG_FILE", gsdkFile.toString());
-        processes.add(container.start());
+        processes.add(FakeEcsTask.startGameServerContainer(gsdkFile, work.resolve("game-server.log"), "crash-standing-by-when",
+                endFile.toString()));
 
         ChildJvm.await("registered, signed with the keys of its metadataEndpoint", () -> gamefleet.registered.size() == 1);
         String id = gamefleet.registered.keySet().iterator().next();

@@ -87,12 +87,7 @@ class SidecarTaskTest {
         assertThat(JSON.readTree(gsdkFile.toFile()).path("heartbeatEndpoint").asText()).isEqualTo("127.0.0.1:" + agent.gsdkPort());
         Path endFile = work.resolve("end-match");
         Path console = work.resolve("game-server.log");
-        List<String> command = new ArrayList<>(List.of(ChildJvm.java()));
-        command.addAll(ChildJvm.args(ScriptedGsdkServer.class, "match-until", endFile.toString()));
-        ProcessBuilder container = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(console.toFile());
-        container.environment().clear();
-        container.environment().put("GSDK_CONFIG_FILE", gsdkFile.toString());
-        gameServer = container.start();
+        gameServer = FakeEcsTask.startGameServerContainer(gsdkFile, console, "match-until", endFile.toString());
 
         ChildJvm.await("registered at StandingBy", () -> gamefleet.registered.size() == 1);
         String id = gamefleet.registered.keySet().iterator().next();
@@ -166,13 +161,8 @@ class SidecarTaskTest {
             Path gsdkFile = work.resolve("gamefleet/gsdk.json");
             ChildJvm.await("the GSDK config file", () -> Files.exists(gsdkFile));
             Path endFile = work.resolve("end-match");
-            List<String> command = new ArrayList<>(List.of(ChildJvm.java()));
-            command.addAll(ChildJvm.args(ScriptedGsdkServer.class, "match-until", endFile.toString()));
-            ProcessBuilder container = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(work.resolve("game-server.log").toFile());
-            container.environment().clear();
-            container.environment().put("GSDK_CONFIG_FILE", gsdkFile.toString());
-            gameServer = container.start();
+            gameServer = FakeEcsTask.startGameServerContainer(gsdkFile, work.resolve("game-server.log"), "match-until",
+                    endFile.toString());
 
             ChildJvm.await("registered", () -> gamefleet.registered.size() == 1);
             String id = gamefleet.registered.keySet().iterator().next();
