@@ -312,10 +312,13 @@ final class Supervisor {
         }
     }
 
-    /** A server claimed or in a match (or that FleetIQ may hold UTILIZED): what keeps a sidecar's task protected. */
+    /**
+     * A server not ended that is claimed or in a match (or that FleetIQ holds UTILIZED): what keeps a
+     * sidecar's task protected. One that has ended holds no match, whatever FleetIQ still says.
+     */
     boolean holdsMatch() {
         synchronized (lock) {
-            return servers().anyMatch(s -> (!s.ended() && s.inMatch()) || s.registration == ServerRecord.Registration.UTILIZED);
+            return servers().anyMatch(s -> !s.ended() && (s.inMatch() || s.registration == ServerRecord.Registration.UTILIZED));
         }
     }
 

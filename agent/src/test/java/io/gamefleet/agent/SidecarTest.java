@@ -256,4 +256,22 @@ class SidecarTest {
         assertThat(protectionEndpoint.calls).as("the new sidecar protects its task at once, not knowing it was")
                 .hasSize(2).last().asString().startsWith("on 60");
     }
+
+    @Test
+    void aMatchOverWhileFleetIqCannotBeReachedStillReleasesTheTaskAndTheSidecarEnds() {
+        ServerRecord s = standingBy();
+        claim(s);
+        sidecar.tick();
+        beat(s, GameState.StandingBy);
+        beat(s, GameState.Active);
+        api.down = true;
+        beat(s, GameState.Terminating);
+        sidecar.tick();
+        clock.advance(config.timings().terminateNotice());
+        sidecar.tick();
+        sidecar.tick();
+        assertThat(api.registered).as("FleetIQ still holds it UTILIZED: left to its health timeout").containsKey(s.gameServerId);
+        assertThat(protectionEndpoint.calls).as("an ended server holds no match").hasSize(2).last().asString().startsWith("off at ");
+        assertThat(sidecar.over()).isDone();
+    }
 }
