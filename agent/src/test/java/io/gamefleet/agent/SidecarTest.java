@@ -105,6 +105,16 @@ class SidecarTest {
         return s;
     }
 
+    /** StandingBy, claimed, told Active and Active: its task protected. */
+    private ServerRecord inMatch() {
+        ServerRecord s = standingBy();
+        claim(s);
+        sidecar.tick();
+        assertThat(beat(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Active");
+        beat(s, GameState.Active);
+        return s;
+    }
+
     private void claim(ServerRecord s) {
         Instant now = clock.instant();
         supervisor.claimed(new Notices.Claimed(s.gameServerId, "map=dust2", now, now.plusSeconds(60)));
@@ -214,11 +224,7 @@ class SidecarTest {
 
     @Test
     void theAgentsStopTellsTheMatchTerminateDeregistersItAndReleasesTheTask() {
-        ServerRecord s = standingBy();
-        claim(s);
-        sidecar.tick();
-        beat(s, GameState.StandingBy);
-        beat(s, GameState.Active);
+        ServerRecord s = inMatch();
         supervisor.agentStops(); // SIGTERM: a Fargate Spot interruption, or ECS stopping the task
         sidecar.tick();
         assertThat(beat(s, GameState.Active).path("operation").asText()).isEqualTo("Terminate");
@@ -234,11 +240,7 @@ class SidecarTest {
 
     @Test
     void aRestartedSidecarContainerTakesItsGameServerBackWhoseHeartbeatsGoOn() throws Exception {
-        ServerRecord s = standingBy();
-        claim(s);
-        sidecar.tick();
-        beat(s, GameState.StandingBy);
-        beat(s, GameState.Active);
+        ServerRecord s = inMatch();
         sidecar.tick();
         new StateFile(config.workDirectory()).save(supervisor);
         String file = Files.readString(root.resolve("gamefleet/gsdk.json"));
@@ -259,11 +261,7 @@ class SidecarTest {
 
     @Test
     void aMatchOverWhileFleetIqCannotBeReachedStillReleasesTheTaskAndTheSidecarEnds() {
-        ServerRecord s = standingBy();
-        claim(s);
-        sidecar.tick();
-        beat(s, GameState.StandingBy);
-        beat(s, GameState.Active);
+        ServerRecord s = inMatch();
         api.down = true;
         beat(s, GameState.Terminating);
         sidecar.tick();
