@@ -83,7 +83,7 @@ final class ServerFolders {
             Files.setPosixFilePermissions(Files.createDirectory(folder), otherContainer ? ANY_USER : AGENT_ONLY);
         }
         Files.setPosixFilePermissions(Files.createFile(consoleLog), otherContainer ? ANY_USER_FILE : AGENT_ONLY_FILE);
-        s.console = ConsoleOutput.open(consoleLog); // while it is the agent's alone
+        s.console = ConsoleOutput.open(consoleLog); // before it is given to the process's uid
         giveTo(s.uid, consoleLog);
         for (int i = folders.size() - 1; i >= 0; i--) {
             giveTo(s.uid, folders.get(i));
