@@ -3,6 +3,8 @@ package io.gamefleet.agent;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
@@ -55,11 +57,13 @@ public final class Agent implements AutoCloseable {
     private final int gsdkPort;
     private final Duration shutdownBudget;
     private final AgentLog log;
+    /** An ECS task's sidecar's round and end; empty for an instance's agent. */
+    private final Optional<Sidecar> sidecar;
     private boolean shutDown;
 
     private Agent(Supervisor supervisor, Runnable round, GsdkEndpoint endpoint, ScheduledExecutorService scheduler,
             ExecutorService apiThread, FileChannel lockFile, LogArchive archive, PushConnection push,
-            Optional<QosBeacon> qosBeacon, int gsdkPort, Duration shutdownBudget, AgentLog log) {
+            Optional<QosBeacon> qosBeacon, int gsdkPort, Duration shutdownBudget, AgentLog log, Optional<Sidecar> sidecar) {
         this.supervisor = supervisor;
         this.round = round;
         this.endpoint = endpoint;
@@ -72,6 +76,7 @@ public final class Agent implements AutoCloseable {
         this.gsdkPort = gsdkPort;
         this.shutdownBudget = shutdownBudget;
         this.log = log;
+        this.sidecar = sidecar;
     }
 
     /** Waits out a retry's delay; tests give one that does not wait. */
@@ -115,8 +120,12 @@ public final class Agent implements AutoCloseable {
     static Agent start(AgentConfig config, AwsCredentialsProvider credentials, Context context) throws Exception {
         Clock clock = Clock.systemUTC();
         AgentLog log = context.log();
-        ServerUsers users = ServerUsers.decide(config, context.privileges(), log);
-        ServerFolders folders = new ServerFolders(config.workDirectory(), config.serversDirectory());
+        boolean sidecar = config.mode() == AgentConfig.Mode.SIDECAR;
+        // A sidecar's game server runs as its own container's user, which the agent does not choose.
+        ServerUsers users = sidecar ? ServerUsers.agent() : ServerUsers.decide(config, context.privileges(), log);
+        URI ecsAgent = sidecar ? taskEndpoint(config.ecsAgentEndpoint(), EcsAgentTaskProtection.ENDPOINT_VARIABLE,
+                context.environment(), "keeps its ECS task from scale-in through the ECS agent's endpoint") : null;
+        ServerFolders folders = new ServerFolders(config.workDirectory(), config.serversDirectory(), sidecar);
         try {
             folders.prepare();
         } catch (IOException e) {
@@ -131,22 +140,13 @@ public final class Agent implements AutoCloseable {
             if (lockFile.tryLock() == null) {
                 throw new StartFailure("another agent runs on " + config.workDirectory() + "; stop it or give this one another workDirectory");
             }
-            Optional<InstanceMetadata> metadata = metadata(config, context.environment());
-            if (config.instanceId() == null && metadata.isEmpty()) {
+            // A task has no instance metadata of its own: its identity is the task metadata's.
+            Optional<InstanceMetadata> metadata = sidecar ? Optional.empty() : metadata(config, context.environment());
+            if (!sidecar && config.instanceId() == null && metadata.isEmpty()) {
                 throw new StartFailure("no instanceId in the configuration and no instance metadata to read it from");
             }
-            String[] instance = retried("read the instance metadata", config.timings(), context, () -> {
-                try {
-                    String id = config.instanceId() != null ? config.instanceId()
-                            : metadata.get().get(InstanceMetadata.INSTANCE_ID).orElseThrow(() -> new Transient("no instance-id"));
-                    String address = config.connectionAddress() != null ? config.connectionAddress()
-                            : metadata.flatMap(m -> m.get(InstanceMetadata.PUBLIC_IPV4).or(() -> m.get(InstanceMetadata.LOCAL_IPV4)))
-                                    .orElse(GsdkEndpoint.LOOPBACK);
-                    return new String[] {id, address};
-                } catch (RuntimeException e) {
-                    throw new Transient(e.getMessage() + "; set instanceId and connectionAddress, or check metadataEndpoint");
-                }
-            });
+            HttpClient taskHttp = sidecar ? HttpClient.newBuilder().connectTimeout(TaskMetadata.TIMEOUT).build() : null;
+            String[] instance = sidecar ? taskIdentity(config, context, taskHttp) : instanceIdentity(config, metadata, context);
             String instanceId = instance[0];
             String address = instance[1];
             String region = config.region() != null ? config.region() : new DefaultAwsRegionProviderChain().getRegion().id();
@@ -176,7 +176,8 @@ public final class Agent implements AutoCloseable {
             }
             int port = config.gsdkPort() != 0 ? config.gsdkPort() : saved.map(StateFile.Saved::gsdkPort).orElse(0);
             GameServerLaunch launch = new GameServerLaunch(config, instanceId, address, folders, context.environment());
-            ProcessLauncher launcher = new SetsidProcessLauncher(GameServerLaunch.allowed(context.environment()).get("PATH"));
+            ProcessLauncher launcher = sidecar ? new TaskContainerLauncher(clock)
+                    : new SetsidProcessLauncher(GameServerLaunch.allowed(context.environment()).get("PATH"));
             if (users.perServer() && !launcher.canExecute(users.uid(0), config.command(), launch.processPath())) {
                 log.warn("the command " + config.command() + " is not executable by the game servers' uids " + users.range()
                         + " (searched as they search it): they will fail to start. Put the game where every user may read and "
@@ -207,14 +208,25 @@ public final class Agent implements AutoCloseable {
                 }
             });
             log.info("agent of " + instanceId + " in " + config.gameServerGroupName() + ": GSDK endpoint 127.0.0.1:"
-                    + gsdkPort.port + ", " + config.processes() + " x " + config.command() + " (" + config.mode() + ")");
+                    + gsdkPort.port + ", " + (sidecar ? "the ECS task's game server container (sidecar; its GSDK config file "
+                            + config.gsdkConfigFile() + ")" : config.processes() + " x " + config.command() + " (" + config.mode() + ")"));
+            Optional<Sidecar> sidecarRound = Optional.empty();
+            if (sidecar) {
+                ExecutorService protectionThread = Executors.newSingleThreadExecutor(daemon("task-protection"));
+                opened.add(protectionThread::shutdownNow);
+                sidecarRound = Optional.of(new Sidecar(supervisor, new TaskProtection(
+                        new EcsAgentTaskProtection(ecsAgent, taskHttp), protectionThread,
+                        supervisor.lock, clock, new Backoff(config.timings().apiRetryInitial(), config.timings().apiRetryMax(),
+                                context.jitter()), log), clock));
+            }
+            Runnable tick = sidecarRound.<Runnable>map(r -> r::tick).orElse(supervisor::tick);
             Optional<QosBeacon> qosBeacon = config.qosPort() == 0 ? Optional.empty()
                     : QosBeacon.open(new InetSocketAddress(qosAddress(address), config.qosPort()), QosReplyRate.defaults(clock), log);
             qosBeacon.ifPresent(opened::add);
 
             Runnable round = () -> {
                 try {
-                    supervisor.tick();
+                    tick.run();
                     if (supervisor.takeChanged()) {
                         stateFile.save(supervisor);
                     }
@@ -243,7 +255,7 @@ public final class Agent implements AutoCloseable {
                 log.warn("no pushEndpoint: claims and operator shutdowns will not reach this agent");
             }
             return new Agent(supervisor, round, endpoint, scheduler, apiThread, lockFile, archive, push, qosBeacon,
-                    gsdkPort.port, config.timings().shutdownBudget(), log);
+                    gsdkPort.port, config.timings().shutdownBudget(), log, sidecarRound);
         } catch (Exception | Error e) {
             for (AutoCloseable resource : opened) {
                 try {
@@ -254,6 +266,63 @@ public final class Agent implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** An instance's id and address: the config's, else the instance metadata's, read again with backoff while it fails. */
+    private static String[] instanceIdentity(AgentConfig config, Optional<InstanceMetadata> metadata, Context context)
+            throws Exception {
+        return retried("read the instance metadata", config.timings(), context, () -> {
+            try {
+                String id = config.instanceId() != null ? config.instanceId()
+                        : metadata.get().get(InstanceMetadata.INSTANCE_ID).orElseThrow(() -> new Transient("no instance-id"));
+                String address = config.connectionAddress() != null ? config.connectionAddress()
+                        : metadata.flatMap(m -> m.get(InstanceMetadata.PUBLIC_IPV4).or(() -> m.get(InstanceMetadata.LOCAL_IPV4)))
+                                .orElse(GsdkEndpoint.LOOPBACK);
+                return new String[] {id, address};
+            } catch (RuntimeException e) {
+                throw new Transient(e.getMessage() + "; set instanceId and connectionAddress, or check metadataEndpoint");
+            }
+        });
+    }
+
+    /**
+     * A sidecar's instance id and address: the config's when it names both (a sidecar run outside ECS),
+     * else its task's, from the task metadata endpoint, read again with backoff while it fails.
+     */
+    private static String[] taskIdentity(AgentConfig config, Context context, HttpClient http) throws Exception {
+        if (config.instanceId() != null && config.connectionAddress() != null) {
+            return new String[] {config.instanceId(), config.connectionAddress()};
+        }
+        TaskMetadata metadata = new TaskMetadata(taskEndpoint(config.taskMetadataEndpoint(), TaskMetadata.ENDPOINT_VARIABLE,
+                context.environment(), "reads its instance id and address from its ECS task's metadata (Fargate platform 1.4.0 "
+                        + "or later, or the ECS agent on EC2); outside a task, set instanceId and connectionAddress"), http);
+        TaskMetadata.Task task = retried("read the task metadata", config.timings(), context, () -> {
+            try {
+                return metadata.read();
+            } catch (java.io.IOException e) {
+                throw new Transient(e.getMessage());
+            }
+        });
+        context.log().info("ECS task " + task.taskArn() + " in " + task.availabilityZone() + ": instance " + task.instanceId()
+                + ", address " + task.privateIpv4());
+        return new String[] {config.instanceId() != null ? config.instanceId() : task.instanceId(),
+                config.connectionAddress() != null ? config.connectionAddress() : task.privateIpv4()};
+    }
+
+    /**
+     * One of the endpoints ECS names in every container of a task: the config's (several sidecars in
+     * one JVM, as the local profile may run them), else the environment's {@code variable}.
+     */
+    private static URI taskEndpoint(URI configured, String variable, java.util.Map<String, String> environment, String why)
+            throws StartFailure {
+        if (configured != null) {
+            return configured;
+        }
+        String endpoint = environment.get(variable);
+        if (endpoint == null || endpoint.isBlank()) {
+            throw new StartFailure(variable + " is not set: mode \"sidecar\" " + why);
+        }
+        return URI.create(endpoint);
     }
 
     /** What the attempt gives, trying again after 1, 2, 4... s (the API's backoff, jittered) while it fails transiently. */
@@ -297,6 +366,14 @@ public final class Agent implements AutoCloseable {
         return gsdkPort;
     }
 
+    /**
+     * Completes once a sidecar's game server is over: deregistered, archived, its task's protection
+     * released. Never for an instance's agent, whose processes are replaced.
+     */
+    public java.util.concurrent.CompletableFuture<Void> gameServerOver() {
+        return sidecar.map(Sidecar::over).orElseGet(java.util.concurrent.CompletableFuture::new);
+    }
+
     /** Stops the agent and leaves its processes running, as a SIGKILL would (a restart adopts them). */
     @Override
     public void close() throws Exception {
@@ -331,7 +408,7 @@ public final class Agent implements AutoCloseable {
         }
         Instant deadline = Instant.now().plus(shutdownBudget);
         supervisor.agentStops();
-        while (!supervisor.settled() && Instant.now().isBefore(deadline)) {
+        while (!(supervisor.settled() && sidecar.map(Sidecar::protectionSettled).orElse(true)) && Instant.now().isBefore(deadline)) {
             Thread.sleep(TICK.toMillis()); // the rounds go on on the scheduler; real processes ending
         }
         if (!supervisor.settled()) {

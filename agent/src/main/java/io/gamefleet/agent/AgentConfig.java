@@ -1,5 +1,6 @@
 package io.gamefleet.agent;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.gamefleet.catalog.Settings;
 import java.net.URI;
@@ -19,6 +20,8 @@ public record AgentConfig(
         URI apiEndpoint,
         URI pushEndpoint,
         URI metadataEndpoint,
+        URI taskMetadataEndpoint,
+        URI ecsAgentEndpoint,
         String connectionAddress,
         String command,
         List<String> args,
@@ -27,7 +30,9 @@ public record AgentConfig(
         Integer maxGameServersPerInstance,
         Map<String, PortRange> ports,
         String connectionPort,
-        Mode mode,
+        // "Mode" as the container groups' contract (issue 32) spells it; "mode" as every other key is.
+        @JsonAlias("Mode") Mode mode,
+        Path gsdkConfigFile,
         Wrapper wrapper,
         Rebalance rebalance,
         Integer gsdkPort,
@@ -50,6 +55,8 @@ public record AgentConfig(
     public static final long DEFAULT_ARCHIVE_MAX_BYTES = 100L * 1024 * 1024;
     /** Slot i runs as uid and gid {@code runAsUidBase + i}: above the system's and people's ids, below nobody's 65534. */
     public static final int DEFAULT_RUN_AS_UID_BASE = 61000;
+    /** Where a sidecar writes the GSDK config file: the task volume both containers mount, GSDK_CONFIG_FILE's value. */
+    public static final Path DEFAULT_SIDECAR_GSDK_CONFIG_FILE = Path.of("/gamefleet/gsdk.json");
 
     public AgentConfig {
         args = args == null ? List.of() : List.copyOf(args);
@@ -59,6 +66,7 @@ public record AgentConfig(
                 ? Integer.valueOf(Settings.MAX_GAME_SERVERS_PER_INSTANCE.defaultValue()) : maxGameServersPerInstance;
         ports = ports == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ports));
         mode = mode == null ? Mode.GSDK : mode;
+        gsdkConfigFile = gsdkConfigFile == null && mode == Mode.SIDECAR ? DEFAULT_SIDECAR_GSDK_CONFIG_FILE : gsdkConfigFile;
         wrapper = wrapper == null ? new Wrapper(null, null) : wrapper;
         // A recommendation is a risk, not an end: by default the processes are told, and the instance goes on.
         rebalance = rebalance == null ? Rebalance.NOTIFY : rebalance;
@@ -68,7 +76,10 @@ public record AgentConfig(
         qosPort = qosPort == null ? QosBeacon.DEFAULT_PORT : qosPort;
         workDirectory = workDirectory == null ? Path.of("/var/lib/gamefleet-agent") : workDirectory;
         // Not under the work directory: that is the agent's alone (0700), and the processes must reach their folders.
-        serversDirectory = serversDirectory == null ? Path.of("/var/lib/gamefleet-servers") : serversDirectory;
+        // A sidecar's game server is in another container: its folders are on the task volume, beside its config file.
+        serversDirectory = serversDirectory == null
+                ? mode == Mode.SIDECAR && gsdkConfigFile.getParent() != null ? gsdkConfigFile.getParent() : Path.of("/var/lib/gamefleet-servers")
+                : serversDirectory;
         // runAs stays null when not given: the agent picks per-server where it may switch users (RunAs).
         runAsUidBase = runAsUidBase == null ? DEFAULT_RUN_AS_UID_BASE : runAsUidBase;
         // One archive: the folder by default, none when the logs go to a bucket (both given is refused).
@@ -85,7 +96,17 @@ public record AgentConfig(
         /** The game server speaks PlayFab's GSDK protocol to the agent. */
         @JsonProperty("gsdk") GSDK,
         /** A game server with no SDK: ready when it listens or prints a line, healthy while it runs. */
-        @JsonProperty("wrapper") WRAPPER
+        @JsonProperty("wrapper") WRAPPER,
+        /**
+         * An ECS task's sidecar: the one game server speaks the GSDK from another container of the task,
+         * which the agent does not start; the agent ends with it (docs/agent.md, "As an ECS sidecar").
+         */
+        @JsonProperty("sidecar") SIDECAR;
+
+        /** The game server reports its state in GSDK heartbeats, and is answered with the operations. */
+        boolean speaksGsdk() {
+            return this != WRAPPER;
+        }
     }
 
     /** What an EC2 rebalance recommendation does, beyond telling every process (its maintenance fields). */

@@ -42,20 +42,41 @@ public final class AgentConfigReader {
         }
     }
 
+    /** The environment variable that sets the file's {@code mode} (an image's one file serves on an instance and in a task). */
+    static final String MODE_VARIABLE = "GAMEFLEET_AGENT_MODE";
+
     public static AgentConfig read(Path file) {
+        return read(file, Map.of());
+    }
+
+    /** The file, its {@code mode} replaced by {@link #MODE_VARIABLE}'s value where {@code environment} has one. */
+    public static AgentConfig read(Path file, Map<String, String> environment) {
         String text;
         try {
             text = Files.readString(file);
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot read the agent's configuration: " + e.getMessage());
         }
-        return parse(file.toString(), text);
+        return parse(file.toString(), text, environment.get(MODE_VARIABLE));
     }
 
     static AgentConfig parse(String source, String text) {
+        return parse(source, text, null);
+    }
+
+    private static AgentConfig parse(String source, String text, String mode) {
         AgentConfig config;
         try {
-            config = JSON.readValue(text, AgentConfig.class);
+            if (mode == null) {
+                config = JSON.readValue(text, AgentConfig.class);
+            } else {
+                com.fasterxml.jackson.databind.JsonNode tree = JSON.readTree(text);
+                if (tree instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+                    object.remove("Mode");
+                    object.put("mode", mode);
+                }
+                config = tree == null || tree.isMissingNode() || tree.isNull() ? null : JSON.treeToValue(tree, AgentConfig.class);
+            }
         } catch (UnrecognizedPropertyException e) {
             throw new ConfigException(source + ": unknown key \"" + e.getPropertyName() + "\"" + where(e)
                     + "; the keys there are " + e.getKnownPropertyIds().stream().map(String::valueOf).sorted()
@@ -87,8 +108,18 @@ public final class AgentConfigReader {
         if (blank(c.gameServerGroupName())) {
             problems.add("gameServerGroupName is missing: the group the game servers register in");
         }
-        if (blank(c.command())) {
+        if (c.mode() == AgentConfig.Mode.SIDECAR) {
+            sidecarProblems(c, problems);
+        } else if (blank(c.command())) {
             problems.add("command is missing: the game server's executable (its arguments go in args)");
+        }
+        if (c.mode() != AgentConfig.Mode.SIDECAR && c.gsdkConfigFile() != null) {
+            problems.add("gsdkConfigFile is set, and only a sidecar (mode \"sidecar\") has one file at a fixed path: a "
+                    + "process the agent starts gets its own, in its folder");
+        }
+        if (c.mode() != AgentConfig.Mode.SIDECAR && (c.taskMetadataEndpoint() != null || c.ecsAgentEndpoint() != null)) {
+            problems.add("taskMetadataEndpoint or ecsAgentEndpoint is set, and only a sidecar (mode \"sidecar\") runs in an ECS "
+                    + "task: an instance's agent reads the instance metadata (metadataEndpoint)");
         }
         if (c.processes() < 1) {
             problems.add("processes is " + c.processes() + ": it must be at least 1");
@@ -205,6 +236,29 @@ public final class AgentConfigReader {
         backoffBounds(problems, "crashBackoff", t.crashBackoffInitialSeconds(), t.crashBackoffMaxSeconds());
         backoffBounds(problems, "apiRetry", t.apiRetryInitialSeconds(), t.apiRetryMaxSeconds());
         return problems;
+    }
+
+    /** What an ECS task's sidecar cannot have: it starts no process, and serves its task's one game server. */
+    private static void sidecarProblems(AgentConfig c, List<String> problems) {
+        if (c.command() != null || !c.args().isEmpty() || !c.env().isEmpty()) {
+            problems.add("command, args or env is set, and in mode \"sidecar\" the agent starts no process: the game server "
+                    + "is the task's other container (its image's command); remove them");
+        }
+        if (c.processes() != 1) {
+            problems.add("processes is " + c.processes() + ", and in mode \"sidecar\" the agent serves one game server, "
+                    + "its task's game server container: remove processes (ECS runs more tasks for more game servers)");
+        }
+        if (c.runAs() == AgentConfig.RunAs.PER_SERVER) {
+            problems.add("runAs is \"per-server\", and in mode \"sidecar\" the game server runs as its container's user, "
+                    + "which the agent does not choose: remove runAs");
+        }
+        if (c.wrapper().readyPort() != null || c.wrapper().readyLine() != null) {
+            problems.add("wrapper is set, and in mode \"sidecar\" the game server speaks the GSDK: remove wrapper");
+        }
+        if (!c.gsdkConfigFile().isAbsolute() || c.gsdkConfigFile().getParent() == null) {
+            problems.add("gsdkConfigFile " + c.gsdkConfigFile() + " is not an absolute file path on the task volume (the "
+                    + "default: " + AgentConfig.DEFAULT_SIDECAR_GSDK_CONFIG_FILE + ", the game server container's GSDK_CONFIG_FILE)");
+        }
     }
 
     private static void backoffBounds(List<String> problems, String backoff, double initial, double max) {

@@ -25,7 +25,9 @@ import software.amazon.awssdk.core.SdkSystemSetting;
  * grace, KILL of each process group, each deregistered and archived. Each agent signs with its instance profile's
  * keys from its own {@code metadataEndpoint}, through the SDK's instance profile provider, as on EC2.
  * Each agent starts on a thread of its own, so one whose start is retried (its metadata unreadable, its
- * GSDK port busy) holds up no other; a stop ends such a start.
+ * GSDK port busy) holds up no other; a stop ends such a start. A sidecar (mode {@code sidecar}: a
+ * simulated ECS task's agent, its task's endpoints in its file) is stopped once its game server is
+ * over, as {@link AgentMain} exits then, with the line {@code agent host: the sidecar of <id> is over}.
  */
 public final class AgentHostMain {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -96,7 +98,12 @@ public final class AgentHostMain {
                 }
                 var credentials = InstanceProfileCredentialsProvider.builder()
                         .endpoint(config.metadataEndpoint().toString()).build();
-                agent.complete(Agent.start(config, credentials));
+                Agent started = Agent.start(config, credentials);
+                agent.complete(started);
+                started.gameServerOver().thenRun(() -> {
+                    System.err.println("agent host: the sidecar of " + instanceId + " is over (its game server ended): stopping it");
+                    stopInBackground(instanceId);
+                });
             } catch (AgentConfigReader.ConfigException | Agent.StartFailure e) {
                 System.err.println("agent host: the agent of " + instanceId + " cannot start: " + e.getMessage());
             } catch (InterruptedException e) {

@@ -20,7 +20,7 @@ public final class AgentMain {
             System.exit(2);
         }
         try {
-            AgentConfig config = AgentConfigReader.read(Path.of(args[args.length - 1]));
+            AgentConfig config = AgentConfigReader.read(Path.of(args[args.length - 1]), System.getenv());
             if (uids) {
                 System.out.println(gameServerUids(config));
                 return;
@@ -37,7 +37,11 @@ public final class AgentMain {
         return config.runAsUidBase() + "-" + (config.runAsUidBase() + config.processes() - 1);
     }
 
-    /** Runs until the JVM is stopped; a SIGTERM (systemd's stop) ends every process with the graceful sequence first. */
+    /**
+     * Runs until the JVM is stopped; a SIGTERM (systemd's stop, or ECS's stop of a task) ends every
+     * process with the graceful sequence first. A sidecar also exits, with 0, once its game server is
+     * over: its task then stops, and ECS replaces it.
+     */
     static void run(AgentConfig config) throws Exception {
         Agent agent = Agent.start(config, DefaultCredentialsProvider.builder().build());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -47,7 +51,9 @@ public final class AgentMain {
                 System.err.println("gamefleet-agent: the stop failed: " + e);
             }
         }, "agent-stop"));
-        Thread.currentThread().join();
+        agent.gameServerOver().join();
+        System.err.println("gamefleet-agent: the task's game server is over; the sidecar exits");
+        System.exit(0);
     }
 
     /** The GSDK port, known once Jetty listens (the processes of a restarted agent find it in its state file). */

@@ -81,8 +81,11 @@ final class GameServerLaunch {
         Path shared = folders.shared();
         Path certificates = folders.certificates();
         Map<String, Integer> ports = ports(s.slot);
-        Path gsdkFile = folders.writeOwn(s, folders.configFolder(s).resolve(GSDK_CONFIG), JSON.writerWithDefaultPrettyPrinter()
-                .writeValueAsBytes(gsdkConfig(s, gsdkPort, ports, logs, shared, certificates)));
+        byte[] gsdkConfig = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(gsdkConfig(s, gsdkPort, ports, logs, shared,
+                certificates));
+        // A sidecar's game server is started by ECS, with GSDK_CONFIG_FILE set to the one path on the task volume.
+        Path gsdkFile = config.mode() == AgentConfig.Mode.SIDECAR ? folders.writeForContainer(config.gsdkConfigFile(), gsdkConfig)
+                : folders.writeOwn(s, folders.configFolder(s).resolve(GSDK_CONFIG), gsdkConfig);
 
         Map<String, String> env = new TreeMap<>(handedOn);
         env.put("HOME", s.folder.toString());

@@ -37,6 +37,8 @@ final class ProcessSlots {
         int startTimeouts;
         /** The previous process's exit code, when it had one the agent could know. */
         Integer lastExitCode;
+        /** A sidecar's one game server has ended: nothing starts in the slot again (ECS replaces the task). */
+        boolean retired;
         /** Its port of each name of the config's {@code ports}, in their order: every process in it is given them. */
         final Map<String, Integer> ports;
 
@@ -79,6 +81,11 @@ final class ProcessSlots {
         return slots;
     }
 
+    /** Whether every slot is retired: a sidecar's game server has ended. */
+    boolean allRetired() {
+        return Stream.of(slots).allMatch(slot -> slot.retired);
+    }
+
     /** The process running in each slot that has one. */
     Stream<ServerRecord> running() {
         return Stream.of(slots).map(slot -> slot.current).filter(Objects::nonNull);
@@ -90,7 +97,7 @@ final class ProcessSlots {
 
     /** Starts a process in the slot if it has none and its backoff has passed; the new process, or null. */
     ServerRecord startIfDue(Slot slot, Instant now) {
-        if (slot.current != null || now.isBefore(slot.nextStartAt)) {
+        if (slot.current != null || slot.retired || now.isBefore(slot.nextStartAt)) {
             return null;
         }
         // The game server id is public (FleetIQ lists it); the session host id is the process's secret.
@@ -129,11 +136,17 @@ final class ProcessSlots {
         slot.current = null;
         slot.lastExitCode = s.exitCode;
         changed.run();
-        boolean failure = s.stopping() ? s.stopIsFailure
-                : !s.everReady || (s.exitCode != null && s.exitCode != 0) || endedTooSoon(s, now);
         String how = (s.exitCode == null ? "ended" : "exited " + s.exitCode)
                 + (s.state == null ? " before its first heartbeat" : " in state " + s.state)
                 + (s.stopping() ? " (stopped: " + s.stopReason + ")" : "");
+        if (config.mode() == AgentConfig.Mode.SIDECAR) {
+            slot.retired = true;
+            log.info(s.gameServerId + ": " + how + "; the task's game server is over: the agent exits once it is "
+                    + "deregistered and archived, and ECS replaces the task");
+            return;
+        }
+        boolean failure = s.stopping() ? s.stopIsFailure
+                : !s.everReady || (s.exitCode != null && s.exitCode != 0) || endedTooSoon(s, now);
         if (!failure) {
             slot.failures = 0;
             slot.nextStartAt = now;
@@ -189,7 +202,7 @@ final class ProcessSlots {
         }
         s.stopReason = reason;
         s.stopIsFailure = failure;
-        boolean canTell = notice && config.mode() == AgentConfig.Mode.GSDK;
+        boolean canTell = notice && config.mode().speaksGsdk();
         s.termAt = canTell ? now.plus(config.timings().terminateNotice()) : now;
         changed.run();
         log.info(s.gameServerId + ": stopping: " + reason);

@@ -23,6 +23,10 @@ final class ServerFolders {
     static final Set<PosixFilePermission> AGENT_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
     static final Set<PosixFilePermission> TRAVERSABLE = PosixFilePermissions.fromString("rwx--x--x");
     static final Set<PosixFilePermission> READABLE = PosixFilePermissions.fromString("rwxr-xr-x");
+    /** A sidecar's game server folders: its container's user, which the agent does not know, writes its logs there. */
+    static final Set<PosixFilePermission> ANY_USER = PosixFilePermissions.fromString("rwxrwxrwx");
+    static final Set<PosixFilePermission> ANY_USER_FILE = PosixFilePermissions.fromString("rw-rw-rw-");
+    static final Set<PosixFilePermission> READABLE_FILE = PosixFilePermissions.fromString("rw-r--r--");
     static final String SHARED = "shared";
     static final String CERTIFICATES = "certificates";
     /** The ids this agent gives its processes ({@code gs-} and 16 hex digits): nothing else names a folder. */
@@ -32,10 +36,21 @@ final class ServerFolders {
 
     private final Path workDirectory;
     private final Path serversDirectory;
+    /**
+     * The game server runs in another container of an ECS task (a sidecar): as a user the agent does
+     * not know, so its folders are any user's. The task volume they are on is mounted by that task's
+     * two containers alone.
+     */
+    private final boolean otherContainer;
 
     ServerFolders(Path workDirectory, Path serversDirectory) {
+        this(workDirectory, serversDirectory, false);
+    }
+
+    ServerFolders(Path workDirectory, Path serversDirectory, boolean otherContainer) {
         this.workDirectory = workDirectory;
         this.serversDirectory = serversDirectory;
+        this.otherContainer = otherContainer;
     }
 
     /** Creates both directories, or gives them the modes above (an existing folder included). */
@@ -65,10 +80,10 @@ final class ServerFolders {
     void create(ServerRecord s, Path consoleLog) throws IOException {
         List<Path> folders = List.of(s.folder, s.logFolder(), s.logFolder().resolve("_dumps"), configFolder(s));
         for (Path folder : folders) {
-            Files.setPosixFilePermissions(Files.createDirectory(folder), AGENT_ONLY);
+            Files.setPosixFilePermissions(Files.createDirectory(folder), otherContainer ? ANY_USER : AGENT_ONLY);
         }
-        Files.setPosixFilePermissions(Files.createFile(consoleLog), AGENT_ONLY_FILE);
-        s.console = ConsoleOutput.open(consoleLog); // while it is the agent's alone
+        Files.setPosixFilePermissions(Files.createFile(consoleLog), otherContainer ? ANY_USER_FILE : AGENT_ONLY_FILE);
+        s.console = ConsoleOutput.open(consoleLog); // before it is given to the process's uid
         giveTo(s.uid, consoleLog);
         for (int i = folders.size() - 1; i >= 0; i--) {
             giveTo(s.uid, folders.get(i));
@@ -85,6 +100,22 @@ final class ServerFolders {
         Files.write(file, content, StandardOpenOption.TRUNCATE_EXISTING);
         giveTo(s.uid, file);
         return file;
+    }
+
+    /**
+     * A sidecar's GSDK config file at its fixed path (an earlier one replaced): written beside it, then
+     * moved over it at once, so the game server container never reads half of it; readable by its user.
+     */
+    Path writeForContainer(Path file, byte[] content) throws IOException {
+        Path written = Files.createTempFile(file.getParent(), ".gsdk-", ".json");
+        try {
+            Files.write(written, content, StandardOpenOption.TRUNCATE_EXISTING);
+            Files.setPosixFilePermissions(written, READABLE_FILE);
+            return Files.move(written, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(written);
+        }
     }
 
     private static void giveTo(int uid, Path path) throws IOException {

@@ -145,7 +145,7 @@ final class Supervisor {
             if (notReady && !now.isBefore(s.startedAt.plus(t.startTimeout()))) {
                 s.startTimedOut = true;
                 slots.stop(s, "not StandingBy within the start timeout (" + t.startTimeoutSeconds() + " s)", true, false, now);
-            } else if (config.mode() == AgentConfig.Mode.GSDK && s.lastHeartbeat != null
+            } else if (config.mode().speaksGsdk() && s.lastHeartbeat != null
                     && !now.isBefore(s.lastHeartbeat.plus(t.heartbeatTimeout()))) {
                 slots.stop(s, "no heartbeat for " + t.heartbeatTimeoutSeconds() + " s", !s.state.ending(), false, now);
             }
@@ -194,7 +194,7 @@ final class Supervisor {
             }
             s.claim = notice;
             changed = true;
-            log.info(s.gameServerId + ": claimed; UTILIZED first" + (config.mode() == AgentConfig.Mode.GSDK
+            log.info(s.gameServerId + ": claimed; UTILIZED first" + (config.mode().speaksGsdk()
                     ? ", then Active at its next heartbeat" : ""));
             fleet.reconcile(s, now); // the UTILIZED now, not at the next round
         }
@@ -309,6 +309,23 @@ final class Supervisor {
         synchronized (lock) {
             return slots.running().findAny().isEmpty() && archive.idle() && leaving.stream().allMatch(s -> s.archived
                     && (s.finished() || (s.deregisterTried && !s.apiInFlight)));
+        }
+    }
+
+    /**
+     * A server not ended that is claimed or in a match (or that FleetIQ holds UTILIZED): what keeps a
+     * sidecar's task protected. One that has ended holds no match, whatever FleetIQ still says.
+     */
+    boolean holdsMatch() {
+        synchronized (lock) {
+            return servers().anyMatch(s -> !s.ended() && (s.inMatch() || s.registration == ServerRecord.Registration.UTILIZED));
+        }
+    }
+
+    /** A sidecar's game server has ended and is settled (deregistered, archived): the agent may exit. */
+    boolean gameServerOver() {
+        synchronized (lock) {
+            return slots.allRetired() && settled();
         }
     }
 

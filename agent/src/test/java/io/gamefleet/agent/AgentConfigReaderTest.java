@@ -231,4 +231,61 @@ class AgentConfigReaderTest {
         assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
                 "\"processes\": 4, \"mode\": \"docker\""))).isInstanceOf(AgentConfigReader.ConfigException.class);
     }
+
+    private static final String SIDECAR = """
+            {"Mode": "sidecar", "gameServerGroupName": "g", "ports": {"game": {"from": 7777, "to": 7777}}}
+            """;
+
+    @Test
+    void aSidecarTakesTheTaskVolumesGsdkConfigFileAndOneGameServer() {
+        AgentConfig c = AgentConfigReader.parse("agent.json", SIDECAR);
+        assertThat(c.mode()).as("\"Mode\", as the containers' contract spells it").isEqualTo(AgentConfig.Mode.SIDECAR);
+        assertThat(c.gsdkConfigFile()).isEqualTo(java.nio.file.Path.of("/gamefleet/gsdk.json"));
+        assertThat(c.serversDirectory()).as("its game server's folders beside the file, on the task volume")
+                .isEqualTo(java.nio.file.Path.of("/gamefleet"));
+        assertThat(c.processes()).isEqualTo(1);
+        assertThat(c.gsdkPort()).isEqualTo(56001);
+        assertThat(AgentConfigReader.parse("agent.json", SIDECAR.replace("\"Mode\"", "\"mode\"")).mode())
+                .isEqualTo(AgentConfig.Mode.SIDECAR);
+        assertThat(AgentConfigReader.parse("agent.json", MINIMAL).gsdkConfigFile()).as("a launched process's is in its folder").isNull();
+    }
+
+    @Test
+    void gamefleetAgentModeInTheEnvironmentMakesAnInstancesFileASidecars(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("agent.json"),
+                "{\"mode\": \"gsdk\", \"gameServerGroupName\": \"g\", \"ports\": {\"game\": {\"from\": 7777, \"to\": 7777}}}");
+        assertThat(AgentConfigReader.read(file, java.util.Map.of("GAMEFLEET_AGENT_MODE", "sidecar")).mode())
+                .isEqualTo(AgentConfig.Mode.SIDECAR);
+        assertThatThrownBy(() -> AgentConfigReader.read(file, java.util.Map.of()))
+                .as("without it, the file's mode: an instance's agent needs a command").hasMessageContaining("command is missing");
+        assertThatThrownBy(() -> AgentConfigReader.read(file, java.util.Map.of("GAMEFLEET_AGENT_MODE", "docker")))
+                .isInstanceOf(AgentConfigReader.ConfigException.class).hasMessageContaining("[gsdk, sidecar, wrapper]");
+    }
+
+    @Test
+    void aSidecarWithAProcessToStartOrSeveralGameServersIsRefusedWithWhatToRemove() {
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", SIDECAR.replace("\"g\",", "\"g\", \"command\": \"/game\",")))
+                .hasMessageContaining("command, args or env is set, and in mode \"sidecar\" the agent starts no process: the game "
+                        + "server is the task's other container (its image's command); remove them");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", SIDECAR.replace("\"g\",", "\"g\", \"args\": [\"-x\"],")))
+                .hasMessageContaining("command, args or env is set");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", SIDECAR.replace("\"g\",", "\"g\", \"processes\": 2,")
+                .replace("\"to\": 7777", "\"to\": 7778")))
+                .hasMessageContaining("processes is 2, and in mode \"sidecar\" the agent serves one game server, its task's game "
+                        + "server container");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", SIDECAR.replace("\"g\",", "\"g\", \"runAs\": \"per-server\",")))
+                .hasMessageContaining("runAs is \"per-server\", and in mode \"sidecar\" the game server runs as its container's user");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", SIDECAR.replace("\"g\",",
+                "\"g\", \"wrapper\": {\"readyPort\": \"game\"},"))).hasMessageContaining("wrapper is set");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", SIDECAR.replace("\"g\",",
+                "\"g\", \"gsdkConfigFile\": \"gsdk.json\",")))
+                .hasMessageContaining("gsdkConfigFile gsdk.json is not an absolute file path on the task volume");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"gsdkConfigFile\": \"/gamefleet/gsdk.json\"")))
+                .hasMessageContaining("gsdkConfigFile is set, and only a sidecar (mode \"sidecar\") has one");
+        assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
+                "\"processes\": 4, \"ecsAgentEndpoint\": \"http://127.0.0.1:9/api/x\"")))
+                .hasMessageContaining("taskMetadataEndpoint or ecsAgentEndpoint is set, and only a sidecar");
+    }
 }
