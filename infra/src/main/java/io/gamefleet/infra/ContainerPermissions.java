@@ -75,7 +75,7 @@ record ContainerPermissions(Stack stack, String clusterArn, String clusterName, 
                     List.of(serviceArns(), taskDefinitionArns()),
                     Map.of("StringEquals", Map.of("ecs:CreateAction", List.of("CreateService", "RegisterTaskDefinition")))));
             statements.add(ScalingPermissions.statement("PassContainerTaskRoles", List.of("iam:PassRole"), taskRoleArns,
-                    Map.of("StringEquals", Map.of("iam:PassedToService", "ecs-tasks.amazonaws.com"))));
+                    Map.of("StringEquals", Map.of("iam:PassedToService", GameServerContainers.TASKS_PRINCIPAL))));
         }
         return statements;
     }

@@ -85,9 +85,10 @@ final class GameServerContainers extends Construct {
         // GetAuthorizationToken has no resource: the pulls themselves are held to the repositories.
         executionRole.addToPrincipalPolicy(ScalingPermissions.statement("AuthorizeImagePulls",
                 List.of("ecr:GetAuthorizationToken"), List.of("*"), Map.of()));
+        List<String> repositories = imageRepositories(stack, options);
         executionRole.addToPrincipalPolicy(ScalingPermissions.statement("PullImages",
                 List.of("ecr:BatchCheckLayerAvailability", "ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer"),
-                imageRepositories(stack, options), Map.of()));
+                repositories, Map.of()));
         logs.grantWrite(executionRole);
 
         taskRole = software.amazon.awscdk.services.iam.Role.Builder.create(this, "TaskRole")
@@ -115,7 +116,7 @@ final class GameServerContainers extends Construct {
             securityGroup.addIngressRule(players, Port.udpRange(game.from(), game.to()), "game ports (UDP)");
         }
         NagRules.taskSecurityGroup(securityGroup);
-        NagRules.taskRoles(executionRole, taskRole, imageRepositories(stack, options), permissions.taskArns());
+        NagRules.taskRoles(executionRole, taskRole, repositories, permissions.taskArns());
 
         Map<String, String> settings = settings(options);
         for (Map.Entry<String, Function> entry : functions.all().entrySet()) {
@@ -160,7 +161,7 @@ final class GameServerContainers extends Construct {
      * The agent image's repository, and the repositories of this account and region, where a studio's
      * game server images are (named per group, unknown at deployment).
      */
-    static List<String> imageRepositories(Stack stack, ContainerOptions options) {
+    private static List<String> imageRepositories(Stack stack, ContainerOptions options) {
         String agent = "arn:" + Aws.PARTITION + ":ecr:" + options.agentImageRegion() + ":" + options.agentImageAccount()
                 + ":repository/" + options.agentImageRepository();
         String own = stack.formatArn(ArnComponents.builder().service("ecr").resource("repository")
