@@ -78,8 +78,10 @@ final class GameServerContainers extends Construct {
                 .build();
         logs = Logs.group(this, "TaskLogs", "/" + stack.getStackName() + "/containers", context.logRetention());
 
+        // The trust policy ECS documents for an execution role: ECS's agent assumes it, and the
+        // confused-deputy conditions are documented for task roles only.
         executionRole = software.amazon.awscdk.services.iam.Role.Builder.create(this, "TaskExecutionRole")
-                .assumedBy(tasksOfThisAccount(stack))
+                .assumedBy(new ServicePrincipal(TASKS_PRINCIPAL))
                 .description("Gamefleet container groups' task execution: pull the images, write the task log group")
                 .build();
         // GetAuthorizationToken has no resource: the pulls themselves are held to the repositories.
@@ -149,7 +151,7 @@ final class GameServerContainers extends Construct {
                 .description("The security group of the container groups' tasks").build();
     }
 
-    /** ECS tasks, for this account's tasks only (the service's confused-deputy conditions). */
+    /** ECS tasks, for this account's tasks only (the confused-deputy conditions ECS documents for task roles). */
     private static IPrincipal tasksOfThisAccount(Stack stack) {
         return new ServicePrincipal(TASKS_PRINCIPAL).withConditions(Map.of(
                 "StringEquals", Map.of("aws:SourceAccount", stack.getAccount()),

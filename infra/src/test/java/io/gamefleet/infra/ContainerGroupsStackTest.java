@@ -87,18 +87,21 @@ class ContainerGroupsStackTest extends SynthesizedStack {
     }
 
     @Test
-    void bothRolesAreOnlyForThisAccountsEcsTasks() {
-        for (String role : List.of(taskRoleId(), executionRoleId())) {
-            List<Object> trust = listOf(map(props(resources.get(role)).get("AssumeRolePolicyDocument")).get("Statement"));
-            assertThat(trust).hasSize(1);
-            Map<String, Object> statement = map(trust.get(0));
-            assertThat(statement.get("Principal")).isEqualTo(Map.of("Service", "ecs-tasks.amazonaws.com"));
-            assertThat(actions(statement)).containsExactly("sts:AssumeRole");
-            Map<String, Object> conditions = map(statement.get("Condition"));
-            assertThat(conditions.get("StringEquals")).isEqualTo(Map.of("aws:SourceAccount", Map.of("Ref", "AWS::AccountId")));
-            assertThat(render(map(conditions.get("ArnLike")).get("aws:SourceArn")))
-                    .isEqualTo(ecsArn("*"));
-        }
+    void theTaskRoleIsOnlyForThisAccountsTasksAndTheExecutionRoleForEcs() {
+        Map<String, Object> task = onlyTrustStatement(taskRoleId());
+        Map<String, Object> conditions = map(task.get("Condition"));
+        assertThat(conditions.get("StringEquals")).isEqualTo(Map.of("aws:SourceAccount", Map.of("Ref", "AWS::AccountId")));
+        assertThat(render(map(conditions.get("ArnLike")).get("aws:SourceArn"))).isEqualTo(ecsArn("*"));
+        assertThat(onlyTrustStatement(executionRoleId())).doesNotContainKey("Condition");
+    }
+
+    private Map<String, Object> onlyTrustStatement(String role) {
+        List<Object> trust = listOf(map(props(resources.get(role)).get("AssumeRolePolicyDocument")).get("Statement"));
+        assertThat(trust).hasSize(1);
+        Map<String, Object> statement = map(trust.get(0));
+        assertThat(statement.get("Principal")).isEqualTo(Map.of("Service", "ecs-tasks.amazonaws.com"));
+        assertThat(actions(statement)).containsExactly("sts:AssumeRole");
+        return statement;
     }
 
     @Test
