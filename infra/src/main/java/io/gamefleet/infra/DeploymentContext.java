@@ -61,6 +61,16 @@ public final class DeploymentContext {
     public static final String CRASH_LOOP_MINUTES = "crashLoopMinutes";
     /** The stage's peers in other regions, which CreateSession and ListQosServers reach ({@link PeerRegion}). */
     public static final String PEER_REGIONS = "peerRegions";
+    /** Container groups: the stack adds an ECS cluster and what its tasks and functions need ({@link GameServerContainers}). */
+    public static final String CONTAINERS = "containers";
+    /** The agent's image in ECR, the sidecar of every task; required with containers=true. */
+    public static final String AGENT_IMAGE = "agentImage";
+    /** The VPC of the tasks' security group; required with containers=true. */
+    public static final String CONTAINER_VPC_ID = "containerVpcId";
+    /** The subnets tasks run in unless a group names its own (comma-separated); required with containers=true. */
+    public static final String CONTAINER_SUBNETS = "containerSubnets";
+    /** The game servers' ports in the tasks' security group (a port or a range, TCP and UDP). */
+    public static final String CONTAINER_GAME_PORTS = "containerGamePorts";
 
     private static final java.util.regex.Pattern PROFILE_ARN =
             java.util.regex.Pattern.compile("^arn:aws[a-z-]*:iam::\\d{12}:instance-profile/[\\w+=,.@/-]+$");
@@ -68,6 +78,9 @@ public final class DeploymentContext {
             java.util.regex.Pattern.compile("^arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]+$");
 
     static final String DEFAULT_STAGE = "prod";
+
+    /** The agent's example game port range (docs/agent.md's {@code ports}). */
+    static final String DEFAULT_CONTAINER_GAME_PORTS = "7777-7780";
 
     static final String DEFAULT_REMOVAL_POLICY = "retain";
     static final int DEFAULT_LOG_RETENTION_DAYS = 30;
@@ -333,6 +346,17 @@ public final class DeploymentContext {
     /** Whether the stack serves the console (context {@code console}, false by default). */
     boolean console() {
         return bool(CONSOLE, false);
+    }
+
+    /** The container groups' options where context {@code containers} is true (false by default). */
+    Optional<ContainerOptions> containers() {
+        if (!bool(CONTAINERS, false)) {
+            return Optional.empty();
+        }
+        List<String> subnets = java.util.Arrays.stream(string(CONTAINER_SUBNETS, "").split(",")).map(String::trim)
+                .filter(s -> !s.isEmpty()).toList();
+        return Optional.of(new ContainerOptions(string(AGENT_IMAGE, ""), string(CONTAINER_VPC_ID, ""), subnets,
+                ContainerOptions.ports(string(CONTAINER_GAME_PORTS, DEFAULT_CONTAINER_GAME_PORTS))));
     }
 
     /** The console's built files: context {@code consoleDist}, or the folder the console module's build fills. */

@@ -28,6 +28,7 @@ public final class GamefleetStack extends Stack {
     public GamefleetStack(Construct scope, String id, StackProps props) {
         super(scope, id, props);
         DeploymentContext context = new DeploymentContext(getNode());
+        Optional<ContainerOptions> containers = context.containers();
         Monitoring monitoring = new Monitoring(this, "Monitoring", context.alarmEmail(), context.names());
         // The parts' resources keep the logical ids they had when they sat in the stack itself
         // (see LogicalIds), each part's as soon as it is built: the next parts refer to them.
@@ -57,7 +58,10 @@ public final class GamefleetStack extends Stack {
         if (!peers.isEmpty()) {
             PeerRegion.refuseHomeRegion(this, peers);
         }
-        LogicalIds.leaveOut(new CallerPolicies(this, "CallerPolicies", api, push, callerRoles));
+        CallerPolicies callerPolicies = LogicalIds.leaveOut(new CallerPolicies(this, "CallerPolicies", api, push,
+                callerRoles));
+        containers.ifPresent(options -> new GameServerContainers(this, "Containers", context, options,
+                functions, triggers, callerPolicies));
         new AgentInstall(this, "AgentInstall", context, callerRoles);
 
         data.tables().forEach(monitoring::tableAlarm);

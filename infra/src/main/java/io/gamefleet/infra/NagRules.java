@@ -101,8 +101,52 @@ final class NagRules {
 
     private static final String METRICS_REASON = "cloudwatch:GetMetricData has no resource-level permissions: the"
             + " metrics route reads the groups' FleetIQ metrics back for a console's charts, and nothing else.";
+    static final String TASK_PORTS_REASON = "Players anywhere reach the game servers on their game ports, and ping the "
+            + "agent sidecar's QoS beacon on UDP 3075 to choose a region, as FleetIQ's instances are reached: the ports "
+            + "are the game's, the task's only inbound traffic; nothing else is open.";
+    static final String EXECUTION_ROLE_REASON = "ecr:GetAuthorizationToken has no resource-level permissions (the pulls "
+            + "it authorizes are held to the repositories); the game server images are a studio's, named per container "
+            + "group in its task definition and unknown at deployment, so the pulls reach this account's repositories "
+            + "in this region (and the agent image's own repository), read-only.";
+    static final String TASK_PROTECTION_REASON = "A task's id is known only once ECS starts it: the '*' is the task id "
+            + "under this stage's own cluster, for ecs:UpdateTaskProtection alone (the agent sidecar protects its task "
+            + "while its game server is claimed); nothing outside the cluster is reachable.";
+    static final String CONTAINER_FUNCTION_REASON = "ECS's task definition actions (Describe, Register, "
+            + "DeregisterTaskDefinition) accept no resource-level permissions, and ecs:ListTasks is authorized on "
+            + "container instances, which Fargate tasks have none of (held to the stage's cluster by the ecs:cluster "
+            + "condition); the services' '*' is the group name after this stage's prefix in this stage's own cluster, "
+            + "the tasks' '*' a task id in it, the task definitions' the revision of a group's family, tagged on "
+            + "create only.";
 
     private NagRules() {}
+
+    /** EC23 on the tasks' security group: the game's ports are open to players. */
+    static void taskSecurityGroup(IConstruct securityGroup) {
+        NagSuppressions.addResourceSuppressions(securityGroup, List.of(suppression("AwsSolutions-EC23", TASK_PORTS_REASON)));
+    }
+
+    /** IAM5 on the execution role's image pulls and the task role's protection of the cluster's tasks. */
+    static void taskRoles(IRole execution, IRole task, List<String> repositories, String taskArns) {
+        Stack stack = Stack.of(execution);
+        List<String> pulls = new ArrayList<>(List.of("Resource::*"));
+        repositories.stream().map(r -> finding(stack, r)).filter(f -> f.contains("*")).forEach(pulls::add);
+        NagSuppressions.addResourceSuppressions(defaultPolicy(execution), List.of(suppression("AwsSolutions-IAM5",
+                EXECUTION_ROLE_REASON, pulls.toArray(String[]::new))));
+        NagSuppressions.addResourceSuppressions(defaultPolicy(task), List.of(suppression("AwsSolutions-IAM5",
+                TASK_PROTECTION_REASON, finding(stack, taskArns))));
+    }
+
+    /** IAM5 on a compute function's ECS statements ({@link ContainerPermissions}). */
+    static void containerFunction(Function fn, ContainerPermissions permissions, Set<Scaling> scaling) {
+        Stack stack = Stack.of(fn);
+        List<String> wildcards = new ArrayList<>(List.of("Resource::*", finding(stack, permissions.serviceArns()),
+                finding(stack, permissions.taskArns())));
+        if (scaling.contains(Scaling.CREATE)) {
+            wildcards.add(finding(stack, permissions.taskDefinitionArns()));
+        }
+        NagSuppressions.addResourceSuppressions(defaultPolicy(fn.getRole()), List.of(suppression("AwsSolutions-IAM5",
+                CONTAINER_FUNCTION_REASON, wildcards.toArray(String[]::new))));
+    }
 
     /** COG3 on the console's user pool. */
     static void consoleUsers(IConstruct userPool) {

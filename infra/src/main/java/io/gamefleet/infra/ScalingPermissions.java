@@ -143,7 +143,8 @@ final class ScalingPermissions {
                 .arnFormat(ArnFormat.COLON_RESOURCE_NAME).build());
     }
 
-    private static PolicyStatement statement(String sid, List<String> actions, List<String> resources,
+    /** An Allow statement, with its conditions where it has any. */
+    static PolicyStatement statement(String sid, List<String> actions, List<String> resources,
             Map<String, ?> conditions) {
         PolicyStatement.Builder b = PolicyStatement.Builder.create().sid(sid).effect(Effect.ALLOW)
                 .actions(actions).resources(resources);

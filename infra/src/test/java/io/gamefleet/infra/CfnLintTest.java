@@ -22,8 +22,8 @@ import software.amazon.awscdk.assertions.Template;
 
 /**
  * The template passes cfn-lint in every region docs/deploy.md says Gamefleet supports, and with peer
- * regions (their template rule) too, where cfn-lint is installed (it is a Python tool, not a Maven
- * artifact): skipped with the reason elsewhere.
+ * regions (their template rule) and container groups too, where cfn-lint is installed (it is a Python
+ * tool, not a Maven artifact): skipped with the reason elsewhere.
  */
 class CfnLintTest {
     @TempDir
@@ -44,6 +44,12 @@ class CfnLintTest {
     @Test
     void theTemplateWithTheConsoleIsValid() throws Exception {
         lint(ConsoleSiteStackTest.withConsole(), List.of("us-east-1", "ap-southeast-7"));
+    }
+
+    /** Container groups add ECS, EC2 security groups and IAM, which every supported region has: two regions suffice. */
+    @Test
+    void theTemplateWithContainerGroupsIsValid() throws Exception {
+        lint(ContainerGroupsStackTest.withContainers(), List.of("us-east-1", "ap-southeast-7"));
     }
 
     private static void lint(Map<String, Object> context, List<String> regions) throws Exception {

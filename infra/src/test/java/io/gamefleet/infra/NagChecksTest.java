@@ -24,7 +24,7 @@ import software.amazon.awscdk.cxapi.SynthesisMessage;
 /**
  * The app's cdk-nag AwsSolutions checks: no unsuppressed error, and no warning either, with the
  * default context, with peer regions (whose AssumeRole statements name their roles, no wildcard) and
- * with the console (console=true).
+ * with the console (console=true) and with container groups (containers=true).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NagChecksTest {
@@ -35,6 +35,8 @@ class NagChecksTest {
     private Annotations peeredAnnotations;
     private Annotations consoleAnnotations;
     private Map<String, Object> consoleResources;
+    private Annotations containerAnnotations;
+    private Map<String, Object> containerResources;
     private Map<String, Object> resources;
 
     @BeforeAll
@@ -46,6 +48,9 @@ class NagChecksTest {
         GamefleetStack console = checked(ConsoleSiteStackTest.withConsole());
         consoleAnnotations = Annotations.fromStack(console);
         consoleResources = cast(Template.fromStack(console).toJSON().get("Resources"));
+        GamefleetStack containers = checked(ContainerGroupsStackTest.withContainers());
+        containerAnnotations = Annotations.fromStack(containers);
+        containerResources = cast(Template.fromStack(containers).toJSON().get("Resources"));
     }
 
     private static GamefleetStack checked(Map<String, Object> context) {
@@ -56,7 +61,7 @@ class NagChecksTest {
 
     @Test
     void noUnsuppressedErrors() {
-        for (Annotations checked : List.of(annotations, peeredAnnotations, consoleAnnotations)) {
+        for (Annotations checked : List.of(annotations, peeredAnnotations, consoleAnnotations, containerAnnotations)) {
             List<SynthesisMessage> errors = checked.findError("*", Match.stringLikeRegexp("AwsSolutions-.*"));
             assertThat(errors.stream().map(NagChecksTest::describe).toList()).isEmpty();
         }
@@ -64,7 +69,7 @@ class NagChecksTest {
 
     @Test
     void noUnsuppressedWarnings() {
-        for (Annotations checked : List.of(annotations, peeredAnnotations, consoleAnnotations)) {
+        for (Annotations checked : List.of(annotations, peeredAnnotations, consoleAnnotations, containerAnnotations)) {
             List<SynthesisMessage> warnings = checked.findWarning("*", Match.stringLikeRegexp("AwsSolutions-.*"));
             assertThat(warnings.stream().map(NagChecksTest::describe).toList()).isEmpty();
         }
@@ -81,6 +86,9 @@ class NagChecksTest {
         assertThat(suppressedRules(consoleResources)).containsExactlyInAnyOrder("AwsSolutions-L1", "AwsSolutions-IAM5",
                 "AwsSolutions-SMG4", "AwsSolutions-SQS3", "AwsSolutions-S1", "AwsSolutions-APIG4", "AwsSolutions-COG3",
                 "AwsSolutions-CFR1", "AwsSolutions-CFR2", "AwsSolutions-CFR4");
+        // The containers' (NagRules): EC23 the game ports open to players, IAM5 ECS's and ECR's wildcards.
+        assertThat(suppressedRules(containerResources)).containsExactlyInAnyOrder("AwsSolutions-L1", "AwsSolutions-IAM5",
+                "AwsSolutions-SMG4", "AwsSolutions-SQS3", "AwsSolutions-S1", "AwsSolutions-APIG4", "AwsSolutions-EC23");
     }
 
     private static Set<String> suppressedRules(Map<String, Object> resources) {

@@ -1,0 +1,186 @@
+package io.gamefleet.infra;
+
+import io.gamefleet.catalog.Catalog;
+import io.gamefleet.catalog.FunctionAccess;
+import io.gamefleet.catalog.Role;
+import io.gamefleet.catalog.Triggers;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
+import software.amazon.awscdk.Aws;
+import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.ec2.IVpc;
+import software.amazon.awscdk.services.ec2.Peer;
+import software.amazon.awscdk.services.ec2.Port;
+import software.amazon.awscdk.services.ec2.SecurityGroup;
+import software.amazon.awscdk.services.ec2.Vpc;
+import software.amazon.awscdk.services.ec2.VpcAttributes;
+import software.amazon.awscdk.services.ecs.Cluster;
+import software.amazon.awscdk.services.ecs.ContainerInsights;
+import software.amazon.awscdk.services.iam.IPrincipal;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.constructs.Construct;
+
+/**
+ * What container groups run on (context {@code containers=true}): the stage's ECS cluster with
+ * the FARGATE and FARGATE_SPOT capacity providers and Container Insights, the tasks' two roles, their
+ * log group and security group; the ECS permissions of the functions that manage compute
+ * ({@link ContainerPermissions}) and the settings they read; and the rule that hands the cluster's
+ * stopped tasks to the function that handles EC2's interruptions.
+ *
+ * <p>The task role may do what the GAME_SERVER role may (its caller policy: the game server routes
+ * and the push channel's {@code $connect}) and protect the cluster's tasks, which the agent sidecar does
+ * through the ECS agent's endpoint. A task role session is named after its task (the task id), as
+ * an instance profile session is after its instance. The execution role only pulls images and writes the
+ * log group.
+ */
+final class GameServerContainers extends Construct {
+    /** The settings the functions read (the catalog's Settings names). */
+    static final String CLUSTER_SETTING = "GAMEFLEET_CONTAINER_CLUSTER";
+    static final String SUBNETS_SETTING = "GAMEFLEET_CONTAINER_SUBNETS";
+    static final String SECURITY_GROUP_SETTING = "GAMEFLEET_CONTAINER_SECURITY_GROUP";
+    static final String AGENT_IMAGE_SETTING = "GAMEFLEET_AGENT_IMAGE";
+    static final String TASK_ROLE_SETTING = "GAMEFLEET_TASK_ROLE_ARN";
+    static final String EXECUTION_ROLE_SETTING = "GAMEFLEET_TASK_EXECUTION_ROLE_ARN";
+    static final String LOG_GROUP_SETTING = "GAMEFLEET_CONTAINER_LOG_GROUP";
+
+    /** The agent's QoS beacon port (its default qosPort, PlayFab's), which clients ping over UDP. */
+    static final int QOS_PORT = 3075;
+    /** ECS's task state changes, of this cluster's tasks that are stopping or stopped. */
+    static final String TASK_STATE_CHANGE = "ECS Task State Change";
+    static final String TASKS_PRINCIPAL = "ecs-tasks.amazonaws.com";
+
+    private final Cluster cluster;
+    private final software.amazon.awscdk.services.iam.Role taskRole;
+    private final software.amazon.awscdk.services.iam.Role executionRole;
+    private final LogGroup logs;
+    private final SecurityGroup securityGroup;
+
+    GameServerContainers(Construct scope, String id, DeploymentContext context, ContainerOptions options,
+            Functions functions, EventTriggers triggers, CallerPolicies callerPolicies) {
+        super(scope, id);
+        Stack stack = Stack.of(this);
+        StageNames names = context.names();
+        // Imported by id, not looked up: synthesis stays offline. The cluster and the security group
+        // only need its id (the zones are the template's, unused by either).
+        IVpc vpc = Vpc.fromVpcAttributes(this, "Vpc", VpcAttributes.builder().vpcId(options.vpcId())
+                .availabilityZones(stack.getAvailabilityZones()).build());
+        cluster = Cluster.Builder.create(this, "Cluster")
+                .clusterName(names.of(Catalog.FUNCTION_PREFIX + "containers"))
+                .vpc(vpc)
+                .containerInsightsV2(ContainerInsights.ENABLED)
+                .enableFargateCapacityProviders(true)
+                .build();
+        logs = Logs.group(this, "TaskLogs", "/" + stack.getStackName() + "/containers", context.logRetention());
+
+        // The trust policy ECS documents for an execution role: ECS's agent assumes it, and the
+        // confused-deputy conditions are documented for task roles only.
+        executionRole = software.amazon.awscdk.services.iam.Role.Builder.create(this, "TaskExecutionRole")
+                .assumedBy(new ServicePrincipal(TASKS_PRINCIPAL))
+                .description("Gamefleet container groups' task execution: pull the images, write the task log group")
+                .build();
+        // GetAuthorizationToken has no resource: the pulls themselves are held to the repositories.
+        executionRole.addToPrincipalPolicy(ScalingPermissions.statement("AuthorizeImagePulls",
+                List.of("ecr:GetAuthorizationToken"), List.of("*"), Map.of()));
+        List<String> repositories = imageRepositories(stack, options);
+        executionRole.addToPrincipalPolicy(ScalingPermissions.statement("PullImages",
+                List.of("ecr:BatchCheckLayerAvailability", "ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer"),
+                repositories, Map.of()));
+        logs.grantWrite(executionRole);
+
+        taskRole = software.amazon.awscdk.services.iam.Role.Builder.create(this, "TaskRole")
+                .assumedBy(tasksOfThisAccount(stack))
+                .description("Gamefleet container groups' tasks (the agent sidecar): a GAME_SERVER caller's routes, the "
+                        + "push channel, and its task's scale-in protection")
+                .build();
+        taskRole.addManagedPolicy(callerPolicies.policy(Role.GAME_SERVER));
+        ContainerPermissions permissions = new ContainerPermissions(stack, cluster.getClusterArn(),
+                cluster.getClusterName(), names.scalingGroupPrefix(),
+                List.of(taskRole.getRoleArn(), executionRole.getRoleArn()));
+        taskRole.addToPrincipalPolicy(ScalingPermissions.statement("ProtectClusterTasks",
+                List.of("ecs:UpdateTaskProtection"), List.of(permissions.taskArns()), Map.of()));
+
+        securityGroup = SecurityGroup.Builder.create(this, "TaskSecurityGroup")
+                .vpc(vpc)
+                .description("Gamefleet container group tasks: the QoS beacon (UDP " + QOS_PORT + ") and the game ports "
+                        + options.gamePorts().from() + "-" + options.gamePorts().to() + " (TCP, UDP) from anywhere")
+                .allowAllOutbound(true)
+                .build();
+        ContainerOptions.Ports game = options.gamePorts();
+        for (var players : List.of(Peer.anyIpv4(), Peer.anyIpv6())) {
+            securityGroup.addIngressRule(players, Port.udp(QOS_PORT), "QoS beacon pings");
+            securityGroup.addIngressRule(players, Port.tcpRange(game.from(), game.to()), "game ports (TCP)");
+            securityGroup.addIngressRule(players, Port.udpRange(game.from(), game.to()), "game ports (UDP)");
+        }
+        NagRules.taskSecurityGroup(securityGroup);
+        NagRules.taskRoles(executionRole, taskRole, repositories, permissions.taskArns());
+
+        Map<String, String> settings = settings(options);
+        for (Map.Entry<String, Function> entry : functions.all().entrySet()) {
+            var scaling = FunctionAccess.of(entry.getKey()).scaling();
+            if (ContainerPermissions.callsEcs(scaling)) {
+                Function fn = entry.getValue();
+                settings.forEach(fn::addEnvironment);
+                permissions.statements(scaling).forEach(fn.getRole()::addToPrincipalPolicy);
+                NagRules.containerFunction(fn, permissions, scaling);
+            }
+        }
+
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("clusterArn", List.of(cluster.getClusterArn()));
+        detail.put("desiredStatus", List.of("STOPPED"));
+        Map<String, Object> pattern = new LinkedHashMap<>();
+        pattern.put("source", List.of("aws.ecs"));
+        pattern.put("detail-type", List.of(TASK_STATE_CHANGE));
+        pattern.put("detail", detail);
+        String handler = Triggers.INSTANCE_EVENTS.functionName();
+        triggers.route("ContainerTaskStateChange", names.of(Catalog.FUNCTION_PREFIX + "ContainerTaskStateChange"),
+                "Routes the container cluster's stopping tasks (a Fargate Spot interruption among them) to " + handler,
+                pattern, functions.alias(handler));
+
+        CfnOutput.Builder.create(stack, "ContainerClusterName").value(cluster.getClusterName())
+                .description("The ECS cluster of the container groups' services").build();
+        CfnOutput.Builder.create(stack, "ContainerTaskRoleArn").value(taskRole.getRoleArn())
+                .description("The role every container group's task runs with (the agent sidecar's credentials)").build();
+        CfnOutput.Builder.create(stack, "ContainerSecurityGroupId").value(securityGroup.getSecurityGroupId())
+                .description("The security group of the container groups' tasks").build();
+    }
+
+    /** ECS tasks, for this account's tasks only (the confused-deputy conditions ECS documents for task roles). */
+    private static IPrincipal tasksOfThisAccount(Stack stack) {
+        return new ServicePrincipal(TASKS_PRINCIPAL).withConditions(Map.of(
+                "StringEquals", Map.of("aws:SourceAccount", stack.getAccount()),
+                "ArnLike", Map.of("aws:SourceArn", stack.formatArn(ArnComponents.builder()
+                        .service("ecs").resource("*").build()))));
+    }
+
+    /**
+     * The agent image's repository, and the repositories of this account and region, where a studio's
+     * game server images are (named per group, unknown at deployment).
+     */
+    private static List<String> imageRepositories(Stack stack, ContainerOptions options) {
+        String agent = "arn:" + Aws.PARTITION + ":ecr:" + options.agentImageRegion() + ":" + options.agentImageAccount()
+                + ":repository/" + options.agentImageRepository();
+        String own = stack.formatArn(ArnComponents.builder().service("ecr").resource("repository")
+                .resourceName("*").arnFormat(ArnFormat.SLASH_RESOURCE_NAME).build());
+        return List.of(agent, own);
+    }
+
+    /** What the functions that call ECS read: the settings' names and their values. */
+    private Map<String, String> settings(ContainerOptions options) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put(CLUSTER_SETTING, cluster.getClusterName());
+        settings.put(SUBNETS_SETTING, String.join(",", options.subnets()));
+        settings.put(SECURITY_GROUP_SETTING, securityGroup.getSecurityGroupId());
+        settings.put(AGENT_IMAGE_SETTING, options.agentImage());
+        settings.put(TASK_ROLE_SETTING, taskRole.getRoleArn());
+        settings.put(EXECUTION_ROLE_SETTING, executionRole.getRoleArn());
+        settings.put(LOG_GROUP_SETTING, logs.getLogGroupName());
+        return settings;
+    }
+}
