@@ -6,10 +6,8 @@ import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.iam.Effect;
@@ -26,8 +24,6 @@ import software.constructs.Construct;
  * too (the JSON door then refuses those callers: it admits only the caller roles' sessions).
  */
 final class CallerPolicies extends Construct {
-    private final Map<Role, ManagedPolicy> policies = new EnumMap<>(Role.class);
-
     CallerPolicies(Construct scope, String id, Api api, PushApi push, CallerRoles callerRoles) {
         super(scope, id);
         for (Role role : Role.values()) {
@@ -80,18 +76,12 @@ final class CallerPolicies extends Construct {
                     .statements(statements)
                     .build();
             callerRoles.role(role).addManagedPolicy(policy);
-            policies.put(role, policy);
             NagRules.callerPolicy(policy, routes);
             CfnOutput.Builder.create(this, title + "PolicyArn")
                     .value(policy.getManagedPolicyArn())
                     .description("Attach to the IAM roles or users of " + role + " callers")
                     .build();
         }
-    }
-
-    /** The role's policy, for other principals that call as it (a container group's tasks call as GAME_SERVER). */
-    ManagedPolicy policy(Role role) {
-        return policies.get(role);
     }
 
     /** GAME_SERVER as GameServer. */

@@ -3,6 +3,7 @@ package io.gamefleet.infra;
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.Role;
+import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Triggers;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +21,8 @@ import software.amazon.awscdk.services.ec2.Vpc;
 import software.amazon.awscdk.services.ec2.VpcAttributes;
 import software.amazon.awscdk.services.ecs.Cluster;
 import software.amazon.awscdk.services.ecs.ContainerInsights;
-import software.amazon.awscdk.services.iam.IPrincipal;
+import software.amazon.awscdk.services.iam.Effect;
+import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.logs.LogGroup;
@@ -40,15 +42,6 @@ import software.constructs.Construct;
  * log group.
  */
 final class GameServerContainers extends Construct {
-    /** The settings the functions read (the catalog's Settings names). */
-    static final String CLUSTER_SETTING = "GAMEFLEET_CONTAINER_CLUSTER";
-    static final String SUBNETS_SETTING = "GAMEFLEET_CONTAINER_SUBNETS";
-    static final String SECURITY_GROUP_SETTING = "GAMEFLEET_CONTAINER_SECURITY_GROUP";
-    static final String AGENT_IMAGE_SETTING = "GAMEFLEET_AGENT_IMAGE";
-    static final String TASK_ROLE_SETTING = "GAMEFLEET_TASK_ROLE_ARN";
-    static final String EXECUTION_ROLE_SETTING = "GAMEFLEET_TASK_EXECUTION_ROLE_ARN";
-    static final String LOG_GROUP_SETTING = "GAMEFLEET_CONTAINER_LOG_GROUP";
-
     /** The agent's QoS beacon port (its default qosPort, PlayFab's), which clients ping over UDP. */
     static final int QOS_PORT = 3075;
     /** ECS's task state changes, of this cluster's tasks that are stopping or stopped. */
@@ -62,7 +55,7 @@ final class GameServerContainers extends Construct {
     private final SecurityGroup securityGroup;
 
     GameServerContainers(Construct scope, String id, DeploymentContext context, ContainerOptions options,
-            Functions functions, EventTriggers triggers, CallerPolicies callerPolicies) {
+            Functions functions, EventTriggers triggers, CallerRoles callerRoles) {
         super(scope, id);
         Stack stack = Stack.of(this);
         StageNames names = context.names();
@@ -93,12 +86,17 @@ final class GameServerContainers extends Construct {
                 repositories, Map.of()));
         logs.grantWrite(executionRole);
 
-        taskRole = software.amazon.awscdk.services.iam.Role.Builder.create(this, "TaskRole")
-                .assumedBy(tasksOfThisAccount(stack))
-                .description("Gamefleet container groups' tasks (the agent sidecar): a GAME_SERVER caller's routes, the "
-                        + "push channel, and its task's scale-in protection")
-                .build();
-        taskRole.addManagedPolicy(callerPolicies.policy(Role.GAME_SERVER));
+        // The tasks run as the GAME_SERVER caller role itself, as instances do: ECS names a task role's
+        // session after its task, as EC2 names an instance profile's after its instance, so the API binds a
+        // sidecar to its own task exactly as it binds an agent to its own instance.
+        taskRole = callerRoles.role(Role.GAME_SERVER);
+        taskRole.getAssumeRolePolicy().addStatements(PolicyStatement.Builder.create()
+                .sid("AssumeAsContainerTasks")
+                .effect(Effect.ALLOW)
+                .actions(List.of("sts:AssumeRole"))
+                .principals(List.of(new ServicePrincipal(TASKS_PRINCIPAL)))
+                .conditions(tasksOfThisAccount(stack))
+                .build());
         ContainerPermissions permissions = new ContainerPermissions(stack, cluster.getClusterArn(),
                 cluster.getClusterName(), names.scalingGroupPrefix(),
                 List.of(taskRole.getRoleArn(), executionRole.getRoleArn()));
@@ -151,12 +149,11 @@ final class GameServerContainers extends Construct {
                 .description("The security group of the container groups' tasks").build();
     }
 
-    /** ECS tasks, for this account's tasks only (the confused-deputy conditions ECS documents for task roles). */
-    private static IPrincipal tasksOfThisAccount(Stack stack) {
-        return new ServicePrincipal(TASKS_PRINCIPAL).withConditions(Map.of(
-                "StringEquals", Map.of("aws:SourceAccount", stack.getAccount()),
+    /** This account's ECS tasks only: the confused-deputy conditions ECS documents for task roles. */
+    private static Map<String, Object> tasksOfThisAccount(Stack stack) {
+        return Map.of("StringEquals", Map.of("aws:SourceAccount", stack.getAccount()),
                 "ArnLike", Map.of("aws:SourceArn", stack.formatArn(ArnComponents.builder()
-                        .service("ecs").resource("*").build()))));
+                        .service("ecs").resource("*").build())));
     }
 
     /**
@@ -174,13 +171,13 @@ final class GameServerContainers extends Construct {
     /** What the functions that call ECS read: the settings' names and their values. */
     private Map<String, String> settings(ContainerOptions options) {
         Map<String, String> settings = new LinkedHashMap<>();
-        settings.put(CLUSTER_SETTING, cluster.getClusterName());
-        settings.put(SUBNETS_SETTING, String.join(",", options.subnets()));
-        settings.put(SECURITY_GROUP_SETTING, securityGroup.getSecurityGroupId());
-        settings.put(AGENT_IMAGE_SETTING, options.agentImage());
-        settings.put(TASK_ROLE_SETTING, taskRole.getRoleArn());
-        settings.put(EXECUTION_ROLE_SETTING, executionRole.getRoleArn());
-        settings.put(LOG_GROUP_SETTING, logs.getLogGroupName());
+        settings.put(Settings.CONTAINER_CLUSTER.environmentVariable(), cluster.getClusterName());
+        settings.put(Settings.CONTAINER_SUBNETS.environmentVariable(), String.join(",", options.subnets()));
+        settings.put(Settings.CONTAINER_SECURITY_GROUP.environmentVariable(), securityGroup.getSecurityGroupId());
+        settings.put(Settings.AGENT_IMAGE.environmentVariable(), options.agentImage());
+        settings.put(Settings.TASK_ROLE_ARN.environmentVariable(), taskRole.getRoleArn());
+        settings.put(Settings.TASK_EXECUTION_ROLE_ARN.environmentVariable(), executionRole.getRoleArn());
+        settings.put(Settings.CONTAINER_LOG_GROUP.environmentVariable(), logs.getLogGroupName());
         return settings;
     }
 }

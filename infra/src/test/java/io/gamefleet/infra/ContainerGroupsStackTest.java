@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.FunctionAccess.Scaling;
 import io.gamefleet.catalog.Role;
+import io.gamefleet.catalog.Settings;
 import io.gamefleet.catalog.Triggers;
 import io.gamefleet.catalog.Workflows;
 import java.util.HashMap;
@@ -49,8 +50,9 @@ class ContainerGroupsStackTest extends SynthesizedStack {
         return ids.get(0);
     }
 
+    /** The tasks' role: the GAME_SERVER caller role, which instances run as too. */
     private String taskRoleId() {
-        return roleOf("Gamefleet container groups' tasks");
+        return idOfCallerRole(Role.GAME_SERVER);
     }
 
     private String executionRoleId() {
@@ -87,21 +89,26 @@ class ContainerGroupsStackTest extends SynthesizedStack {
     }
 
     @Test
-    void theTaskRoleIsOnlyForThisAccountsTasksAndTheExecutionRoleForEcs() {
-        Map<String, Object> task = onlyTrustStatement(taskRoleId());
-        Map<String, Object> conditions = map(task.get("Condition"));
+    void theTasksRunAsTheGameServerRoleForThisAccountsTasksOnlyAndTheExecutionRoleIsEcss() {
+        List<Object> trust = listOf(map(props(resources.get(taskRoleId())).get("AssumeRolePolicyDocument")).get("Statement"));
+        assertThat(trust).extracting(t -> map(t).get("Principal")).containsExactlyInAnyOrder(
+                Map.of("Service", "ec2.amazonaws.com"), Map.of("Service", "ecs-tasks.amazonaws.com"));
+        Map<String, Object> tasks = trust.stream().map(SynthesizedStack::map)
+                .filter(t -> t.get("Principal").equals(Map.of("Service", "ecs-tasks.amazonaws.com"))).findFirst().orElseThrow();
+        assertThat(actions(tasks)).containsExactly("sts:AssumeRole");
+        Map<String, Object> conditions = map(tasks.get("Condition"));
         assertThat(conditions.get("StringEquals")).isEqualTo(Map.of("aws:SourceAccount", Map.of("Ref", "AWS::AccountId")));
         assertThat(render(map(conditions.get("ArnLike")).get("aws:SourceArn"))).isEqualTo(ecsArn("*"));
-        assertThat(onlyTrustStatement(executionRoleId())).doesNotContainKey("Condition");
+        Map<String, Object> execution = onlyTrustStatement(executionRoleId());
+        assertThat(execution.get("Principal")).isEqualTo(Map.of("Service", "ecs-tasks.amazonaws.com"));
+        assertThat(actions(execution)).containsExactly("sts:AssumeRole");
+        assertThat(execution).doesNotContainKey("Condition");
     }
 
     private Map<String, Object> onlyTrustStatement(String role) {
         List<Object> trust = listOf(map(props(resources.get(role)).get("AssumeRolePolicyDocument")).get("Statement"));
         assertThat(trust).hasSize(1);
-        Map<String, Object> statement = map(trust.get(0));
-        assertThat(statement.get("Principal")).isEqualTo(Map.of("Service", "ecs-tasks.amazonaws.com"));
-        assertThat(actions(statement)).containsExactly("sts:AssumeRole");
-        return statement;
+        return map(trust.get(0));
     }
 
     @Test
@@ -122,7 +129,10 @@ class ContainerGroupsStackTest extends SynthesizedStack {
     @Test
     void theTaskRoleMayWhatAGameServerMayAndProtectTheClustersTasksOnly() {
         Map<String, Object> role = props(resources.get(taskRoleId()));
-        assertThat(listOf(role.get("ManagedPolicyArns"))).containsExactly(ref(callerPolicyId(Role.GAME_SERVER)));
+        // The GAME_SERVER role's own policies, no more: its routes and push channel, and the agent's (the
+        // agent's jar, and its log archive under its own instance's keys, which a task's instance id is).
+        assertThat(listOf(role.get("ManagedPolicyArns"))).containsExactlyInAnyOrder(
+                ref(callerPolicyId(Role.GAME_SERVER)), ref(agentPolicyId()));
         List<Map<String, Object>> statements = statementsOfRole(taskRoleId());
         assertThat(statements).hasSize(1);
         assertThat(statements.get(0)).containsEntry("Action", "ecs:UpdateTaskProtection");
@@ -131,9 +141,14 @@ class ContainerGroupsStackTest extends SynthesizedStack {
         Pattern glob = iamGlob(tasks.replace("<" + clusterId() + ">", CLUSTER));
         assertThat(glob.matcher(ecsArn("task/" + CLUSTER + "/0123456789abcdef0123456789abcdef")).matches()).isTrue();
         assertThat(glob.matcher(ecsArn("task/other-cluster/0123456789abcdef0123456789abcdef")).matches()).isFalse();
-        // The GAME_SERVER role itself is unchanged: the tasks' role is another principal.
-        assertThat(statementsOfRole(idOfCallerRole(Role.GAME_SERVER)).stream().flatMap(s -> actions(s).stream()))
-                .noneMatch(a -> a.startsWith("ecs:"));
+    }
+
+    private String agentPolicyId() {
+        List<String> ids = ofType("AWS::IAM::ManagedPolicy").entrySet().stream()
+                .filter(e -> String.valueOf(props(e.getValue()).get("Description")).startsWith("Gamefleet agents"))
+                .map(Map.Entry::getKey).toList();
+        assertThat(ids).hasSize(1);
+        return ids.get(0);
     }
 
     private String idOfCallerRole(Role role) {
@@ -246,14 +261,14 @@ class ContainerGroupsStackTest extends SynthesizedStack {
     @Test
     void theComputeFunctionsReadTheContainerSettingsAndNoOtherDoes() {
         Map<String, Object> expected = new HashMap<>();
-        expected.put(GameServerContainers.CLUSTER_SETTING, ref(clusterId()));
-        expected.put(GameServerContainers.SUBNETS_SETTING, "subnet-0123456789abcdef0,subnet-0fedcba9876543210");
-        expected.put(GameServerContainers.SECURITY_GROUP_SETTING,
+        expected.put(Settings.CONTAINER_CLUSTER.environmentVariable(), ref(clusterId()));
+        expected.put(Settings.CONTAINER_SUBNETS.environmentVariable(), "subnet-0123456789abcdef0,subnet-0fedcba9876543210");
+        expected.put(Settings.CONTAINER_SECURITY_GROUP.environmentVariable(),
                 Map.of("Fn::GetAtt", List.of(onlyResourceOf("AWS::EC2::SecurityGroup"), "GroupId")));
-        expected.put(GameServerContainers.AGENT_IMAGE_SETTING, AGENT_IMAGE);
-        expected.put(GameServerContainers.TASK_ROLE_SETTING, Map.of("Fn::GetAtt", List.of(taskRoleId(), "Arn")));
-        expected.put(GameServerContainers.EXECUTION_ROLE_SETTING, Map.of("Fn::GetAtt", List.of(executionRoleId(), "Arn")));
-        expected.put(GameServerContainers.LOG_GROUP_SETTING, ref(logGroupId()));
+        expected.put(Settings.AGENT_IMAGE.environmentVariable(), AGENT_IMAGE);
+        expected.put(Settings.TASK_ROLE_ARN.environmentVariable(), Map.of("Fn::GetAtt", List.of(taskRoleId(), "Arn")));
+        expected.put(Settings.TASK_EXECUTION_ROLE_ARN.environmentVariable(), Map.of("Fn::GetAtt", List.of(executionRoleId(), "Arn")));
+        expected.put(Settings.CONTAINER_LOG_GROUP.environmentVariable(), ref(logGroupId()));
         for (String name : functionNames()) {
             Map<String, Object> variables = variables(resources.get(functionId(name)));
             if (ContainerPermissions.callsEcs(FunctionAccess.of(name).scaling())) {
@@ -328,7 +343,7 @@ class ContainerGroupsStackTest extends SynthesizedStack {
         Template plain = Template.fromStack(stack(Map.of()));
         plain.resourceCountIs("AWS::ECS::Cluster", 0);
         plain.resourceCountIs("AWS::EC2::SecurityGroup", 0);
-        assertThat(String.valueOf(plain.toJSON())).doesNotContain("ecs:", GameServerContainers.CLUSTER_SETTING);
+        assertThat(String.valueOf(plain.toJSON())).doesNotContain("ecs:", Settings.CONTAINER_CLUSTER.environmentVariable());
     }
 
     @Test
