@@ -86,7 +86,7 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
     /**
      * Gamefleet's own routes: the reads at FleetIQ's quota for its Describe operations; a session,
      * a claim, at ClaimGameServer's; a group's setting (its standby policy, its claim strategy) at
-     * UpdateGameServerGroup's.
+     * UpdateGameServerGroup's; a container group's creation at CreateGameServerGroup's.
      */
     public Map<ExtensionRoute, Limit> perExtension() {
         return Map.ofEntries(Map.entry(Routes.DESCRIBE_GAME_SERVER_PROCESS, new Limit(30, 30)),
@@ -99,7 +99,8 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
                 Map.entry(Routes.DESCRIBE_CLAIM_STRATEGY, new Limit(30, 30)),
                 Map.entry(Routes.LIST_SESSIONS, new Limit(30, 30)),
                 Map.entry(Routes.LIST_QOS_SERVERS, new Limit(30, 30)),
-                Map.entry(Routes.LIST_REGIONS, new Limit(30, 30)));
+                Map.entry(Routes.LIST_REGIONS, new Limit(30, 30)),
+                Map.entry(Routes.CREATE_CONTAINER_GROUP, perOperation().get(Operation.CREATE_GAME_SERVER_GROUP)));
     }
 
     /**

@@ -2,7 +2,7 @@ package io.gamefleet.catalog;
 
 import java.util.List;
 
-/** The balancer's schedule and the EC2 event rule, once, for the CDK app and the local profile. */
+/** The balancer's schedule and the EC2 and ECS event rules, once, for the CDK app and the local profile. */
 public final class Triggers {
     private static final String BALANCING = "io.gamefleet.triggers.";
 
@@ -30,8 +30,20 @@ public final class Triggers {
                 "detail": {"state": ["shutting-down", "terminated"]}}]}""",
             BALANCING + "InstanceEventHandler");
 
+    /**
+     * ECS task state changes of tasks being stopped or stopped (a Fargate Spot interruption, any
+     * stop ECS makes of a running task): a container group's task is an instance, so these take
+     * the EC2 events' path. The rule takes them from every cluster of the account, as EC2's does,
+     * and the function picks the stage's container services' tasks.
+     */
+    public static final EventRule TASK_EVENTS = new EventRule("HandleTaskEvent", """
+            {"source": ["aws.ecs"],
+             "detail-type": ["ECS Task State Change"],
+             "detail": {"desiredStatus": ["STOPPED"]}}""",
+            BALANCING + "TaskEventHandler");
+
     public static final List<Schedule> SCHEDULES = List.of(BALANCER);
-    public static final List<EventRule> EVENT_RULES = List.of(INSTANCE_EVENTS);
+    public static final List<EventRule> EVENT_RULES = List.of(INSTANCE_EVENTS, TASK_EVENTS);
 
     private Triggers() {}
 }

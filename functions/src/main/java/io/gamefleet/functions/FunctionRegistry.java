@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
 import io.gamefleet.api.ApiHandler;
 import io.gamefleet.api.ClaimGameServerHandler;
+import io.gamefleet.api.CreateContainerGroupHandler;
 import io.gamefleet.api.CreateGameServerGroupHandler;
 import io.gamefleet.api.CreateSessionHandler;
 import io.gamefleet.api.DeleteGameServerGroupHandler;
@@ -45,6 +46,7 @@ import io.gamefleet.push.DisconnectHandler;
 import io.gamefleet.push.MessageHandler;
 import io.gamefleet.triggers.BalancerHandler;
 import io.gamefleet.triggers.InstanceEventHandler;
+import io.gamefleet.triggers.TaskEventHandler;
 import io.gamefleet.wiring.Services;
 import io.gamefleet.workflow.CheckActivationStep;
 import io.gamefleet.workflow.CheckReadyToDeleteStep;
@@ -137,6 +139,8 @@ public final class FunctionRegistry {
             return new ListQosServersHandler(services);
         } else if (route.equals(Routes.LIST_REGIONS)) {
             return new ListRegionsHandler(services);
+        } else if (route.equals(Routes.CREATE_CONTAINER_GROUP)) {
+            return new CreateContainerGroupHandler(services);
         }
         throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }
@@ -178,6 +182,8 @@ public final class FunctionRegistry {
     public RequestHandler<Map<String, Object>, Map<String, Object>> eventRule(EventRule rule) {
         if (rule.equals(Triggers.INSTANCE_EVENTS)) {
             return new InstanceEventHandler(servicesOf.apply(rule.functionName()));
+        } else if (rule.equals(Triggers.TASK_EVENTS)) {
+            return new TaskEventHandler(servicesOf.apply(rule.functionName()));
         }
         throw new IllegalArgumentException("no handler for event rule " + rule.name());
     }

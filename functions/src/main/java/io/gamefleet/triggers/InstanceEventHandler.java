@@ -49,7 +49,7 @@ public final class InstanceEventHandler implements RequestHandler<Map<String, Ob
     }
 
     /** EventBridge's event time (ISO 8601), when it has a readable one. */
-    private static Optional<Instant> time(Object value) {
+    static Optional<Instant> time(Object value) {
         try {
             return value instanceof String text ? Optional.of(Instant.parse(text)) : Optional.empty();
         } catch (java.time.format.DateTimeParseException unreadable) {
