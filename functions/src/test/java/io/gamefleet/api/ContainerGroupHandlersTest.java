@@ -112,6 +112,15 @@ class ContainerGroupHandlersTest {
             assertThat(i.get("InstanceType").asText()).isEqualTo("FARGATE_SPOT");
             assertThat(i.get("InstanceStatus").asText()).isEqualTo("ACTIVE");
         });
+
+        // A game server on the task registers with its instance id, and a claim takes it.
+        RestEvents.ok(registry.api(Operation.REGISTER_GAME_SERVER).handleRequest(RestEvents.event("POST",
+                "/game-server-groups/arena/game-servers", PATH, null,
+                "{\"GameServerId\": \"gs-1\", \"InstanceId\": \"" + TASK + "\", \"ConnectionInfo\": \"10.0.0.1:7777\"}",
+                ADMIN), null));
+        JsonNode claimed = RestEvents.ok(registry.api(Operation.CLAIM_GAME_SERVER).handleRequest(RestEvents.event("POST",
+                "/game-server-groups/arena/claim", PATH, null, "{}", ADMIN), null)).get("GameServer");
+        assertThat(claimed.get("InstanceId").asText()).isEqualTo(TASK);
     }
 
     @Test
