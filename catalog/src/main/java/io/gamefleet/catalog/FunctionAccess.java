@@ -225,19 +225,16 @@ public final class FunctionAccess {
                 new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET, PUT, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
                 items(GAME_SERVER_INSTANCES, QUERY, PUT, UPDATE, DELETE),
                 items(SPOT_INTERRUPTIONS, QUERY));
-        // the instance by id (index), its servers (index, then BatchGetItem); a warning: instance status on both
+        // the instance (or a container group's task) by id (index), its servers (index, then BatchGetItem); a warning: instance status on both
         // (conditional UpdateItem, GetItem when it moved meanwhile), one interruption record, the
         // group's status, and its replacement (describe, desired capacity, conditional UpdateItem);
         // a termination: the replacement's end (describe, termination or desired capacity,
         // conditional UpdateItem), then both deleted (each server with its instance's count, the count deleted).
-        TableAccess[] instanceEvents = {items(GAME_SERVER_GROUPS, GET),
+        trigger(Triggers.INSTANCE_EVENTS.functionName(), Set.of(Scaling.DESCRIBE, Scaling.REPLACE),
+                items(GAME_SERVER_GROUPS, GET),
                 new TableAccess(GAME_SERVER_INSTANCES, Set.of(GET, UPDATE, DELETE), Set.of(Tables.INSTANCES_BY_ID_INDEX)),
                 new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_INSTANCE_INDEX)),
-                items(SPOT_INTERRUPTIONS, PUT)};
-        trigger(Triggers.INSTANCE_EVENTS.functionName(), Set.of(Scaling.DESCRIBE, Scaling.REPLACE), instanceEvents);
-        // a container group's task (its instance id) takes the same path: a stop of a running task as a
-        // Spot warning, a stopped task as a terminated instance.
-        trigger(Triggers.TASK_EVENTS.functionName(), Set.of(Scaling.DESCRIBE, Scaling.REPLACE), instanceEvents);
+                items(SPOT_INTERRUPTIONS, PUT));
 
         // ---- The push channel's routes (io.gamefleet.push -> PushConnections) ----
         // the instance (GetItem), its connection recorded (conditional UpdateItem), copied onto

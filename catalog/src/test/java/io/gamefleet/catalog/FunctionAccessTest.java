@@ -36,7 +36,7 @@ class FunctionAccessTest {
         PushChannel.ROUTES.forEach(r -> functions.add(r.functionName()));
         Routes.EXTENSIONS.forEach(e -> functions.add(e.functionName()));
 
-        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(43);
+        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(42);
         functions.forEach(f -> assertThat(FunctionAccess.of(f)).isSameAs(FunctionAccess.all().get(f)));
     }
 
@@ -116,9 +116,6 @@ class FunctionAccessTest {
         assertThat(tables(Triggers.INSTANCE_EVENTS.functionName())).isEqualTo(Map.of(
                 "GameServerGroups", Set.of(GET), "GameServerInstances", Set.of(GET, UPDATE, DELETE),
                 "GameServers", Set.of(GET, BATCH_GET, UPDATE, DELETE), "SpotInterruptions", Set.of(PUT)));
-        // A task is an instance: its events take the EC2 events' path, with the same access.
-        assertThat(FunctionAccess.of(Triggers.TASK_EVENTS.functionName()))
-                .isEqualTo(FunctionAccess.of(Triggers.INSTANCE_EVENTS.functionName()));
         // A container group: its task definition read from ECS, then stored as CreateGameServerGroup stores a group.
         assertThat(FunctionAccess.of(Routes.CREATE_CONTAINER_GROUP.functionName()).scaling())
                 .containsExactly(Scaling.READ_TASK_DEFINITIONS);

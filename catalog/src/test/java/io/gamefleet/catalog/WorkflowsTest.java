@@ -82,11 +82,10 @@ class WorkflowsTest {
         assertThat(Triggers.INSTANCE_EVENTS.pattern()).contains("\"aws.ec2\"", "EC2 Spot Instance Interruption Warning",
                 "\"shutting-down\", \"terminated\"");
         assertThat(Triggers.SCHEDULES).containsExactly(Triggers.BALANCER);
-        assertThat(Triggers.TASK_EVENTS.functionName()).isEqualTo("gamefleet-HandleTaskEvent");
-        assertThat(Triggers.TASK_EVENTS.handlerMethod()).isEqualTo("io.gamefleet.triggers.TaskEventHandler::handleRequest");
-        assertThat(Triggers.TASK_EVENTS.pattern()).contains("\"aws.ecs\"", "\"ECS Task State Change\"",
+        // A container group's task is an instance: its stops come to the same function.
+        assertThat(Triggers.INSTANCE_EVENTS.pattern()).contains("\"aws.ecs\"", "\"ECS Task State Change\"",
                 "\"desiredStatus\": [\"STOPPED\"]");
-        assertThat(Triggers.EVENT_RULES).containsExactly(Triggers.INSTANCE_EVENTS, Triggers.TASK_EVENTS);
+        assertThat(Triggers.EVENT_RULES).containsExactly(Triggers.INSTANCE_EVENTS);
     }
 
     @Test

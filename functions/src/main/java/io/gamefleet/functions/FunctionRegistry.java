@@ -46,7 +46,6 @@ import io.gamefleet.push.DisconnectHandler;
 import io.gamefleet.push.MessageHandler;
 import io.gamefleet.triggers.BalancerHandler;
 import io.gamefleet.triggers.InstanceEventHandler;
-import io.gamefleet.triggers.TaskEventHandler;
 import io.gamefleet.wiring.Services;
 import io.gamefleet.workflow.CheckActivationStep;
 import io.gamefleet.workflow.CheckReadyToDeleteStep;
@@ -182,8 +181,6 @@ public final class FunctionRegistry {
     public RequestHandler<Map<String, Object>, Map<String, Object>> eventRule(EventRule rule) {
         if (rule.equals(Triggers.INSTANCE_EVENTS)) {
             return new InstanceEventHandler(servicesOf.apply(rule.functionName()));
-        } else if (rule.equals(Triggers.TASK_EVENTS)) {
-            return new TaskEventHandler(servicesOf.apply(rule.functionName()));
         }
         throw new IllegalArgumentException("no handler for event rule " + rule.name());
     }

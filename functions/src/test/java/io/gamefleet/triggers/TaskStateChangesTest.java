@@ -12,8 +12,8 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** ECS task state changes read as the EC2 events of the task's instance id. */
-class TaskEventHandlerTest {
+/** ECS task state changes, routed to the instance events' function, read as the EC2 events of the task's instance id. */
+class TaskStateChangesTest {
     private static final String TASK_ID = "0123456789abcdef0123456789abcdef";
     private static final String TASK_ARN = "arn:aws:ecs:us-east-1:000000000000:task/gamefleet-local/" + TASK_ID;
     private static final String INSTANCE = "i-0123456789abcdef0";
@@ -34,7 +34,7 @@ class TaskEventHandlerTest {
         event.put("detail-type", "ECS Task State Change");
         event.put("time", "2100-01-01T00:00:40Z");
         event.put("detail", detail);
-        return functions.eventRule(Triggers.TASK_EVENTS).handleRequest(event, null);
+        return functions.eventRule(Triggers.INSTANCE_EVENTS).handleRequest(event, null);
     }
 
     private void task() {
@@ -76,7 +76,7 @@ class TaskEventHandlerTest {
         assertThat(event(service, "RUNNING", "STOPPED", null)).isEqualTo(Map.of("Handled", false));
         Map<String, Object> notATask = new HashMap<>(Map.of("detail-type", "ECS Task State Change",
                 "detail", Map.of("taskArn", "arn:aws:ecs:task/x/not-hex", "group", service, "desiredStatus", "STOPPED")));
-        assertThat(functions.eventRule(Triggers.TASK_EVENTS).handleRequest(notATask, null)).isEqualTo(Map.of("Handled", false));
+        assertThat(functions.eventRule(Triggers.INSTANCE_EVENTS).handleRequest(notATask, null)).isEqualTo(Map.of("Handled", false));
         assertThat(t.interruptions.since("arena", Instant.EPOCH)).isEmpty();
     }
 }
