@@ -113,11 +113,16 @@ class ContainerGroupHandlersTest {
             assertThat(i.get("InstanceStatus").asText()).isEqualTo("ACTIVE");
         });
 
-        // A game server on the task registers with its instance id, and a claim takes it.
+        // The task's agent, in its task role's session (named after the task), registers a game server with
+        // the task's instance id; another task's session may not; a claim takes it.
+        String register = "{\"GameServerId\": \"gs-1\", \"InstanceId\": \"" + TASK + "\", \"ConnectionInfo\": \"10.0.0.1:7777\"}";
+        assertThat(registry.api(Operation.REGISTER_GAME_SERVER).handleRequest(RestEvents.event("POST",
+                "/game-server-groups/arena/game-servers", PATH, null, register,
+                RestEvents.session(Role.GAME_SERVER, "fedcba9876543210fedcba9876543210")), null).getStatusCode())
+                .isEqualTo(403);
         RestEvents.ok(registry.api(Operation.REGISTER_GAME_SERVER).handleRequest(RestEvents.event("POST",
-                "/game-server-groups/arena/game-servers", PATH, null,
-                "{\"GameServerId\": \"gs-1\", \"InstanceId\": \"" + TASK + "\", \"ConnectionInfo\": \"10.0.0.1:7777\"}",
-                ADMIN), null));
+                "/game-server-groups/arena/game-servers", PATH, null, register,
+                RestEvents.session(Role.GAME_SERVER, "0123456789abcdef0123456789abcdef")), null));
         JsonNode claimed = RestEvents.ok(registry.api(Operation.CLAIM_GAME_SERVER).handleRequest(RestEvents.event("POST",
                 "/game-server-groups/arena/claim", PATH, null, "{}", ADMIN), null)).get("GameServer");
         assertThat(claimed.get("InstanceId").asText()).isEqualTo(TASK);
