@@ -9,21 +9,23 @@ import java.util.function.Supplier;
 /**
  * The compute port over both kinds of group: EC2 Auto Scaling groups ({@code instances}) and a
  * container group's ECS service ({@code containers}). A new group goes by its kind; every other
- * call by the name of its scaling group or service ({@link ServiceSettings#isContainerService}).
+ * call by the name of its scaling group or service ({@link ServiceSettings#namesContainerService}).
  * Each adapter is asked for on the first call of its kind, so a stage without container groups
  * never builds the other.
  */
 public final class ComputeByKind implements Compute {
     private final Supplier<Compute> instances;
     private final Supplier<Compute> containers;
+    private final ServiceSettings settings;
 
-    public ComputeByKind(Supplier<Compute> instances, Supplier<Compute> containers) {
+    public ComputeByKind(Supplier<Compute> instances, Supplier<Compute> containers, ServiceSettings settings) {
         this.instances = instances;
         this.containers = containers;
+        this.settings = settings;
     }
 
     private Compute of(String scalingGroupName) {
-        return (ServiceSettings.isContainerService(scalingGroupName) ? containers : instances).get();
+        return (settings.namesContainerService(scalingGroupName) ? containers : instances).get();
     }
 
     private Compute of(GameServerGroup group) {

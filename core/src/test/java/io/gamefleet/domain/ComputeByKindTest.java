@@ -16,7 +16,7 @@ class ComputeByKindTest {
     private final Compute compute = new ComputeByKind(() -> instances, () -> {
         containerAdapterBuilt++;
         return containers;
-    });
+    }, Fleet.SETTINGS);
     private static final String SERVICE = Fleet.SETTINGS.containerServiceName("arena");
     private static final String SCALING_GROUP = Fleet.SETTINGS.autoScalingGroupName("arena");
 
@@ -32,6 +32,19 @@ class ComputeByKindTest {
                 FakeCompute.CREATE_SCALING_GROUP, FakeCompute.SET_DESIRED_CAPACITY, FakeCompute.SET_TARGET_TRACKING_SCALE_IN,
                 FakeCompute.DESCRIBE_SCALING_GROUP);
         assertThat(containerAdapterBuilt).isZero();
+    }
+
+    /** A stage whose name ends in "tasks" has the container mark in its Auto Scaling groups' names: the prefix tells. */
+    @Test
+    void theDeploymentsPrefixTellsAServiceFromAnAutoScalingGroupOfAStageNamedLikeIt() {
+        ServiceSettings tasksStage = new ServiceSettings("us-east-1", "123456789012", Fleet.CLAIM_TTL, Fleet.HEALTH_TIMEOUT,
+                Fleet.DELETED_RETENTION, Fleet.ACTIVATION_TIMEOUT, "gamefleet-tasks_", Fleet.LIMITS, Fleet.LIFETIME);
+        assertThat(tasksStage.namesContainerService(tasksStage.autoScalingGroupName("arena"))).isFalse();
+        assertThat(tasksStage.namesContainerService(tasksStage.containerServiceName("arena"))).isTrue();
+        new ComputeByKind(() -> instances, () -> containers, tasksStage)
+                .describeScalingGroup(tasksStage.autoScalingGroupName("arena"));
+        assertThat(instances.calls(FakeCompute.DESCRIBE_SCALING_GROUP)).hasSize(1);
+        assertThat(containers.calls()).isEmpty();
     }
 
     @Test

@@ -29,7 +29,7 @@ class ContainerGroupTest {
 
     private final Fleet fleet = new Fleet();
     private final FakeCompute tasks = new FakeCompute();
-    private final Compute compute = new ComputeByKind(() -> fleet.compute, () -> tasks);
+    private final Compute compute = new ComputeByKind(() -> fleet.compute, () -> tasks, Fleet.SETTINGS);
     private final FakeTaskDefinitions definitions = new FakeTaskDefinitions()
             .put("game", FakeTaskDefinitions.runnable("game"));
     private final GroupService groups = fleet.groupService();

@@ -38,7 +38,8 @@ public final class InstanceEventHandler implements RequestHandler<Map<String, Ob
             return Map.of("Handled", false);
         }
         if (TaskStateChanges.DETAIL_TYPE.equals(type)) {
-            return Map.of("Handled", TaskStateChanges.handle(detail, event.get("time"), services.instanceEvents()));
+            return Map.of("Handled", TaskStateChanges.handle(detail, event.get("time"), services.settings(),
+                    services.instanceEvents()));
         }
         if (!(detail.get("instance-id") instanceof String id)) {
             return Map.of("Handled", false);

@@ -9,9 +9,9 @@ import java.util.Map;
  * ECS "ECS Task State Change" events read as the EC2 events of the task's instance: a container
  * group's task is an instance ({@link ContainerTasks#instanceId}), so a task being stopped while it
  * runs (a Fargate Spot interruption's SIGTERM, or any stop ECS makes) is a Spot interruption
- * warning, and a stopped task a terminated instance. Tasks of no container service ({@code group}
- * is not {@code service:} and a container service's name), and tasks no group of the stage
- * records, are not handled.
+ * warning, and a stopped task a terminated instance. Tasks of none of the stage's container
+ * services ({@code group} is not {@code service:} and such a service's name), and tasks no group
+ * of the stage records, are not handled.
  */
 final class TaskStateChanges {
     static final String DETAIL_TYPE = "ECS Task State Change";
@@ -21,10 +21,10 @@ final class TaskStateChanges {
     private TaskStateChanges() {}
 
     /** Whether the event named a task of a container group, and so was handled. */
-    static boolean handle(Map<?, ?> detail, Object eventTime, InstanceEvents events) {
+    static boolean handle(Map<?, ?> detail, Object eventTime, ServiceSettings settings, InstanceEvents events) {
         if (!(detail.get("taskArn") instanceof String taskArn) || !(detail.get("group") instanceof String group)
                 || !group.startsWith(SERVICE_GROUP)
-                || !ServiceSettings.isContainerService(group.substring(SERVICE_GROUP.length()))
+                || !settings.namesContainerService(group.substring(SERVICE_GROUP.length()))
                 || !STOPPED.equals(detail.get("desiredStatus"))) {
             return false;
         }

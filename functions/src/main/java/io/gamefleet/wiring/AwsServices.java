@@ -222,8 +222,9 @@ public final class AwsServices {
             }
             return containerAdapters.taskDefinitions();
         });
+        Services.Config config = config(region, lifetime);
         Supplier<Compute> computePort = compute != null ? () -> compute
-                : Lazy.of(() -> new ComputeByKind(scalingGroups, containerServices));
+                : Lazy.of(() -> new ComputeByKind(scalingGroups, containerServices, config.settings()));
         Supplier<LaunchTemplates> templatesPort = launchTemplates != null ? () -> launchTemplates
                 : Lazy.of(() -> new Ec2LaunchTemplates(ec2.get()));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
@@ -241,7 +242,7 @@ public final class AwsServices {
                 templatesPort, notifier(region, creds),
                 standbyEvaluations != null ? standbyEvaluations : standbyFunction(region, creds),
                 peers(region, creds, traced), taskDefinitions);
-        return new Services(ports, config(region, lifetime), clock, JsonLog::info);
+        return new Services(ports, config, clock, JsonLog::info);
     }
 
 

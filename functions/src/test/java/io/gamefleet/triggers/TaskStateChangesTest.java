@@ -68,6 +68,8 @@ class TaskStateChangesTest {
     void tasksOfNoContainerServiceOrOfNoGroupAndOtherEventsAreNotHandled() {
         task();
         assertThat(event("service:someone-elses", "RUNNING", "STOPPED", null)).isEqualTo(Map.of("Handled", false));
+        assertThat(event("service:gamefleet-prod_tasks_arena", "RUNNING", "STOPPED", null)).as("another stage's")
+                .isEqualTo(Map.of("Handled", false));
         assertThat(event("family:game", "RUNNING", "STOPPED", null)).isEqualTo(Map.of("Handled", false));
         assertThat(event(service, "RUNNING", "RUNNING", null)).isEqualTo(Map.of("Handled", false));
         assertThat(t.instances.findById(INSTANCE).orElseThrow().instanceStatus()).isEqualTo(InstanceStatus.ACTIVE);
