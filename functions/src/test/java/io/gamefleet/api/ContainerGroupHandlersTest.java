@@ -104,6 +104,10 @@ class ContainerGroupHandlersTest {
         assertThat(described.get("AutoScalingGroupArn").asText()).isEqualTo(serviceArn);
         assertThat(described.get("InstanceDefinitions")).isEmpty();
 
+        JsonNode listed = RestEvents.ok(registry.api(Operation.LIST_GAME_SERVER_GROUPS).handleRequest(
+                RestEvents.event("GET", "/game-server-groups", null, null, null, ADMIN), null)).get("GameServerGroups");
+        assertThat(listed).singleElement().satisfies(g -> assertThat(g).isEqualTo(described));
+
         JsonNode instances = RestEvents.ok(registry.api(Operation.DESCRIBE_GAME_SERVER_INSTANCES).handleRequest(
                 RestEvents.event("GET", "/game-server-groups/arena/instances", PATH, null, null, ADMIN), null))
                 .get("GameServerInstances");
