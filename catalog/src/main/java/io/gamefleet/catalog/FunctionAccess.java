@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What each function does with the tables and with Auto Scaling / EC2: the input of its IAM
+ * What each function does with the tables and with Auto Scaling / EC2 / ECS: the input of its IAM
  * policy (the CDK app grants exactly this). Read from the functions' code (the repository calls on
  * each handler's path through the domain services); the comments name the calls. Whoever adds a
  * repository call extends the list here; synthesis fails for a catalog function without an entry,
@@ -40,7 +40,10 @@ public final class FunctionAccess {
     public static final String QUERY = "Query";
     public static final String BATCH_GET = "BatchGetItem";
 
-    /** What a function asks of Auto Scaling and EC2 (the CDK app turns each into IAM statements). */
+    /**
+     * What a function asks of Auto Scaling and EC2, and of ECS for container groups (the CDK app
+     * turns each into IAM statements).
+     */
     public enum Scaling {
         /** DescribeAutoScalingGroups. */
         DESCRIBE,
@@ -51,6 +54,11 @@ public final class FunctionAccess {
         DESCRIBE_INSTANCES,
         /** DescribeLaunchTemplateVersions: a new group's template's instance profile, checked before it is stored. */
         READ_LAUNCH_TEMPLATES,
+        /**
+         * ECS DescribeTaskDefinition: a new container group's task definition, checked before the
+         * group is stored (its containers, ports, compatibilities, architecture, network mode).
+         */
+        READ_TASK_DEFINITIONS,
         /** CreateAutoScalingGroup with the managed tag, its scaling policy, launching from a template. */
         CREATE,
         /** Lifting scale-in protection, shrinking a managed Auto Scaling group to zero and deleting it. */
@@ -167,6 +175,10 @@ public final class FunctionAccess {
         // (Query), up to QosServers' caps.
         put(Routes.LIST_QOS_SERVERS.functionName(), new Access(List.of(index(GAME_SERVER_GROUPS,
                 Tables.GROUPS_BY_CREATION_INDEX), items(GAME_SERVER_INSTANCES, QUERY)), Set.of()));
+        // the task definition (ECS), then as CreateGameServerGroup: the group's and its gate's transactional
+        // Put; if the workflow cannot start, a transition to ERROR (its gate's GetItem).
+        put(Routes.CREATE_CONTAINER_GROUP.functionName(), new Access(List.of(items(GAME_SERVER_GROUPS, GET, PUT),
+                items(GAME_SERVERS, GET, PUT)), Set.of(Scaling.READ_TASK_DEFINITIONS)));
         // the settings' peers alone: no table.
         put(Routes.LIST_REGIONS.functionName(), new Access(List.of(), Set.of()));
         // the group's item and its summary's beside it (two GetItems), no listing.
@@ -217,7 +229,7 @@ public final class FunctionAccess {
                 new TableAccess(GAME_SERVERS, Set.of(GET, BATCH_GET, PUT, UPDATE, DELETE), Set.of(Tables.SERVERS_BY_GROUP_INDEX)),
                 items(GAME_SERVER_INSTANCES, QUERY, PUT, UPDATE, DELETE),
                 items(SPOT_INTERRUPTIONS, QUERY));
-        // the instance by id (index), its servers (index, then BatchGetItem); a warning: instance status on both
+        // the instance (or a container group's task) by id (index), its servers (index, then BatchGetItem); a warning: instance status on both
         // (conditional UpdateItem, GetItem when it moved meanwhile), one interruption record, the
         // group's status, and its replacement (describe, desired capacity, conditional UpdateItem);
         // a termination: the replacement's end (describe, termination or desired capacity,

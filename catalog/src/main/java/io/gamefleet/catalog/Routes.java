@@ -127,13 +127,22 @@ public final class Routes {
     public static final ExtensionRoute DESCRIBE_GROUP_METRICS =
             new ExtensionRoute("DescribeGameServerGroupMetrics", "GET", GROUP + "/metrics", Set.of(ADMIN, MATCHMAKER));
 
+    /**
+     * A container group (issue 32): a game server group whose compute is an ECS service of the
+     * stack's cluster running the studio's task definition with the Gamefleet agent as a sidecar,
+     * answered as CreateGameServerGroup is ({@code {"GameServerGroup": ...}}, no InstanceDefinitions);
+     * every FleetIQ operation then takes it by name, a task being an instance.
+     */
+    public static final ExtensionRoute CREATE_CONTAINER_GROUP =
+            new ExtensionRoute("CreateContainerGroup", "POST", "/container-groups", Set.of(ADMIN));
+
     /** Gamefleet's own routes, beside the operations'. */
     public static final List<ExtensionRoute> EXTENSIONS = List.of(DESCRIBE_GAME_SERVER_PROCESS, CREATE_SESSION,
             DESCRIBE_SESSION, DESCRIBE_GAME_SERVER_SESSION,
             PUT_STANDBY_POLICY, DESCRIBE_STANDBY_POLICY,
             PUT_CLAIM_STRATEGY, DESCRIBE_CLAIM_STRATEGY,
             LIST_SESSIONS, LIST_QOS_SERVERS, LIST_REGIONS, DESCRIBE_GROUP_SUMMARY,
-            DESCRIBE_GROUP_METRICS);
+            DESCRIBE_GROUP_METRICS, CREATE_CONTAINER_GROUP);
 
     /** AWS JSON 1.1, where boto3, the AWS CLI and the JavaScript SDK send every operation. */
     public static final JsonDoor JSON_DOOR =

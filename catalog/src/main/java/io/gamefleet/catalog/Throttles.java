@@ -86,7 +86,7 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
     /**
      * Gamefleet's own routes: the reads at FleetIQ's quota for its Describe operations; a session,
      * a claim, at ClaimGameServer's; a group's setting (its standby policy, its claim strategy) at
-     * UpdateGameServerGroup's.
+     * UpdateGameServerGroup's; a container group's creation at CreateGameServerGroup's.
      */
     public Map<ExtensionRoute, Limit> perExtension() {
         return Map.ofEntries(Map.entry(Routes.DESCRIBE_GAME_SERVER_PROCESS, new Limit(30, 30)),
@@ -103,7 +103,8 @@ public record Throttles(int expectedGameServers, int heartbeatSeconds, int claim
                 // A console's read every 2 s per open group view: one GetItem each, far below this.
                 Map.entry(Routes.DESCRIBE_GROUP_SUMMARY, new Limit(30, 30)),
                 // Once per group view opened: each call is a GetMetricData of three metrics.
-                Map.entry(Routes.DESCRIBE_GROUP_METRICS, new Limit(10, 10)));
+                Map.entry(Routes.DESCRIBE_GROUP_METRICS, new Limit(10, 10)),
+                Map.entry(Routes.CREATE_CONTAINER_GROUP, perOperation().get(Operation.CREATE_GAME_SERVER_GROUP)));
     }
 
     /**

@@ -38,6 +38,14 @@ public final class Workflows {
     }
 
     /**
+     * The workflow a Gamefleet route's function starts, if any: CreateContainerGroup activates its
+     * group as CreateGameServerGroup does (and so needs the activation's ARN and leave to start it).
+     */
+    public static java.util.Optional<WorkflowDefinition> startedBy(ExtensionRoute route) {
+        return route.equals(Routes.CREATE_CONTAINER_GROUP) ? java.util.Optional.of(ACTIVATION) : java.util.Optional.empty();
+    }
+
+    /**
      * Whether the function reconciles the workflows: it lists every workflow's running executions
      * and starts one again for a group whose execution was lost (the balancer's schedule).
      */

@@ -36,7 +36,7 @@ class FunctionAccessTest {
         PushChannel.ROUTES.forEach(r -> functions.add(r.functionName()));
         Routes.EXTENSIONS.forEach(e -> functions.add(e.functionName()));
 
-        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(43);
+        assertThat(FunctionAccess.all().keySet()).isEqualTo(functions).hasSize(44);
         functions.forEach(f -> assertThat(FunctionAccess.of(f)).isSameAs(FunctionAccess.all().get(f)));
     }
 
@@ -116,6 +116,11 @@ class FunctionAccessTest {
         assertThat(tables(Triggers.INSTANCE_EVENTS.functionName())).isEqualTo(Map.of(
                 "GameServerGroups", Set.of(GET), "GameServerInstances", Set.of(GET, UPDATE, DELETE),
                 "GameServers", Set.of(GET, BATCH_GET, UPDATE, DELETE), "SpotInterruptions", Set.of(PUT)));
+        // A container group: its task definition read from ECS, then stored as CreateGameServerGroup stores a group.
+        assertThat(FunctionAccess.of(Routes.CREATE_CONTAINER_GROUP.functionName()).scaling())
+                .containsExactly(Scaling.READ_TASK_DEFINITIONS);
+        assertThat(tables(Routes.CREATE_CONTAINER_GROUP.functionName())).isEqualTo(
+                tables(Operation.CREATE_GAME_SERVER_GROUP.functionName()));
     }
 
     @Test

@@ -72,11 +72,20 @@ class RoutesTest {
                 Routes.PUT_STANDBY_POLICY, Routes.DESCRIBE_STANDBY_POLICY,
                 Routes.PUT_CLAIM_STRATEGY, Routes.DESCRIBE_CLAIM_STRATEGY,
                 Routes.LIST_SESSIONS, Routes.LIST_QOS_SERVERS, Routes.LIST_REGIONS, Routes.DESCRIBE_GROUP_SUMMARY,
-                Routes.DESCRIBE_GROUP_METRICS);
+                Routes.DESCRIBE_GROUP_METRICS, Routes.CREATE_CONTAINER_GROUP);
         for (ExtensionRoute extension : Routes.EXTENSIONS) {
             assertThat(Routes.ALL).noneMatch(r -> (r.method() + " " + r.path()).equals(extension.routeKey())
                     || r.functionName().equals(extension.functionName()));
         }
+    }
+
+    /** A container group is an ADMIN's to create, as a game server group is, beside FleetIQ's path. */
+    @Test
+    void aContainerGroupIsAnAdminsToCreate() {
+        assertThat(Routes.CREATE_CONTAINER_GROUP.routeKey()).isEqualTo("POST /container-groups");
+        assertThat(Routes.CREATE_CONTAINER_GROUP.roles()).containsExactly(Role.ADMIN);
+        assertThat(Routes.CREATE_CONTAINER_GROUP.queryMembers()).isEmpty();
+        assertThat(Routes.CREATE_CONTAINER_GROUP.handlerClass()).isEqualTo("io.gamefleet.api.CreateContainerGroupHandler");
     }
 
     /** A group setting an ADMIN puts and a matchmaker may read: one path, two functions. */

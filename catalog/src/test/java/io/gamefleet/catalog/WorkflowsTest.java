@@ -82,6 +82,17 @@ class WorkflowsTest {
         assertThat(Triggers.INSTANCE_EVENTS.pattern()).contains("\"aws.ec2\"", "EC2 Spot Instance Interruption Warning",
                 "\"shutting-down\", \"terminated\"");
         assertThat(Triggers.SCHEDULES).containsExactly(Triggers.BALANCER);
+        // A container group's task is an instance: its stops come to the same function.
+        assertThat(Triggers.INSTANCE_EVENTS.pattern()).contains("\"aws.ecs\"", "\"ECS Task State Change\"",
+                "\"desiredStatus\": [\"STOPPED\"]");
         assertThat(Triggers.EVENT_RULES).containsExactly(Triggers.INSTANCE_EVENTS);
+    }
+
+    @Test
+    void aContainerGroupsCreationStartsTheActivationAsCreateGameServerGroupDoes() {
+        assertThat(Workflows.startedBy(Routes.CREATE_CONTAINER_GROUP)).contains(Workflows.ACTIVATION);
+        assertThat(Workflows.startedBy(Routes.of(Operation.CREATE_GAME_SERVER_GROUP))).contains(Workflows.ACTIVATION);
+        assertThat(Routes.EXTENSIONS).filteredOn(e -> Workflows.startedBy(e).isPresent())
+                .containsExactly(Routes.CREATE_CONTAINER_GROUP);
     }
 }

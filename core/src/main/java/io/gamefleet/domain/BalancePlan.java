@@ -31,10 +31,12 @@ import java.util.Set;
  *     replacement will come (SPOT_ONLY without a viable type) idle ones end at once, desired
  *     shrinking down to MinSize. Draining instances with games are left to finish them, protected
  *     or not.</li>
- * <li>None of that runs for ON_DEMAND_ONLY groups or while REPLACE_INSTANCE_TYPES is suspended
+ * <li>None of that runs for container groups, whose ECS service keeps the capacity provider
+ *     strategy it was created with (ECS replaces an interrupted Fargate Spot task itself), nor for
+ *     ON_DEMAND_ONLY groups or while REPLACE_INSTANCE_TYPES is suspended
  *     (their scaling group still follows updates of the definitions: see {@link #unbalanced});
  *     instance protection (FULL_PROTECTION: protected while it has a UTILIZED or claimed game
- *     server), the health sweep and metrics always run.</li>
+ *     server; a container group's task so whatever its policy), the health sweep and metrics always run.</li>
  * </ul>
  *
  * <p>Lifetimes (PlayFab's, {@link InstanceLifetime}), for every group, balanced or not:
@@ -100,10 +102,18 @@ public record BalancePlan(
         }
         Map<String, Boolean> protection = new LinkedHashMap<>();
         for (InstanceView v : living) {
-            boolean wanted = group.protectionPolicy() == GameServerProtectionPolicy.FULL_PROTECTION && v.hasGames();
+            // A container group's task is protected while it has a game whatever the policy: ECS ends
+            // unprotected tasks at scale-in, where Auto Scaling under NO_PROTECTION is what FleetIQ's users asked for.
+            boolean wanted = v.hasGames() && (group.isContainerGroup()
+                    || group.protectionPolicy() == GameServerProtectionPolicy.FULL_PROTECTION);
             if (v.status() != InstanceStatus.SPOT_TERMINATING && wanted != v.instance().protectedFromScaleIn()) {
                 protection.put(v.instance().instanceId(), wanted);
             }
+        }
+        if (group.isContainerGroup()) {
+            // Its capacity provider strategy is the ECS service's, set at its creation: no instance type to change.
+            return new BalancePlan(Set.of(), Optional.empty(), List.of(), Set.of(), retiring(living, List.of()),
+                    Optional.empty(), ended, protection);
         }
         boolean balancing = group.balancingStrategy() != BalancingStrategy.ON_DEMAND_ONLY
                 && !group.isSuspended(GameServerGroupAction.REPLACE_INSTANCE_TYPES);

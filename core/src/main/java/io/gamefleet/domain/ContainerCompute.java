@@ -10,6 +10,9 @@ package io.gamefleet.domain;
 public record ContainerCompute(String taskDefinition, String gameServerContainer, ContainerCapacity capacity,
         int onDemandBase) {
 
+    /** The agent's sidecar container, which Gamefleet adds to every task: no studio's container may take its name. */
+    public static final String AGENT_CONTAINER = "gamefleet-agent";
+
     public ContainerCompute {
         if (onDemandBase < 0) {
             throw new IllegalArgumentException("onDemandBase must not be negative: " + onDemandBase);

@@ -92,9 +92,13 @@ public final class GroupLifecycle {
         }
         Duration waited = Duration.between(group.creationTime(), clock.instant());
         if (waited.compareTo(settings.activationTimeout()) > 0) {
-            throw new StepRefusedException("no instance of Auto Scaling group " + group.autoScalingGroupName()
-                    + " came into service within " + settings.activationTimeout().toSeconds()
-                    + " seconds; check the launch template, the subnets and the instance types' availability");
+            throw new StepRefusedException(group.isContainerGroup()
+                    ? "no task of ECS service " + group.autoScalingGroupName() + " came to run within "
+                            + settings.activationTimeout().toSeconds() + " seconds; check the task definition's images,"
+                            + " the ECS service's events and the capacity providers' availability"
+                    : "no instance of Auto Scaling group " + group.autoScalingGroupName()
+                            + " came into service within " + settings.activationTimeout().toSeconds()
+                            + " seconds; check the launch template, the subnets and the instance types' availability");
         }
         return false;
     }

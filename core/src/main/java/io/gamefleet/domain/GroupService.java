@@ -53,21 +53,44 @@ public final class GroupService {
     public GameServerGroup create(GameServerGroup draft) {
         requireDistinctTypes(draft.instanceDefinitions());
         requireUnreservedTags(draft.tags());
-        if (draft.minSize() > draft.maxSize()) {
-            throw GamefleetException.invalidRequest("MinSize (" + draft.minSize()
-                    + ") must not be greater than MaxSize (" + draft.maxSize() + ")");
-        }
+        requireSizes(draft);
         LaunchTemplate template = draft.launchTemplate();
         if ((template.launchTemplateId() == null) == (template.launchTemplateName() == null)) {
             throw GamefleetException.invalidRequest(
                     "LaunchTemplate must name exactly one of LaunchTemplateId and LaunchTemplateName");
         }
         LaunchTemplate pinned = launches.pin(template);
+        return store(draft.toBuilder().launchTemplate(pinned)
+                .autoScalingGroupName(settings.autoScalingGroupName(draft.name())));
+    }
+
+    /**
+     * Stores a container group ({@link GameServerGroup#containers}) as NEW and starts its activation
+     * workflow, as {@link #create} does a group on EC2: {@code definition} is its task definition as
+     * ECS describes it (empty: there is none), checked by {@link ContainerGroupRules} and pinned to
+     * that revision before anything is stored. Its compute is an ECS service named by
+     * {@link ServiceSettings#containerServiceName}; it has no instance definitions nor launch template.
+     */
+    public GameServerGroup createContainerGroup(GameServerGroup draft, Optional<TaskDefinitions.TaskDefinition> definition) {
+        requireUnreservedTags(draft.tags());
+        requireSizes(draft);
+        ContainerCompute containers = ContainerGroupRules.check(draft.containers(), definition);
+        return store(draft.toBuilder().containers(containers).instanceDefinitions(List.of()).launchTemplate(null)
+                .autoScalingGroupName(settings.containerServiceName(draft.name())));
+    }
+
+    private static void requireSizes(GameServerGroup draft) {
+        if (draft.minSize() > draft.maxSize()) {
+            throw GamefleetException.invalidRequest("MinSize (" + draft.minSize()
+                    + ") must not be greater than MaxSize (" + draft.maxSize() + ")");
+        }
+    }
+
+    private GameServerGroup store(GameServerGroup.Builder checked) {
         Instant now = clock.instant();
-        GameServerGroup group = draft.toBuilder()
-                .launchTemplate(pinned)
+        GameServerGroup draft = checked.build();
+        GameServerGroup group = checked
                 .arn(settings.groupArn(draft.name()))
-                .autoScalingGroupName(settings.autoScalingGroupName(draft.name()))
                 .status(GameServerGroupStatus.NEW)
                 .creationTime(now)
                 .lastUpdatedTime(now)
@@ -107,6 +130,10 @@ public final class GroupService {
         update.instanceDefinitions().ifPresent(GroupService::requireDistinctTypes);
         return transition(settings.groupName(nameOrArn), g -> {
             requireNotBeingDeleted(g, "UpdateGameServerGroup");
+            if (g.isContainerGroup() && update.instanceDefinitions().isPresent()) {
+                throw GamefleetException.invalidRequest("InstanceDefinitions: " + g.name() + " is a container group;"
+                        + " its tasks run on the capacity providers of its Capacity, not on instance types");
+            }
             GameServerGroup.Builder b = g.toBuilder();
             update.roleArn().ifPresent(b::roleArn);
             update.instanceDefinitions().ifPresent(b::instanceDefinitions);

@@ -8,7 +8,6 @@ import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerProtectionPolicy;
 import io.gamefleet.domain.LaunchTemplate;
-import io.gamefleet.domain.Tag;
 import io.gamefleet.wiring.Services;
 import java.util.List;
 
@@ -35,8 +34,7 @@ public final class CreateGameServerGroupHandler extends ApiHandler {
                         text(template, "LaunchTemplateName"), text(template, "Version")))
                 .instanceDefinitions(request.optionalList("InstanceDefinitions", Inputs::instanceDefinition).orElseThrow())
                 .vpcSubnets(request.optionalStrings("VpcSubnets").orElse(List.of()))
-                .tags(request.optionalList("Tags", t -> new Tag(t.get("Key").asText(), t.get("Value").asText()))
-                        .orElse(List.of()));
+                .tags(request.optionalList("Tags", Inputs::tag).orElse(List.of()));
         request.optionalEnum("BalancingStrategy", BalancingStrategy.class).ifPresent(draft::balancingStrategy);
         request.optionalEnum("GameServerProtectionPolicy", GameServerProtectionPolicy.class)
                 .ifPresent(draft::protectionPolicy);

@@ -2,6 +2,7 @@ package io.gamefleet.api;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
+import io.gamefleet.catalog.ContainerTasks;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.domain.Caller;
 import io.gamefleet.wiring.CallerRole;
@@ -22,6 +23,8 @@ public record IamCaller(String partition, String accountId, Optional<String> rol
             Pattern.compile("^arn:(aws[a-z-]*):sts::(\\d{12}):assumed-role/([^/]+)/([^/]+)$");
     /** An EC2 instance profile's session is named after its instance. */
     private static final Pattern INSTANCE_ID = Pattern.compile("^i-[0-9a-zA-Z]{17}$");
+    /** An ECS task role's session is named after its task, whose instance is {@link ContainerTasks#instanceId}'s. */
+    private static final Pattern TASK_ID = Pattern.compile("^[0-9a-f]{32}$");
 
     public static final IamCaller ANONYMOUS = new IamCaller("", "", Optional.empty(), Optional.empty(), Optional.empty());
 
@@ -82,12 +85,14 @@ public record IamCaller(String partition, String accountId, Optional<String> rol
     }
 
     /**
-     * What the domain needs to know: a caller whose session is named after an instance acts for
-     * that instance only, and is that instance's own process only as a session of the GAME_SERVER
-     * role (EC2 alone assumes it, and names its sessions); an ADMIN session is an administrator.
+     * What the domain needs to know: a caller whose session is named after an instance (or after a
+     * container group's task, which is an instance) acts for that instance only, and is that
+     * instance's own process only as a session of the GAME_SERVER role (EC2 alone assumes it, and
+     * names its sessions); an ADMIN session is an administrator.
      */
     public Caller domainCaller(Optional<Role> role) {
-        Optional<String> instance = sessionName.filter(s -> INSTANCE_ID.matcher(s).matches());
+        Optional<String> instance = sessionName.filter(s -> INSTANCE_ID.matcher(s).matches())
+                .or(() -> sessionName.filter(s -> TASK_ID.matcher(s).matches()).map(ContainerTasks::instanceId));
         return new Caller(instance, instance.isPresent() && role.equals(Optional.of(Role.GAME_SERVER)),
                 role.equals(Optional.of(Role.ADMIN)));
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.domain.GameServerGroupAction;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.InstanceStatus;
+import io.gamefleet.domain.Tag;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -14,6 +15,10 @@ final class Inputs {
     static InstanceDefinition instanceDefinition(JsonNode node) {
         JsonNode weight = node.get("WeightedCapacity");
         return new InstanceDefinition(node.get("InstanceType").asText(), weight == null ? null : weight.asText());
+    }
+
+    static Tag tag(JsonNode node) {
+        return new Tag(node.get("Key").asText(), node.get("Value").asText());
     }
 
     static Set<GameServerGroupAction> actions(ApiRequest request, String member) {

@@ -35,7 +35,7 @@ final class Outputs {
         ObjectNode n = NODES.objectNode();
         n.put("GameServerGroupName", g.name());
         n.put("GameServerGroupArn", g.arn());
-        n.put("RoleArn", g.roleArn());
+        putIfPresent(n, "RoleArn", g.roleArn()); // a container group has none
         ArrayNode definitions = n.putArray("InstanceDefinitions");
         for (InstanceDefinition d : g.instanceDefinitions()) {
             ObjectNode def = definitions.addObject().put("InstanceType", d.instanceType());

@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2WebSocketResponse;
 import io.gamefleet.api.ApiHandler;
 import io.gamefleet.api.ClaimGameServerHandler;
+import io.gamefleet.api.CreateContainerGroupHandler;
 import io.gamefleet.api.CreateGameServerGroupHandler;
 import io.gamefleet.api.CreateSessionHandler;
 import io.gamefleet.api.DeleteGameServerGroupHandler;
@@ -143,6 +144,8 @@ public final class FunctionRegistry {
             return new DescribeGameServerGroupSummaryHandler(services);
         } else if (route.equals(Routes.DESCRIBE_GROUP_METRICS)) {
             return new DescribeGameServerGroupMetricsHandler(services);
+        } else if (route.equals(Routes.CREATE_CONTAINER_GROUP)) {
+            return new CreateContainerGroupHandler(services);
         }
         throw new IllegalArgumentException("no handler for route " + route.routeKey());
     }

@@ -10,7 +10,8 @@ import java.util.Optional;
 
 /**
  * EC2 events routed by the catalog's rule: "EC2 Spot Instance Interruption Warning" and
- * "EC2 Instance State-change Notification" (only the terminal states matter here).
+ * "EC2 Instance State-change Notification" (only the terminal states matter here); and ECS's
+ * "ECS Task State Change" of a container group's task, read as its instance's ({@link TaskStateChanges}).
  */
 public final class InstanceEventHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
     private final Services services;
@@ -33,7 +34,14 @@ public final class InstanceEventHandler implements RequestHandler<Map<String, Ob
 
     private Map<String, Object> handle(Map<String, Object> event) {
         Object type = event.get("detail-type");
-        if (!(event.get("detail") instanceof Map<?, ?> detail) || !(detail.get("instance-id") instanceof String id)) {
+        if (!(event.get("detail") instanceof Map<?, ?> detail)) {
+            return Map.of("Handled", false);
+        }
+        if (TaskStateChanges.DETAIL_TYPE.equals(type)) {
+            return Map.of("Handled", TaskStateChanges.handle(detail, event.get("time"), services.settings(),
+                    services.instanceEvents()));
+        }
+        if (!(detail.get("instance-id") instanceof String id)) {
             return Map.of("Handled", false);
         }
         boolean handled;
@@ -49,7 +57,7 @@ public final class InstanceEventHandler implements RequestHandler<Map<String, Ob
     }
 
     /** EventBridge's event time (ISO 8601), when it has a readable one. */
-    private static Optional<Instant> time(Object value) {
+    static Optional<Instant> time(Object value) {
         try {
             return value instanceof String text ? Optional.of(Instant.parse(text)) : Optional.empty();
         } catch (java.time.format.DateTimeParseException unreadable) {

@@ -24,6 +24,8 @@ import io.gamefleet.catalog.Tables;
 import io.gamefleet.catalog.Settings.Setting;
 import io.gamefleet.catalog.Throttles;
 import io.gamefleet.domain.Compute;
+import io.gamefleet.domain.ComputeByKind;
+import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.FairShare;
 import io.gamefleet.domain.InstanceLifetime;
 import io.gamefleet.domain.InstanceLimits;
@@ -34,6 +36,7 @@ import io.gamefleet.domain.MetricsHistory;
 import io.gamefleet.domain.PeerRegions;
 import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.StandbyEvaluations;
+import io.gamefleet.domain.TaskDefinitions;
 import io.gamefleet.logging.JsonLog;
 import java.net.URI;
 import java.time.Clock;
@@ -109,6 +112,18 @@ public final class AwsServices {
     private MetricsHistory metricsHistory;
     private StandbyEvaluations standbyEvaluations;
     private AwsCredentialsProvider peerCredentials;
+    private ContainerAdapters containerAdapters;
+    static final String NO_CONTAINER_ADAPTERS = "container groups need the ECS adapter, which this deployment does not have";
+
+    /**
+     * The adapters of container groups (their ECS services and the task definitions they run),
+     * made on first use: the ECS adapter's, which a deployment that runs container groups plugs in.
+     */
+    public interface ContainerAdapters {
+        Compute compute();
+
+        TaskDefinitions taskDefinitions();
+    }
 
     private AwsServices(Map<String, String> environment) {
         this.environment = Map.copyOf(environment);
@@ -172,6 +187,12 @@ public final class AwsServices {
         return this;
     }
 
+    /** Container groups' adapters; without them, a container group is refused and no call reaches ECS. */
+    public AwsServices containerAdapters(ContainerAdapters adapters) {
+        this.containerAdapters = adapters;
+        return this;
+    }
+
     public Services build() {
         String regionName = environment.get("AWS_REGION");
         if (regionName == null || regionName.isBlank()) {
@@ -196,10 +217,25 @@ public final class AwsServices {
         // Built on first use: most API functions never need Auto Scaling or EC2.
         Supplier<Ec2Client> ec2 = Lazy.of(() -> configure(Ec2Client.builder(), endpoint("EC2"), region, creds, traced).build());
         InstanceLifetime lifetime = lifetime(this::setting);
-        Supplier<Compute> computePort = compute != null ? () -> compute : Lazy.of(() -> new AwsAutoScalingCompute(
+        Supplier<Compute> scalingGroups = Lazy.of(() -> new AwsAutoScalingCompute(
                 configure(AutoScalingClient.builder(), endpoint("AUTO_SCALING"), region, creds,
                         traced).build(), new Ec2Instances(ec2.get()), setting(Settings.STAGE),
                 setting(Settings.SCALING_GROUP_PREFIX), lifetime.max()));
+        Supplier<Compute> containerServices = Lazy.of(() -> {
+            if (containerAdapters == null) {
+                throw new Compute.ComputeException(NO_CONTAINER_ADAPTERS, false, null);
+            }
+            return containerAdapters.compute();
+        });
+        Supplier<TaskDefinitions> taskDefinitions = Lazy.of(() -> {
+            if (containerAdapters == null) {
+                throw GamefleetException.invalidRequest(NO_CONTAINER_ADAPTERS);
+            }
+            return containerAdapters.taskDefinitions();
+        });
+        Services.Config config = config(region, lifetime);
+        Supplier<Compute> computePort = compute != null ? () -> compute
+                : Lazy.of(() -> new ComputeByKind(scalingGroups, containerServices, config.settings()));
         Supplier<LaunchTemplates> templatesPort = launchTemplates != null ? () -> launchTemplates
                 : Lazy.of(() -> new Ec2LaunchTemplates(ec2.get()));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics
@@ -221,9 +257,10 @@ public final class AwsServices {
                 templatesPort, notifier(region, creds),
                 standbyEvaluations != null ? standbyEvaluations : standbyFunction(region, creds),
                 peers(region, creds, traced), new DynamoGroupSummaryRepository(dynamoDb, tables),
-                historyPort);
-        return new Services(ports, config(region, lifetime), clock, JsonLog::info);
+                historyPort, taskDefinitions);
+        return new Services(ports, config, clock, JsonLog::info);
     }
+
 
     /** Notices through the push channel's management API, when one is configured; made on first use. */
     private Supplier<InstanceNotifier> notifier(Region region, AwsCredentialsProvider creds) {

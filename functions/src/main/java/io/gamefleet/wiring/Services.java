@@ -32,6 +32,7 @@ import io.gamefleet.domain.StandbyEvaluations;
 import io.gamefleet.domain.StandbyRepository;
 import io.gamefleet.domain.StandbyRequests;
 import io.gamefleet.domain.StandbyService;
+import io.gamefleet.domain.TaskDefinitions;
 import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.domain.WorkflowStarter;
 import java.security.SecureRandom;
@@ -50,13 +51,16 @@ import java.util.function.Supplier;
 public final class Services {
     private static volatile Services shared;
 
-    /** What the domain services run on: the AWS adapters, or fakes. {@code notifier} null: no push channel. */
+    /**
+     * What the domain services run on: the AWS adapters, or fakes. {@code notifier} null: no push
+     * channel. {@code taskDefinitions}: what CreateContainerGroup reads a container group's from.
+     */
     public record Ports(GroupRepository groups, GameServerRepository servers, SessionRepository sessions,
             StandbyRepository standby, InstanceRepository instances,
             InterruptionRepository interruptions, Supplier<Compute> compute, Supplier<Metrics> metrics,
             WorkflowStarter workflows, Supplier<LaunchTemplates> launchTemplates, Supplier<InstanceNotifier> notifier,
             StandbyEvaluations standbyEvaluations, PeerRegions peers, GroupSummaryRepository summaries,
-            Supplier<MetricsHistory> metricsHistory) {}
+            Supplier<MetricsHistory> metricsHistory, Supplier<TaskDefinitions> taskDefinitions) {}
 
     /**
      * The deployment's settings, as the functions read them from their environment.
@@ -93,6 +97,7 @@ public final class Services {
     private final QosServers qosServers;
     private final PeerRegions peers;
     private final GroupSummaries summaries;
+    private final Supplier<TaskDefinitions> taskDefinitions;
 
     public Services(Ports ports, Config config, Clock clock, Consumer<String> log) {
         this.clock = clock;
@@ -112,6 +117,7 @@ public final class Services {
                 ports.compute(), new ClaimPolicy(8, new SecureRandom()), tokens, settings, clock, notices,
                 new StandbyRequests(ports.standbyEvaluations(), clock, log));
         this.peers = ports.peers();
+        this.taskDefinitions = ports.taskDefinitions();
         this.sessionService = new SessionService(gameServerService, ports.groups(), ports.servers(), ports.sessions(),
                 ports.peers(), tokens, settings, clock);
         this.summaries = new GroupSummaries(groupService, ports.summaries(), ports.metricsHistory(), clock);
@@ -198,6 +204,11 @@ public final class Services {
     /** The QoS beacons to list ({@code GET /qos-servers}). */
     public QosServers qosServers() {
         return qosServers;
+    }
+
+    /** ECS's task definitions, which a container group names (CreateContainerGroup alone asks). */
+    public TaskDefinitions taskDefinitions() {
+        return taskDefinitions.get();
     }
 
     /** The stage's peers in other regions (none unless it names some). */

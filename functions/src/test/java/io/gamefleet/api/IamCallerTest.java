@@ -39,6 +39,18 @@ class IamCallerTest {
                 .domainCaller(Optional.of(Role.GAME_SERVER))).isEqualTo(Caller.UNBOUND);
     }
 
+    /** A container group's task: its role's session is named after the task, its instance id the task's. */
+    @Test
+    void aSessionNamedAfterATaskIsBoundToItsInstanceId() {
+        Caller task = of("arn:aws:sts::123456789012:assumed-role/gamefleet-game-server/0123456789abcdef0123456789abcdef")
+                .domainCaller(Optional.of(Role.GAME_SERVER));
+        assertThat(task).isEqualTo(Caller.onInstance("i-0123456789abcdef0"));
+        assertThat(of("arn:aws:sts::123456789012:assumed-role/gamefleet-game-server/0123456789ABCDEF0123456789abcdef")
+                .domainCaller(Optional.of(Role.GAME_SERVER))).as("not ECS's spelling").isEqualTo(Caller.UNBOUND);
+        assertThat(of("arn:aws:sts::123456789012:assumed-role/gamefleet-game-server/0123456789abcdef0123456789abcde")
+                .domainCaller(Optional.of(Role.GAME_SERVER))).isEqualTo(Caller.UNBOUND);
+    }
+
     @Test
     void otherIdentitiesKeepOnlyTheirAccount() {
         assertThat(of("arn:aws:iam::000000000000:user/alice"))

@@ -7,7 +7,10 @@ import com.amazonaws.xray.AWSXRay;
 import com.amazonaws.xray.entities.Segment;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
+import io.gamefleet.domain.ErrorKind;
+import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.fakes.FakeCompute;
+import io.gamefleet.domain.fakes.FakeTaskDefinitions;
 import io.gamefleet.domain.fakes.MutableClock;
 import io.gamefleet.domain.fakes.RecordingMetrics;
 import java.net.URI;
@@ -52,6 +55,41 @@ class AwsServicesTest {
         assertThatThrownBy(() -> services.groups().describe("arena")).hasStackTraceContaining("stopped before transmission");
         assertThat(sent).hasSize(1);
         return sent.get(0);
+    }
+
+    @Test
+    void withoutTheEcsAdapterAContainerGroupIsRefusedSayingSoAndNothingIsSent() {
+        Services services = build(Map.of());
+        GamefleetException refused = org.assertj.core.api.Assertions.catchThrowableOfType(
+                () -> services.taskDefinitions(), GamefleetException.class);
+        assertThat(refused.kind()).isEqualTo(ErrorKind.INVALID_REQUEST);
+        assertThat(refused).hasMessage("container groups need the ECS adapter, which this deployment does not have");
+        assertThat(sent).isEmpty();
+    }
+
+    @Test
+    void theEcsAdaptersGivenAreTheContainerGroupsOwnMadeOnFirstUse() {
+        FakeTaskDefinitions definitions = new FakeTaskDefinitions();
+        List<String> made = new ArrayList<>();
+        Services services = AwsServices.fromEnvironment(Map.of("AWS_REGION", "eu-west-1", "GAMEFLEET_PAGE_TOKEN_KEY", KEY))
+                .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
+                .containerAdapters(new AwsServices.ContainerAdapters() {
+                    @Override
+                    public io.gamefleet.domain.Compute compute() {
+                        made.add("compute");
+                        return new FakeCompute();
+                    }
+
+                    @Override
+                    public io.gamefleet.domain.TaskDefinitions taskDefinitions() {
+                        made.add("taskDefinitions");
+                        return definitions;
+                    }
+                }).build();
+        assertThat(made).as("nothing until asked").isEmpty();
+        assertThat(services.taskDefinitions()).isSameAs(definitions);
+        assertThat(services.taskDefinitions()).isSameAs(definitions);
+        assertThat(made).containsExactly("taskDefinitions");
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.gamefleet.domain.ServiceSettings;
 import io.gamefleet.domain.fakes.FakeCompute;
 import io.gamefleet.domain.fakes.FakeLaunchTemplates;
 import io.gamefleet.domain.fakes.FakePeerRegions;
+import io.gamefleet.domain.fakes.FakeTaskDefinitions;
 import io.gamefleet.domain.fakes.InMemoryGameServerRepository;
 import io.gamefleet.domain.fakes.InMemoryGroupRepository;
 import io.gamefleet.domain.fakes.InMemoryGroupSummaryRepository;
@@ -49,6 +50,8 @@ public final class TestServices {
     public final RecordingWorkflowStarter workflows = new RecordingWorkflowStarter();
     public final RecordingInstanceNotifier notifier = new RecordingInstanceNotifier();
     public final FakeLaunchTemplates templates = new FakeLaunchTemplates();
+    /** None until a test puts some ({@link FakeTaskDefinitions#put}). */
+    public final FakeTaskDefinitions taskDefinitions = new FakeTaskDefinitions();
     /** No peers until a test names some ({@link FakePeerRegions#add}). */
     public final FakePeerRegions peers = new FakePeerRegions();
     /** The one instance profile the test deployment allows. */
@@ -70,7 +73,7 @@ public final class TestServices {
                 AwsServices.lifetime(Settings.Setting::defaultValue));
         services = new Services(new Services.Ports(groups, servers, sessions, standby, instances, interruptions, () -> compute,
                 () -> metrics, workflows, () -> templates, () -> notifier, standbyRequested::add, peers,
-                summaries, () -> metricsHistory),
+                summaries, () -> metricsHistory, () -> taskDefinitions),
                 new Services.Config(settings, "test-key", Duration.ofHours(1), 0.2, Duration.ofMinutes(1), roles, Set.of(ALLOWED_PROFILE)),
                 clock, log::add);
     }

@@ -94,7 +94,7 @@ class StepHandlerTest {
         Services services = new Services(new Services.Ports(t.groups, t.servers, t.sessions, t.standby, t.instances, t.interruptions,
                 () -> failing, () -> t.metrics, t.workflows, () -> t.templates, () -> t.notifier,
                 t.standbyRequested::add, io.gamefleet.domain.PeerRegions.NONE, t.summaries,
-                () -> t.metricsHistory),
+                () -> t.metricsHistory, () -> t.taskDefinitions),
                 new Services.Config(settings, "k", Duration.ofHours(1), 0.2, Duration.ofMinutes(1), roles, java.util.Set.of()), t.clock, t.log::add);
         if (t.groups.find("arena").isEmpty()) {
             newGroup("arena");

@@ -24,9 +24,11 @@ record ContainerPermissions(Stack stack, String clusterArn, String clusterName, 
     static final String LIST_TASKS = "ecs:ListTasks";
     /**
      * Task definition actions accept no resource-level permission (IAM requires '*'): the adapter
-     * reads the studio's definition, registers the group's family and deregisters it.
+     * reads the studio's definition (CreateContainerGroup checks it, the activation reads it again),
+     * registers the group's family and deregisters it.
      */
     static final Map<Scaling, List<String>> TASK_DEFINITION_ACTIONS = Map.of(
+            Scaling.READ_TASK_DEFINITIONS, List.of("ecs:DescribeTaskDefinition"),
             Scaling.CREATE, List.of("ecs:DescribeTaskDefinition", "ecs:RegisterTaskDefinition"),
             Scaling.DELETE, List.of("ecs:DeregisterTaskDefinition"));
     /** Calls on the group's service, per capability. */
@@ -48,7 +50,8 @@ record ContainerPermissions(Stack stack, String clusterArn, String clusterName, 
 
     /** Whether a function with these capabilities calls ECS at all. */
     static boolean callsEcs(Set<Scaling> scaling) {
-        return scaling.stream().anyMatch(s -> SERVICE_ACTIONS.containsKey(s) || TASK_ACTIONS.containsKey(s));
+        return scaling.stream().anyMatch(s -> TASK_DEFINITION_ACTIONS.containsKey(s) || SERVICE_ACTIONS.containsKey(s)
+                || TASK_ACTIONS.containsKey(s));
     }
 
     List<PolicyStatement> statements(Set<Scaling> scaling) {

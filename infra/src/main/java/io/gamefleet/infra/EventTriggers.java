@@ -79,37 +79,27 @@ final class EventTriggers extends Construct {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("the event pattern of " + rule.name() + " is not JSON", e);
         }
-        route(rule.name(), names.of(rule.functionName()), "Routes the catalog's events to " + rule.functionName(),
-                pattern, target);
-        // Lambda retries a failed asynchronous invocation twice, then hands the event here.
-        target.configureAsyncInvoke(EventInvokeConfigOptions.builder()
-                .onFailure(new SqsDestination(failedEvents))
-                .build());
-    }
-
-    /**
-     * An EventBridge rule from the events matching {@code pattern} to {@code target}, undeliverable
-     * events into the queue. The target's own failures reach the queue where its function is a
-     * catalog rule's ({@link #eventRule}).
-     */
-    void route(String id, String ruleName, String description, Map<String, Object> pattern, Alias target) {
-        CfnRule cfnRule = CfnRule.Builder.create(this, id + "Rule")
-                .name(ruleName)
-                .description(description)
+        CfnRule cfnRule = CfnRule.Builder.create(this, rule.name() + "Rule")
+                .name(names.of(rule.functionName()))
+                .description("Routes the catalog's events to " + rule.functionName())
                 .state("ENABLED")
                 .eventPattern(pattern)
-                .targets(List.of(CfnRule.TargetProperty.builder().id(id).arn(target.getFunctionArn())
+                .targets(List.of(CfnRule.TargetProperty.builder().id(rule.name()).arn(target.getFunctionArn())
                         .deadLetterConfig(CfnRule.DeadLetterConfigProperty.builder().arn(failedEvents.getQueueArn()).build())
                         .build()))
                 .build();
         failedEvents.addToResourcePolicy(PolicyStatement.Builder.create()
-                .sid(id + "Undelivered")
+                .sid(rule.name() + "Undelivered")
                 .principals(List.of(new ServicePrincipal("events.amazonaws.com")))
                 .actions(List.of("sqs:SendMessage"))
                 .resources(List.of(failedEvents.getQueueArn()))
                 .conditions(Map.of("ArnEquals", Map.of("aws:SourceArn", cfnRule.getAttrArn())))
                 .build());
-        target.addPermission(id + "Events", Permission.builder()
+        // Lambda retries a failed asynchronous invocation twice, then hands the event here.
+        target.configureAsyncInvoke(EventInvokeConfigOptions.builder()
+                .onFailure(new SqsDestination(failedEvents))
+                .build());
+        target.addPermission(rule.name() + "Events", Permission.builder()
                 .principal(new ServicePrincipal("events.amazonaws.com"))
                 .sourceArn(cfnRule.getAttrArn())
                 .sourceAccount(Stack.of(this).getAccount())

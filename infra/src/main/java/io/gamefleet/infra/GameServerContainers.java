@@ -4,7 +4,6 @@ import io.gamefleet.catalog.Catalog;
 import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Settings;
-import io.gamefleet.catalog.Triggers;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +43,6 @@ import software.constructs.Construct;
 final class GameServerContainers extends Construct {
     /** The agent's QoS beacon port (its default qosPort, PlayFab's), which clients ping over UDP. */
     static final int QOS_PORT = 3075;
-    /** ECS's task state changes, of this cluster's tasks that are stopping or stopped. */
-    static final String TASK_STATE_CHANGE = "ECS Task State Change";
     static final String TASKS_PRINCIPAL = "ecs-tasks.amazonaws.com";
 
     private final Cluster cluster;
@@ -55,7 +52,7 @@ final class GameServerContainers extends Construct {
     private final SecurityGroup securityGroup;
 
     GameServerContainers(Construct scope, String id, DeploymentContext context, ContainerOptions options,
-            Functions functions, EventTriggers triggers, CallerRoles callerRoles) {
+            Functions functions, CallerRoles callerRoles) {
         super(scope, id);
         Stack stack = Stack.of(this);
         StageNames names = context.names();
@@ -128,18 +125,6 @@ final class GameServerContainers extends Construct {
                 NagRules.containerFunction(fn, permissions, scaling);
             }
         }
-
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("clusterArn", List.of(cluster.getClusterArn()));
-        detail.put("desiredStatus", List.of("STOPPED"));
-        Map<String, Object> pattern = new LinkedHashMap<>();
-        pattern.put("source", List.of("aws.ecs"));
-        pattern.put("detail-type", List.of(TASK_STATE_CHANGE));
-        pattern.put("detail", detail);
-        String handler = Triggers.INSTANCE_EVENTS.functionName();
-        triggers.route("ContainerTaskStateChange", names.of(Catalog.FUNCTION_PREFIX + "ContainerTaskStateChange"),
-                "Routes the container cluster's stopping tasks (a Fargate Spot interruption among them) to " + handler,
-                pattern, functions.alias(handler));
 
         CfnOutput.Builder.create(stack, "ContainerClusterName").value(cluster.getClusterName())
                 .description("The ECS cluster of the container groups' services").build();

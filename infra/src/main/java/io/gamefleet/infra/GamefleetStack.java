@@ -61,7 +61,7 @@ public final class GamefleetStack extends Stack {
         CallerPolicies callerPolicies = LogicalIds.leaveOut(new CallerPolicies(this, "CallerPolicies", api, push,
                 callerRoles));
         containers.ifPresent(options -> new GameServerContainers(this, "Containers", context, options,
-                functions, triggers, callerRoles));
+                functions, callerRoles));
         new AgentInstall(this, "AgentInstall", context, callerRoles);
 
         data.tables().forEach(monitoring::tableAlarm);

@@ -201,8 +201,11 @@ final class NagRules {
      * L1 on the function; IAM5 on its role's policy for the Auto Scaling and EC2 wildcards it needs,
      * and CloudWatch's GetMetricData where it reads the metrics back ({@code readsMetrics}).
      */
-    static void function(Function fn, Set<Scaling> scaling, String stage, boolean tracing, boolean readsMetrics) {
+    static void function(Function fn, Set<Scaling> capabilities, String stage, boolean tracing, boolean readsMetrics) {
         NagSuppressions.addResourceSuppressions(fn, List.of(suppression("AwsSolutions-L1", L1_REASON)));
+        // Reading task definitions is ECS's alone, granted and suppressed with containers (containerFunction).
+        Set<Scaling> scaling = capabilities.stream().filter(s -> s != Scaling.READ_TASK_DEFINITIONS)
+                .collect(java.util.stream.Collectors.toSet());
         if (scaling.isEmpty() && !tracing && !readsMetrics) {
             return;
         }

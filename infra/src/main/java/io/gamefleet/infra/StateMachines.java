@@ -1,5 +1,6 @@
 package io.gamefleet.infra;
 
+import io.gamefleet.catalog.ExtensionRoute;
 import io.gamefleet.catalog.Route;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.catalog.WorkflowDefinition;
@@ -40,6 +41,14 @@ final class StateMachines extends Construct {
                     fn.addEnvironment(workflow.arnSetting().environmentVariable(), stateMachine.getStateMachineArn());
                     stateMachine.grantStartExecution(fn);
                 }
+            });
+        }
+        for (ExtensionRoute route : Routes.EXTENSIONS) {
+            Workflows.startedBy(route).ifPresent(workflow -> {
+                StateMachine stateMachine = stateMachines.get(workflow);
+                Function fn = functions.function(route.functionName());
+                fn.addEnvironment(workflow.arnSetting().environmentVariable(), stateMachine.getStateMachineArn());
+                stateMachine.grantStartExecution(fn);
             });
         }
         // Reconciliation lists each workflow's running executions and starts those that were lost.

@@ -321,24 +321,6 @@ class ContainerGroupsStackTest extends SynthesizedStack {
     }
 
     @Test
-    void theClustersStoppingTasksGoToTheInterruptionHandler() {
-        String ruleId = idWhere("AWS::Events::Rule", "Name", "gamefleet-prod-ContainerTaskStateChange");
-        Map<String, Object> rule = props(resources.get(ruleId));
-        assertThat(rule.get("EventPattern")).isEqualTo(Map.of("source", List.of("aws.ecs"),
-                "detail-type", List.of("ECS Task State Change"),
-                "detail", Map.of("clusterArn", List.of(Map.of("Fn::GetAtt", List.of(clusterId(), "Arn"))),
-                        "desiredStatus", List.of("STOPPED"))));
-        Map<String, Object> target = map(listOf(rule.get("Targets")).get(0));
-        assertThat(target.get("Arn")).isEqualTo(ref(aliasId(Triggers.INSTANCE_EVENTS.functionName())));
-        assertThat(map(target.get("DeadLetterConfig")).get("Arn"))
-                .isEqualTo(Map.of("Fn::GetAtt", List.of(onlyResourceOf("AWS::SQS::Queue"), "Arn")));
-        assertThat(ofType("AWS::Lambda::Permission").values().stream().map(SynthesizedStack::props)
-                .filter(p -> Map.of("Fn::GetAtt", List.of(ruleId, "Arn")).equals(p.get("SourceArn"))).toList())
-                .singleElement().satisfies(p -> assertThat(p.get("FunctionName"))
-                        .isEqualTo(ref(aliasId(Triggers.INSTANCE_EVENTS.functionName()))));
-    }
-
-    @Test
     void withoutContainersTheStackHasNoneOfIt() {
         Template plain = Template.fromStack(stack(Map.of()));
         plain.resourceCountIs("AWS::ECS::Cluster", 0);

@@ -141,10 +141,18 @@ class FunctionAccessStackTest extends SynthesizedStack {
             assertThat(statementsOf(door).stream().anyMatch(s -> actions(s).contains("states:StartExecution")
                     && resourcesOf(s).contains(machineRef))).as("the JSON door starts " + workflow.name()).isTrue();
         }
+        // CreateContainerGroup activates its group as CreateGameServerGroup does.
+        String containers = Routes.CREATE_CONTAINER_GROUP.functionName();
+        Object activation = ref(stateMachineId(Workflows.ACTIVATION));
+        assertThat(variables(resources.get(functionId(containers))).get(Workflows.ACTIVATION.arnSetting().environmentVariable()))
+                .isEqualTo(activation);
+        assertThat(statementsOf(containers).stream().filter(s -> actions(s).contains("states:StartExecution"))
+                .flatMap(s -> resourcesOf(s).stream())).containsExactly(activation);
         // Nothing else may start a workflow, but the balancer's reconciliation, which restarts lost ones.
         Set<String> startersNames = starters.keySet().stream().map(Operation::functionName)
                 .collect(Collectors.toSet());
         startersNames.add(door);
+        startersNames.add(containers);
         for (String name : functionNames()) {
             if (!startersNames.contains(name) && !Workflows.reconciledBy(name)) {
                 assertThat(statementsOf(name).stream().flatMap(s -> actions(s).stream()))

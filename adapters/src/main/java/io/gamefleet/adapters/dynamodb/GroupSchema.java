@@ -15,6 +15,7 @@ import io.gamefleet.catalog.Tables;
 import io.gamefleet.domain.AutoScalingPolicy;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.ClaimStrategy;
+import io.gamefleet.domain.ContainerCompute;
 import io.gamefleet.domain.DeleteOption;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerGroupAction;
@@ -73,6 +74,9 @@ final class GroupSchema {
                 .setter(GameServerGroup.Builder::maxSize));
         json(s, "LaunchTemplate", new TypeReference<LaunchTemplate>() { },
                 GameServerGroup::launchTemplate, GameServerGroup.Builder::launchTemplate);
+        // A container group's ECS service (its task definition, game server container, capacity); absent on a group on EC2.
+        json(s, "Containers", new TypeReference<ContainerCompute>() { },
+                GameServerGroup::containers, GameServerGroup.Builder::containers);
         json(s, "AutoScalingPolicy", new TypeReference<AutoScalingPolicy>() { },
                 GameServerGroup::autoScalingPolicy, GameServerGroup.Builder::autoScalingPolicy);
         json(s, "VpcSubnets", new TypeReference<List<String>>() { },

@@ -9,6 +9,7 @@ import io.gamefleet.domain.AutoScalingPolicy;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.ClaimStrategy;
 import io.gamefleet.domain.ConcurrentUpdateException;
+import io.gamefleet.domain.ContainerCompute;
 import io.gamefleet.domain.DeleteOption;
 import io.gamefleet.domain.GameServer;
 import io.gamefleet.domain.GameServerGroup;
@@ -113,6 +114,24 @@ public abstract class GroupRepositoryContract {
                 .launchTemplate(new LaunchTemplate("lt-123", null, null)).build();
         groups.create(minimal);
         assertThat(groups.find(name)).contains(minimal);
+    }
+
+    /** A container group keeps its ECS service's compute, and has no template or instance definitions to keep. */
+    @Test
+    void aContainerGroupKeepsItsContainersThroughWritesAndAGroupOnEc2HasNone() {
+        GameServerGroup containers = group(name, T0).toBuilder().launchTemplate(null).instanceDefinitions(List.of())
+                .autoScalingGroupName("gamefleet-tasks_" + name)
+                .containers(new ContainerCompute("arn:aws:ecs:us-east-1:123456789012:task-definition/game:3", "server",
+                        ContainerCompute.ContainerCapacity.FARGATE_SPOT, 2)).build();
+        groups.create(containers);
+        assertThat(groups.find(name)).contains(containers);
+        GameServerGroup active = groups.update(containers.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
+        assertThat(groups.find(name)).contains(active);
+        assertThat(groups.find(name).orElseThrow().isContainerGroup()).isTrue();
+
+        String onEc2 = name + "-ec2";
+        groups.create(group(onEc2, T0));
+        assertThat(groups.find(onEc2).orElseThrow().containers()).isNull();
     }
 
     @Test

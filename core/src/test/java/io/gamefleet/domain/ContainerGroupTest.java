@@ -1,0 +1,197 @@
+package io.gamefleet.domain;
+
+import static io.gamefleet.domain.Fleet.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.gamefleet.domain.Compute.ComputeInstance;
+import io.gamefleet.domain.ContainerCompute.ContainerCapacity;
+import io.gamefleet.domain.GameServerService.Claim;
+import io.gamefleet.domain.GroupService.GroupUpdate;
+import io.gamefleet.domain.fakes.FakeCompute;
+import io.gamefleet.domain.fakes.FakeTaskDefinitions;
+import io.gamefleet.domain.fakes.RecordingWorkflowStarter.Started;
+import io.gamefleet.domain.fakes.RecordingWorkflowStarter.Workflow;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A container group through its life on the fakes: created, activated, balanced, interrupted and
+ * deleted, its ECS service reached through {@link ComputeByKind} ({@link #tasks}) and never the
+ * EC2 adapter ({@code fleet.compute}).
+ */
+class ContainerGroupTest {
+    private static final String NAME = "arena-tasks";
+    private static final String SERVICE = Fleet.SETTINGS.containerServiceName(NAME);
+    private static final String TASK = "i-0123456789abcdef0";
+
+    private final Fleet fleet = new Fleet();
+    private final FakeCompute tasks = new FakeCompute();
+    private final Compute compute = new ComputeByKind(() -> fleet.compute, () -> tasks, Fleet.SETTINGS);
+    private final FakeTaskDefinitions definitions = new FakeTaskDefinitions()
+            .put("game", FakeTaskDefinitions.runnable("game"));
+    private final GroupService groups = fleet.groupService();
+    private final GroupLifecycle steps = new GroupLifecycle(groups, fleet.groups, fleet.servers, fleet.instances, compute,
+            Fleet.SETTINGS, fleet.clock);
+
+    private static GameServerGroup.Builder draft() {
+        return GameServerGroup.builder().name(NAME).minSize(1).maxSize(4)
+                .containers(new ContainerCompute("game", null, ContainerCapacity.FARGATE_SPOT, 1));
+    }
+
+    private GameServerGroup create(GameServerGroup.Builder draft) {
+        return groups.createContainerGroup(draft.build(), definitions.describe(draft.build().containers().taskDefinition()));
+    }
+
+    /** Created, activated with one running task (recorded), ACTIVE. */
+    private GameServerGroup active() {
+        create(draft());
+        steps.startActivation(NAME);
+        String arn = steps.createScalingGroup(NAME);
+        tasks.addInstance(SERVICE, new ComputeInstance(TASK, "FARGATE_SPOT", "us-east-1a", true, false));
+        assertThat(steps.checkActivation(NAME)).isTrue();
+        steps.completeActivation(NAME, arn);
+        return fleet.group(NAME);
+    }
+
+    /** {@link #active}, with game server gs-1 registered on its task, AVAILABLE. */
+    private void activeWithAServer() {
+        active();
+        gameServers().register(new GameServerService.Registration(NAME, "gs-1", TASK, Optional.of("10.0.0.1:7777"),
+                Optional.empty()), Caller.UNBOUND);
+    }
+
+    private SpotBalancer balancer() {
+        return new SpotBalancer(fleet.groups, fleet.servers, fleet.instances, fleet.interruptions, compute, fleet.metrics,
+                Fleet.SETTINGS, Fleet.VIABILITY_WINDOW, Fleet.VIABILITY_THRESHOLD, Fleet.BALANCER_PERIOD, fleet.clock,
+                fleet.log::add, fleet.notices(fleet.instances), fleet.standby, fleet.summaries);
+    }
+
+    private GameServerService gameServers() {
+        return new GameServerService(fleet.groups, fleet.servers, fleet.instances, () -> compute,
+                new ClaimPolicy(1, new java.util.SplittableRandom(1)), fleet.tokens, Fleet.SETTINGS, fleet.clock,
+                fleet.notices(fleet.instances));
+    }
+
+    private void heartbeat(Optional<UtilizationStatus> status) {
+        gameServers().update(new GameServerService.Update(NAME, "gs-1", Optional.empty(), status, true), Caller.UNBOUND);
+    }
+
+    @Test
+    void aContainerGroupIsStoredNewWithItsPinnedDefinitionAndServiceAndItsActivationStarted() {
+        GameServerGroup created = create(draft().protectionPolicy(GameServerProtectionPolicy.NO_PROTECTION));
+
+        assertThat(created.status()).isEqualTo(GameServerGroupStatus.NEW);
+        assertThat(created.containers()).isEqualTo(new ContainerCompute(FakeTaskDefinitions.arn("game"), "server",
+                ContainerCapacity.FARGATE_SPOT, 1));
+        assertThat(created.autoScalingGroupName()).isEqualTo("gamefleet-tasks_arena-tasks");
+        assertThat(created.instanceDefinitions()).isEmpty();
+        assertThat(created.launchTemplate()).isNull();
+        assertThat(created.arn()).isEqualTo(Fleet.SETTINGS.groupArn(NAME));
+        assertThat(created.creationTime()).isEqualTo(T0);
+        assertThat(fleet.group(NAME)).isEqualTo(created);
+        assertThat(fleet.workflows.started()).containsExactly(new Started(Workflow.ACTIVATION, created));
+    }
+
+    @Test
+    void aRefusedContainerGroupStoresNothingAndStartsNothing() {
+        for (GameServerGroup.Builder refused : List.of(
+                draft().containers(new ContainerCompute("missing", null, ContainerCapacity.FARGATE_SPOT, 0)),
+                draft().minSize(5),
+                draft().tags(List.of(new Tag("gamefleet:stage", "prod"))))) {
+            GamefleetException e = catchThrowableOfType(() -> create(refused), GamefleetException.class);
+            assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_REQUEST);
+        }
+        assertThat(fleet.groups.find(NAME)).isEmpty();
+        assertThat(fleet.workflows.started()).isEmpty();
+    }
+
+    @Test
+    void itsActivationCreatesTheServiceRecordsItsTasksAndNeverAsksTheEc2Adapter() {
+        GameServerGroup group = active();
+
+        assertThat(tasks.calls(FakeCompute.CREATE_SCALING_GROUP)).hasSize(1);
+        assertThat(tasks.scalingGroup(SERVICE)).isPresent();
+        assertThat(group.status()).isEqualTo(GameServerGroupStatus.ACTIVE);
+        assertThat(group.autoScalingGroupArn()).endsWith(SERVICE);
+        assertThat(fleet.instances.find(NAME, TASK)).map(GameServerInstance::instanceType).contains("FARGATE_SPOT");
+        assertThat(fleet.compute.calls()).isEmpty();
+    }
+
+    @Test
+    void aTaskIsProtectedWhileItHoldsAClaimedOrUtilizedServerWhateverThePolicyAndItsTypesAreNeverChanged() {
+        activeWithAServer();
+
+        balancer().runAll();
+        assertThat(tasks.calls(FakeCompute.SET_INSTANCE_PROTECTION)).as("idle: already unprotected").isEmpty();
+
+        gameServers().claim(new Claim(NAME, Optional.empty(), Optional.empty(), Optional.empty()));
+        balancer().runAll();
+        assertThat(tasks.calls(FakeCompute.SET_INSTANCE_PROTECTION)).containsExactly(List.of(SERVICE, TASK, true));
+
+        fleet.clock.advance(Fleet.CLAIM_TTL.plusSeconds(1));
+        heartbeat(Optional.empty());
+        balancer().runAll();
+        assertThat(tasks.calls(FakeCompute.SET_INSTANCE_PROTECTION)).as("its claim lapsed")
+                .containsExactly(List.of(SERVICE, TASK, true), List.of(SERVICE, TASK, false));
+
+        heartbeat(Optional.of(UtilizationStatus.UTILIZED));
+        balancer().runAll();
+        assertThat(tasks.calls(FakeCompute.SET_INSTANCE_PROTECTION)).as("a game on it")
+                .containsExactly(List.of(SERVICE, TASK, true), List.of(SERVICE, TASK, false), List.of(SERVICE, TASK, true));
+        assertThat(tasks.calls(FakeCompute.SET_INSTANCE_TYPES)).isEmpty();
+        assertThat(fleet.compute.calls()).isEmpty();
+    }
+
+    @Test
+    void aStoppingTaskTakesTheSpotInterruptionPathAndItsEndForgetsIt() {
+        activeWithAServer();
+        InstanceEvents events = new InstanceEvents(fleet.groups, fleet.instances, fleet.servers, fleet.interruptions,
+                compute, fleet.metrics, Fleet.VIABILITY_WINDOW, fleet.clock, fleet.log::add);
+
+        assertThat(events.spotInterruptionWarning(TASK, Optional.empty())).isTrue();
+        assertThat(fleet.server("gs-1").instanceStatus()).isEqualTo(InstanceStatus.SPOT_TERMINATING);
+        assertThat(tasks.calls(FakeCompute.SET_DESIRED_CAPACITY)).as("its replacement").containsExactly(List.of(SERVICE, 2));
+
+        tasks.removeInstance(SERVICE, TASK);
+        assertThat(events.terminated(TASK)).isTrue();
+        assertThat(fleet.instances.find(NAME, TASK)).isEmpty();
+        assertThat(fleet.servers.find("gs-1")).isEmpty();
+        assertThat(fleet.compute.calls()).isEmpty();
+    }
+
+    @Test
+    void itsDeletionUnprotectsItsTasksAndDeletesItsService() {
+        active();
+        tasks.setInstanceProtection(SERVICE, TASK, true);
+        groups.delete(NAME, DeleteOption.SAFE_DELETE);
+        assertThat(steps.readyToDelete(NAME)).isTrue();
+        steps.startDeleting(NAME);
+
+        assertThat(steps.deleteScalingGroup(NAME)).isTrue();
+        assertThat(tasks.calls(FakeCompute.DELETE_SCALING_GROUP)).containsExactly(List.of(SERVICE, false));
+        assertThat(tasks.scalingGroup(SERVICE)).isEmpty();
+        assertThat(fleet.compute.calls()).isEmpty();
+    }
+
+    @Test
+    void itsInstanceDefinitionsCannotBeUpdated() {
+        active();
+        GamefleetException e = catchThrowableOfType(() -> groups.update(NAME, new GroupUpdate(Optional.empty(),
+                Optional.of(Fleet.TYPES), Optional.empty(), Optional.empty())), GamefleetException.class);
+        assertThat(e).hasMessageStartingWith("InstanceDefinitions: arena-tasks is a container group");
+        assertThat(fleet.group(NAME).instanceDefinitions()).isEmpty();
+    }
+
+    @Test
+    void anActivationWithoutARunningTaskSaysWhatToCheck() {
+        create(draft());
+        steps.startActivation(NAME);
+        steps.createScalingGroup(NAME);
+        fleet.clock.advance(Fleet.ACTIVATION_TIMEOUT.plus(Duration.ofSeconds(1)));
+        assertThat(catchThrowableOfType(() -> steps.checkActivation(NAME), GroupLifecycle.StepRefusedException.class))
+                .hasMessageStartingWith("no task of ECS service gamefleet-tasks_arena-tasks came to run within 600 seconds");
+    }
+}
