@@ -1,0 +1,957 @@
+package io.gamefleet.local.ecs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gamefleet.catalog.ContainerTasks;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The local stand-in for Amazon ECS: task definitions by family and revision, services with a
+ * desired count and a capacity provider strategy, and their tasks, in memory. Requests and answers
+ * are ECS's own JSON shapes (the edge's {@code EcsService} speaks its wire). Like the simulated
+ * fleet it follows the profile's clock: {@link #tick} (every second with the scheduler, or a
+ * test's call) starts the tasks whose start delay has passed, ends those whose stop is due, and
+ * brings each service to its desired count.
+ *
+ * <p>A service's scale-in stops its newest tasks that are not protected (ECS task scale-in
+ * protection, until its expiry on the clock); while only protected ones are left, it runs above its
+ * desired count. A task that stopped (an essential container exited, StopTask, an interruption) is
+ * replaced while its service wants it. Stopping a task sends SIGTERM to its processes and SIGKILL
+ * at its containers' stopTimeout (30 s unless given; 120 s for a Fargate Spot interruption, {@link
+ * #interrupt}), on the clock. Every task state change goes to EventBridge as "ECS Task State Change".
+ *
+ * <p>Its clusters are those it is made with (nothing creates one); stopped tasks are shown for an
+ * hour, a deleted service as INACTIVE. Compatibilities are EC2 and, for an awsvpc definition with a
+ * task cpu and memory, FARGATE.
+ */
+public final class SimulatedEcs implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The path of each task's own endpoints on the edge: {@code <prefix><taskId>/<secret>/metadata/<container>} and {@code .../agent}. */
+    public static final String TASK_ENDPOINTS = "/_local/tasks/";
+    static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    /** Fargate Spot's notice: SIGTERM, then SIGKILL at most two minutes later. */
+    static final Duration SPOT_NOTICE = Duration.ofMinutes(2);
+    private static final Duration STOPPED_SHOWN = Duration.ofHours(1);
+    private static final int MAX_PROTECTION_MINUTES = 2880;
+    private static final int DEFAULT_PROTECTION_MINUTES = 120;
+
+    /** A refusal as ECS words it: its {@code __type} and message (a 400). */
+    public static final class EcsException extends RuntimeException {
+        private final String type;
+
+        EcsException(String type, String message) {
+            super(message);
+            this.type = type;
+        }
+
+        public String type() {
+            return type;
+        }
+    }
+
+    private static final class Service {
+        final String cluster;
+        final String name;
+        final String arn;
+        final ObjectNode request;
+        final Instant createdAt;
+        String taskDefinitionArn;
+        int desired;
+        ArrayNode strategy;
+        String status = "ACTIVE";
+
+        Service(String cluster, String name, String arn, ObjectNode request, Instant createdAt) {
+            this.cluster = cluster;
+            this.name = name;
+            this.arn = arn;
+            this.request = request;
+            this.createdAt = createdAt;
+        }
+    }
+
+    private static final class Task {
+        final String id;
+        final String arn;
+        final String cluster;
+        final Service service;
+        final ObjectNode definition;
+        final String capacityProvider;
+        final String zone;
+        final String secret;
+        final Instant createdAt;
+        String lastStatus = "PROVISIONING";
+        String desiredStatus = "RUNNING";
+        Instant startedAt;
+        Instant stoppingAt;
+        Instant stoppedAt;
+        Instant killAt;
+        String stopCode;
+        String stoppedReason;
+        boolean protectionEnabled;
+        Instant protectionExpiry;
+        TaskLauncher.Running running;
+        int version = 1;
+
+        Task(String id, String arn, String cluster, Service service, ObjectNode definition, String capacityProvider,
+                String zone, String secret, Instant createdAt) {
+            this.id = id;
+            this.arn = arn;
+            this.cluster = cluster;
+            this.service = service;
+            this.definition = definition;
+            this.capacityProvider = capacityProvider;
+            this.zone = zone;
+            this.secret = secret;
+            this.createdAt = createdAt;
+        }
+
+        boolean protectedAt(Instant now) {
+            return protectionEnabled && now.isBefore(protectionExpiry);
+        }
+    }
+
+    private final Clock clock;
+    private final Duration startDelay;
+    private final String region;
+    private final String accountId;
+    private final Set<String> clusters;
+    private final List<String> zones;
+    private final TaskLauncher launcher;
+    private final URI edge;
+    private final SecureRandom random = new SecureRandom();
+    private final Map<String, List<ObjectNode>> definitions = new LinkedHashMap<>();
+    private final Map<String, ArrayNode> definitionTags = new LinkedHashMap<>();
+    private final Map<String, Service> services = new LinkedHashMap<>();
+    private final Map<String, Task> tasks = new LinkedHashMap<>();
+    private volatile Consumer<Map<String, Object>> events = e -> { };
+    private int launched;
+
+    /**
+     * ECS of {@code accountId} in {@code region}, with these clusters (by name); a task is RUNNING
+     * once {@code startDelay} has passed on the clock, its containers started by {@code launcher},
+     * and its endpoints served by the edge at {@code edge}.
+     */
+    public SimulatedEcs(Clock clock, Duration startDelay, String region, String accountId, Set<String> clusters,
+            TaskLauncher launcher, URI edge) {
+        this.clock = clock;
+        this.startDelay = startDelay;
+        this.region = region;
+        this.accountId = accountId;
+        this.clusters = Set.copyOf(clusters);
+        this.zones = List.of(region + "a", region + "b", region + "c");
+        this.launcher = launcher;
+        this.edge = edge;
+    }
+
+    /** Where its EventBridge events go (the local event router). */
+    public void sendEventsTo(Consumer<Map<String, Object>> sink) {
+        this.events = sink;
+    }
+
+    // ---- task definitions
+
+    public ObjectNode registerTaskDefinition(JsonNode request) {
+        String family = text(request, "family");
+        if (family == null || !family.matches("[A-Za-z0-9_-]{1,255}")) {
+            throw new EcsException("ClientException", "Family must be 1-255 letters, digits, hyphens or underscores.");
+        }
+        JsonNode containers = request.path("containerDefinitions");
+        if (!containers.isArray() || containers.isEmpty()) {
+            throw new EcsException("ClientException", "Container list cannot be empty.");
+        }
+        for (JsonNode c : containers) {
+            if (text(c, "name") == null || text(c, "image") == null) {
+                throw new EcsException("ClientException", "Container.name and Container.image should not be null or empty.");
+            }
+        }
+        ObjectNode definition = request.deepCopy();
+        definition.remove("tags");
+        synchronized (this) {
+            List<ObjectNode> revisions = definitions.computeIfAbsent(family, f -> new ArrayList<>());
+            int revision = revisions.size() + 1;
+            String arn = "arn:aws:ecs:" + region + ":" + accountId + ":task-definition/" + family + ":" + revision;
+            definition.put("taskDefinitionArn", arn).put("revision", revision).put("status", "ACTIVE");
+            ArrayNode compatibilities = definition.putArray("compatibilities").add("EC2");
+            if ("awsvpc".equals(text(request, "networkMode")) && request.hasNonNull("cpu") && request.hasNonNull("memory")) {
+                compatibilities.add("FARGATE");
+            }
+            definition.set("registeredAt", timestamp(clock.instant()));
+            revisions.add(definition);
+            definitionTags.put(arn, request.path("tags").isArray() ? (ArrayNode) request.get("tags").deepCopy()
+                    : JSON.createArrayNode());
+            ObjectNode answer = JSON.createObjectNode();
+            answer.set("taskDefinition", definition.deepCopy());
+            answer.set("tags", definitionTags.get(arn).deepCopy());
+            return answer;
+        }
+    }
+
+    public synchronized ObjectNode describeTaskDefinition(JsonNode request) {
+        ObjectNode definition = definition(text(request, "taskDefinition"))
+                .orElseThrow(() -> new EcsException("ClientException", "Unable to describe task definition."));
+        ObjectNode answer = JSON.createObjectNode();
+        answer.set("taskDefinition", definition.deepCopy());
+        if (includes(request, "TAGS")) {
+            answer.set("tags", definitionTags.get(definition.get("taskDefinitionArn").asText()).deepCopy());
+        }
+        return answer;
+    }
+
+    public synchronized ObjectNode deregisterTaskDefinition(JsonNode request) {
+        String reference = text(request, "taskDefinition");
+        if (reference == null || !reference.contains(":")) {
+            throw new EcsException("ClientException", "A revision must be given: family:revision or the task definition's ARN.");
+        }
+        ObjectNode definition = definition(reference)
+                .orElseThrow(() -> new EcsException("ClientException", "The specified task definition does not exist."));
+        definition.put("status", "INACTIVE").set("deregisteredAt", timestamp(clock.instant()));
+        ObjectNode answer = JSON.createObjectNode();
+        answer.set("taskDefinition", definition.deepCopy());
+        return answer;
+    }
+
+    /** By family (its latest ACTIVE revision), family:revision or ARN. */
+    private Optional<ObjectNode> definition(String reference) {
+        if (reference == null) {
+            return Optional.empty();
+        }
+        String name = reference.substring(reference.lastIndexOf('/') + 1);
+        int colon = name.lastIndexOf(':');
+        List<ObjectNode> revisions = definitions.getOrDefault(colon < 0 ? name : name.substring(0, colon), List.of());
+        if (colon < 0) {
+            return revisions.stream().filter(d -> d.get("status").asText().equals("ACTIVE"))
+                    .reduce((first, second) -> second);
+        }
+        try {
+            int revision = Integer.parseInt(name.substring(colon + 1));
+            return revision >= 1 && revision <= revisions.size() ? Optional.of(revisions.get(revision - 1)) : Optional.empty();
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    // ---- services
+
+    public ObjectNode createService(JsonNode request) {
+        return changing(sent -> {
+            String cluster = cluster(request);
+            String name = text(request, "serviceName");
+            if (name == null || !name.matches("[A-Za-z0-9_-]{1,255}")) {
+                throw new EcsException("InvalidParameterException", "serviceName must be 1-255 letters, digits, hyphens or underscores.");
+            }
+            Service existing = services.get(cluster + "/" + name);
+            if (existing != null && !existing.status.equals("INACTIVE")) {
+                throw new EcsException("InvalidParameterException", "Creation of service was not idempotent.");
+            }
+            ObjectNode definition = definition(text(request, "taskDefinition"))
+                    .filter(d -> d.get("status").asText().equals("ACTIVE"))
+                    .orElseThrow(() -> new EcsException("ClientException", "TaskDefinition not found."));
+            int desired = desiredCount(request.path("desiredCount").asInt(0));
+            Service s = new Service(cluster, name, "arn:aws:ecs:" + region + ":" + accountId + ":service/" + cluster + "/"
+                    + name, request.deepCopy(), clock.instant());
+            s.taskDefinitionArn = definition.get("taskDefinitionArn").asText();
+            s.desired = desired;
+            s.strategy = strategy(request.path("capacityProviderStrategy"));
+            services.put(cluster + "/" + name, s);
+            reconcile(s, clock.instant(), sent);
+            return serviceAnswer(s);
+        });
+    }
+
+    private static int desiredCount(int desired) {
+        if (desired < 0) {
+            throw new EcsException("InvalidParameterException", "desiredCount must be 0 or more.");
+        }
+        return desired;
+    }
+
+    private ObjectNode serviceAnswer(Service s) {
+        ObjectNode answer = JSON.createObjectNode();
+        answer.set("service", json(s));
+        return answer;
+    }
+
+    public synchronized ObjectNode describeServices(JsonNode request) {
+        String cluster = cluster(request);
+        ObjectNode answer = JSON.createObjectNode();
+        ArrayNode found = answer.putArray("services");
+        ArrayNode failures = answer.putArray("failures");
+        for (JsonNode reference : request.path("services")) {
+            Service s = services.get(cluster + "/" + lastSegment(reference.asText()));
+            if (s == null) {
+                failures.addObject().put("arn", "arn:aws:ecs:" + region + ":" + accountId + ":service/" + cluster + "/"
+                        + lastSegment(reference.asText())).put("reason", "MISSING");
+            } else {
+                ObjectNode shown = json(s);
+                if (!includes(request, "TAGS")) {
+                    shown.remove("tags");
+                }
+                found.add(shown);
+            }
+        }
+        return answer;
+    }
+
+    public ObjectNode updateService(JsonNode request) {
+        return changing(sent -> {
+            Service s = service(request);
+            if (!s.status.equals("ACTIVE")) {
+                throw new EcsException("ServiceNotActiveException", "Service was not ACTIVE.");
+            }
+            int desired = request.hasNonNull("desiredCount") ? desiredCount(request.get("desiredCount").asInt()) : s.desired;
+            if (request.hasNonNull("taskDefinition")) {
+                s.taskDefinitionArn = definition(text(request, "taskDefinition"))
+                        .orElseThrow(() -> new EcsException("ClientException", "TaskDefinition not found."))
+                        .get("taskDefinitionArn").asText();
+            }
+            if (request.has("capacityProviderStrategy")) {
+                s.strategy = strategy(request.get("capacityProviderStrategy"));
+            }
+            s.desired = desired;
+            reconcile(s, clock.instant(), sent);
+            return serviceAnswer(s);
+        });
+    }
+
+    /** Without {@code force}, refused while the service wants tasks; its tasks are stopped, protected ones too. */
+    public ObjectNode deleteService(JsonNode request) {
+        return changing(sent -> {
+            Service s = service(request);
+            if (s.status.equals("INACTIVE")) {
+                throw new EcsException("ServiceNotActiveException", "Service was not ACTIVE.");
+            }
+            if (s.desired > 0 && !request.path("force").asBoolean(false)) {
+                throw new EcsException("InvalidParameterException", "The service cannot be stopped while it is scaled above 0.");
+            }
+            s.desired = 0;
+            s.status = "DRAINING";
+            reconcile(s, clock.instant(), sent);
+            return serviceAnswer(s);
+        });
+    }
+
+    private Service service(JsonNode request) {
+        String cluster = cluster(request);
+        String name = text(request, "service");
+        Service s = name == null ? null : services.get(cluster + "/" + lastSegment(name));
+        if (s == null) {
+            throw new EcsException("ServiceNotFoundException", "Service not found.");
+        }
+        return s;
+    }
+
+    private static ArrayNode strategy(JsonNode given) {
+        ArrayNode strategy = JSON.createArrayNode();
+        for (JsonNode item : given) {
+            if (text(item, "capacityProvider") == null || item.path("weight").asInt(0) < 0 || item.path("base").asInt(0) < 0) {
+                throw new EcsException("InvalidParameterException", "A capacity provider strategy item needs a capacityProvider,"
+                        + " and a weight and base of 0 or more.");
+            }
+            strategy.addObject().put("capacityProvider", item.get("capacityProvider").asText())
+                    .put("weight", item.path("weight").asInt(0)).put("base", item.path("base").asInt(0));
+        }
+        return strategy;
+    }
+
+    private ObjectNode json(Service s) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("serviceArn", s.arn).put("serviceName", s.name).put("clusterArn", clusterArn(s.cluster)).put("status", s.status)
+                .put("desiredCount", s.desired)
+                .put("runningCount", count(s, "RUNNING"))
+                .put("pendingCount", count(s, "PROVISIONING"))
+                .put("taskDefinition", s.taskDefinitionArn);
+        if (!s.strategy.isEmpty()) {
+            o.set("capacityProviderStrategy", s.strategy.deepCopy());
+        } else {
+            o.put("launchType", s.request.path("launchType").asText("FARGATE"));
+        }
+        for (String member : List.of("networkConfiguration", "propagateTags", "enableECSManagedTags")) {
+            if (s.request.has(member)) {
+                o.set(member, s.request.get(member).deepCopy());
+            }
+        }
+        o.set("tags", s.request.path("tags").isArray() ? s.request.get("tags").deepCopy() : JSON.createArrayNode());
+        o.set("createdAt", timestamp(s.createdAt));
+        o.put("schedulingStrategy", "REPLICA");
+        return o;
+    }
+
+    private int count(Service s, String lastStatus) {
+        return (int) tasks.values().stream().filter(t -> t.service == s && t.lastStatus.equals(lastStatus)).count();
+    }
+
+    // ---- tasks
+
+    public synchronized ObjectNode listTasks(JsonNode request) {
+        String cluster = cluster(request);
+        String serviceName = text(request, "serviceName");
+        String family = text(request, "family");
+        String desiredStatus = request.path("desiredStatus").asText("RUNNING");
+        if (serviceName != null && !services.containsKey(cluster + "/" + lastSegment(serviceName))) {
+            throw new EcsException("ServiceNotFoundException", "Service not found.");
+        }
+        List<String> arns = tasks.values().stream().filter(t -> t.cluster.equals(cluster))
+                .filter(t -> serviceName == null || t.service != null && t.service.name.equals(lastSegment(serviceName)))
+                .filter(t -> family == null || t.definition.get("family").asText().equals(family))
+                .filter(t -> t.desiredStatus.equals(desiredStatus)).map(t -> t.arn).toList();
+        int max = Math.max(1, Math.min(100, request.path("maxResults").asInt(100)));
+        int from = 0;
+        if (request.hasNonNull("nextToken")) {
+            try {
+                from = Integer.parseInt(new String(Base64.getUrlDecoder().decode(request.get("nextToken").asText())));
+            } catch (IllegalArgumentException e) {
+                throw new EcsException("InvalidParameterException", "Invalid nextToken.");
+            }
+        }
+        ObjectNode answer = JSON.createObjectNode();
+        ArrayNode page = answer.putArray("taskArns");
+        arns.stream().skip(from).limit(max).forEach(page::add);
+        if (from + max < arns.size()) {
+            answer.put("nextToken", Base64.getUrlEncoder().encodeToString(Integer.toString(from + max).getBytes()));
+        }
+        return answer;
+    }
+
+    public synchronized ObjectNode describeTasks(JsonNode request) {
+        String cluster = cluster(request);
+        ObjectNode answer = JSON.createObjectNode();
+        ArrayNode found = answer.putArray("tasks");
+        ArrayNode failures = answer.putArray("failures");
+        for (JsonNode reference : request.path("tasks")) {
+            task(cluster, reference, failures).ifPresent(t -> found.add(json(t)));
+        }
+        return answer;
+    }
+
+    public ObjectNode stopTask(JsonNode request) {
+        return changing(sent -> {
+            String cluster = cluster(request);
+            Task t = Optional.ofNullable(text(request, "task")).map(r -> tasks.get(lastSegment(r)))
+                    .filter(found -> found.cluster.equals(cluster))
+                    .orElseThrow(() -> new EcsException("InvalidParameterException", "The referenced task was not found."));
+            Instant now = clock.instant();
+            stop(t, now, "UserInitiated", request.path("reason").asText("Task stopped by user"), stopTimeout(t), sent);
+            if (t.service != null) {
+                reconcile(t.service, now, sent);
+            }
+            ObjectNode answer = JSON.createObjectNode();
+            answer.set("task", json(t));
+            return answer;
+        });
+    }
+
+    public synchronized ObjectNode getTaskProtection(JsonNode request) {
+        String cluster = cluster(request);
+        Instant now = clock.instant();
+        ObjectNode answer = JSON.createObjectNode();
+        ArrayNode protectedTasks = answer.putArray("protectedTasks");
+        ArrayNode failures = answer.putArray("failures");
+        for (JsonNode reference : request.path("tasks")) {
+            task(cluster, reference, failures).ifPresent(t -> protectedTasks.add(protection(t, now)));
+        }
+        return answer;
+    }
+
+    public synchronized ObjectNode updateTaskProtection(JsonNode request) {
+        String cluster = cluster(request);
+        if (!request.has("protectionEnabled")) {
+            throw new EcsException("InvalidParameterException", "protectionEnabled must be given.");
+        }
+        boolean enabled = request.get("protectionEnabled").asBoolean();
+        int minutes = request.path("expiresInMinutes").asInt(DEFAULT_PROTECTION_MINUTES);
+        if (minutes < 1 || minutes > MAX_PROTECTION_MINUTES) {
+            throw new EcsException("InvalidParameterException", "expiresInMinutes must be from 1 to " + MAX_PROTECTION_MINUTES + ".");
+        }
+        Instant now = clock.instant();
+        ObjectNode answer = JSON.createObjectNode();
+        ArrayNode protectedTasks = answer.putArray("protectedTasks");
+        ArrayNode failures = answer.putArray("failures");
+        for (JsonNode reference : request.path("tasks")) {
+            task(cluster, reference, failures).ifPresent(t -> {
+                if (!t.desiredStatus.equals("RUNNING") || t.service == null) {
+                    failures.addObject().put("arn", t.arn).put("reason", "TASK_NOT_VALID")
+                            .put("detail", "The task is stopping or not part of a service.");
+                } else {
+                    protect(t, enabled, minutes, now);
+                    protectedTasks.add(protection(t, now));
+                }
+            });
+        }
+        return answer;
+    }
+
+    /** The cluster's task of this ARN or id; else a MISSING failure. */
+    private Optional<Task> task(String cluster, JsonNode reference, ArrayNode failures) {
+        Task t = tasks.get(lastSegment(reference.asText()));
+        if (t == null || !t.cluster.equals(cluster)) {
+            failures.addObject().put("arn", reference.asText()).put("reason", "MISSING");
+            return Optional.empty();
+        }
+        return Optional.of(t);
+    }
+
+    private static void protect(Task t, boolean enabled, int minutes, Instant now) {
+        t.protectionEnabled = enabled;
+        t.protectionExpiry = enabled ? now.plus(Duration.ofMinutes(minutes)) : null;
+    }
+
+    /** Its protection as ECS reports it: off once its expiry has passed. */
+    private ObjectNode protection(Task t, Instant now) {
+        ObjectNode o = JSON.createObjectNode().put("taskArn", t.arn).put("protectionEnabled", t.protectedAt(now));
+        if (t.protectedAt(now)) {
+            o.set("expirationDate", timestamp(t.protectionExpiry));
+        }
+        return o;
+    }
+
+    // ---- the task's own endpoints (task metadata v4, the ECS agent's task protection)
+
+    /** The task of these endpoints' path, if its secret matches and it has not stopped. */
+    private Optional<Task> ownTask(String taskId, String secret) {
+        Task t = tasks.get(taskId);
+        if (t == null || t.lastStatus.equals("STOPPED") || !java.security.MessageDigest.isEqual(
+                t.secret.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                secret.getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+            return Optional.empty();
+        }
+        return Optional.of(t);
+    }
+
+    /** Task metadata v4's {@code ${ECS_CONTAINER_METADATA_URI_V4}/task} of the task; empty if not its endpoint. */
+    public synchronized Optional<ObjectNode> taskMetadata(String taskId, String secret) {
+        return ownTask(taskId, secret).map(t -> {
+            ObjectNode o = JSON.createObjectNode().put("Cluster", clusterArn(t.cluster)).put("TaskARN", t.arn)
+                    .put("Family", t.definition.get("family").asText())
+                    .put("Revision", t.definition.get("revision").asText())
+                    .put("DesiredStatus", t.desiredStatus).put("KnownStatus", t.lastStatus)
+                    .put("AvailabilityZone", t.zone).put("LaunchType", launchType(t));
+            ArrayNode containers = o.putArray("Containers");
+            for (JsonNode c : t.definition.path("containerDefinitions")) {
+                ObjectNode container = containers.addObject().put("Name", c.get("name").asText())
+                        .put("Image", c.get("image").asText()).put("DesiredStatus", t.desiredStatus)
+                        .put("KnownStatus", t.lastStatus).put("Type", "NORMAL");
+                container.putArray("Networks").addObject().put("NetworkMode", "awsvpc")
+                        .putArray("IPv4Addresses").add(LOOPBACK);
+            }
+            return o;
+        });
+    }
+
+    /** The ECS agent's task protection of the task, as {@code GET ${ECS_AGENT_URI}/task-protection/v1/state} answers it. */
+    public synchronized Optional<ObjectNode> agentProtection(String taskId, String secret) {
+        return ownTask(taskId, secret).map(t -> agentShape(t, clock.instant()));
+    }
+
+    /** {@code PUT ${ECS_AGENT_URI}/task-protection/v1/state}; empty if not its endpoint. */
+    public synchronized Optional<ObjectNode> agentProtect(String taskId, String secret, boolean enabled, Integer minutes) {
+        Optional<Task> own = ownTask(taskId, secret);
+        if (own.isEmpty()) {
+            return Optional.empty();
+        }
+        int m = minutes == null ? DEFAULT_PROTECTION_MINUTES : minutes;
+        if (m < 1 || m > MAX_PROTECTION_MINUTES) {
+            throw new EcsException("InvalidParameterException", "ExpiresInMinutes must be from 1 to " + MAX_PROTECTION_MINUTES + ".");
+        }
+        Task t = own.get();
+        if (!t.desiredStatus.equals("RUNNING") || t.service == null) {
+            throw new EcsException("TASK_NOT_VALID", "The task is stopping or not part of a service.");
+        }
+        Instant now = clock.instant();
+        protect(t, enabled, m, now);
+        return Optional.of(agentShape(t, now));
+    }
+
+    private static ObjectNode agentShape(Task t, Instant now) {
+        ObjectNode answer = JSON.createObjectNode();
+        ObjectNode p = answer.putObject("protection").put("ProtectionEnabled", t.protectedAt(now)).put("TaskArn", t.arn);
+        if (t.protectedAt(now)) {
+            p.put("ExpirationDate", t.protectionExpiry.toString());
+        }
+        return answer;
+    }
+
+    // ---- interruption, and the clock
+
+    /** A stopped task's interruption answer: its ARN, instance id, and when it is killed. */
+    public record Interrupted(String taskArn, String instanceId, Instant killAt) {}
+
+    /** Whether a task of this id, or of this FleetIQ instance id ({@link ContainerTasks#instanceId}), runs. */
+    public synchronized Optional<String> taskOf(String taskIdOrInstanceId) {
+        return find(taskIdOrInstanceId).map(t -> t.arn);
+    }
+
+    private Optional<Task> find(String taskIdOrInstanceId) {
+        Task direct = tasks.get(taskIdOrInstanceId);
+        if (direct != null) {
+            return Optional.of(direct);
+        }
+        return tasks.values().stream().filter(t -> !t.lastStatus.equals("STOPPED"))
+                .filter(t -> ContainerTasks.instanceId(t.id).equals(taskIdOrInstanceId)).findFirst();
+    }
+
+    /**
+     * A Fargate Spot interruption: SIGTERM to the task's processes now, the task stopping with stopCode
+     * SpotInterruption (its event sent, its replacement started), and SIGKILL two minutes later on the
+     * clock. Empty if no running task has this id; a task already stopping is left as it is.
+     */
+    public Optional<Interrupted> interrupt(String taskIdOrInstanceId) {
+        return changing(sent -> {
+            Optional<Task> found = find(taskIdOrInstanceId).filter(t -> !t.lastStatus.equals("STOPPED"));
+            found.filter(t -> t.desiredStatus.equals("RUNNING")).ifPresent(t -> {
+                Instant now = clock.instant();
+                stop(t, now, "SpotInterruption", "Your Spot Task was interrupted.", SPOT_NOTICE, sent);
+                if (t.service != null) {
+                    reconcile(t.service, now, sent);
+                }
+            });
+            return found.map(t -> new Interrupted(t.arn, ContainerTasks.instanceId(t.id), t.killAt));
+        });
+    }
+
+    /**
+     * Advances ECS to the clock: starts the tasks whose start delay has passed, stops those whose
+     * essential container exited, ends those whose processes are gone or whose stop timeout ran out
+     * (SIGKILL), forgets those stopped an hour ago, and brings every service to its desired count.
+     */
+    public void tick() {
+        changing(sent -> {
+            Instant now = clock.instant();
+            for (Task t : List.copyOf(tasks.values())) {
+                advance(t, now, sent);
+            }
+            tasks.values().removeIf(t -> t.stoppedAt != null && !now.isBefore(t.stoppedAt.plus(STOPPED_SHOWN)));
+            for (Service s : List.copyOf(services.values())) {
+                reconcile(s, now, sent);
+            }
+            return null;
+        });
+    }
+
+    /** Runs a change under the lock; the events it makes are sent after, outside it (their rules' functions call back). */
+    private <T> T changing(Function<List<Map<String, Object>>, T> change) {
+        List<Map<String, Object>> sent = new ArrayList<>();
+        T result;
+        synchronized (this) {
+            result = change.apply(sent);
+        }
+        sent.forEach(events);
+        return result;
+    }
+
+    private void advance(Task t, Instant now, List<Map<String, Object>> sent) {
+        if (t.lastStatus.equals("PROVISIONING") && t.desiredStatus.equals("RUNNING")
+                && !now.isBefore(t.createdAt.plus(startDelay))) {
+            try {
+                t.running = launcher.launch(launch(t));
+                t.lastStatus = "RUNNING";
+                t.startedAt = now;
+                changed(t, now, sent);
+            } catch (RuntimeException e) {
+                stop(t, now, "TaskFailedToStart", "CannotStartContainerError: " + e.getMessage(), Duration.ZERO, sent);
+            }
+        } else if (t.lastStatus.equals("RUNNING") && t.desiredStatus.equals("RUNNING") && t.running.essentialExited()) {
+            stop(t, now, "EssentialContainerExited", "Essential container in task exited", stopTimeout(t), sent);
+        }
+        if (t.desiredStatus.equals("STOPPED") && !t.lastStatus.equals("STOPPED")
+                && (t.running == null || t.running.ended() || !now.isBefore(t.killAt))) {
+            if (t.running != null) {
+                t.running.kill();
+            }
+            t.lastStatus = "STOPPED";
+            t.stoppedAt = now;
+            changed(t, now, sent);
+        }
+    }
+
+    /** Marks the task to stop and sends its processes SIGTERM; SIGKILL follows {@code timeout} later, at the latest. */
+    private void stop(Task t, Instant now, String stopCode, String reason, Duration timeout, List<Map<String, Object>> sent) {
+        if (!t.desiredStatus.equals("RUNNING")) {
+            return;
+        }
+        t.desiredStatus = "STOPPED";
+        t.stopCode = stopCode;
+        t.stoppedReason = reason;
+        t.stoppingAt = now;
+        t.killAt = now.plus(timeout);
+        t.protectionEnabled = false;
+        // As ECS tells it: first the stop asked of the task as it was (a RUNNING task's, for an interruption).
+        changed(t, now, sent);
+        if (t.running != null) {
+            t.lastStatus = "STOPPING";
+            t.running.terminate();
+        } else {
+            t.lastStatus = "STOPPED";
+            t.stoppedAt = now;
+            changed(t, now, sent);
+        }
+    }
+
+    /** The largest stopTimeout of its containers, else ECS's default. */
+    private static Duration stopTimeout(Task t) {
+        int seconds = 0;
+        for (JsonNode c : t.definition.path("containerDefinitions")) {
+            seconds = Math.max(seconds, c.path("stopTimeout").asInt(0));
+        }
+        return seconds > 0 ? Duration.ofSeconds(seconds) : STOP_TIMEOUT;
+    }
+
+    /**
+     * Brings the service to its desired count: new tasks (PROVISIONING) up to it, or its newest
+     * unprotected tasks stopped down to it; a deleted (DRAINING) one is INACTIVE once its tasks stopped.
+     */
+    private void reconcile(Service s, Instant now, List<Map<String, Object>> sent) {
+        if (s.status.equals("INACTIVE")) {
+            return;
+        }
+        List<Task> live = new ArrayList<>(tasks.values().stream().filter(t -> t.service == s)
+                .filter(t -> t.desiredStatus.equals("RUNNING")).toList());
+        if (s.status.equals("DRAINING")) {
+            live.forEach(t -> stop(t, now, "ServiceSchedulerInitiated", "Service deleted", stopTimeout(t), sent));
+            if (tasks.values().stream().noneMatch(t -> t.service == s && !t.lastStatus.equals("STOPPED"))) {
+                s.status = "INACTIVE";
+            }
+            return;
+        }
+        ObjectNode definition = definition(s.taskDefinitionArn).orElseThrow();
+        for (int n = live.size(); n < s.desired; n++) {
+            live.add(newTask(s, definition, now));
+        }
+        java.util.Collections.reverse(live);
+        int excess = live.size() - s.desired;
+        for (Task t : live) {
+            if (excess <= 0) {
+                break;
+            }
+            if (!t.protectedAt(now)) {
+                stop(t, now, "ServiceSchedulerInitiated", "Scaling activity initiated by (deployment ecs-svc/"
+                        + Integer.toHexString(s.arn.hashCode()) + ")", stopTimeout(t), sent);
+                excess--;
+            }
+        }
+    }
+
+    private Task newTask(Service s, ObjectNode definition, Instant now) {
+        byte[] id = new byte[16];
+        random.nextBytes(id);
+        byte[] secret = new byte[32];
+        random.nextBytes(secret);
+        String taskId = HexFormat.of().formatHex(id);
+        Task t = new Task(taskId, "arn:aws:ecs:" + region + ":" + accountId + ":task/" + s.cluster + "/" + taskId,
+                s.cluster, s, definition, capacityProvider(s), zones.get(launched++ % zones.size()),
+                Base64.getUrlEncoder().withoutPadding().encodeToString(secret), now);
+        tasks.put(taskId, t);
+        return t;
+    }
+
+    /** The strategy's provider for the next task: each base first, then the one furthest below its weight's share. */
+    private String capacityProvider(Service s) {
+        if (s.strategy.isEmpty()) {
+            return null;
+        }
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        tasks.values().stream().filter(t -> t.service == s && t.desiredStatus.equals("RUNNING") && t.capacityProvider != null)
+                .forEach(t -> counts.merge(t.capacityProvider, 1, Integer::sum));
+        for (JsonNode item : s.strategy) {
+            if (counts.getOrDefault(item.get("capacityProvider").asText(), 0) < item.get("base").asInt()) {
+                return item.get("capacityProvider").asText();
+            }
+        }
+        String best = s.strategy.get(0).get("capacityProvider").asText();
+        double lowest = Double.MAX_VALUE;
+        for (JsonNode item : s.strategy) {
+            int weight = item.get("weight").asInt();
+            if (weight > 0) {
+                String name = item.get("capacityProvider").asText();
+                double share = (double) Math.max(0, counts.getOrDefault(name, 0) - item.get("base").asInt()) / weight;
+                if (share < lowest) {
+                    lowest = share;
+                    best = name;
+                }
+            }
+        }
+        return best;
+    }
+
+    /** What the launcher runs: each container's command and environment, with ECS's endpoints of the task. */
+    private TaskLauncher.Launch launch(Task t) {
+        List<TaskLauncher.Container> containers = new ArrayList<>();
+        URI own = edge.resolve(TASK_ENDPOINTS + t.id + "/" + t.secret + "/");
+        for (JsonNode c : t.definition.path("containerDefinitions")) {
+            List<String> command = new ArrayList<>();
+            c.path("entryPoint").forEach(a -> command.add(a.asText()));
+            c.path("command").forEach(a -> command.add(a.asText()));
+            Map<String, String> environment = new LinkedHashMap<>();
+            c.path("environment").forEach(e -> environment.put(e.path("name").asText(), e.path("value").asText()));
+            environment.put("ECS_CONTAINER_METADATA_URI_V4", own.resolve("metadata/" + c.get("name").asText()).toString());
+            environment.put("ECS_AGENT_URI", own.resolve("agent").toString());
+            environment.put("AWS_REGION", region);
+            environment.put("AWS_DEFAULT_REGION", region);
+            Map<String, String> mounts = new LinkedHashMap<>();
+            c.path("mountPoints").forEach(m -> mounts.put(m.path("containerPath").asText(), m.path("sourceVolume").asText()));
+            containers.add(new TaskLauncher.Container(c.get("name").asText(), c.get("image").asText(), command,
+                    c.path("essential").asBoolean(true), environment, mounts));
+        }
+        return new TaskLauncher.Launch(t.arn, t.id, ContainerTasks.instanceId(t.id), containers);
+    }
+
+    /** The addresses of a task: its containers listen on this machine. */
+    private static final String LOOPBACK = "127.0.0.1";
+
+    private ObjectNode json(Task t) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("taskArn", t.arn).put("clusterArn", clusterArn(t.cluster))
+                .put("taskDefinitionArn", t.definition.get("taskDefinitionArn").asText())
+                .put("lastStatus", t.lastStatus).put("desiredStatus", t.desiredStatus)
+                .put("availabilityZone", t.zone).put("launchType", launchType(t)).put("version", t.version)
+                .put("connectivity", "CONNECTED").put("platformFamily", "Linux");
+        if (t.capacityProvider != null) {
+            o.put("capacityProviderName", t.capacityProvider);
+        }
+        if (t.service != null) {
+            o.put("group", "service:" + t.service.name).put("startedBy", "ecs-svc/" + Integer.toHexString(t.service.arn.hashCode()));
+        }
+        for (String member : List.of("cpu", "memory")) {
+            if (t.definition.hasNonNull(member)) {
+                o.put(member, t.definition.get(member).asText());
+            }
+        }
+        o.set("createdAt", timestamp(t.createdAt));
+        putTime(o, "startedAt", t.startedAt);
+        putTime(o, "stoppingAt", t.stoppingAt);
+        putTime(o, "stoppedAt", t.stoppedAt);
+        if (t.stopCode != null) {
+            o.put("stopCode", t.stopCode).put("stoppedReason", t.stoppedReason);
+        }
+        String eni = "eni-" + t.id.substring(0, 17);
+        ObjectNode attachment = o.putArray("attachments").addObject().put("id", t.id.substring(0, 8) + "-attachment")
+                .put("type", "ElasticNetworkInterface").put("status", t.lastStatus.equals("STOPPED") ? "DELETED" : "ATTACHED");
+        ArrayNode details = attachment.putArray("details");
+        details.addObject().put("name", "networkInterfaceId").put("value", eni);
+        details.addObject().put("name", "privateIPv4Address").put("value", LOOPBACK);
+        ArrayNode containers = o.putArray("containers");
+        for (JsonNode c : t.definition.path("containerDefinitions")) {
+            ObjectNode container = containers.addObject().put("name", c.get("name").asText()).put("image", c.get("image").asText())
+                    .put("taskArn", t.arn).put("lastStatus", t.lastStatus);
+            container.putArray("networkInterfaces").addObject().put("attachmentId", attachment.get("id").asText())
+                    .put("privateIpv4Address", LOOPBACK);
+        }
+        return o;
+    }
+
+    private static String launchType(Task t) {
+        return t.capacityProvider == null || t.capacityProvider.startsWith("FARGATE") ? "FARGATE" : "EC2";
+    }
+
+    /** "ECS Task State Change", as ECS sends it to EventBridge (detail's times ISO-8601). */
+    private void changed(Task t, Instant now, List<Map<String, Object>> sent) {
+        t.version++;
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("clusterArn", clusterArn(t.cluster));
+        detail.put("taskArn", t.arn);
+        detail.put("taskDefinitionArn", t.definition.get("taskDefinitionArn").asText());
+        if (t.service != null) {
+            detail.put("group", "service:" + t.service.name);
+        }
+        detail.put("lastStatus", t.lastStatus);
+        detail.put("desiredStatus", t.desiredStatus);
+        if (t.capacityProvider != null) {
+            detail.put("capacityProviderName", t.capacityProvider);
+        }
+        detail.put("availabilityZone", t.zone);
+        detail.put("launchType", launchType(t));
+        if (t.stopCode != null) {
+            detail.put("stopCode", t.stopCode);
+            detail.put("stoppedReason", t.stoppedReason);
+        }
+        detail.put("createdAt", t.createdAt.toString());
+        if (t.stoppingAt != null) {
+            detail.put("stoppingAt", t.stoppingAt.toString());
+        }
+        if (t.stoppedAt != null) {
+            detail.put("stoppedAt", t.stoppedAt.toString());
+        }
+        detail.put("updatedAt", now.toString());
+        detail.put("version", t.version);
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("version", "0");
+        e.put("id", java.util.UUID.randomUUID().toString());
+        e.put("detail-type", "ECS Task State Change");
+        e.put("source", "aws.ecs");
+        e.put("account", accountId);
+        e.put("time", now.toString());
+        e.put("region", region);
+        e.put("resources", List.of(t.arn));
+        e.put("detail", detail);
+        sent.add(e);
+    }
+
+    // ---- shared
+
+    private String cluster(JsonNode request) {
+        String cluster = lastSegment(request.path("cluster").asText("default"));
+        if (!clusters.contains(cluster)) {
+            throw new EcsException("ClusterNotFoundException", "Cluster not found.");
+        }
+        return cluster;
+    }
+
+    private String clusterArn(String cluster) {
+        return "arn:aws:ecs:" + region + ":" + accountId + ":cluster/" + cluster;
+    }
+
+    private static String lastSegment(String nameOrArn) {
+        return nameOrArn.substring(nameOrArn.lastIndexOf('/') + 1);
+    }
+
+    private static boolean includes(JsonNode request, String what) {
+        for (JsonNode i : request.path("include")) {
+            if (i.asText().equals(what)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String text(JsonNode node, String member) {
+        JsonNode v = node.get(member);
+        return v == null || !v.isTextual() || v.asText().isEmpty() ? null : v.asText();
+    }
+
+    /** ECS's JSON timestamps: epoch seconds, with milliseconds as the fraction. */
+    private static JsonNode timestamp(Instant at) {
+        return JSON.getNodeFactory().numberNode(BigDecimal.valueOf(at.toEpochMilli(), 3));
+    }
+
+    private static void putTime(ObjectNode o, String member, Instant at) {
+        if (at != null) {
+            o.set(member, timestamp(at));
+        }
+    }
+
+    /** Kills every task's processes (the profile's end: nothing of its tasks is left running). */
+    @Override
+    public synchronized void close() {
+        for (Task t : tasks.values()) {
+            if (t.running != null && !t.lastStatus.equals("STOPPED")) {
+                t.running.kill();
+            }
+        }
+    }
+}
