@@ -760,7 +760,7 @@ public final class SimulatedEcs implements AutoCloseable {
         return t;
     }
 
-    /** The strategy's provider for the next task: each base first, then the one furthest below its weight's share. */
+    /** The strategy's provider for the next task: each base first, then the one whose weight's share it keeps lowest. */
     private String capacityProvider(Service s) {
         if (s.strategy.isEmpty()) {
             return null;
@@ -779,7 +779,7 @@ public final class SimulatedEcs implements AutoCloseable {
             int weight = item.get("weight").asInt();
             if (weight > 0) {
                 String name = item.get("capacityProvider").asText();
-                double share = (double) Math.max(0, counts.getOrDefault(name, 0) - item.get("base").asInt()) / weight;
+                double share = (double) (Math.max(0, counts.getOrDefault(name, 0) - item.get("base").asInt()) + 1) / weight;
                 if (share < lowest) {
                     lowest = share;
                     best = name;
