@@ -279,6 +279,8 @@ class SimulatedEcsTest {
         String task = running("refused").get(0);
         assertThatThrownBy(() -> ecs.updateTaskProtection(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).tasks(task)
                 .protectionEnabled(true).expiresInMinutes(2881))).isInstanceOf(InvalidParameterException.class);
+        assertThatThrownBy(() -> ecs.getTaskProtection(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER)
+                .tasks(java.util.Collections.nCopies(11, task)))).isInstanceOf(InvalidParameterException.class);
         assertThat(ecs.getTaskProtection(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).tasks(task)).protectedTasks().get(0)
                 .protectionEnabled()).isFalse();
         // A game server's keys call no ECS action.

@@ -290,6 +290,7 @@ public final class SimulatedEcs implements AutoCloseable {
 
     public synchronized ObjectNode describeServices(JsonNode request) {
         String cluster = cluster(request);
+        atMost(request, "services", 10);
         ObjectNode answer = JSON.createObjectNode();
         ArrayNode found = answer.putArray("services");
         ArrayNode failures = answer.putArray("failures");
@@ -431,6 +432,7 @@ public final class SimulatedEcs implements AutoCloseable {
 
     public synchronized ObjectNode describeTasks(JsonNode request) {
         String cluster = cluster(request);
+        atMost(request, "tasks", 100);
         ObjectNode answer = JSON.createObjectNode();
         ArrayNode found = answer.putArray("tasks");
         ArrayNode failures = answer.putArray("failures");
@@ -459,6 +461,7 @@ public final class SimulatedEcs implements AutoCloseable {
 
     public synchronized ObjectNode getTaskProtection(JsonNode request) {
         String cluster = cluster(request);
+        atMost(request, "tasks", 10);
         Instant now = clock.instant();
         ObjectNode answer = JSON.createObjectNode();
         ArrayNode protectedTasks = answer.putArray("protectedTasks");
@@ -471,6 +474,7 @@ public final class SimulatedEcs implements AutoCloseable {
 
     public synchronized ObjectNode updateTaskProtection(JsonNode request) {
         String cluster = cluster(request);
+        atMost(request, "tasks", 10);
         if (!request.has("protectionEnabled")) {
             throw new EcsException("InvalidParameterException", "protectionEnabled must be given.");
         }
@@ -918,6 +922,14 @@ public final class SimulatedEcs implements AutoCloseable {
 
     private static String lastSegment(String nameOrArn) {
         return nameOrArn.substring(nameOrArn.lastIndexOf('/') + 1);
+    }
+
+    /** ECS's limit on a list of references: 1 to {@code max}. */
+    private static void atMost(JsonNode request, String member, int max) {
+        JsonNode list = request.path(member);
+        if (!list.isArray() || list.isEmpty() || list.size() > max) {
+            throw new EcsException("InvalidParameterException", member + " must list 1 to " + max + " references.");
+        }
     }
 
     private static boolean includes(JsonNode request, String what) {

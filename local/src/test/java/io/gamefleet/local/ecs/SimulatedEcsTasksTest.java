@@ -98,6 +98,9 @@ class SimulatedEcsTasksTest {
     private JsonNode tasks(String desiredStatus) {
         JsonNode arns = ecs.listTasks(json("{\"cluster\":\"games\",\"serviceName\":\"arena\",\"desiredStatus\":\""
                 + desiredStatus + "\"}")).get("taskArns");
+        if (arns.isEmpty()) { // ECS refuses to describe no tasks
+            return arns;
+        }
         return ecs.describeTasks(json("{\"cluster\":\"games\",\"tasks\":" + arns + "}")).get("tasks");
     }
 
@@ -154,13 +157,19 @@ class SimulatedEcsTasksTest {
         assertThat(tasks("STOPPED")).isEmpty();
     }
 
-    @Test
-    void aTaskThatIgnoresSigtermIsKilledAtItsStopTimeout() {
-        service(1, "[]");
+    /** The service's one task, RUNNING, and its processes ignoring SIGTERM. */
+    private FakeTask runningAndIgnoringSigterm(String strategy) {
+        service(1, strategy);
         clock.advance(Duration.ofSeconds(10));
         ecs.tick();
         FakeTask running = launcher.started.get(0);
         running.endsOnTerm = false;
+        return running;
+    }
+
+    @Test
+    void aTaskThatIgnoresSigtermIsKilledAtItsStopTimeout() {
+        FakeTask running = runningAndIgnoringSigterm("[]");
         String arn = tasks("RUNNING").get(0).get("taskArn").asText();
 
         ecs.stopTask(json("{\"cluster\":\"games\",\"task\":\"" + arn + "\",\"reason\":\"by hand\"}"));
@@ -195,11 +204,7 @@ class SimulatedEcsTasksTest {
 
     @Test
     void anInterruptWarnsWithSigtermAndKillsTwoMinutesLater() {
-        service(1, "[{\"capacityProvider\":\"FARGATE_SPOT\",\"weight\":1}]");
-        clock.advance(Duration.ofSeconds(10));
-        ecs.tick();
-        FakeTask running = launcher.started.get(0);
-        running.endsOnTerm = false;
+        FakeTask running = runningAndIgnoringSigterm("[{\"capacityProvider\":\"FARGATE_SPOT\",\"weight\":1}]");
         String arn = tasks("RUNNING").get(0).get("taskArn").asText();
         String instanceId = launcher.launches.get(0).instanceId();
 
