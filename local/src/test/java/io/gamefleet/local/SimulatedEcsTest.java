@@ -33,6 +33,7 @@ import software.amazon.awssdk.services.ecs.model.ClientException;
 import software.amazon.awssdk.services.ecs.model.ClusterNotFoundException;
 import software.amazon.awssdk.services.ecs.model.ContainerDefinition;
 import software.amazon.awssdk.services.ecs.model.DesiredStatus;
+import software.amazon.awssdk.services.ecs.model.EcsException;
 import software.amazon.awssdk.services.ecs.model.InvalidParameterException;
 import software.amazon.awssdk.services.ecs.model.KeyValuePair;
 import software.amazon.awssdk.services.ecs.model.NetworkMode;
@@ -263,6 +264,37 @@ class SimulatedEcsTest {
         assertThat(describe(interrupted).stopCodeAsString()).isEqualTo("SpotInterruption");
         assertThat(http("POST", ContainerTasks.instanceId(interrupted), null, true).statusCode()).isEqualTo(404);
         ecs.deleteService(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).service("spotty").force(true));
+    }
+
+    @Test
+    void theAgentSidecarAloneGetsTheTasksKeysWhichTheEdgeAdmitsUntilTheTaskIsKilled() throws Exception {
+        String script = "env > env.txt; exec sleep 600";
+        TaskDefinition definition = ecs.registerTaskDefinition(r -> r.family("sidecar").networkMode(NetworkMode.AWSVPC)
+                .containerDefinitions(
+                        ContainerDefinition.builder().name("gamefleet-agent").image("gamefleet/agent:1")
+                                .command("sh", "-c", "mkdir -p ../game && " + script.replace("env.txt", "../game/agent-env.txt"))
+                                .build(),
+                        ContainerDefinition.builder().name("game").image("example/game:1").command("sh", "-c", script).build()))
+                .taskDefinition();
+        createService("sidecar", definition.taskDefinitionArn(), 1);
+        tick();
+        String task = running("sidecar").get(0);
+        assertThat(written(task, "env.txt")).doesNotContain("AWS_ACCESS_KEY_ID");
+        String agent = written(task, "agent-env.txt");
+        EcsClient asTask = client(new Principal(variable(agent, "AWS_ACCESS_KEY_ID"), variable(agent, "AWS_SECRET_ACCESS_KEY"),
+                io.gamefleet.catalog.Role.GAME_SERVER, java.util.Optional.empty()));
+        // Known to the edge, as a game server: refused by role, not by signature.
+        assertThatThrownBy(() -> asTask.describeTasks(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).tasks(task)))
+                .isInstanceOf(AccessDeniedException.class)
+                .hasMessageContaining("/" + ContainerTasks.instanceId(task) + " is not authorized");
+
+        ecs.stopTask(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).task(task));
+        LOCAL.clock().advance(Duration.ofSeconds(30));
+        tick();
+        assertThat(describe(task).lastStatus()).isEqualTo("STOPPED");
+        assertThatThrownBy(() -> asTask.describeTasks(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).tasks(task)))
+                .isInstanceOfSatisfying(EcsException.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+        ecs.deleteService(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).service("sidecar").force(true));
     }
 
     @Test
