@@ -28,6 +28,9 @@ import java.util.Optional;
  * gets the task's own keys in {@code AWS_ACCESS_KEY_ID} and {@code AWS_SECRET_ACCESS_KEY}: a
  * GAME_SERVER principal bound to the task's FleetIQ instance id, as a simulated instance's agent gets
  * its instance profile's, admitted by the edge until the task is killed. No other container gets keys.
+ *
+ * <p>The task's process groups are tethered to this JVM: a shell holding a pipe from it kills them
+ * when the pipe closes, so they end with the profile even when it is killed with SIGKILL.
  */
 public final class ProcessTaskLauncher implements TaskLauncher {
     private final Path folder;
@@ -57,10 +60,28 @@ public final class ProcessTaskLauncher implements TaskLauncher {
                 started.add(new Started(c, start(task, c, keys)));
             }
         } catch (IOException | RuntimeException e) {
-            new Group(started, keys).kill();
+            new Group(started, keys, Optional.empty()).kill();
             throw new IllegalStateException(e.getMessage(), e);
         }
-        return new Group(started, keys);
+        try {
+            return new Group(started, keys, Optional.of(tether(started)));
+        } catch (IOException e) {
+            new Group(started, keys, Optional.empty()).kill();
+            throw new IllegalStateException("the task's processes could not be tethered to the profile: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A shell that kills the task's process groups when its stdin, a pipe this JVM holds, closes: at
+     * the task's kill, or when this JVM ends, however it ends (SIGKILL runs no shutdown hook).
+     */
+    private static Process tether(List<Started> started) throws IOException {
+        // SIGINT ignored (and so by cat): a terminal's Ctrl-C is the profile's to act on, in order.
+        List<String> line = new ArrayList<>(List.of("sh", "-c",
+                "trap '' INT; cat > /dev/null; kill -s KILL -- \"$@\" 2> /dev/null", "sh"));
+        started.forEach(s -> line.add("-" + s.process().pid()));
+        return new ProcessBuilder(line).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
 
     private Process start(Path task, Container c, Principal keys) throws IOException {
@@ -103,10 +124,12 @@ public final class ProcessTaskLauncher implements TaskLauncher {
     private final class Group implements Running {
         private final List<Started> started;
         private final Principal keys;
+        private final Optional<Process> tether;
 
-        Group(List<Started> started, Principal keys) {
+        Group(List<Started> started, Principal keys, Optional<Process> tether) {
             this.started = List.copyOf(started);
             this.keys = keys;
+            this.tether = tether;
         }
 
         @Override
@@ -117,6 +140,13 @@ public final class ProcessTaskLauncher implements TaskLauncher {
         @Override
         public void kill() {
             signal("KILL");
+            tether.ifPresent(t -> {
+                try {
+                    t.getOutputStream().close(); // it ends, its groups killed already
+                } catch (IOException e) {
+                    t.destroyForcibly();
+                }
+            });
             principals.remove(keys.accessKeyId());
         }
 
