@@ -381,7 +381,7 @@ public final class SimulatedEcs implements AutoCloseable {
         if (!s.strategy.isEmpty()) {
             o.set("capacityProviderStrategy", s.strategy.deepCopy());
         } else {
-            o.put("launchType", s.request.path("launchType").asText("FARGATE"));
+            o.put("launchType", launchType(s));
         }
         for (String member : List.of("networkConfiguration", "propagateTags", "enableECSManagedTags")) {
             if (s.request.has(member)) {
@@ -859,8 +859,17 @@ public final class SimulatedEcs implements AutoCloseable {
         return o;
     }
 
+    /** A capacity provider's kind; with none, the service's launch type. */
     private static String launchType(Task t) {
-        return t.capacityProvider == null || t.capacityProvider.startsWith("FARGATE") ? "FARGATE" : "EC2";
+        if (t.capacityProvider == null) {
+            return t.service == null ? "EC2" : launchType(t.service);
+        }
+        return t.capacityProvider.startsWith("FARGATE") ? "FARGATE" : "EC2";
+    }
+
+    /** With no strategy: its launchType, else EC2, as ECS's for a cluster with no default strategy (the local ones). */
+    private static String launchType(Service s) {
+        return s.request.path("launchType").asText("EC2");
     }
 
     /** "ECS Task State Change", as ECS sends it to EventBridge (detail's times ISO-8601). */

@@ -149,7 +149,7 @@ class SimulatedEcsTasksTest {
         assertThat(replacement.get("taskArn").asText()).isNotEqualTo(first);
         assertThat(replacement.get("lastStatus").asText()).isEqualTo("PROVISIONING");
         assertThat(replacement.has("capacityProviderName")).isFalse();
-        assertThat(replacement.get("launchType").asText()).isEqualTo("FARGATE");
+        assertThat(replacement.get("launchType").asText()).as("no strategy, no launchType, no cluster default").isEqualTo("EC2");
 
         // A stopped task is shown for an hour, then forgotten.
         clock.advance(Duration.ofHours(1));
