@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.catalog.ContainerTasks;
-import java.math.BigDecimal;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -66,67 +65,6 @@ public final class SimulatedEcs implements AutoCloseable {
         }
     }
 
-    private static final class Service {
-        final String cluster;
-        final String name;
-        final String arn;
-        final ObjectNode request;
-        final Instant createdAt;
-        String taskDefinitionArn;
-        int desired;
-        ArrayNode strategy;
-        String status = "ACTIVE";
-
-        Service(String cluster, String name, String arn, ObjectNode request, Instant createdAt) {
-            this.cluster = cluster;
-            this.name = name;
-            this.arn = arn;
-            this.request = request;
-            this.createdAt = createdAt;
-        }
-    }
-
-    private static final class Task {
-        final String id;
-        final String arn;
-        final String cluster;
-        final Service service;
-        final ObjectNode definition;
-        final String capacityProvider;
-        final String zone;
-        final String secret;
-        final Instant createdAt;
-        String lastStatus = "PROVISIONING";
-        String desiredStatus = "RUNNING";
-        Instant startedAt;
-        Instant stoppingAt;
-        Instant stoppedAt;
-        Instant killAt;
-        String stopCode;
-        String stoppedReason;
-        boolean protectionEnabled;
-        Instant protectionExpiry;
-        TaskLauncher.Running running;
-        int version = 1;
-
-        Task(String id, String arn, String cluster, Service service, ObjectNode definition, String capacityProvider,
-                String zone, String secret, Instant createdAt) {
-            this.id = id;
-            this.arn = arn;
-            this.cluster = cluster;
-            this.service = service;
-            this.definition = definition;
-            this.capacityProvider = capacityProvider;
-            this.zone = zone;
-            this.secret = secret;
-            this.createdAt = createdAt;
-        }
-
-        boolean protectedAt(Instant now) {
-            return protectionEnabled && now.isBefore(protectionExpiry);
-        }
-    }
-
     private final Clock clock;
     private final Duration startDelay;
     private final String region;
@@ -135,11 +73,12 @@ public final class SimulatedEcs implements AutoCloseable {
     private final List<String> zones;
     private final TaskLauncher launcher;
     private final URI edge;
+    private final EcsShapes shapes;
     private final SecureRandom random = new SecureRandom();
     private final Map<String, List<ObjectNode>> definitions = new LinkedHashMap<>();
     private final Map<String, ArrayNode> definitionTags = new LinkedHashMap<>();
-    private final Map<String, Service> services = new LinkedHashMap<>();
-    private final Map<String, Task> tasks = new LinkedHashMap<>();
+    private final Map<String, SimulatedService> services = new LinkedHashMap<>();
+    private final Map<String, SimulatedTask> tasks = new LinkedHashMap<>();
     private volatile Consumer<Map<String, Object>> events = e -> { };
     private int launched;
 
@@ -158,6 +97,7 @@ public final class SimulatedEcs implements AutoCloseable {
         this.zones = List.of(region + "a", region + "b", region + "c");
         this.launcher = launcher;
         this.edge = edge;
+        this.shapes = new EcsShapes(region, accountId);
     }
 
     /** Where its EventBridge events go (the local event router). */
@@ -192,7 +132,7 @@ public final class SimulatedEcs implements AutoCloseable {
             if ("awsvpc".equals(text(request, "networkMode")) && request.hasNonNull("cpu") && request.hasNonNull("memory")) {
                 compatibilities.add("FARGATE");
             }
-            definition.set("registeredAt", timestamp(clock.instant()));
+            definition.set("registeredAt", EcsShapes.timestamp(clock.instant()));
             revisions.add(definition);
             definitionTags.put(arn, request.path("tags").isArray() ? (ArrayNode) request.get("tags").deepCopy()
                     : JSON.createArrayNode());
@@ -221,7 +161,7 @@ public final class SimulatedEcs implements AutoCloseable {
         }
         ObjectNode definition = definition(reference)
                 .orElseThrow(() -> new EcsException("ClientException", "The specified task definition does not exist."));
-        definition.put("status", "INACTIVE").set("deregisteredAt", timestamp(clock.instant()));
+        definition.put("status", "INACTIVE").set("deregisteredAt", EcsShapes.timestamp(clock.instant()));
         ObjectNode answer = JSON.createObjectNode();
         answer.set("taskDefinition", definition.deepCopy());
         return answer;
@@ -256,7 +196,7 @@ public final class SimulatedEcs implements AutoCloseable {
             if (name == null || !name.matches("[A-Za-z0-9_-]{1,255}")) {
                 throw new EcsException("InvalidParameterException", "serviceName must be 1-255 letters, digits, hyphens or underscores.");
             }
-            Service existing = services.get(cluster + "/" + name);
+            SimulatedService existing = services.get(cluster + "/" + name);
             if (existing != null && !existing.status.equals("INACTIVE")) {
                 throw new EcsException("InvalidParameterException", "Creation of service was not idempotent.");
             }
@@ -264,7 +204,7 @@ public final class SimulatedEcs implements AutoCloseable {
                     .filter(d -> d.get("status").asText().equals("ACTIVE"))
                     .orElseThrow(() -> new EcsException("ClientException", "TaskDefinition not found."));
             int desired = desiredCount(request.path("desiredCount").asInt(0));
-            Service s = new Service(cluster, name, "arn:aws:ecs:" + region + ":" + accountId + ":service/" + cluster + "/"
+            SimulatedService s = new SimulatedService(cluster, name, "arn:aws:ecs:" + region + ":" + accountId + ":service/" + cluster + "/"
                     + name, request.deepCopy(), clock.instant());
             s.taskDefinitionArn = definition.get("taskDefinitionArn").asText();
             s.desired = desired;
@@ -282,9 +222,9 @@ public final class SimulatedEcs implements AutoCloseable {
         return desired;
     }
 
-    private ObjectNode serviceAnswer(Service s) {
+    private ObjectNode serviceAnswer(SimulatedService s) {
         ObjectNode answer = JSON.createObjectNode();
-        answer.set("service", json(s));
+        answer.set("service", shapes.service(s, count(s, "RUNNING"), count(s, "PROVISIONING")));
         return answer;
     }
 
@@ -295,12 +235,12 @@ public final class SimulatedEcs implements AutoCloseable {
         ArrayNode found = answer.putArray("services");
         ArrayNode failures = answer.putArray("failures");
         for (JsonNode reference : request.path("services")) {
-            Service s = services.get(cluster + "/" + lastSegment(reference.asText()));
+            SimulatedService s = services.get(cluster + "/" + lastSegment(reference.asText()));
             if (s == null) {
                 failures.addObject().put("arn", "arn:aws:ecs:" + region + ":" + accountId + ":service/" + cluster + "/"
                         + lastSegment(reference.asText())).put("reason", "MISSING");
             } else {
-                ObjectNode shown = json(s);
+                ObjectNode shown = shapes.service(s, count(s, "RUNNING"), count(s, "PROVISIONING"));
                 if (!includes(request, "TAGS")) {
                     shown.remove("tags");
                 }
@@ -312,7 +252,7 @@ public final class SimulatedEcs implements AutoCloseable {
 
     public ObjectNode updateService(JsonNode request) {
         return changing(sent -> {
-            Service s = service(request);
+            SimulatedService s = service(request);
             if (!s.status.equals("ACTIVE")) {
                 throw new EcsException("ServiceNotActiveException", "Service was not ACTIVE.");
             }
@@ -334,7 +274,7 @@ public final class SimulatedEcs implements AutoCloseable {
     /** Without {@code force}, refused while the service wants tasks; its tasks are stopped, protected ones too. */
     public ObjectNode deleteService(JsonNode request) {
         return changing(sent -> {
-            Service s = service(request);
+            SimulatedService s = service(request);
             if (s.status.equals("INACTIVE")) {
                 throw new EcsException("ServiceNotActiveException", "Service was not ACTIVE.");
             }
@@ -348,10 +288,10 @@ public final class SimulatedEcs implements AutoCloseable {
         });
     }
 
-    private Service service(JsonNode request) {
+    private SimulatedService service(JsonNode request) {
         String cluster = cluster(request);
         String name = text(request, "service");
-        Service s = name == null ? null : services.get(cluster + "/" + lastSegment(name));
+        SimulatedService s = name == null ? null : services.get(cluster + "/" + lastSegment(name));
         if (s == null) {
             throw new EcsException("ServiceNotFoundException", "Service not found.");
         }
@@ -371,30 +311,7 @@ public final class SimulatedEcs implements AutoCloseable {
         return strategy;
     }
 
-    private ObjectNode json(Service s) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("serviceArn", s.arn).put("serviceName", s.name).put("clusterArn", clusterArn(s.cluster)).put("status", s.status)
-                .put("desiredCount", s.desired)
-                .put("runningCount", count(s, "RUNNING"))
-                .put("pendingCount", count(s, "PROVISIONING"))
-                .put("taskDefinition", s.taskDefinitionArn);
-        if (!s.strategy.isEmpty()) {
-            o.set("capacityProviderStrategy", s.strategy.deepCopy());
-        } else {
-            o.put("launchType", launchType(s));
-        }
-        for (String member : List.of("networkConfiguration", "propagateTags", "enableECSManagedTags")) {
-            if (s.request.has(member)) {
-                o.set(member, s.request.get(member).deepCopy());
-            }
-        }
-        o.set("tags", s.request.path("tags").isArray() ? s.request.get("tags").deepCopy() : JSON.createArrayNode());
-        o.set("createdAt", timestamp(s.createdAt));
-        o.put("schedulingStrategy", "REPLICA");
-        return o;
-    }
-
-    private int count(Service s, String lastStatus) {
+    private int count(SimulatedService s, String lastStatus) {
         return (int) tasks.values().stream().filter(t -> t.service == s && t.lastStatus.equals(lastStatus)).count();
     }
 
@@ -437,7 +354,7 @@ public final class SimulatedEcs implements AutoCloseable {
         ArrayNode found = answer.putArray("tasks");
         ArrayNode failures = answer.putArray("failures");
         for (JsonNode reference : request.path("tasks")) {
-            task(cluster, reference, failures).ifPresent(t -> found.add(json(t)));
+            task(cluster, reference, failures).ifPresent(t -> found.add(shapes.task(t)));
         }
         return answer;
     }
@@ -445,7 +362,7 @@ public final class SimulatedEcs implements AutoCloseable {
     public ObjectNode stopTask(JsonNode request) {
         return changing(sent -> {
             String cluster = cluster(request);
-            Task t = Optional.ofNullable(text(request, "task")).map(r -> tasks.get(lastSegment(r)))
+            SimulatedTask t = Optional.ofNullable(text(request, "task")).map(r -> tasks.get(lastSegment(r)))
                     .filter(found -> found.cluster.equals(cluster))
                     .orElseThrow(() -> new EcsException("InvalidParameterException", "The referenced task was not found."));
             Instant now = clock.instant();
@@ -454,7 +371,7 @@ public final class SimulatedEcs implements AutoCloseable {
                 reconcile(t.service, now, sent);
             }
             ObjectNode answer = JSON.createObjectNode();
-            answer.set("task", json(t));
+            answer.set("task", shapes.task(t));
             return answer;
         });
     }
@@ -467,7 +384,7 @@ public final class SimulatedEcs implements AutoCloseable {
         ArrayNode protectedTasks = answer.putArray("protectedTasks");
         ArrayNode failures = answer.putArray("failures");
         for (JsonNode reference : request.path("tasks")) {
-            task(cluster, reference, failures).ifPresent(t -> protectedTasks.add(protection(t, now)));
+            task(cluster, reference, failures).ifPresent(t -> protectedTasks.add(EcsShapes.protection(t, now)));
         }
         return answer;
     }
@@ -494,7 +411,7 @@ public final class SimulatedEcs implements AutoCloseable {
                             .put("detail", "The task is stopping or not part of a service.");
                 } else {
                     protect(t, enabled, minutes, now);
-                    protectedTasks.add(protection(t, now));
+                    protectedTasks.add(EcsShapes.protection(t, now));
                 }
             });
         }
@@ -502,8 +419,8 @@ public final class SimulatedEcs implements AutoCloseable {
     }
 
     /** The cluster's task of this ARN or id; else a MISSING failure. */
-    private Optional<Task> task(String cluster, JsonNode reference, ArrayNode failures) {
-        Task t = tasks.get(lastSegment(reference.asText()));
+    private Optional<SimulatedTask> task(String cluster, JsonNode reference, ArrayNode failures) {
+        SimulatedTask t = tasks.get(lastSegment(reference.asText()));
         if (t == null || !t.cluster.equals(cluster)) {
             failures.addObject().put("arn", reference.asText()).put("reason", "MISSING");
             return Optional.empty();
@@ -511,25 +428,16 @@ public final class SimulatedEcs implements AutoCloseable {
         return Optional.of(t);
     }
 
-    private static void protect(Task t, boolean enabled, int minutes, Instant now) {
+    private static void protect(SimulatedTask t, boolean enabled, int minutes, Instant now) {
         t.protectionEnabled = enabled;
         t.protectionExpiry = enabled ? now.plus(Duration.ofMinutes(minutes)) : null;
-    }
-
-    /** Its protection as ECS reports it: off once its expiry has passed. */
-    private ObjectNode protection(Task t, Instant now) {
-        ObjectNode o = JSON.createObjectNode().put("taskArn", t.arn).put("protectionEnabled", t.protectedAt(now));
-        if (t.protectedAt(now)) {
-            o.set("expirationDate", timestamp(t.protectionExpiry));
-        }
-        return o;
     }
 
     // ---- the task's own endpoints (task metadata v4, the ECS agent's task protection)
 
     /** The task of these endpoints' path, if its secret matches and it has not stopped. */
-    private Optional<Task> ownTask(String taskId, String secret) {
-        Task t = tasks.get(taskId);
+    private Optional<SimulatedTask> ownTask(String taskId, String secret) {
+        SimulatedTask t = tasks.get(taskId);
         if (t == null || t.lastStatus.equals("STOPPED") || !java.security.MessageDigest.isEqual(
                 t.secret.getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 secret.getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
@@ -540,32 +448,17 @@ public final class SimulatedEcs implements AutoCloseable {
 
     /** Task metadata v4's {@code ${ECS_CONTAINER_METADATA_URI_V4}/task} of the task; empty if not its endpoint. */
     public synchronized Optional<ObjectNode> taskMetadata(String taskId, String secret) {
-        return ownTask(taskId, secret).map(t -> {
-            ObjectNode o = JSON.createObjectNode().put("Cluster", clusterArn(t.cluster)).put("TaskARN", t.arn)
-                    .put("Family", t.definition.get("family").asText())
-                    .put("Revision", t.definition.get("revision").asText())
-                    .put("DesiredStatus", t.desiredStatus).put("KnownStatus", t.lastStatus)
-                    .put("AvailabilityZone", t.zone).put("LaunchType", launchType(t));
-            ArrayNode containers = o.putArray("Containers");
-            for (JsonNode c : t.definition.path("containerDefinitions")) {
-                ObjectNode container = containers.addObject().put("Name", c.get("name").asText())
-                        .put("Image", c.get("image").asText()).put("DesiredStatus", t.desiredStatus)
-                        .put("KnownStatus", t.lastStatus).put("Type", "NORMAL");
-                container.putArray("Networks").addObject().put("NetworkMode", "awsvpc")
-                        .putArray("IPv4Addresses").add(LOOPBACK);
-            }
-            return o;
-        });
+        return ownTask(taskId, secret).map(shapes::metadata);
     }
 
     /** The ECS agent's task protection of the task, as {@code GET ${ECS_AGENT_URI}/task-protection/v1/state} answers it. */
     public synchronized Optional<ObjectNode> agentProtection(String taskId, String secret) {
-        return ownTask(taskId, secret).map(t -> agentShape(t, clock.instant()));
+        return ownTask(taskId, secret).map(t -> EcsShapes.agentProtection(t, clock.instant()));
     }
 
     /** {@code PUT ${ECS_AGENT_URI}/task-protection/v1/state}; empty if not its endpoint. */
     public synchronized Optional<ObjectNode> agentProtect(String taskId, String secret, boolean enabled, Integer minutes) {
-        Optional<Task> own = ownTask(taskId, secret);
+        Optional<SimulatedTask> own = ownTask(taskId, secret);
         if (own.isEmpty()) {
             return Optional.empty();
         }
@@ -573,22 +466,13 @@ public final class SimulatedEcs implements AutoCloseable {
         if (m < 1 || m > MAX_PROTECTION_MINUTES) {
             throw new EcsException("InvalidParameterException", "ExpiresInMinutes must be from 1 to " + MAX_PROTECTION_MINUTES + ".");
         }
-        Task t = own.get();
+        SimulatedTask t = own.get();
         if (!t.desiredStatus.equals("RUNNING") || t.service == null) {
             throw new EcsException("TASK_NOT_VALID", "The task is stopping or not part of a service.");
         }
         Instant now = clock.instant();
         protect(t, enabled, m, now);
-        return Optional.of(agentShape(t, now));
-    }
-
-    private static ObjectNode agentShape(Task t, Instant now) {
-        ObjectNode answer = JSON.createObjectNode();
-        ObjectNode p = answer.putObject("protection").put("ProtectionEnabled", t.protectedAt(now)).put("TaskArn", t.arn);
-        if (t.protectedAt(now)) {
-            p.put("ExpirationDate", t.protectionExpiry.toString());
-        }
-        return answer;
+        return Optional.of(EcsShapes.agentProtection(t, now));
     }
 
     // ---- interruption, and the clock
@@ -596,13 +480,9 @@ public final class SimulatedEcs implements AutoCloseable {
     /** A stopped task's interruption answer: its ARN, instance id, and when it is killed. */
     public record Interrupted(String taskArn, String instanceId, Instant killAt) {}
 
-    /** Whether a task of this id, or of this FleetIQ instance id ({@link ContainerTasks#instanceId}), runs. */
-    public synchronized Optional<String> taskOf(String taskIdOrInstanceId) {
-        return find(taskIdOrInstanceId).map(t -> t.arn);
-    }
-
-    private Optional<Task> find(String taskIdOrInstanceId) {
-        Task direct = tasks.get(taskIdOrInstanceId);
+    /** The task of this id, or the unstopped one of this FleetIQ instance id ({@link ContainerTasks#instanceId}). */
+    private Optional<SimulatedTask> find(String taskIdOrInstanceId) {
+        SimulatedTask direct = tasks.get(taskIdOrInstanceId);
         if (direct != null) {
             return Optional.of(direct);
         }
@@ -617,7 +497,7 @@ public final class SimulatedEcs implements AutoCloseable {
      */
     public Optional<Interrupted> interrupt(String taskIdOrInstanceId) {
         return changing(sent -> {
-            Optional<Task> found = find(taskIdOrInstanceId).filter(t -> !t.lastStatus.equals("STOPPED"));
+            Optional<SimulatedTask> found = find(taskIdOrInstanceId).filter(t -> !t.lastStatus.equals("STOPPED"));
             found.filter(t -> t.desiredStatus.equals("RUNNING")).ifPresent(t -> {
                 Instant now = clock.instant();
                 stop(t, now, "SpotInterruption", "Your Spot Task was interrupted.", SPOT_NOTICE, sent);
@@ -637,11 +517,11 @@ public final class SimulatedEcs implements AutoCloseable {
     public void tick() {
         changing(sent -> {
             Instant now = clock.instant();
-            for (Task t : List.copyOf(tasks.values())) {
+            for (SimulatedTask t : List.copyOf(tasks.values())) {
                 advance(t, now, sent);
             }
             tasks.values().removeIf(t -> t.stoppedAt != null && !now.isBefore(t.stoppedAt.plus(STOPPED_SHOWN)));
-            for (Service s : List.copyOf(services.values())) {
+            for (SimulatedService s : List.copyOf(services.values())) {
                 reconcile(s, now, sent);
             }
             return null;
@@ -659,7 +539,7 @@ public final class SimulatedEcs implements AutoCloseable {
         return result;
     }
 
-    private void advance(Task t, Instant now, List<Map<String, Object>> sent) {
+    private void advance(SimulatedTask t, Instant now, List<Map<String, Object>> sent) {
         if (t.lastStatus.equals("PROVISIONING") && t.desiredStatus.equals("RUNNING")
                 && !now.isBefore(t.createdAt.plus(startDelay))) {
             try {
@@ -685,7 +565,7 @@ public final class SimulatedEcs implements AutoCloseable {
     }
 
     /** Marks the task to stop and sends its processes SIGTERM; SIGKILL follows {@code timeout} later, at the latest. */
-    private void stop(Task t, Instant now, String stopCode, String reason, Duration timeout, List<Map<String, Object>> sent) {
+    private void stop(SimulatedTask t, Instant now, String stopCode, String reason, Duration timeout, List<Map<String, Object>> sent) {
         if (!t.desiredStatus.equals("RUNNING")) {
             return;
         }
@@ -708,7 +588,7 @@ public final class SimulatedEcs implements AutoCloseable {
     }
 
     /** The largest stopTimeout of its containers, else ECS's default. */
-    private static Duration stopTimeout(Task t) {
+    private static Duration stopTimeout(SimulatedTask t) {
         int seconds = 0;
         for (JsonNode c : t.definition.path("containerDefinitions")) {
             seconds = Math.max(seconds, c.path("stopTimeout").asInt(0));
@@ -720,11 +600,11 @@ public final class SimulatedEcs implements AutoCloseable {
      * Brings the service to its desired count: new tasks (PROVISIONING) up to it, or its newest
      * unprotected tasks stopped down to it; a deleted (DRAINING) one is INACTIVE once its tasks stopped.
      */
-    private void reconcile(Service s, Instant now, List<Map<String, Object>> sent) {
+    private void reconcile(SimulatedService s, Instant now, List<Map<String, Object>> sent) {
         if (s.status.equals("INACTIVE")) {
             return;
         }
-        List<Task> live = new ArrayList<>(tasks.values().stream().filter(t -> t.service == s)
+        List<SimulatedTask> live = new ArrayList<>(tasks.values().stream().filter(t -> t.service == s)
                 .filter(t -> t.desiredStatus.equals("RUNNING")).toList());
         if (s.status.equals("DRAINING")) {
             live.forEach(t -> stop(t, now, "ServiceSchedulerInitiated", "Service deleted", stopTimeout(t), sent));
@@ -739,7 +619,7 @@ public final class SimulatedEcs implements AutoCloseable {
         }
         java.util.Collections.reverse(live);
         int excess = live.size() - s.desired;
-        for (Task t : live) {
+        for (SimulatedTask t : live) {
             if (excess <= 0) {
                 break;
             }
@@ -751,13 +631,13 @@ public final class SimulatedEcs implements AutoCloseable {
         }
     }
 
-    private Task newTask(Service s, ObjectNode definition, Instant now) {
+    private SimulatedTask newTask(SimulatedService s, ObjectNode definition, Instant now) {
         byte[] id = new byte[16];
         random.nextBytes(id);
         byte[] secret = new byte[32];
         random.nextBytes(secret);
         String taskId = HexFormat.of().formatHex(id);
-        Task t = new Task(taskId, "arn:aws:ecs:" + region + ":" + accountId + ":task/" + s.cluster + "/" + taskId,
+        SimulatedTask t = new SimulatedTask(taskId, "arn:aws:ecs:" + region + ":" + accountId + ":task/" + s.cluster + "/" + taskId,
                 s.cluster, s, definition, capacityProvider(s), zones.get(launched++ % zones.size()),
                 Base64.getUrlEncoder().withoutPadding().encodeToString(secret), now);
         tasks.put(taskId, t);
@@ -765,7 +645,7 @@ public final class SimulatedEcs implements AutoCloseable {
     }
 
     /** The strategy's provider for the next task: each base first, then the one whose weight's share it keeps lowest. */
-    private String capacityProvider(Service s) {
+    private String capacityProvider(SimulatedService s) {
         if (s.strategy.isEmpty()) {
             return null;
         }
@@ -794,7 +674,7 @@ public final class SimulatedEcs implements AutoCloseable {
     }
 
     /** What the launcher runs: each container's command and environment, with ECS's endpoints of the task. */
-    private TaskLauncher.Launch launch(Task t) {
+    private TaskLauncher.Launch launch(SimulatedTask t) {
         List<TaskLauncher.Container> containers = new ArrayList<>();
         URI own = edge.resolve(TASK_ENDPOINTS + t.id + "/" + t.secret + "/");
         for (JsonNode c : t.definition.path("containerDefinitions")) {
@@ -815,104 +695,10 @@ public final class SimulatedEcs implements AutoCloseable {
         return new TaskLauncher.Launch(t.arn, t.id, ContainerTasks.instanceId(t.id), containers);
     }
 
-    /** The addresses of a task: its containers listen on this machine. */
-    private static final String LOOPBACK = "127.0.0.1";
-
-    private ObjectNode json(Task t) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("taskArn", t.arn).put("clusterArn", clusterArn(t.cluster))
-                .put("taskDefinitionArn", t.definition.get("taskDefinitionArn").asText())
-                .put("lastStatus", t.lastStatus).put("desiredStatus", t.desiredStatus)
-                .put("availabilityZone", t.zone).put("launchType", launchType(t)).put("version", t.version)
-                .put("connectivity", "CONNECTED").put("platformFamily", "Linux");
-        if (t.capacityProvider != null) {
-            o.put("capacityProviderName", t.capacityProvider);
-        }
-        if (t.service != null) {
-            o.put("group", "service:" + t.service.name).put("startedBy", "ecs-svc/" + Integer.toHexString(t.service.arn.hashCode()));
-        }
-        for (String member : List.of("cpu", "memory")) {
-            if (t.definition.hasNonNull(member)) {
-                o.put(member, t.definition.get(member).asText());
-            }
-        }
-        o.set("createdAt", timestamp(t.createdAt));
-        putTime(o, "startedAt", t.startedAt);
-        putTime(o, "stoppingAt", t.stoppingAt);
-        putTime(o, "stoppedAt", t.stoppedAt);
-        if (t.stopCode != null) {
-            o.put("stopCode", t.stopCode).put("stoppedReason", t.stoppedReason);
-        }
-        String eni = "eni-" + t.id.substring(0, 17);
-        ObjectNode attachment = o.putArray("attachments").addObject().put("id", t.id.substring(0, 8) + "-attachment")
-                .put("type", "ElasticNetworkInterface").put("status", t.lastStatus.equals("STOPPED") ? "DELETED" : "ATTACHED");
-        ArrayNode details = attachment.putArray("details");
-        details.addObject().put("name", "networkInterfaceId").put("value", eni);
-        details.addObject().put("name", "privateIPv4Address").put("value", LOOPBACK);
-        ArrayNode containers = o.putArray("containers");
-        for (JsonNode c : t.definition.path("containerDefinitions")) {
-            ObjectNode container = containers.addObject().put("name", c.get("name").asText()).put("image", c.get("image").asText())
-                    .put("taskArn", t.arn).put("lastStatus", t.lastStatus);
-            container.putArray("networkInterfaces").addObject().put("attachmentId", attachment.get("id").asText())
-                    .put("privateIpv4Address", LOOPBACK);
-        }
-        return o;
-    }
-
-    /** A capacity provider's kind; with none, the service's launch type. */
-    private static String launchType(Task t) {
-        if (t.capacityProvider == null) {
-            return t.service == null ? "EC2" : launchType(t.service);
-        }
-        return t.capacityProvider.startsWith("FARGATE") ? "FARGATE" : "EC2";
-    }
-
-    /** With no strategy: its launchType, else EC2, as ECS's for a cluster with no default strategy (the local ones). */
-    private static String launchType(Service s) {
-        return s.request.path("launchType").asText("EC2");
-    }
-
-    /** "ECS Task State Change", as ECS sends it to EventBridge (detail's times ISO-8601). */
-    private void changed(Task t, Instant now, List<Map<String, Object>> sent) {
+    /** A task state change: its version moves on, and its event is sent once the lock is left. */
+    private void changed(SimulatedTask t, Instant now, List<Map<String, Object>> sent) {
         t.version++;
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("clusterArn", clusterArn(t.cluster));
-        detail.put("taskArn", t.arn);
-        detail.put("taskDefinitionArn", t.definition.get("taskDefinitionArn").asText());
-        if (t.service != null) {
-            detail.put("group", "service:" + t.service.name);
-        }
-        detail.put("lastStatus", t.lastStatus);
-        detail.put("desiredStatus", t.desiredStatus);
-        if (t.capacityProvider != null) {
-            detail.put("capacityProviderName", t.capacityProvider);
-        }
-        detail.put("availabilityZone", t.zone);
-        detail.put("launchType", launchType(t));
-        if (t.stopCode != null) {
-            detail.put("stopCode", t.stopCode);
-            detail.put("stoppedReason", t.stoppedReason);
-        }
-        detail.put("createdAt", t.createdAt.toString());
-        if (t.stoppingAt != null) {
-            detail.put("stoppingAt", t.stoppingAt.toString());
-        }
-        if (t.stoppedAt != null) {
-            detail.put("stoppedAt", t.stoppedAt.toString());
-        }
-        detail.put("updatedAt", now.toString());
-        detail.put("version", t.version);
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put("version", "0");
-        e.put("id", java.util.UUID.randomUUID().toString());
-        e.put("detail-type", "ECS Task State Change");
-        e.put("source", "aws.ecs");
-        e.put("account", accountId);
-        e.put("time", now.toString());
-        e.put("region", region);
-        e.put("resources", List.of(t.arn));
-        e.put("detail", detail);
-        sent.add(e);
+        sent.add(shapes.stateChange(t, now));
     }
 
     // ---- shared
@@ -923,10 +709,6 @@ public final class SimulatedEcs implements AutoCloseable {
             throw new EcsException("ClusterNotFoundException", "Cluster not found.");
         }
         return cluster;
-    }
-
-    private String clusterArn(String cluster) {
-        return "arn:aws:ecs:" + region + ":" + accountId + ":cluster/" + cluster;
     }
 
     private static String lastSegment(String nameOrArn) {
@@ -955,21 +737,10 @@ public final class SimulatedEcs implements AutoCloseable {
         return v == null || !v.isTextual() || v.asText().isEmpty() ? null : v.asText();
     }
 
-    /** ECS's JSON timestamps: epoch seconds, with milliseconds as the fraction. */
-    private static JsonNode timestamp(Instant at) {
-        return JSON.getNodeFactory().numberNode(BigDecimal.valueOf(at.toEpochMilli(), 3));
-    }
-
-    private static void putTime(ObjectNode o, String member, Instant at) {
-        if (at != null) {
-            o.set(member, timestamp(at));
-        }
-    }
-
     /** Kills every task's processes (the profile's end: nothing of its tasks is left running). */
     @Override
     public synchronized void close() {
-        for (Task t : tasks.values()) {
+        for (SimulatedTask t : tasks.values()) {
             if (t.running != null && !t.lastStatus.equals("STOPPED")) {
                 t.running.kill();
             }
