@@ -24,7 +24,7 @@ import java.util.function.Function;
 /**
  * The local stand-in for Amazon ECS: task definitions by family and revision, services with a
  * desired count and a capacity provider strategy, and their tasks, in memory. Requests and answers
- * are ECS's own JSON shapes (the edge's {@code EcsService} speaks its wire). Like the simulated
+ * are ECS's own JSON shapes ({@link EcsShapes}; the edge's {@code EcsService} speaks its wire). Like the simulated
  * fleet it follows the profile's clock: {@link #tick} (every second with the scheduler, or a
  * test's call) starts the tasks whose start delay has passed, ends those whose stop is due, and
  * brings each service to its desired count.
