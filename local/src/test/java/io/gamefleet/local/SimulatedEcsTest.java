@@ -323,6 +323,60 @@ class SimulatedEcsTest {
         ecs.deleteService(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).service("refused").force(true));
     }
 
+    /** Signed requests the SDK would not send: an operation ECS does not have here, a body that is not JSON. */
+    @Test
+    void theWireRefusesInEcssErrorShape() throws Exception {
+        EcsClient otherOperation = rewritten(r -> r.toBuilder().putHeader("X-Amz-Target",
+                "AmazonEC2ContainerServiceV20141113.PutAccountSetting").build(), null);
+        assertThatThrownBy(() -> otherOperation.listTasks(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER)))
+                .isInstanceOfSatisfying(EcsException.class, e -> {
+                    assertThat(e.statusCode()).isEqualTo(400);
+                    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("UnknownOperationException");
+                });
+        String cut = "{\"cluster\":";
+        EcsClient notJson = rewritten(r -> r.toBuilder().putHeader("Content-Length", Integer.toString(cut.length())).build(), cut);
+        assertThatThrownBy(() -> notJson.listTasks(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER)))
+                .isInstanceOfSatisfying(EcsException.class, e -> assertThat(e.awsErrorDetails().errorCode())
+                        .isEqualTo("SerializationException"));
+
+        HttpResponse<String> unsigned = HTTP.send(HttpRequest.newBuilder(LOCAL.profile().endpoint())
+                .header("X-Amz-Target", "AmazonEC2ContainerServiceV20141113.ListTasks")
+                .header("Content-Type", "application/x-amz-json-1.1")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(unsigned.statusCode()).isEqualTo(403);
+        JsonNode error = GamefleetClient.JSON.readTree(unsigned.body());
+        assertThat(error.get("__type").asText()).isEqualTo("InvalidSignatureException");
+        assertThat(error.get("message").asText()).isNotEmpty();
+    }
+
+    /** An admin's client whose requests are changed before they are signed (and, given {@code body}, sent with it). */
+    private static EcsClient rewritten(java.util.function.UnaryOperator<software.amazon.awssdk.http.SdkHttpRequest> request,
+            String body) {
+        EcsClient client = EcsClient.builder().region(Region.of(LOCAL.profile().region()))
+                .endpointOverride(LOCAL.profile().endpoint()).httpClientBuilder(UrlConnectionHttpClient.builder())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                        LocalProfileExtension.ADMIN.accessKeyId(), LocalProfileExtension.ADMIN.secretAccessKey())))
+                .overrideConfiguration(o -> o.addExecutionInterceptor(new software.amazon.awssdk.core.interceptor.ExecutionInterceptor() {
+                    @Override
+                    public software.amazon.awssdk.http.SdkHttpRequest modifyHttpRequest(
+                            software.amazon.awssdk.core.interceptor.Context.ModifyHttpRequest context,
+                            software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+                        return request.apply(context.httpRequest());
+                    }
+
+                    @Override
+                    public java.util.Optional<software.amazon.awssdk.core.sync.RequestBody> modifyHttpContent(
+                            software.amazon.awssdk.core.interceptor.Context.ModifyHttpRequest context,
+                            software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+                        return body == null ? context.requestBody()
+                                : java.util.Optional.of(software.amazon.awssdk.core.sync.RequestBody.fromString(body));
+                    }
+                }))
+                .build();
+        CLIENTS.add(client);
+        return client;
+    }
+
     /** {@code POST /_local/instances/<id>/interrupt}, with this run's token. */
     private static HttpResponse<String> http(String method, String instanceId, String body, boolean withToken)
             throws IOException, InterruptedException {
