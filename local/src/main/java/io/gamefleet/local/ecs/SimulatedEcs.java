@@ -48,6 +48,7 @@ public final class SimulatedEcs implements AutoCloseable {
     /** Fargate Spot's notice: SIGTERM, then SIGKILL at most two minutes later. */
     static final Duration SPOT_NOTICE = Duration.ofMinutes(2);
     private static final Duration STOPPED_SHOWN = Duration.ofHours(1);
+    static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
     private static final int MAX_PROTECTION_MINUTES = 2880;
     private static final int DEFAULT_PROTECTION_MINUTES = 120;
 
@@ -737,13 +738,24 @@ public final class SimulatedEcs implements AutoCloseable {
         return v == null || !v.isTextual() || v.asText().isEmpty() ? null : v.asText();
     }
 
-    /** Kills every task's processes (the profile's end: nothing of its tasks is left running). */
+    /**
+     * Ends every task's processes, the profile's end: SIGTERM, and SIGKILL to what is left after
+     * {@link #CLOSE_GRACE} (real time: the clock may stand still), so their graceful ends run.
+     */
     @Override
     public synchronized void close() {
-        for (SimulatedTask t : tasks.values()) {
-            if (t.running != null && !t.lastStatus.equals("STOPPED")) {
-                t.running.kill();
+        List<TaskLauncher.Running> left = tasks.values().stream()
+                .filter(t -> t.running != null && !t.lastStatus.equals("STOPPED")).map(t -> t.running).toList();
+        left.forEach(TaskLauncher.Running::terminate);
+        long deadline = System.nanoTime() + CLOSE_GRACE.toNanos();
+        while (System.nanoTime() < deadline && !left.stream().allMatch(TaskLauncher.Running::ended)) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
             }
         }
+        left.forEach(TaskLauncher.Running::kill);
     }
 }

@@ -99,12 +99,15 @@ class SimulatedEcsProcessesTest {
         launch(container("game", "game:1", List.of("sh", "-c", "echo $$ > self.pid; exec sleep 600"), Map.of(), Map.of()));
         ProcessHandle game = process(written("game", "self.pid"));
         // The tether's cat returns as it would when this JVM's end closes its pipe.
-        ProcessHandle cat = ProcessHandle.current().descendants()
-                .filter(p -> p.info().command().orElse("").endsWith("/cat"))
-                .filter(p -> p.parent().flatMap(sh -> sh.info().arguments()).map(List::of).orElse(List.of())
-                        .contains("-" + game.pid()))
-                .findFirst().orElseThrow(() -> new AssertionError("no tether for the task's process group"));
-        cat.destroy();
+        java.util.concurrent.atomic.AtomicReference<ProcessHandle> cat = new java.util.concurrent.atomic.AtomicReference<>();
+        await("the task's tether starting", () -> {
+            ProcessHandle.current().descendants().filter(p -> p.info().command().orElse("").endsWith("/cat"))
+                    .filter(p -> p.parent().flatMap(sh -> sh.info().arguments()).map(List::of).orElse(List.of())
+                            .contains("-" + game.pid()))
+                    .findFirst().ifPresent(cat::set);
+            return cat.get() != null;
+        });
+        cat.get().destroy();
         await("the game ending with its tether", () -> !game.isAlive());
     }
 
