@@ -244,7 +244,9 @@ class SimulatedEcsTest {
         Task stopping = describe(interrupted);
         assertThat(stopping.desiredStatus()).isEqualTo("STOPPED");
         assertThat(stopping.stopCodeAsString()).isEqualTo("SpotInterruption");
-        // Its replacement starts at once, while the interrupted task has its two minutes.
+        // Its replacement starts as the service notices, while the interrupted task has its two minutes.
+        assertThat(running("spotty")).isEmpty();
+        tick();
         assertThat(running("spotty")).hasSize(1).doesNotContain(interrupted);
         assertThat(timeline(before)).anySatisfy(e -> {
             assertThat(e.get("Name").asText()).isEqualTo("ECS Task State Change");

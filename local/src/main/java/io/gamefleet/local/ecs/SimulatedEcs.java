@@ -32,7 +32,9 @@ import java.util.function.Function;
  * <p>A service's scale-in stops its newest tasks that are not protected (ECS task scale-in
  * protection, until its expiry on the clock); while only protected ones are left, it runs above its
  * desired count. A task that stopped (an essential container exited, StopTask, an interruption) is
- * replaced while its service wants it. Stopping a task sends SIGTERM to its processes and SIGKILL
+ * replaced while its service wants it, at the next tick, as ECS's service scheduler notices it (so
+ * StopTask followed at once by a lower desired count starts no replacement). CreateService and
+ * UpdateService bring the service to its count at once. Stopping a task sends SIGTERM to its processes and SIGKILL
  * at its containers' stopTimeout (30 s unless given; 120 s for a Fargate Spot interruption, {@link
  * #interrupt}), on the clock. Every task state change goes to EventBridge as "ECS Task State Change".
  *
@@ -368,9 +370,6 @@ public final class SimulatedEcs implements AutoCloseable {
                     .orElseThrow(() -> new EcsException("InvalidParameterException", "The referenced task was not found."));
             Instant now = clock.instant();
             stop(t, now, "UserInitiated", request.path("reason").asText("Task stopped by user"), stopTimeout(t), sent);
-            if (t.service != null) {
-                reconcile(t.service, now, sent);
-            }
             ObjectNode answer = JSON.createObjectNode();
             answer.set("task", shapes.task(t));
             return answer;
@@ -502,9 +501,6 @@ public final class SimulatedEcs implements AutoCloseable {
             found.filter(t -> t.desiredStatus.equals("RUNNING")).ifPresent(t -> {
                 Instant now = clock.instant();
                 stop(t, now, "SpotInterruption", "Your Spot Task was interrupted.", SPOT_NOTICE, sent);
-                if (t.service != null) {
-                    reconcile(t.service, now, sent);
-                }
             });
             return found.map(t -> new Interrupted(t.arn, ContainerTasks.instanceId(t.id), t.killAt));
         });

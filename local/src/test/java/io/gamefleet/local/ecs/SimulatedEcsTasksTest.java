@@ -186,6 +186,23 @@ class SimulatedEcsTasksTest {
     }
 
     @Test
+    void stopTaskThenALowerDesiredCountEndsTheTaskWithNoReplacement() {
+        service(2, "[]");
+        clock.advance(Duration.ofSeconds(10));
+        ecs.tick();
+        String ended = tasks("RUNNING").get(0).get("taskArn").asText();
+
+        // As the ECS adapter ends a task: StopTask, then UpdateService desired count - 1.
+        ecs.stopTask(json("{\"cluster\":\"games\",\"task\":\"" + ended + "\"}"));
+        ecs.updateService(json("{\"cluster\":\"games\",\"service\":\"arena\",\"desiredCount\":1}"));
+        clock.advance(Duration.ofSeconds(10));
+        ecs.tick();
+        assertThat(tasks("RUNNING")).hasSize(1).noneMatch(t -> t.get("taskArn").asText().equals(ended));
+        assertThat(tasks("STOPPED")).hasSize(1);
+        assertThat(launcher.launches).hasSize(2);
+    }
+
+    @Test
     void aTaskThatCannotStartStopsWithTheReasonAndIsTriedAgain() {
         service(1, "[]");
         launcher.refusal = "container gamefleet-agent has no command, and its image agent:1 is not run locally";
