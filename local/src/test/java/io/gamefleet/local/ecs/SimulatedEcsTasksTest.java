@@ -95,6 +95,13 @@ class SimulatedEcsTasksTest {
                 + "\"desiredCount\":" + desired + ",\"capacityProviderStrategy\":" + strategy + "}"));
     }
 
+    /** The service, its tasks RUNNING (their start delay passed). */
+    private void running(int desired, String strategy) {
+        service(desired, strategy);
+        clock.advance(Duration.ofSeconds(10));
+        ecs.tick();
+    }
+
     private JsonNode tasks(String desiredStatus) {
         JsonNode arns = ecs.listTasks(json("{\"cluster\":\"games\",\"serviceName\":\"arena\",\"desiredStatus\":\""
                 + desiredStatus + "\"}")).get("taskArns");
@@ -133,9 +140,7 @@ class SimulatedEcsTasksTest {
 
     @Test
     void aTaskWhoseEssentialContainerExitedIsReplaced() {
-        service(1, "[]");
-        clock.advance(Duration.ofSeconds(10));
-        ecs.tick();
+        running(1, "[]");
         String first = tasks("RUNNING").get(0).get("taskArn").asText();
         launcher.started.get(0).exited = true;
 
@@ -159,9 +164,7 @@ class SimulatedEcsTasksTest {
 
     /** The service's one task, RUNNING, and its processes ignoring SIGTERM. */
     private FakeTask runningAndIgnoringSigterm(String strategy) {
-        service(1, strategy);
-        clock.advance(Duration.ofSeconds(10));
-        ecs.tick();
+        running(1, strategy);
         FakeTask running = launcher.started.get(0);
         running.endsOnTerm = false;
         return running;
@@ -187,9 +190,7 @@ class SimulatedEcsTasksTest {
 
     @Test
     void stopTaskThenALowerDesiredCountEndsTheTaskWithNoReplacement() {
-        service(2, "[]");
-        clock.advance(Duration.ofSeconds(10));
-        ecs.tick();
+        running(2, "[]");
         String ended = tasks("RUNNING").get(0).get("taskArn").asText();
 
         // As the ECS adapter ends a task: StopTask, then UpdateService desired count - 1.
