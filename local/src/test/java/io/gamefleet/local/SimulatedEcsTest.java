@@ -325,6 +325,31 @@ class SimulatedEcsTest {
         ecs.deleteService(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).service("refused").force(true));
     }
 
+    @Test
+    void aNewStrategyTakesTheTasksStartedFromThenOn() {
+        TaskDefinition definition = register("rebalanced", "exec sleep 600");
+        ecs.createService(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).serviceName("rebalanced")
+                .taskDefinition(definition.taskDefinitionArn()).desiredCount(1)
+                .capacityProviderStrategy(CapacityProviderStrategyItem.builder().capacityProvider("FARGATE_SPOT").weight(1).build())
+                .networkConfiguration(n -> n.awsvpcConfiguration(a -> a.subnets("subnet-local").assignPublicIp("ENABLED")))
+                .propagateTags("SERVICE").enableECSManagedTags(true));
+        tick();
+        String first = running("rebalanced").get(0);
+        assertThat(service("rebalanced").networkConfiguration().awsvpcConfiguration().subnets()).containsExactly("subnet-local");
+        assertThat(service("rebalanced").enableECSManagedTags()).isTrue();
+
+        ecs.updateService(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).service("rebalanced").forceNewDeployment(true)
+                .capacityProviderStrategy(CapacityProviderStrategyItem.builder().capacityProvider("FARGATE").weight(1).build()));
+        assertThat(service("rebalanced").capacityProviderStrategy()).extracting(CapacityProviderStrategyItem::capacityProvider)
+                .containsExactly("FARGATE");
+        assertThat(describe(first).capacityProviderName()).as("a running task stays").isEqualTo("FARGATE_SPOT");
+        ecs.updateService(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).service("rebalanced").desiredCount(2));
+        tick();
+        assertThat(describe(running("rebalanced")).values()).extracting(Task::capacityProviderName)
+                .containsExactlyInAnyOrder("FARGATE_SPOT", "FARGATE");
+        ecs.deleteService(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).service("rebalanced").force(true));
+    }
+
     /** Signed requests the SDK would not send: an operation ECS does not have here, a body that is not JSON. */
     @Test
     void theWireRefusesInEcssErrorShape() throws Exception {
