@@ -477,7 +477,7 @@ public final class SimulatedEcs implements AutoCloseable {
 
     // ---- interruption, and the clock
 
-    /** A stopped task's interruption answer: its ARN, instance id, and when it is killed. */
+    /** What an interruption answers: the task's ARN and instance id, and when it is killed. */
     public record Interrupted(String taskArn, String instanceId, Instant killAt) {}
 
     /** The task of this id, or the unstopped one of this FleetIQ instance id ({@link ContainerTasks#instanceId}). */
@@ -492,8 +492,9 @@ public final class SimulatedEcs implements AutoCloseable {
 
     /**
      * A Fargate Spot interruption: SIGTERM to the task's processes now, the task stopping with stopCode
-     * SpotInterruption (its event sent, its replacement started), and SIGKILL two minutes later on the
-     * clock. Empty if no running task has this id; a task already stopping is left as it is.
+     * SpotInterruption (its event sent; its replacement starts at the next {@link #tick}), and SIGKILL
+     * two minutes later on the clock. Empty if no task that has not stopped has this id; a task
+     * already stopping is left as it is.
      */
     public Optional<Interrupted> interrupt(String taskIdOrInstanceId) {
         return changing(sent -> {
