@@ -21,6 +21,8 @@ import io.gamefleet.domain.WorkflowReconciler;
 import io.gamefleet.functions.FunctionRegistry;
 import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.agents.InstanceAgents;
+import io.gamefleet.local.ecs.ProcessTaskLauncher;
+import io.gamefleet.local.ecs.SimulatedEcs;
 import io.gamefleet.local.edge.EdgeServer;
 import io.gamefleet.local.edge.Functions;
 import io.gamefleet.local.edge.LogLevel;
@@ -52,6 +54,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -181,6 +184,12 @@ public final class LocalProfile implements AutoCloseable {
         }
     }
 
+    /** The simulated ECS's clusters: ECS's default one, and the one the stack's container groups run in. */
+    public static final String DEFAULT_CLUSTER = "default";
+    public static final String CONTAINER_CLUSTER = "gamefleet-local";
+    /** The agent sidecar's container, which alone of a task's containers gets the task's keys. */
+    private static final String AGENT_CONTAINER = "gamefleet-agent";
+
     /** What an emulator takes and AWS refuses: nothing here can reach an AWS account. */
     private static final AwsCredentialsProvider CREDENTIALS =
             StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"));
@@ -192,6 +201,7 @@ public final class LocalProfile implements AutoCloseable {
     private Optional<ChildProcess> dynoxide = Optional.empty();
     private EdgeServer edge;
     private SimulatedFleet fleet;
+    private SimulatedEcs ecs;
     private InstanceAgents agents;
     private Services services;
     private Services balancerServices;
@@ -287,6 +297,10 @@ public final class LocalProfile implements AutoCloseable {
 
         fleet = new SimulatedFleet(o.clock(), o.instanceLaunch(), o.region(), ACCOUNT_ID,
                 o.limits().lifetime().maxInstance());
+        // Its tasks' processes are ended with the profile, before what they call.
+        ecs = closing(new SimulatedEcs(o.clock(), o.instanceLaunch(), o.region(), ACCOUNT_ID,
+                Set.of(DEFAULT_CLUSTER, CONTAINER_CLUSTER), new ProcessTaskLauncher(this.logs.resolve("tasks"),
+                        edge.principals(), AGENT_CONTAINER, Map.of()), endpoint()));
         Map<String, String> environment = environment(o, dynamoDb);
         // The functions post the push channel's notices to the edge, signed as a Lambda role would sign them.
         environment.put(Settings.PUSH_ENDPOINT.environmentVariable(), endpoint().toString());
@@ -326,7 +340,8 @@ public final class LocalProfile implements AutoCloseable {
         balancerServices = byFunction.get(Triggers.BALANCER.functionName());
         EventRouter events = new EventRouter(functions.eventRules(), timeline);
         fleet.sendEventsTo(events::deliver);
-        scheduler = closing(new Scheduler(functions.schedulesByName(), fleet, timeline));
+        ecs.sendEventsTo(events::deliver);
+        scheduler = closing(new Scheduler(functions.schedulesByName(), fleet, ecs, timeline));
 
         List<Supervisor.Watched> watched = new ArrayList<>();
         // dynoxide keeps its tables in --data-dir, if given: then it can start again without loss.
@@ -344,7 +359,7 @@ public final class LocalProfile implements AutoCloseable {
         o.stepFunctionsEndpoint().ifPresent(e -> external.put("stepfunctions", e.toString()));
         supervisor = closing(new Supervisor(watched, external, line -> System.err.println(linePrefix + line)));
         children = List.copyOf(watched.stream().map(Supervisor.Watched::child).toList());
-        edge.serve(functions, events, scheduler, timeline, new EdgeServer.Instances(fleet, functionsPrincipal),
+        edge.serve(functions, events, scheduler, timeline, new EdgeServer.Instances(fleet, ecs, functionsPrincipal),
                 supervisor::states, consoleDir(o.home()), run.outages());
         // Jetty endpoints of their own (the push channel is the edge's) register here, with
         // edge.addHandler(...), given what they need of this profile (services, the local token).
@@ -523,6 +538,11 @@ public final class LocalProfile implements AutoCloseable {
 
     public SimulatedFleet fleet() {
         return fleet;
+    }
+
+    /** The simulated ECS, whose API the edge serves (its clusters: {@value #DEFAULT_CLUSTER} and {@value #CONTAINER_CLUSTER}). */
+    public SimulatedEcs ecs() {
+        return ecs;
     }
 
     /** Services on the profile's tables and fleet, not held to any function's grants: for callers in this process. */

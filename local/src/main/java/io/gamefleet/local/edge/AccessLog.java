@@ -38,7 +38,9 @@ final class AccessLog implements RequestLog {
     @Override
     public void log(Request request, Response response) {
         boolean dropped = request.getAttribute(DROPPED) != null;
-        boolean metadata = String.valueOf(request.getHttpURI().getPath()).startsWith(InstanceMetadataService.PREFIX);
+        String path = String.valueOf(request.getHttpURI().getPath());
+        // A task's own endpoints are its agent's, as an instance's metadata is its agent's: as often read.
+        boolean metadata = path.startsWith(InstanceMetadataService.PREFIX) || path.startsWith(TaskEndpointsService.PREFIX);
         // A metadata 404 is EC2's answer to an agent's poll while no notice is posted (spot/instance-action).
         boolean wrong = dropped || response.getStatus() >= 400 && !(metadata && response.getStatus() == 404);
         boolean shown = switch (level) {
@@ -54,7 +56,7 @@ final class AccessLog implements RequestLog {
         Object operation = request.getAttribute(OPERATION);
         Object caller = request.getAttribute(CALLER);
         out.accept(TIME.format(clock.instant()) + " " + request.getMethod() + " "
-                + HttpEdge.printable(InstanceMetadataService.logged(String.valueOf(request.getHttpURI().getPath()))) + " "
+                + HttpEdge.printable(TaskEndpointsService.logged(InstanceMetadataService.logged(path))) + " "
                 + (operation == null ? "-" : operation) + " "
                 + (dropped ? "dropped" : String.valueOf(response.getStatus())) + " "
                 + millis + " ms "

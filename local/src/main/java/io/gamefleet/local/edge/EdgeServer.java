@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import io.gamefleet.local.ecs.SimulatedEcs;
 import io.gamefleet.local.fleet.InstanceMetadata;
 import io.gamefleet.local.fleet.SimulatedFleet;
 import org.eclipse.jetty.server.Handler;
@@ -214,7 +215,10 @@ public final class EdgeServer implements AutoCloseable {
                 new ConsoleService(console, admin, settings.localToken(), region),
                 new EventBridgeService(events, principals, region, clock, settings.allowUnsignedPayload()),
                 new InstanceMetadataService(instanceMetadata),
-                new InstancesService(instances.fleet(), instanceMetadata),
+                new InstancesService(instances.fleet(), instances.ecs(), instanceMetadata),
+                new TaskEndpointsService(instances.ecs()),
+                // The wall clock: the functions' ECS clients sign by it, whatever the simulation's clock says.
+                new EcsService(instances.ecs(), principals, region, Clock.systemUTC(), settings.allowUnsignedPayload()),
                 new ConnectionsService(push, instances.functions(), region, clock),
                 lambda(new LambdaService(functions.invocable())), apiGateway);
         api = apiGateway;
@@ -239,10 +243,11 @@ public final class EdgeServer implements AutoCloseable {
     }
 
     /**
-     * The simulated instances, for their metadata and interruption, and the functions' own
-     * principal, which alone may post to the push channel's connections.
+     * The simulated instances, for their metadata and interruption, the simulated ECS, for its API,
+     * its tasks' endpoints and their interruption, and the functions' own principal, which alone may
+     * post to the push channel's connections.
      */
-    public record Instances(SimulatedFleet fleet, Principal functions) {}
+    public record Instances(SimulatedFleet fleet, SimulatedEcs ecs, Principal functions) {}
 
     /** The first service that takes the request, or null. */
     private EdgeService serviceOf(Exchange exchange) {

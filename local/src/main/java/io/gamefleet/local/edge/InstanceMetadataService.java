@@ -48,10 +48,15 @@ final class InstanceMetadataService implements EdgeService {
 
     /** A path as the access log writes it: an instance's endpoint secret as {@code *}. */
     static String logged(String path) {
-        if (!path.startsWith(PREFIX)) {
+        return secretHidden(path, PREFIX);
+    }
+
+    /** The path with the segment after {@code prefix}'s next one (an endpoint's secret) as {@code *}. */
+    static String secretHidden(String path, String prefix) {
+        if (!path.startsWith(prefix)) {
             return path;
         }
-        int secret = path.indexOf('/', PREFIX.length());
+        int secret = path.indexOf('/', prefix.length());
         if (secret < 0) {
             return path;
         }

@@ -81,9 +81,11 @@ final class LocalGuard extends Handler.Wrapper {
         String path = request.getHttpURI().getPath();
         String method = request.getMethod();
         // An instance's metadata (its IMDSv2 token PUT included) changes no state of the profile: its
-        // endpoint secret and IMDSv2 token are its guards, and the agents are given no run token.
+        // endpoint secret and IMDSv2 token are its guards, and the agents are given no run token. A
+        // task's endpoints (its protection PUT included) are its containers', its secret their guard.
         return path.startsWith(INVOKE_PATHS) || InstancesService.isCredentials(path)
                 || path.startsWith(LOCAL_PATHS) && !path.startsWith(InstanceMetadataService.PREFIX)
+                        && !path.startsWith(TaskEndpointsService.PREFIX)
                         && !method.equals("GET") && !method.equals("HEAD");
     }
 

@@ -1,6 +1,7 @@
 package io.gamefleet.local.fleet;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
+import io.gamefleet.local.ecs.SimulatedEcs;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -10,19 +11,21 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The local EventBridge Scheduler: runs the catalog's schedules by name and, once started, each
- * at the profile's rate, with the simulated fleet advanced every second.
+ * at the profile's rate, with the simulated fleet and the simulated ECS advanced every second.
  */
 public final class Scheduler implements AutoCloseable {
     private final Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedules;
     private final SimulatedFleet fleet;
+    private final SimulatedEcs ecs;
     private final Timeline timeline;
     private ScheduledExecutorService executor;
 
     /** {@code schedules}: each schedule's function, by the schedule's name; each run goes on the timeline. */
     public Scheduler(Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedules,
-            SimulatedFleet fleet, Timeline timeline) {
+            SimulatedFleet fleet, SimulatedEcs ecs, Timeline timeline) {
         this.schedules = Map.copyOf(schedules);
         this.fleet = fleet;
+        this.ecs = ecs;
         this.timeline = timeline;
     }
 
@@ -53,6 +56,7 @@ public final class Scheduler implements AutoCloseable {
             return t;
         });
         executor.scheduleAtFixedRate(() -> guarded("the simulated fleet", fleet::tick), 1, 1, TimeUnit.SECONDS);
+        executor.scheduleAtFixedRate(() -> guarded("the simulated ECS", ecs::tick), 1, 1, TimeUnit.SECONDS);
         long period = rate.toMillis();
         for (String name : schedules.keySet()) {
             executor.scheduleAtFixedRate(() -> guarded(name, () -> run(name)), period, period, TimeUnit.MILLISECONDS);

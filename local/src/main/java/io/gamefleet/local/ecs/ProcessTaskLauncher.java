@@ -1,0 +1,178 @@
+package io.gamefleet.local.ecs;
+
+import io.gamefleet.local.edge.Principal;
+import io.gamefleet.local.edge.PrincipalRegistry;
+import io.gamefleet.local.edge.Principals;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Runs a simulated task's containers as processes on this machine. The image is not run (there is
+ * no container runtime): each container's entry point and command run, under {@code setsid}, so that
+ * each container is a process group of its own that one signal reaches whole; a container without a
+ * command runs its image's local stand-in, if one is given (the agent image's: the agent jar), and
+ * otherwise the task fails to start. Each runs in its own folder of the run's, its output in
+ * {@code <container>.log} beside it, with the container's environment and ECS's variables only (and
+ * this machine's PATH).
+ *
+ * <p>A task's volumes are folders of its own: a mount point's container path, where a variable's
+ * value starts with it, is replaced by its volume's folder (so {@code /gamefleet/gsdk.json} names a
+ * file the task's containers share). The container named {@code keysContainer} (the agent sidecar)
+ * gets the task's own keys in {@code AWS_ACCESS_KEY_ID} and {@code AWS_SECRET_ACCESS_KEY}: a
+ * GAME_SERVER principal bound to the task's FleetIQ instance id, as a simulated instance's agent gets
+ * its instance profile's, admitted by the edge until the task is killed. No other container gets keys.
+ *
+ * <p>The task's process groups are tethered to this JVM: a shell holding a pipe from it kills them
+ * when the pipe closes, so they end with the profile even when it is killed with SIGKILL.
+ */
+public final class ProcessTaskLauncher implements TaskLauncher {
+    private final Path folder;
+    private final PrincipalRegistry principals;
+    private final String keysContainer;
+    private final Map<String, List<String>> standIns;
+
+    /** {@code standIns}: by image, what runs locally for a container of it that has no command. */
+    public ProcessTaskLauncher(Path folder, PrincipalRegistry principals, String keysContainer,
+            Map<String, List<String>> standIns) {
+        this.folder = folder;
+        this.principals = principals;
+        this.keysContainer = keysContainer;
+        this.standIns = Map.copyOf(standIns);
+    }
+
+    private record Started(Container container, Process process) {}
+
+    @Override
+    public Running launch(Launch launch) {
+        Path task = folder.resolve(launch.taskId());
+        Principal keys = Principals.instance(launch.instanceId());
+        List<Started> started = new ArrayList<>();
+        principals.add(keys);
+        try {
+            for (Container c : launch.containers()) {
+                started.add(new Started(c, start(task, c, keys)));
+            }
+        } catch (IOException | RuntimeException e) {
+            new Group(started, keys, Optional.empty()).kill();
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        try {
+            return new Group(started, keys, Optional.of(tether(started)));
+        } catch (IOException e) {
+            new Group(started, keys, Optional.empty()).kill();
+            throw new IllegalStateException("the task's processes could not be tethered to the profile: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A shell that kills the task's process groups when its stdin, a pipe this JVM holds, closes: at
+     * the task's kill, or when this JVM ends, however it ends (SIGKILL runs no shutdown hook).
+     */
+    private static Process tether(List<Started> started) throws IOException {
+        // SIGINT ignored (and so by cat): a terminal's Ctrl-C is the profile's to act on, in order.
+        List<String> line = new ArrayList<>(List.of("sh", "-c",
+                "trap '' INT; cat > /dev/null; kill -s KILL -- \"$@\" 2> /dev/null", "sh"));
+        started.forEach(s -> line.add("-" + s.process().pid()));
+        return new ProcessBuilder(line).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    private Process start(Path task, Container c, Principal keys) throws IOException {
+        List<String> command = c.command().isEmpty() ? Optional.ofNullable(standIns.get(c.image())).orElseThrow(() ->
+                new IllegalStateException("container " + c.name() + " has no command, and its image " + c.image()
+                        + " is not run locally")) : c.command();
+        Path work = Files.createDirectories(task.resolve(c.name()));
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        for (Map.Entry<String, String> variable : c.environment().entrySet()) {
+            environment.put(variable.getKey(), local(task, c.mountPoints(), variable.getValue()));
+        }
+        if (c.name().equals(keysContainer)) {
+            environment.put("AWS_ACCESS_KEY_ID", keys.accessKeyId());
+            environment.put("AWS_SECRET_ACCESS_KEY", keys.secretAccessKey());
+        }
+        List<String> line = new ArrayList<>();
+        line.add("setsid");
+        line.addAll(command);
+        ProcessBuilder builder = new ProcessBuilder(line).directory(work.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(task.resolve(c.name() + ".log").toFile()));
+        builder.environment().clear();
+        builder.environment().putAll(environment);
+        return builder.start();
+    }
+
+    /** The value with a mount point's container path replaced by its volume's folder. */
+    private static String local(Path task, Map<String, String> mountPoints, String value) throws IOException {
+        for (Map.Entry<String, String> mount : mountPoints.entrySet()) {
+            String path = mount.getKey();
+            if (value.equals(path) || value.startsWith(path + "/")) {
+                Path volume = Files.createDirectories(task.resolve("volumes").resolve(mount.getValue()));
+                return volume + value.substring(path.length());
+            }
+        }
+        return value;
+    }
+
+    private final class Group implements Running {
+        private final List<Started> started;
+        private final Principal keys;
+        private final Optional<Process> tether;
+
+        Group(List<Started> started, Principal keys, Optional<Process> tether) {
+            this.started = List.copyOf(started);
+            this.keys = keys;
+            this.tether = tether;
+        }
+
+        @Override
+        public void terminate() {
+            signal("TERM");
+        }
+
+        @Override
+        public void kill() {
+            signal("KILL");
+            tether.ifPresent(t -> {
+                try {
+                    t.getOutputStream().close(); // it ends, its groups killed already
+                } catch (IOException e) {
+                    t.destroyForcibly();
+                }
+            });
+            principals.remove(keys.accessKeyId());
+        }
+
+        /** To each container's process group (its leader's pid: setsid made it so). */
+        private void signal(String signal) {
+            for (Started s : started) {
+                try {
+                    new ProcessBuilder("kill", "-s", signal, "--", "-" + s.process().pid())
+                            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+                } catch (IOException e) {
+                    s.process().destroyForcibly();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    s.process().destroyForcibly();
+                }
+            }
+        }
+
+        @Override
+        public boolean essentialExited() {
+            return started.stream().anyMatch(s -> s.container().essential() && !s.process().isAlive());
+        }
+
+        @Override
+        public boolean ended() {
+            return started.stream().noneMatch(s -> s.process().isAlive());
+        }
+    }
+}

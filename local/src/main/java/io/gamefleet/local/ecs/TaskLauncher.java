@@ -1,0 +1,41 @@
+package io.gamefleet.local.ecs;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What runs a simulated ECS task's containers on this machine ({@link ProcessTaskLauncher}: each
+ * container's command as a process group of its own); a test may give a fake.
+ */
+public interface TaskLauncher {
+
+    /**
+     * One container as the task definition gives it: its command (entry point and command, empty
+     * if it has none: what its image would run), its image, whether it is essential, its
+     * environment (the definition's, and what ECS adds: the metadata and agent endpoints) and its
+     * mount points (container path to the task's volume name).
+     */
+    record Container(String name, String image, List<String> command, boolean essential,
+            Map<String, String> environment, Map<String, String> mountPoints) {}
+
+    /** A task to start: its ARN, its FleetIQ instance id and its containers. */
+    record Launch(String taskArn, String taskId, String instanceId, List<Container> containers) {}
+
+    /** A started task's processes. */
+    interface Running {
+        /** SIGTERM to every container's processes (ECS's stop, a Fargate Spot interruption). */
+        void terminate();
+
+        /** SIGKILL to whatever is left, and the task's own resources given back. */
+        void kill();
+
+        /** Whether an essential container has exited (ECS then stops the task). */
+        boolean essentialExited();
+
+        /** Whether every container's processes have ended. */
+        boolean ended();
+    }
+
+    /** Starts the task's containers; a refusal (a command that cannot start) is an exception with the reason. */
+    Running launch(Launch launch);
+}
