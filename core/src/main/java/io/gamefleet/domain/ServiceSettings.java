@@ -30,15 +30,6 @@ public record ServiceSettings(
         return scalingGroupPrefix + CONTAINER_SERVICE_MARK + groupName;
     }
 
-    /**
-     * Whether a group's compute name ({@link GameServerGroup#autoScalingGroupName}) is an ECS service's.
-     * Not exact where a stage's name ends in "tasks" (its Auto Scaling groups' names then hold the
-     * mark too): {@link #namesContainerService} is, knowing the prefix.
-     */
-    public static boolean isContainerService(String computeName) {
-        return computeName.contains(CONTAINER_SERVICE_MARK);
-    }
-
     /** Whether a compute name is one of this deployment's ECS services' ({@link #containerServiceName}). */
     public boolean namesContainerService(String computeName) {
         return computeName.startsWith(scalingGroupPrefix + CONTAINER_SERVICE_MARK);

@@ -12,6 +12,10 @@ import io.gamefleet.adapters.dynamodb.DynamoInstanceRepository;
 import io.gamefleet.adapters.dynamodb.DynamoInterruptionRepository;
 import io.gamefleet.adapters.dynamodb.TableNames;
 import io.gamefleet.adapters.ec2.Ec2Instances;
+import io.gamefleet.adapters.ec2.Ec2NetworkInterfaces;
+import io.gamefleet.adapters.ecs.EcsClusterSettings;
+import io.gamefleet.adapters.ecs.EcsServiceCompute;
+import io.gamefleet.adapters.ecs.EcsTaskDefinitions;
 import io.gamefleet.adapters.ec2.Ec2LaunchTemplates;
 import io.gamefleet.adapters.metrics.EmfMetrics;
 import io.gamefleet.adapters.peers.HttpPeerRegions;
@@ -71,6 +75,7 @@ import software.amazon.awssdk.services.autoscaling.AutoScalingClient;
 import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.ec2.Ec2Client;
+import software.amazon.awssdk.services.ecs.EcsClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.secretsmanager.model.GetSecretValueRequest;
@@ -112,18 +117,9 @@ public final class AwsServices {
     private MetricsHistory metricsHistory;
     private StandbyEvaluations standbyEvaluations;
     private AwsCredentialsProvider peerCredentials;
-    private ContainerAdapters containerAdapters;
-    static final String NO_CONTAINER_ADAPTERS = "container groups need the ECS adapter, which this deployment does not have";
-
-    /**
-     * The adapters of container groups (their ECS services and the task definitions they run),
-     * made on first use: the ECS adapter's, which a deployment that runs container groups plugs in.
-     */
-    public interface ContainerAdapters {
-        Compute compute();
-
-        TaskDefinitions taskDefinitions();
-    }
+    private EcsServiceCompute.PublicAddresses taskPublicAddresses;
+    static final String NO_CONTAINER_CLUSTER = "container groups need a stack deployed with containers=true: this "
+            + "deployment names no ECS cluster (" + Settings.CONTAINER_CLUSTER.environmentVariable() + ")";
 
     private AwsServices(Map<String, String> environment) {
         this.environment = Map.copyOf(environment);
@@ -148,7 +144,7 @@ public final class AwsServices {
         return this;
     }
 
-    /** Another compute port than Auto Scaling (the local profile's simulated fleet). */
+    /** Another compute port than Auto Scaling for EC2 groups (the local profile's simulated fleet). */
     public AwsServices compute(Compute compute) {
         this.compute = compute;
         return this;
@@ -187,9 +183,12 @@ public final class AwsServices {
         return this;
     }
 
-    /** Container groups' adapters; without them, a container group is refused and no call reaches ECS. */
-    public AwsServices containerAdapters(ContainerAdapters adapters) {
-        this.containerAdapters = adapters;
+    /**
+     * Where container tasks' public addresses come from, other than EC2's network interfaces (the
+     * local profile's tasks have none, and no EC2 to ask).
+     */
+    public AwsServices taskPublicAddresses(EcsServiceCompute.PublicAddresses addresses) {
+        this.taskPublicAddresses = addresses;
         return this;
     }
 
@@ -221,21 +220,22 @@ public final class AwsServices {
                 configure(AutoScalingClient.builder(), endpoint("AUTO_SCALING"), region, creds,
                         traced).build(), new Ec2Instances(ec2.get()), setting(Settings.STAGE),
                 setting(Settings.SCALING_GROUP_PREFIX), lifetime.max()));
-        Supplier<Compute> containerServices = Lazy.of(() -> {
-            if (containerAdapters == null) {
-                throw new Compute.ComputeException(NO_CONTAINER_ADAPTERS, false, null);
+        // Built on first use, and only where the stack has a cluster: nothing else reaches ECS.
+        EcsClusterSettings containerCluster = EcsClusterSettings.from(this::setting, region.id());
+        Supplier<EcsClient> ecs = Lazy.of(() -> {
+            if (containerCluster.cluster().isBlank()) {
+                throw GamefleetException.invalidRequest(NO_CONTAINER_CLUSTER);
             }
-            return containerAdapters.compute();
+            return configure(EcsClient.builder(), endpoint("ECS"), region, creds, traced).build();
         });
-        Supplier<TaskDefinitions> taskDefinitions = Lazy.of(() -> {
-            if (containerAdapters == null) {
-                throw GamefleetException.invalidRequest(NO_CONTAINER_ADAPTERS);
-            }
-            return containerAdapters.taskDefinitions();
-        });
+        Supplier<TaskDefinitions> taskDefinitions = Lazy.of(() -> new EcsTaskDefinitions(ecs.get()));
         Services.Config config = config(region, lifetime);
-        Supplier<Compute> computePort = compute != null ? () -> compute
-                : Lazy.of(() -> new ComputeByKind(scalingGroups, containerServices, config.settings()));
+        Supplier<Compute> containerServices = Lazy.of(() -> new EcsServiceCompute(ecs.get(), containerCluster,
+                setting(Settings.STAGE), config.settings()::containerServiceName,
+                taskPublicAddresses != null ? taskPublicAddresses : new Ec2NetworkInterfaces(ec2.get())::publicAddresses,
+                clock));
+        Supplier<Compute> computePort = Lazy.of(() -> new ComputeByKind(compute != null ? () -> compute : scalingGroups,
+                containerServices, config.settings()));
         Supplier<LaunchTemplates> templatesPort = launchTemplates != null ? () -> launchTemplates
                 : Lazy.of(() -> new Ec2LaunchTemplates(ec2.get()));
         Supplier<Metrics> metricsPort = metrics != null ? () -> metrics

@@ -10,7 +10,6 @@ import io.gamefleet.catalog.Settings;
 import io.gamefleet.domain.ErrorKind;
 import io.gamefleet.domain.GamefleetException;
 import io.gamefleet.domain.fakes.FakeCompute;
-import io.gamefleet.domain.fakes.FakeTaskDefinitions;
 import io.gamefleet.domain.fakes.MutableClock;
 import io.gamefleet.domain.fakes.RecordingMetrics;
 import java.net.URI;
@@ -58,38 +57,14 @@ class AwsServicesTest {
     }
 
     @Test
-    void withoutTheEcsAdapterAContainerGroupIsRefusedSayingSoAndNothingIsSent() {
+    void withoutAClusterAContainerGroupIsRefusedSayingSoAndNothingIsSent() {
         Services services = build(Map.of());
         GamefleetException refused = org.assertj.core.api.Assertions.catchThrowableOfType(
-                () -> services.taskDefinitions(), GamefleetException.class);
+                () -> services.taskDefinitions().describe("game:1"), GamefleetException.class);
         assertThat(refused.kind()).isEqualTo(ErrorKind.INVALID_REQUEST);
-        assertThat(refused).hasMessage("container groups need the ECS adapter, which this deployment does not have");
+        assertThat(refused).hasMessage("container groups need a stack deployed with containers=true: this deployment "
+                + "names no ECS cluster (GAMEFLEET_CONTAINER_CLUSTER)");
         assertThat(sent).isEmpty();
-    }
-
-    @Test
-    void theEcsAdaptersGivenAreTheContainerGroupsOwnMadeOnFirstUse() {
-        FakeTaskDefinitions definitions = new FakeTaskDefinitions();
-        List<String> made = new ArrayList<>();
-        Services services = AwsServices.fromEnvironment(Map.of("AWS_REGION", "eu-west-1", "GAMEFLEET_PAGE_TOKEN_KEY", KEY))
-                .credentials(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
-                .containerAdapters(new AwsServices.ContainerAdapters() {
-                    @Override
-                    public io.gamefleet.domain.Compute compute() {
-                        made.add("compute");
-                        return new FakeCompute();
-                    }
-
-                    @Override
-                    public io.gamefleet.domain.TaskDefinitions taskDefinitions() {
-                        made.add("taskDefinitions");
-                        return definitions;
-                    }
-                }).build();
-        assertThat(made).as("nothing until asked").isEmpty();
-        assertThat(services.taskDefinitions()).isSameAs(definitions);
-        assertThat(services.taskDefinitions()).isSameAs(definitions);
-        assertThat(made).containsExactly("taskDefinitions");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static io.gamefleet.catalog.LocalAccount.ACCOUNT_ID;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.gamefleet.adapters.dynamodb.TableSetup;
+import io.gamefleet.adapters.ecs.EcsServiceCompute;
 import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Lifetimes;
@@ -384,6 +385,7 @@ public final class LocalProfile implements AutoCloseable {
             AwsCredentialsProvider credentials, List<ExecutionInterceptor> interceptors,
             Optional<AwsCredentialsProvider> peerCredentials) {
         AwsServices built = AwsServices.fromEnvironment(environment).clock(options.clock()).compute(fleet)
+                .taskPublicAddresses(EcsServiceCompute.PublicAddresses.NONE)
                 .launchTemplates(template -> new LaunchTemplates.Resolved(template, Optional.empty()))
                 .metrics(metrics).metricsHistory(metrics).credentials(credentials).interceptors(interceptors);
         peerCredentials.ifPresent(built::peerCredentials);
