@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.gamefleet.catalog.AgentSidecar;
 import io.gamefleet.catalog.PushChannel;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,14 +43,24 @@ public final class AgentConfigReader {
         }
     }
 
-    /** The environment variable that sets the file's {@code mode} (an image's one file serves on an instance and in a task). */
-    static final String MODE_VARIABLE = "GAMEFLEET_AGENT_MODE";
+    /**
+     * What a task's environment sets over the file (an image's one file serves on an instance and in
+     * every container group's task): the mode, and for a sidecar the group and the GSDK file's path,
+     * which the ECS adapter writes into the task definition.
+     */
+    static final String MODE_VARIABLE = AgentSidecar.MODE_VARIABLE;
+    private static final Map<String, String> SIDECAR_VARIABLES = Map.of(
+            AgentSidecar.GROUP_VARIABLE, "gameServerGroupName",
+            AgentSidecar.GSDK_CONFIG_FILE_VARIABLE, "gsdkConfigFile");
 
     public static AgentConfig read(Path file) {
         return read(file, Map.of());
     }
 
-    /** The file, its {@code mode} replaced by {@link #MODE_VARIABLE}'s value where {@code environment} has one. */
+    /**
+     * The file, its {@code mode} replaced by {@link #MODE_VARIABLE}'s value where {@code environment}
+     * has one; in sidecar mode, its group and GSDK file by the task's variables too.
+     */
     public static AgentConfig read(Path file, Map<String, String> environment) {
         String text;
         try {
@@ -57,26 +68,35 @@ public final class AgentConfigReader {
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot read the agent's configuration: " + e.getMessage());
         }
-        return parse(file.toString(), text, environment.get(MODE_VARIABLE));
+        return parse(file.toString(), text, environment);
     }
 
     static AgentConfig parse(String source, String text) {
-        return parse(source, text, null);
+        return parse(source, text, Map.of());
     }
 
-    private static AgentConfig parse(String source, String text, String mode) {
+    private static AgentConfig parse(String source, String text, Map<String, String> environment) {
         AgentConfig config;
         try {
-            if (mode == null) {
-                config = JSON.readValue(text, AgentConfig.class);
-            } else {
-                com.fasterxml.jackson.databind.JsonNode tree = JSON.readTree(text);
-                if (tree instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+            com.fasterxml.jackson.databind.JsonNode tree = JSON.readTree(text);
+            if (tree instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+                String mode = environment.get(MODE_VARIABLE);
+                if (mode != null) {
                     object.remove("Mode");
                     object.put("mode", mode);
                 }
-                config = tree == null || tree.isMissingNode() || tree.isNull() ? null : JSON.treeToValue(tree, AgentConfig.class);
+                String effective = object.has("mode") ? object.get("mode").asText()
+                        : object.has("Mode") ? object.get("Mode").asText() : "";
+                if (effective.equals(AgentSidecar.MODE)) {
+                    SIDECAR_VARIABLES.forEach((variable, key) -> {
+                        String value = environment.get(variable);
+                        if (value != null && !value.isBlank()) {
+                            object.put(key, value);
+                        }
+                    });
+                }
             }
+            config = tree == null || tree.isMissingNode() || tree.isNull() ? null : JSON.treeToValue(tree, AgentConfig.class);
         } catch (UnrecognizedPropertyException e) {
             throw new ConfigException(source + ": unknown key \"" + e.getPropertyName() + "\"" + where(e)
                     + "; the keys there are " + e.getKnownPropertyIds().stream().map(String::valueOf).sorted()

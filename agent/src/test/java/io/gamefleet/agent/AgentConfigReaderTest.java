@@ -264,6 +264,24 @@ class AgentConfigReaderTest {
     }
 
     @Test
+    void aTasksEnvironmentNamesASidecarsGroupAndGsdkFileOverTheImagesOneFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        // The agent image's file names no group: each container group's task definition does.
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("agent.json"),
+                "{\"ports\": {\"game\": {\"from\": 7777, \"to\": 7777}}}");
+        AgentConfig c = AgentConfigReader.read(file, java.util.Map.of("GAMEFLEET_AGENT_MODE", "sidecar",
+                "GAMEFLEET_GAME_SERVER_GROUP", "arena", "GSDK_CONFIG_FILE", "/gamefleet/x/gsdk.json"));
+        assertThat(c.gameServerGroupName()).isEqualTo("arena");
+        assertThat(c.gsdkConfigFile()).isEqualTo(java.nio.file.Path.of("/gamefleet/x/gsdk.json"));
+        // An instance's agent takes neither: its launched processes get their own GSDK files.
+        java.nio.file.Path instance = java.nio.file.Files.writeString(dir.resolve("instance.json"), MINIMAL);
+        AgentConfig onInstance = AgentConfigReader.read(instance, java.util.Map.of("GAMEFLEET_GAME_SERVER_GROUP", "arena",
+                "GSDK_CONFIG_FILE", "/gamefleet/gsdk.json"));
+        assertThat(onInstance.gameServerGroupName()).isNotEqualTo("arena");
+        assertThat(onInstance.gsdkConfigFile()).isNull();
+    }
+
+    @Test
     void aSidecarWithAProcessToStartOrSeveralGameServersIsRefusedWithWhatToRemove() {
         assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", SIDECAR.replace("\"g\",", "\"g\", \"command\": \"/game\",")))
                 .hasMessageContaining("command, args or env is set, and in mode \"sidecar\" the agent starts no process: the game "
