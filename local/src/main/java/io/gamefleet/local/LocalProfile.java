@@ -4,8 +4,10 @@ import static io.gamefleet.catalog.LocalAccount.ACCOUNT_ID;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.adapters.dynamodb.TableSetup;
 import io.gamefleet.adapters.ecs.EcsServiceCompute;
+import io.gamefleet.catalog.AgentSidecar;
 import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Lifetimes;
@@ -44,6 +46,7 @@ import io.gamefleet.wiring.AwsServices;
 import io.gamefleet.wiring.Services;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -188,8 +191,8 @@ public final class LocalProfile implements AutoCloseable {
     /** The simulated ECS's clusters: ECS's default one, and the one the stack's container groups run in. */
     public static final String DEFAULT_CLUSTER = "default";
     public static final String CONTAINER_CLUSTER = "gamefleet-local";
-    /** The agent sidecar's container, which alone of a task's containers gets the task's keys. */
-    private static final String AGENT_CONTAINER = "gamefleet-agent";
+    /** The agent image container groups' tasks get here, which runs the repository's agent jar ({@link #agentStandIn}). */
+    public static final String AGENT_IMAGE = "gamefleet/agent:local";
 
     /** What an emulator takes and AWS refuses: nothing here can reach an AWS account. */
     private static final AwsCredentialsProvider CREDENTIALS =
@@ -301,8 +304,18 @@ public final class LocalProfile implements AutoCloseable {
         // Its tasks' processes are ended with the profile, before what they call.
         ecs = closing(new SimulatedEcs(o.clock(), o.instanceLaunch(), o.region(), ACCOUNT_ID,
                 Set.of(DEFAULT_CLUSTER, CONTAINER_CLUSTER), new ProcessTaskLauncher(this.logs.resolve("tasks"),
-                        edge.principals(), AGENT_CONTAINER, Map.of()), endpoint()));
+                        edge.principals(), AgentSidecar.CONTAINER_NAME, Map.of(AGENT_IMAGE, agentStandIn())), endpoint()));
         Map<String, String> environment = environment(o, dynamoDb);
+        // Container groups' services, as a stack deployed with containers=true names them, in the simulated ECS.
+        environment.put("AWS_ENDPOINT_URL_ECS", endpoint().toString());
+        environment.put(Settings.CONTAINER_CLUSTER.environmentVariable(), CONTAINER_CLUSTER);
+        environment.put(Settings.CONTAINER_SUBNETS.environmentVariable(), "subnet-local");
+        environment.put(Settings.CONTAINER_SECURITY_GROUP.environmentVariable(), "sg-local");
+        environment.put(Settings.AGENT_IMAGE.environmentVariable(), AGENT_IMAGE);
+        environment.put(Settings.TASK_ROLE_ARN.environmentVariable(), LocalAccount.roleArn(Role.GAME_SERVER));
+        environment.put(Settings.TASK_EXECUTION_ROLE_ARN.environmentVariable(),
+                "arn:aws:iam::" + ACCOUNT_ID + ":role/gamefleet-local-task-execution");
+        environment.put(Settings.CONTAINER_LOG_GROUP.environmentVariable(), "/gamefleet-local/containers");
         // The functions post the push channel's notices to the edge, signed as a Lambda role would sign them.
         environment.put(Settings.PUSH_ENDPOINT.environmentVariable(), endpoint().toString());
         // Their standby requests go to the edge's Lambda Invoke path, as they go to Lambda in AWS.
@@ -468,6 +481,37 @@ public final class LocalProfile implements AutoCloseable {
         return endpoint().resolve("/console/");
     }
 
+    /**
+     * What runs here for a task's agent sidecar container (its image is not run): the agent jar in
+     * a JVM of its own, with the agent image's one file, which the task's environment makes a
+     * sidecar's of its group ({@code docs/agent.md}); its folders are its container's own.
+     */
+    private List<String> agentStandIn() {
+        ObjectNode config = new ObjectMapper().createObjectNode()
+                .put("region", options.region())
+                .put("apiEndpoint", endpoint().toString())
+                .put("pushEndpoint", edge.pushEndpoint().toString())
+                .put("workDirectory", "work");
+        config.putObject("ports").putObject("game").put("from", SIDECAR_GAME_PORT).put("to", SIDECAR_GAME_PORT);
+        Path file = logs.resolve("agent-sidecar.json");
+        try {
+            Files.writeString(file, config.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("the agent sidecar's file " + file + " could not be written", e);
+        }
+        return List.of("env", "AWS_EC2_METADATA_DISABLED=true", Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.eclipse.jetty.LEVEL=WARN",
+                "-cp", agentJar().toString(), "io.gamefleet.agent.AgentMain", file.toString());
+    }
+
+    /** The game port a task's game server is told of: the task's own address is loopback, shared by every task. */
+    private static final int SIDECAR_GAME_PORT = 7777;
+
+    private Path agentJar() {
+        return Optional.ofNullable(System.getenv("GAMEFLEET_AGENT_JAR")).map(Path::of)
+                .orElse(options.home().resolve("../agent/target/gamefleet-agent.jar").normalize());
+    }
+
     /** Closed with the profile, in the reverse order of starting. */
     private <T extends AutoCloseable> T closing(T resource) {
         resources.add(resource);
@@ -485,9 +529,7 @@ public final class LocalProfile implements AutoCloseable {
 
     /** {@link #runAgents(AgentTemplate)}, each of the agents' log lines (prefixed {@code agent: }) to {@code agentLines}. */
     public InstanceAgents runAgents(AgentTemplate template, Consumer<String> agentLines) {
-        Path jar = Optional.ofNullable(System.getenv("GAMEFLEET_AGENT_JAR")).map(Path::of)
-                .orElse(options.home().resolve("../agent/target/gamefleet-agent.jar").normalize());
-        agents = closing(InstanceAgents.start(template, fleet, edge, logs.resolve("agents"), jar,
+        agents = closing(InstanceAgents.start(template, fleet, edge, logs.resolve("agents"), agentJar(),
                 new AgentTemplate.Stage(options.region(), options.claimTtl(), options.limits().maxGameServersPerInstance()), options.keepTemp(),
                 agentLines));
         return agents;
