@@ -9,6 +9,7 @@ import java.util.Map;
 import software.amazon.awssdk.services.ecs.model.ContainerCondition;
 import software.amazon.awssdk.services.ecs.model.ContainerDefinition;
 import software.amazon.awssdk.services.ecs.model.ContainerDependency;
+import software.amazon.awssdk.services.ecs.model.HealthCheck;
 import software.amazon.awssdk.services.ecs.model.KeyValuePair;
 import software.amazon.awssdk.services.ecs.model.LogConfiguration;
 import software.amazon.awssdk.services.ecs.model.LogDriver;
@@ -85,7 +86,10 @@ final class SidecarTaskDefinition {
                 .build();
     }
 
-    /** The game server container: the GSDK's file on the shared volume, started once the sidecar has. */
+    /**
+     * The game server container: the GSDK's file on the shared volume, started once the sidecar is
+     * HEALTHY, that is once it has written that file (a GSDK reads it at start, and fails without it).
+     */
     private static ContainerDefinition gameServerContainer(ContainerDefinition c) {
         List<KeyValuePair> environment = new ArrayList<>(c.environment().stream()
                 .filter(e -> !AgentSidecar.GSDK_CONFIG_FILE_VARIABLE.equals(e.name())).toList());
@@ -94,7 +98,7 @@ final class SidecarTaskDefinition {
         mounts.add(sharedVolume());
         List<ContainerDependency> dependsOn = new ArrayList<>(c.dependsOn());
         dependsOn.add(ContainerDependency.builder().containerName(AgentSidecar.CONTAINER_NAME)
-                .condition(ContainerCondition.START).build());
+                .condition(ContainerCondition.HEALTHY).build());
         return c.toBuilder().environment(environment).mountPoints(mounts).dependsOn(dependsOn).build();
     }
 
@@ -107,9 +111,18 @@ final class SidecarTaskDefinition {
                         variable(AgentSidecar.GSDK_CONFIG_FILE_VARIABLE, AgentSidecar.GSDK_CONFIG_FILE),
                         variable(AgentSidecar.GROUP_VARIABLE, group))
                 .mountPoints(sharedVolume())
+                .healthCheck(SIDECAR_HEALTH)
                 .logConfiguration(logs)
                 .build();
     }
+
+    /**
+     * The sidecar is healthy once the GSDK's file is written (its variable names the file: the same
+     * check holds wherever the volume is), checked every 5 s from the start.
+     */
+    static final HealthCheck SIDECAR_HEALTH = HealthCheck.builder()
+            .command("CMD-SHELL", "test -s \"$" + AgentSidecar.GSDK_CONFIG_FILE_VARIABLE + "\"")
+            .interval(5).timeout(2).retries(3).startPeriod(0).build();
 
     private static LogConfiguration logs(String group, EcsClusterSettings settings) {
         return LogConfiguration.builder().logDriver(LogDriver.AWSLOGS)

@@ -96,8 +96,9 @@ class SidecarTaskDefinitionTest {
         assertThat(server.mountPoints()).containsExactly(
                 MountPoint.builder().sourceVolume("maps").containerPath("/maps").build(),
                 MountPoint.builder().sourceVolume("gamefleet").containerPath("/gamefleet").build());
-        assertThat(server.dependsOn()).containsExactly(ContainerDependency.builder().containerName("gamefleet-agent")
-                .condition(ContainerCondition.START).build());
+        assertThat(server.dependsOn()).as("started once the agent has written its GSDK file")
+                .containsExactly(ContainerDependency.builder().containerName("gamefleet-agent")
+                .condition(ContainerCondition.HEALTHY).build());
         assertThat(server.portMappings()).extracting(PortMapping::containerPort).containsExactly(7777);
         assertThat(server.image()).isEqualTo("studio/arena:7");
         assertThat(server.logConfiguration()).as("it named none").isEqualTo(LOGS);
@@ -116,6 +117,7 @@ class SidecarTaskDefinitionTest {
                 KeyValuePair.builder().name("GAMEFLEET_GAME_SERVER_GROUP").value("arena").build());
         assertThat(agent.mountPoints()).containsExactly(
                 MountPoint.builder().sourceVolume("gamefleet").containerPath("/gamefleet").build());
+        assertThat(agent.healthCheck().command()).containsExactly("CMD-SHELL", "test -s \"$GSDK_CONFIG_FILE\"");
         assertThat(agent.portMappings()).as("its GSDK endpoint is on the task's localhost").isEmpty();
         assertThat(agent.logConfiguration()).isEqualTo(LOGS);
         assertThat(container(r, "metrics").logConfiguration().logDriver()).as("the studio's own").isEqualTo(LogDriver.SPLUNK);

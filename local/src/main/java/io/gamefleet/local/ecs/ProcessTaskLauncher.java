@@ -47,44 +47,41 @@ public final class ProcessTaskLauncher implements TaskLauncher {
         this.standIns = Map.copyOf(standIns);
     }
 
-    private record Started(Container container, Process process) {}
+    private record Started(Container container, Process process, Map<String, String> environment, Path folder) {}
 
+    /**
+     * Starts the containers that wait for none at once (a refusal ends the launch, nothing left
+     * running), and the others as their dependencies are met ({@link Running#advance}).
+     */
     @Override
     public Running launch(Launch launch) {
         Path task = folder.resolve(launch.taskId());
         Principal keys = Principals.instance(launch.instanceId());
-        List<Started> started = new ArrayList<>();
         principals.add(keys);
+        Group group = new Group(task, keys, launch.containers());
         try {
-            for (Container c : launch.containers()) {
-                started.add(new Started(c, start(task, c, keys)));
-            }
+            group.startReady();
         } catch (IOException | RuntimeException e) {
-            new Group(started, keys, Optional.empty()).kill();
+            group.kill();
             throw new IllegalStateException(e.getMessage(), e);
         }
-        try {
-            return new Group(started, keys, Optional.of(tether(started)));
-        } catch (IOException e) {
-            new Group(started, keys, Optional.empty()).kill();
-            throw new IllegalStateException("the task's processes could not be tethered to the profile: " + e.getMessage(), e);
-        }
+        return group;
     }
 
     /**
      * A shell that kills the task's process groups when its stdin, a pipe this JVM holds, closes: at
      * the task's kill, or when this JVM ends, however it ends (SIGKILL runs no shutdown hook).
      */
-    private static Process tether(List<Started> started) throws IOException {
+    private static Process tether(Process container) throws IOException {
         // SIGINT ignored (and so by cat): a terminal's Ctrl-C is the profile's to act on, in order.
         List<String> line = new ArrayList<>(List.of("sh", "-c",
                 "trap '' INT; cat > /dev/null; kill -s KILL -- \"$@\" 2> /dev/null", "sh"));
-        started.forEach(s -> line.add("-" + s.process().pid()));
+        line.add("-" + container.pid());
         return new ProcessBuilder(line).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
 
-    private Process start(Path task, Container c, Principal keys) throws IOException {
+    private Started start(Path task, Container c, Principal keys) throws IOException {
         List<String> command = c.command().isEmpty() ? Optional.ofNullable(standIns.get(c.image())).orElseThrow(() ->
                 new IllegalStateException("container " + c.name() + " has no command, and its image " + c.image()
                         + " is not run locally")) : c.command();
@@ -106,7 +103,7 @@ public final class ProcessTaskLauncher implements TaskLauncher {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(task.resolve(c.name() + ".log").toFile()));
         builder.environment().clear();
         builder.environment().putAll(environment);
-        return builder.start();
+        return new Started(c, builder.start(), environment, work);
     }
 
     /** The value with a mount point's container path replaced by its volume's folder. */
@@ -121,15 +118,103 @@ public final class ProcessTaskLauncher implements TaskLauncher {
         return value;
     }
 
+    /**
+     * A task's containers: those started, each with its tether, and those waiting for others (ECS's
+     * dependsOn: START once the other has started, HEALTHY once its health check passes, COMPLETE
+     * and SUCCESS once it has exited, with 0 for SUCCESS).
+     */
     private final class Group implements Running {
-        private final List<Started> started;
+        private static final java.time.Duration HEALTH_CHECK_TIMEOUT = java.time.Duration.ofSeconds(2);
+        private final Path task;
         private final Principal keys;
-        private final Optional<Process> tether;
+        private final List<Started> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final List<Container> pending;
+        private final List<Process> tethers = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final java.util.Set<String> healthy = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private volatile boolean failed;
 
-        Group(List<Started> started, Principal keys, Optional<Process> tether) {
-            this.started = List.copyOf(started);
+        Group(Path task, Principal keys, List<Container> containers) {
+            this.task = task;
             this.keys = keys;
-            this.tether = tether;
+            this.pending = new ArrayList<>(containers);
+        }
+
+        /** Starts every pending container whose dependencies are met, until none more is. */
+        synchronized void startReady() throws IOException {
+            for (boolean more = true; more; ) {
+                more = false;
+                for (Container c : List.copyOf(pending)) {
+                    if (c.dependsOn().entrySet().stream().allMatch(d -> met(d.getKey(), d.getValue()))) {
+                        pending.remove(c);
+                        Started s = start(task, c, keys);
+                        started.add(s);
+                        tethers.add(tether(s.process()));
+                        more = true;
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void advance() {
+            if (pending.isEmpty() || failed) {
+                return;
+            }
+            try {
+                startReady();
+            } catch (IOException | RuntimeException e) {
+                failed = true; // a container that cannot start fails the task, as its essential container exiting does
+                System.err.println("simulated ECS: task " + task.getFileName() + ": a container could not start: "
+                        + e.getMessage());
+            }
+        }
+
+        private boolean met(String container, String condition) {
+            Optional<Started> other = started.stream().filter(s -> s.container().name().equals(container)).findFirst();
+            if (other.isEmpty()) {
+                return false;
+            }
+            Process p = other.get().process();
+            return switch (condition) {
+                case "HEALTHY" -> healthy(other.get());
+                case "COMPLETE" -> !p.isAlive();
+                case "SUCCESS" -> !p.isAlive() && p.exitValue() == 0;
+                default -> true; // START
+            };
+        }
+
+        /** Its health check passed once (ECS's HEALTHY holds from then on here: no check runs after). */
+        private boolean healthy(Started s) {
+            if (healthy.contains(s.container().name())) {
+                return true;
+            }
+            List<String> check = s.container().healthCheck();
+            if (check.isEmpty() || !s.process().isAlive()) {
+                return false;
+            }
+            List<String> line = check.get(0).equals("CMD-SHELL") ? List.of("sh", "-c", String.join(" ", check.subList(1,
+                    check.size()))) : check.subList(1, check.size());
+            try {
+                ProcessBuilder b = new ProcessBuilder(line).directory(s.folder().toFile())
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+                b.environment().clear();
+                b.environment().putAll(s.environment());
+                Process p = b.start();
+                if (!p.waitFor(HEALTH_CHECK_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    p.destroyForcibly();
+                    return false;
+                }
+                if (p.exitValue() == 0) {
+                    healthy.add(s.container().name());
+                    return true;
+                }
+                return false;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
         }
 
         @Override
@@ -139,14 +224,17 @@ public final class ProcessTaskLauncher implements TaskLauncher {
 
         @Override
         public void kill() {
+            synchronized (this) {
+                pending.clear(); // none starts after the kill
+            }
             signal("KILL");
-            tether.ifPresent(t -> {
+            for (Process t : tethers) {
                 try {
-                    t.getOutputStream().close(); // it ends, its groups killed already
+                    t.getOutputStream().close(); // it ends, its group killed already
                 } catch (IOException e) {
                     t.destroyForcibly();
                 }
-            });
+            }
             principals.remove(keys.accessKeyId());
         }
 
@@ -167,7 +255,7 @@ public final class ProcessTaskLauncher implements TaskLauncher {
 
         @Override
         public boolean essentialExited() {
-            return started.stream().anyMatch(s -> s.container().essential() && !s.process().isAlive());
+            return failed || started.stream().anyMatch(s -> s.container().essential() && !s.process().isAlive());
         }
 
         @Override

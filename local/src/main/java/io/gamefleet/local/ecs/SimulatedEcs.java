@@ -548,7 +548,10 @@ public final class SimulatedEcs implements AutoCloseable {
             } catch (RuntimeException e) {
                 stop(t, now, "TaskFailedToStart", "CannotStartContainerError: " + e.getMessage(), Duration.ZERO, sent);
             }
-        } else if (t.lastStatus.equals("RUNNING") && t.desiredStatus.equals("RUNNING") && t.running.essentialExited()) {
+        } else if (t.lastStatus.equals("RUNNING") && t.desiredStatus.equals("RUNNING")) {
+            t.running.advance();
+        }
+        if (t.lastStatus.equals("RUNNING") && t.desiredStatus.equals("RUNNING") && t.running.essentialExited()) {
             stop(t, now, "EssentialContainerExited", "Essential container in task exited", stopTimeout(t), sent);
         }
         if (t.desiredStatus.equals("STOPPED") && !t.lastStatus.equals("STOPPED")
@@ -687,8 +690,12 @@ public final class SimulatedEcs implements AutoCloseable {
             environment.put("AWS_DEFAULT_REGION", region);
             Map<String, String> mounts = new LinkedHashMap<>();
             c.path("mountPoints").forEach(m -> mounts.put(m.path("containerPath").asText(), m.path("sourceVolume").asText()));
+            Map<String, String> dependsOn = new LinkedHashMap<>();
+            c.path("dependsOn").forEach(d -> dependsOn.put(d.path("containerName").asText(), d.path("condition").asText()));
+            List<String> health = new ArrayList<>();
+            c.path("healthCheck").path("command").forEach(a -> health.add(a.asText()));
             containers.add(new TaskLauncher.Container(c.get("name").asText(), c.get("image").asText(), command,
-                    c.path("essential").asBoolean(true), environment, mounts));
+                    c.path("essential").asBoolean(true), environment, mounts, dependsOn, health));
         }
         return new TaskLauncher.Launch(t.arn, t.id, ContainerTasks.instanceId(t.id), containers);
     }

@@ -26,9 +26,12 @@ final class EcsService implements EdgeService {
 
     private final Map<String, Function<JsonNode, ObjectNode>> operations;
     private final PrincipalRegistry principals;
+    private final Principal functions;
     private final SigV4Verifier verifier;
 
-    EcsService(SimulatedEcs ecs, PrincipalRegistry principals, String region, Clock clock, boolean allowUnsignedPayload) {
+    /** {@code functions}: the functions' own principal, which the edge's registry (its API's callers) does not hold. */
+    EcsService(SimulatedEcs ecs, PrincipalRegistry principals, Principal functions, String region, Clock clock,
+            boolean allowUnsignedPayload) {
         this.operations = Map.ofEntries(
                 Map.entry("RegisterTaskDefinition", ecs::registerTaskDefinition),
                 Map.entry("DescribeTaskDefinition", ecs::describeTaskDefinition),
@@ -43,7 +46,13 @@ final class EcsService implements EdgeService {
                 Map.entry("GetTaskProtection", ecs::getTaskProtection),
                 Map.entry("UpdateTaskProtection", ecs::updateTaskProtection));
         this.principals = principals;
-        this.verifier = new SigV4Verifier(region, Set.of("ecs"), principals::secretOf, clock, allowUnsignedPayload);
+        this.functions = functions;
+        this.verifier = new SigV4Verifier(region, Set.of("ecs"), key -> find(key).map(Principal::secretAccessKey), clock,
+                allowUnsignedPayload);
+    }
+
+    private java.util.Optional<Principal> find(String accessKeyId) {
+        return functions.accessKeyId().equals(accessKeyId) ? java.util.Optional.of(functions) : principals.find(accessKeyId);
     }
 
     @Override
@@ -62,7 +71,7 @@ final class EcsService implements EdgeService {
             error(exchange, 403, "InvalidSignatureException", rejected.message());
             return;
         }
-        Principal principal = principals.find(((SigV4Verifier.Result.Accepted) result).accessKeyId()).orElse(null);
+        Principal principal = find(((SigV4Verifier.Result.Accepted) result).accessKeyId()).orElse(null);
         if (principal == null) { // taken back since the check
             error(exchange, 403, "UnrecognizedClientException", "The security token included in the request is invalid.");
             return;

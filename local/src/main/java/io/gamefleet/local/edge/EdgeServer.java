@@ -218,7 +218,8 @@ public final class EdgeServer implements AutoCloseable {
                 new InstancesService(instances.fleet(), instances.ecs(), instanceMetadata),
                 new TaskEndpointsService(instances.ecs()),
                 // The wall clock: the functions' ECS clients sign by it, whatever the simulation's clock says.
-                new EcsService(instances.ecs(), principals, region, Clock.systemUTC(), settings.allowUnsignedPayload()),
+                new EcsService(instances.ecs(), principals, instances.functions(), region, Clock.systemUTC(),
+                        settings.allowUnsignedPayload()),
                 new ConnectionsService(push, instances.functions(), region, clock),
                 lambda(new LambdaService(functions.invocable())), apiGateway);
         api = apiGateway;

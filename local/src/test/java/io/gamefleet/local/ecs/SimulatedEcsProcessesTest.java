@@ -81,6 +81,26 @@ class SimulatedEcsProcessesTest {
     }
 
     @Test
+    void aContainerWaitingForAnotherToBeHealthyStartsOnlyOnceItsHealthCheckPasses() throws Exception {
+        Map<String, String> shared = Map.of("READY_FILE", "/shared/ready");
+        TaskLauncher.Container agent = new TaskLauncher.Container("gamefleet-agent", "gamefleet/agent:1",
+                List.of("sh", "-c", "exec sleep 600"), true, shared, Map.of("/shared", "s"), Map.of(),
+                List.of("CMD-SHELL", "test -s \"$READY_FILE\""));
+        TaskLauncher.Container game = new TaskLauncher.Container("game", "studio/game:1",
+                List.of("sh", "-c", "echo started > started.txt; exec sleep 600"), true, shared, Map.of("/shared", "s"),
+                Map.of("gamefleet-agent", "HEALTHY"), List.of());
+        TaskLauncher.Running task = launch(agent, game);
+        task.advance();
+        Path started = folder.resolve(TASK_ID).resolve("game").resolve("started.txt");
+        assertThat(started).as("not before its dependency is healthy").doesNotExist();
+
+        Files.writeString(folder.resolve(TASK_ID).resolve("volumes").resolve("s").resolve("ready"), "yes");
+        task.advance();
+        assertThat(written("game", "started.txt")).isEqualTo("started\n");
+        assertThat(task.essentialExited()).isFalse();
+    }
+
+    @Test
     void sigtermReachesEveryProcessOfTheContainerAndTheTaskEndsWithThem() throws Exception {
         TaskLauncher.Running task = launch(container("game", "game:1",
                 List.of("sh", "-c", "sleep 600 & echo $! > child.pid; wait"), Map.of(), Map.of()));
