@@ -23,8 +23,9 @@ public record ServiceSettings(
     }
 
     /**
-     * The ECS service a container group created now gets. Its underscore is what tells it from an
-     * Auto Scaling group's name: a group name cannot hold one, an ECS service name can.
+     * The ECS service a container group created now gets: the prefix, then {@code tasks_}, which no
+     * Auto Scaling group's name has there (a group name cannot hold an underscore; an ECS service
+     * name can).
      */
     public String containerServiceName(String groupName) {
         return scalingGroupPrefix + CONTAINER_SERVICE_MARK + groupName;
