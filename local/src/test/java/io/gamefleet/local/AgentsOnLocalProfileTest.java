@@ -19,7 +19,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -56,22 +55,13 @@ class AgentsOnLocalProfileTest {
 
     @BeforeAll
     static void aGroupOfOneInstanceWithItsAgent() throws IOException, InterruptedException {
-        Assumptions.assumeTrue(python3(), "python3 runs the scripted GSDK game server and is not on PATH");
-        Path script = Path.of(System.getProperty("gamefleet.agent.test-resources"), "scripted_gsdk_server.py");
+        Path script = AgentsOnProfile.scriptedGsdkServer();
         // Run as root, the processes are uids of their own: they look for their end files by their names here.
         java.nio.file.Files.setPosixFilePermissions(matches, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
         LOCAL.admin().createActive(GamefleetClient.groupBody(GROUP, 1, 1));
         instance = LOCAL.profile().fleet().instancesOf(GROUP).get(0).instanceId();
         agents = LOCAL.profile().runAgents(AgentTemplate.gameServer(
                 "exec python3 -u " + script + " " + matches.resolve("over-{instanceId}-{gameServerId}"), 1));
-    }
-
-    private static boolean python3() throws InterruptedException {
-        try {
-            return new ProcessBuilder("python3", "--version").redirectErrorStream(true).start().waitFor() == 0;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     /**

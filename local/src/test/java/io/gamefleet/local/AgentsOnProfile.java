@@ -127,6 +127,18 @@ final class AgentsOnProfile {
                 .filter(p -> p.info().commandLine().orElse("").contains(marker)).toList();
     }
 
+    /** The agent's scripted GSDK game server (python3); the calling class is skipped where python3 is not on PATH. */
+    static Path scriptedGsdkServer() throws InterruptedException {
+        boolean python3;
+        try {
+            python3 = new ProcessBuilder("python3", "--version").redirectErrorStream(true).start().waitFor() == 0;
+        } catch (java.io.IOException e) {
+            python3 = false;
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(python3, "python3 runs the scripted GSDK game server and is not on PATH");
+        return Path.of(System.getProperty("gamefleet.agent.test-resources"), "scripted_gsdk_server.py");
+    }
+
     static <T> T await(String what, Supplier<T> found) {
         return GamefleetClient.await(what, PATIENCE, found);
     }

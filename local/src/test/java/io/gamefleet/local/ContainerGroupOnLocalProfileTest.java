@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gamefleet.catalog.ContainerTasks;
 import io.gamefleet.catalog.Routes;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,7 +17,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -60,8 +58,7 @@ class ContainerGroupOnLocalProfileTest {
 
     @BeforeAll
     static void aContainerGroupOfOneTask() throws Exception {
-        Assumptions.assumeTrue(python3(), "python3 runs the scripted GSDK game server and is not on PATH");
-        Path script = Path.of(System.getProperty("gamefleet.agent.test-resources"), "scripted_gsdk_server.py");
+        Path script = AgentsOnProfile.scriptedGsdkServer();
         ecs = EcsClient.builder().region(Region.of(LOCAL.profile().region()))
                 .endpointOverride(LOCAL.profile().endpoint()).httpClientBuilder(UrlConnectionHttpClient.builder())
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
@@ -99,14 +96,6 @@ class ContainerGroupOnLocalProfileTest {
     static void closeClient() {
         if (ecs != null) {
             ecs.close();
-        }
-    }
-
-    private static boolean python3() throws InterruptedException {
-        try {
-            return new ProcessBuilder("python3", "--version").redirectErrorStream(true).start().waitFor() == 0;
-        } catch (IOException e) {
-            return false;
         }
     }
 
