@@ -114,6 +114,8 @@ class ContainerGroupOnLocalProfileTest {
         simulated("UTILIZED", () -> "UTILIZED".equals(admin.describeServer(GROUP, id).ok().server()
                 .path("UtilizationStatus").asText()) ? id : null);
         simulated("its task protected while its server is claimed and plays", () -> protectedNow(taskArn) ? taskArn : null);
+        simulated("the game server container told Active with the claim's data", () -> output(taskArn)
+                .contains("ACTIVE cookie=map=dust") ? taskArn : null);
 
         Files.writeString(taskFolder(taskArn).resolve("game").resolve(MATCH_OVER), "");
         simulated("the ended server deregistered", () -> admin.describeServer(GROUP, id).status() == 404 ? id : null);
@@ -162,6 +164,16 @@ class ContainerGroupOnLocalProfileTest {
     private static boolean protectedNow(String taskArn) {
         return ecs.getTaskProtection(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).tasks(taskArn)).protectedTasks()
                 .stream().anyMatch(ProtectedTask::protectionEnabled);
+    }
+
+    /** What the task's game server container printed so far. */
+    private static String output(String taskArn) {
+        try {
+            Path log = taskFolder(taskArn).resolve("game.log");
+            return Files.exists(log) ? Files.readString(log) : "";
+        } catch (java.io.IOException e) {
+            return "";
+        }
     }
 
     private static Path taskFolder(String taskArn) {

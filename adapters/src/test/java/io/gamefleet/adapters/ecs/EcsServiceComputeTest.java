@@ -70,7 +70,7 @@ class EcsServiceComputeTest {
         assertThat(registered.get("taskRoleArn").asText()).isEqualTo("arn:aws:iam::123456789012:role/gamefleet-prod-task");
         assertThat(registered.findValuesAsText("name")).contains("server", "gamefleet-agent", "GSDK_CONFIG_FILE");
         assertThat(registered.get("containerDefinitions").get(0).get("dependsOn").toString())
-                .isEqualTo("[{\"containerName\":\"gamefleet-agent\",\"condition\":\"START\"}]");
+                .isEqualTo("[{\"containerName\":\"gamefleet-agent\",\"condition\":\"HEALTHY\"}]");
 
         assertThat(ecs.only("CreateService").toString()).isEqualTo(("{'cluster':'gamefleet-prod','serviceName':'" + SERVICE
                 + "','taskDefinition':'" + TASK_DEFINITION + "','desiredCount':1,'capacityProviderStrategy':["
