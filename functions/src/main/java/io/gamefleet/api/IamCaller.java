@@ -87,8 +87,8 @@ public record IamCaller(String partition, String accountId, Optional<String> rol
     /**
      * What the domain needs to know: a caller whose session is named after an instance (or after a
      * container group's task, which is an instance) acts for that instance only, and is that
-     * instance's own process only as a session of the GAME_SERVER role (EC2 alone assumes it, and
-     * names its sessions); an ADMIN session is an administrator.
+     * instance's own process only as a session of the GAME_SERVER role (EC2 and, with containers,
+     * ECS alone assume it, and name its sessions); an ADMIN session is an administrator.
      */
     public Caller domainCaller(Optional<Role> role) {
         Optional<String> instance = sessionName.filter(s -> INSTANCE_ID.matcher(s).matches())

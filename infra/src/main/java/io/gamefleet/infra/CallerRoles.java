@@ -22,7 +22,8 @@ import software.constructs.Construct;
  * whole, admits sessions of these roles alone and checks each operation against the role itself.
  * ADMIN and MATCHMAKER are assumed by principals of the account that are allowed sts:AssumeRole on
  * them; GAME_SERVER is an EC2 instance role, whose sessions are named after their instance, which
- * binds a game server process to its own instance.
+ * binds a game server process to its own instance (and, with containers, the role of the container
+ * groups' tasks too, whose sessions ECS names after their task: {@link GameServerContainers}).
  */
 final class CallerRoles extends Construct {
     private final Map<Role, software.amazon.awscdk.services.iam.Role> roles = new EnumMap<>(Role.class);
