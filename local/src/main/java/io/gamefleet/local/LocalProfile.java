@@ -26,6 +26,7 @@ import io.gamefleet.local.agents.AgentTemplate;
 import io.gamefleet.local.agents.InstanceAgents;
 import io.gamefleet.local.ecs.ProcessTaskLauncher;
 import io.gamefleet.local.ecs.SimulatedEcs;
+import io.gamefleet.local.ecs.TaskKeys;
 import io.gamefleet.local.edge.EdgeServer;
 import io.gamefleet.local.edge.Functions;
 import io.gamefleet.local.edge.LogLevel;
@@ -304,7 +305,7 @@ public final class LocalProfile implements AutoCloseable {
         // Its tasks' processes are ended with the profile, before what they call.
         ecs = closing(new SimulatedEcs(o.clock(), o.instanceLaunch(), o.region(), ACCOUNT_ID,
                 Set.of(DEFAULT_CLUSTER, CONTAINER_CLUSTER), new ProcessTaskLauncher(this.logs.resolve("tasks"),
-                        edge.principals(), AgentSidecar.CONTAINER_NAME, Map.of(AGENT_IMAGE, agentStandIn())), endpoint()));
+                        taskKeys(), AgentSidecar.CONTAINER_NAME, Map.of(AGENT_IMAGE, agentStandIn())), endpoint()));
         Map<String, String> environment = environment(o, dynamoDb);
         // Container groups' services, as a stack deployed with containers=true names them, in the simulated ECS.
         environment.put("AWS_ENDPOINT_URL_ECS", endpoint().toString());
@@ -355,7 +356,8 @@ public final class LocalProfile implements AutoCloseable {
         EventRouter events = new EventRouter(functions.eventRules(), timeline);
         fleet.sendEventsTo(events::deliver);
         ecs.sendEventsTo(events::deliver);
-        scheduler = closing(new Scheduler(functions.schedulesByName(), fleet, ecs, timeline));
+        scheduler = closing(new Scheduler(functions.schedulesByName(),
+                Map.of("the simulated fleet", fleet::tick, "the simulated ECS", ecs::tick), timeline));
 
         List<Supervisor.Watched> watched = new ArrayList<>();
         // dynoxide keeps its tables in --data-dir, if given: then it can start again without loss.
@@ -502,6 +504,23 @@ public final class LocalProfile implements AutoCloseable {
         return List.of("env", "AWS_EC2_METADATA_DISABLED=true", Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.eclipse.jetty.LEVEL=WARN",
                 "-cp", agentJar().toString(), "io.gamefleet.agent.AgentMain", file.toString());
+    }
+
+    /** A task's keys: a GAME_SERVER principal bound to its instance id, which the edge admits until the task ends. */
+    private TaskKeys taskKeys() {
+        return new TaskKeys() {
+            @Override
+            public Keys issue(String instanceId) {
+                Principal keys = Principals.instance(instanceId);
+                edge.principals().add(keys);
+                return new Keys(keys.accessKeyId(), keys.secretAccessKey());
+            }
+
+            @Override
+            public void revoke(Keys keys) {
+                edge.principals().remove(keys.accessKeyId());
+            }
+        };
     }
 
     /** The game port a task's game server is told of: the task's own address is loopback, shared by every task. */

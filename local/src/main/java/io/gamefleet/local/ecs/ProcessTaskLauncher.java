@@ -1,8 +1,5 @@
 package io.gamefleet.local.ecs;
 
-import io.gamefleet.local.edge.Principal;
-import io.gamefleet.local.edge.PrincipalRegistry;
-import io.gamefleet.local.edge.Principals;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,15 +31,15 @@ import java.util.Optional;
  */
 public final class ProcessTaskLauncher implements TaskLauncher {
     private final Path folder;
-    private final PrincipalRegistry principals;
+    private final TaskKeys taskKeys;
     private final String keysContainer;
     private final Map<String, List<String>> standIns;
 
     /** {@code standIns}: by image, what runs locally for a container of it that has no command. */
-    public ProcessTaskLauncher(Path folder, PrincipalRegistry principals, String keysContainer,
+    public ProcessTaskLauncher(Path folder, TaskKeys taskKeys, String keysContainer,
             Map<String, List<String>> standIns) {
         this.folder = folder;
-        this.principals = principals;
+        this.taskKeys = taskKeys;
         this.keysContainer = keysContainer;
         this.standIns = Map.copyOf(standIns);
     }
@@ -56,8 +53,7 @@ public final class ProcessTaskLauncher implements TaskLauncher {
     @Override
     public Running launch(Launch launch) {
         Path task = folder.resolve(launch.taskId());
-        Principal keys = Principals.instance(launch.instanceId());
-        principals.add(keys);
+        TaskKeys.Keys keys = taskKeys.issue(launch.instanceId());
         Group group = new Group(task, keys, launch.containers());
         try {
             group.startReady();
@@ -81,7 +77,7 @@ public final class ProcessTaskLauncher implements TaskLauncher {
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
 
-    private Started start(Path task, Container c, Principal keys) throws IOException {
+    private Started start(Path task, Container c, TaskKeys.Keys keys) throws IOException {
         List<String> command = c.command().isEmpty() ? Optional.ofNullable(standIns.get(c.image())).orElseThrow(() ->
                 new IllegalStateException("container " + c.name() + " has no command, and its image " + c.image()
                         + " is not run locally")) : c.command();
@@ -126,14 +122,14 @@ public final class ProcessTaskLauncher implements TaskLauncher {
     private final class Group implements Running {
         private static final java.time.Duration HEALTH_CHECK_TIMEOUT = java.time.Duration.ofSeconds(2);
         private final Path task;
-        private final Principal keys;
+        private final TaskKeys.Keys keys;
         private final List<Started> started = new java.util.concurrent.CopyOnWriteArrayList<>();
         private final List<Container> pending;
         private final List<Process> tethers = new java.util.concurrent.CopyOnWriteArrayList<>();
         private final java.util.Set<String> healthy = java.util.concurrent.ConcurrentHashMap.newKeySet();
         private volatile boolean failed;
 
-        Group(Path task, Principal keys, List<Container> containers) {
+        Group(Path task, TaskKeys.Keys keys, List<Container> containers) {
             this.task = task;
             this.keys = keys;
             this.pending = new ArrayList<>(containers);
@@ -235,7 +231,7 @@ public final class ProcessTaskLauncher implements TaskLauncher {
                     t.destroyForcibly();
                 }
             }
-            principals.remove(keys.accessKeyId());
+            taskKeys.revoke(keys);
         }
 
         /** To each container's process group (its leader's pid: setsid made it so). */

@@ -1,7 +1,6 @@
 package io.gamefleet.local.fleet;
 
 import com.amazonaws.services.lambda.runtime.RequestHandler;
-import io.gamefleet.local.ecs.SimulatedEcs;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -15,17 +14,19 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Scheduler implements AutoCloseable {
     private final Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedules;
-    private final SimulatedFleet fleet;
-    private final SimulatedEcs ecs;
+    private final Map<String, Runnable> simulations;
     private final Timeline timeline;
     private ScheduledExecutorService executor;
 
-    /** {@code schedules}: each schedule's function, by the schedule's name; each run goes on the timeline. */
+    /**
+     * {@code schedules}: each schedule's function, by the schedule's name; each run goes on the
+     * timeline. {@code simulations}: what advances every second (the simulated fleet's and ECS's
+     * ticks), by what it is.
+     */
     public Scheduler(Map<String, RequestHandler<Map<String, Object>, Map<String, Object>>> schedules,
-            SimulatedFleet fleet, SimulatedEcs ecs, Timeline timeline) {
+            Map<String, Runnable> simulations, Timeline timeline) {
         this.schedules = Map.copyOf(schedules);
-        this.fleet = fleet;
-        this.ecs = ecs;
+        this.simulations = Map.copyOf(simulations);
         this.timeline = timeline;
     }
 
@@ -55,8 +56,7 @@ public final class Scheduler implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        executor.scheduleAtFixedRate(() -> guarded("the simulated fleet", fleet::tick), 1, 1, TimeUnit.SECONDS);
-        executor.scheduleAtFixedRate(() -> guarded("the simulated ECS", ecs::tick), 1, 1, TimeUnit.SECONDS);
+        simulations.forEach((what, tick) -> executor.scheduleAtFixedRate(() -> guarded(what, tick), 1, 1, TimeUnit.SECONDS));
         long period = rate.toMillis();
         for (String name : schedules.keySet()) {
             executor.scheduleAtFixedRate(() -> guarded(name, () -> run(name)), period, period, TimeUnit.MILLISECONDS);

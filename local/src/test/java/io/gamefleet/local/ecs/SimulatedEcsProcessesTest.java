@@ -3,7 +3,9 @@ package io.gamefleet.local.ecs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gamefleet.local.edge.Principal;
 import io.gamefleet.local.edge.PrincipalRegistry;
+import io.gamefleet.local.edge.Principals;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,10 +31,24 @@ class SimulatedEcsProcessesTest {
     Path folder;
 
     private final PrincipalRegistry principals = new PrincipalRegistry(List.of());
+    /** As the profile issues them: the edge's principals admit a task's keys until its kill. */
+    private final TaskKeys keys = new TaskKeys() {
+        @Override
+        public Keys issue(String instanceId) {
+            Principal p = Principals.instance(instanceId);
+            principals.add(p);
+            return new Keys(p.accessKeyId(), p.secretAccessKey());
+        }
+
+        @Override
+        public void revoke(Keys issued) {
+            principals.remove(issued.accessKeyId());
+        }
+    };
     private TaskLauncher.Running running;
 
     private ProcessTaskLauncher launcher() {
-        return new ProcessTaskLauncher(folder, principals, "gamefleet-agent",
+        return new ProcessTaskLauncher(folder, keys, "gamefleet-agent",
                 Map.of("gamefleet/agent:1", List.of("sh", "-c", "env > env.txt; exec sleep 600")));
     }
 
