@@ -110,7 +110,8 @@ class ContainerGroupOnLocalProfileTest {
         assertThat(instanceIds()).as("DescribeGameServerInstances answers the task as an instance").containsExactly(instance);
         assertThat(protectedNow(taskArn)).as("nothing to protect while StandingBy").isFalse();
 
-        matchmaker.claim(GROUP, GamefleetClient.obj().put("GameServerId", id).put("GameServerData", "map=dust")).ok();
+        JsonNode claimed = matchmaker.claim(GROUP, GamefleetClient.obj().put("GameServerData", "map=dust")).ok().server();
+        assertThat(claimed.path("GameServerId").asText()).as("the only server, claimed as a matchmaker claims: none named").isEqualTo(id);
         simulated("UTILIZED", () -> "UTILIZED".equals(admin.describeServer(GROUP, id).ok().server()
                 .path("UtilizationStatus").asText()) ? id : null);
         simulated("its task protected while its server is claimed and plays", () -> protectedNow(taskArn) ? taskArn : null);
