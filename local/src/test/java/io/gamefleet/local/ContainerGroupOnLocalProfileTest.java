@@ -139,9 +139,8 @@ class ContainerGroupOnLocalProfileTest {
         assertThat(interrupted.statusCode()).as(interrupted.body()).isEqualTo(200);
         simulated("the interrupted task's StandingBy server deregistered", () -> admin.describeServer(GROUP, id).status() == 404
                 ? id : null);
-        JsonNode next = simulated("a new task's server in its place", () -> available()
+        simulated("a new task's server in its place", () -> available()
                 .filter(s -> !s.get("InstanceId").asText().equals(instance)).orElse(null));
-        assertThat(next.get("InstanceId").asText()).isNotEqualTo(instance);
     }
 
     private Optional<JsonNode> available() {
