@@ -45,8 +45,8 @@ public final class AgentConfigReader {
 
     /**
      * What a task's environment sets over the file (an image's one file serves on an instance and in
-     * every container group's task): the mode, and for a sidecar the group and the GSDK file's path,
-     * which the ECS adapter writes into the task definition.
+     * every container group's task): the mode, and for a sidecar the group, the GSDK file's path and
+     * the game server container's ports, which the ECS adapter writes into the task definition.
      */
     static final String MODE_VARIABLE = AgentSidecar.MODE_VARIABLE;
     private static final Map<String, String> SIDECAR_VARIABLES = Map.of(
@@ -59,7 +59,7 @@ public final class AgentConfigReader {
 
     /**
      * The file, its {@code mode} replaced by {@link #MODE_VARIABLE}'s value where {@code environment}
-     * has one; in sidecar mode, its group and GSDK file by the task's variables too.
+     * has one; in sidecar mode, its group, GSDK file and ports by the task's variables too.
      */
     public static AgentConfig read(Path file, Map<String, String> environment) {
         String text;
@@ -94,6 +94,7 @@ public final class AgentConfigReader {
                             object.put(key, value);
                         }
                     });
+                    taskPorts(source, environment.get(AgentSidecar.GAME_PORTS_VARIABLE), object);
                 }
             }
             config = tree == null || tree.isMissingNode() || tree.isNull() ? null : JSON.treeToValue(tree, AgentConfig.class);
@@ -114,6 +115,25 @@ public final class AgentConfigReader {
             throw new ConfigException(source + ": " + String.join("; ", problems) + " (docs/agent.md)");
         }
         return config;
+    }
+
+    /**
+     * The task's ports (its game server container's port mappings) over the file's {@code ports},
+     * and so its {@code connectionPort}: the first of them.
+     */
+    private static void taskPorts(String source, String value, com.fasterxml.jackson.databind.node.ObjectNode config)
+            throws JsonProcessingException {
+        if (value == null || value.isBlank()) {
+            return;
+        }
+        com.fasterxml.jackson.databind.JsonNode ports;
+        try {
+            ports = JSON.readTree(value);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException(source + ": " + AgentSidecar.GAME_PORTS_VARIABLE + " is not JSON: " + e.getOriginalMessage());
+        }
+        config.set("ports", ports);
+        config.remove("connectionPort");
     }
 
     private static String where(JsonMappingException e) {

@@ -282,6 +282,26 @@ class AgentConfigReaderTest {
     }
 
     @Test
+    void aTasksEnvironmentNamesASidecarsPortsOverTheImagesFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("agent.json"),
+                "{\"ports\": {\"game\": {\"from\": 7777, \"to\": 7777}}, \"connectionPort\": \"game\"}");
+        AgentConfig c = AgentConfigReader.read(file, java.util.Map.of("GAMEFLEET_AGENT_MODE", "sidecar",
+                "GAMEFLEET_GAME_SERVER_GROUP", "arena",
+                "GAMEFLEET_GAME_PORTS", "{\"play\": {\"from\": 7000, \"to\": 7000}, \"query\": {\"from\": 27015, \"to\": 27015}}"));
+        assertThat(c.ports()).as("the task's, the file's gone").containsOnlyKeys("play", "query");
+        assertThat(c.ports().get("play")).isEqualTo(new AgentConfig.PortRange(7000, 7000));
+        assertThat(c.connectionPort()).as("the first of the task's: the file's named a port it no longer has")
+                .isIn(null, "play");
+        assertThatThrownBy(() -> AgentConfigReader.read(file, java.util.Map.of("GAMEFLEET_AGENT_MODE", "sidecar",
+                "GAMEFLEET_GAME_SERVER_GROUP", "arena", "GAMEFLEET_GAME_PORTS", "{play")))
+                .isInstanceOf(AgentConfigReader.ConfigException.class).hasMessageContaining("GAMEFLEET_GAME_PORTS is not JSON");
+        java.nio.file.Path instance = java.nio.file.Files.writeString(dir.resolve("instance.json"), MINIMAL);
+        assertThat(AgentConfigReader.read(instance, java.util.Map.of("GAMEFLEET_GAME_PORTS", "{\"play\": {\"from\": 7000, \"to\": 7000}}"))
+                .ports()).as("an instance's agent takes its file's").doesNotContainKey("play");
+    }
+
+    @Test
     void aSidecarWithAProcessToStartOrSeveralGameServersIsRefusedWithWhatToRemove() {
         assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", SIDECAR.replace("\"g\",", "\"g\", \"command\": \"/game\",")))
                 .hasMessageContaining("command, args or env is set, and in mode \"sidecar\" the agent starts no process: the game "

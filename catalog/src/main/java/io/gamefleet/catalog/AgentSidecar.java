@@ -4,7 +4,7 @@ package io.gamefleet.catalog;
  * The agent sidecar Gamefleet adds to every task of a container group, as the ECS adapter writes it
  * into the task definition and the agent finds it in its container: the container's name, the
  * task volume it shares with the game server container, where the GSDK configuration file is, and
- * the environment that tells the agent it is a sidecar.
+ * the environment that tells the agent it is a sidecar, of which group, and on which ports.
  */
 public final class AgentSidecar {
     /** The sidecar container's name: no studio container may have it. */
@@ -21,6 +21,11 @@ public final class AgentSidecar {
     public static final String MODE = "sidecar";
     /** The game server group the sidecar registers its game server in. */
     public static final String GROUP_VARIABLE = "GAMEFLEET_GAME_SERVER_GROUP";
+    /**
+     * The game server container's ports, as the agent's {@code ports} (a JSON object of names, each
+     * {@code {"from": p, "to": p}}): what the sidecar tells its game server and reports.
+     */
+    public static final String GAME_PORTS_VARIABLE = "GAMEFLEET_GAME_PORTS";
 
     private AgentSidecar() {}
 }

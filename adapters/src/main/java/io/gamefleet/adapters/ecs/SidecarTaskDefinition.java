@@ -1,11 +1,15 @@
 package io.gamefleet.adapters.ecs;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.catalog.AgentSidecar;
 import io.gamefleet.catalog.Catalog;
 import io.gamefleet.domain.GameServerGroup;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import software.amazon.awssdk.services.ecs.model.ContainerCondition;
 import software.amazon.awssdk.services.ecs.model.ContainerDefinition;
 import software.amazon.awssdk.services.ecs.model.ContainerDependency;
@@ -15,6 +19,7 @@ import software.amazon.awssdk.services.ecs.model.LogConfiguration;
 import software.amazon.awssdk.services.ecs.model.LogDriver;
 import software.amazon.awssdk.services.ecs.model.MountPoint;
 import software.amazon.awssdk.services.ecs.model.NetworkMode;
+import software.amazon.awssdk.services.ecs.model.PortMapping;
 import software.amazon.awssdk.services.ecs.model.RegisterTaskDefinitionRequest;
 import software.amazon.awssdk.services.ecs.model.Tag;
 import software.amazon.awssdk.services.ecs.model.TaskDefinition;
@@ -34,7 +39,10 @@ import software.amazon.awssdk.services.ecs.model.Volume;
  * replaces it) and shares the task volume {@value AgentSidecar#VOLUME} with the game server
  * container, where it writes the GSDK configuration file that container's
  * {@value AgentSidecar#GSDK_CONFIG_FILE_VARIABLE} names;
- * <li>the game server container starts after the sidecar has started.
+ * <li>the sidecar is told the game server container's port mappings
+ * ({@value AgentSidecar#GAME_PORTS_VARIABLE}), named as the mappings are where the agent takes the
+ * name, else {@code game} (a name taken: {@code game2}, {@code game3}...): in {@code awsvpc} a container port is the task's port;
+ * <li>the game server container starts once the sidecar is HEALTHY.
  * </ul>
  * A studio definition that already has a container or volume of the sidecar's names is refused.
  */
@@ -61,12 +69,14 @@ final class SidecarTaskDefinition {
                     + ", which are the Gamefleet agent sidecar's");
         }
         LogConfiguration logs = logs(group.name(), settings);
+        ContainerDefinition gameServerDefinition = studio.containerDefinitions().stream()
+                .filter(c -> c.name().equals(gameServer)).findFirst().orElseThrow();
         List<ContainerDefinition> containers = new ArrayList<>();
         for (ContainerDefinition c : studio.containerDefinitions()) {
             ContainerDefinition logged = c.logConfiguration() == null ? c.toBuilder().logConfiguration(logs).build() : c;
             containers.add(c.name().equals(gameServer) ? gameServerContainer(logged) : logged);
         }
-        containers.add(sidecar(group.name(), settings, logs));
+        containers.add(sidecar(group.name(), settings, logs, gamePorts(gameServerDefinition)));
         List<Volume> volumes = new ArrayList<>(studio.volumes());
         volumes.add(Volume.builder().name(AgentSidecar.VOLUME).build());
         return RegisterTaskDefinitionRequest.builder()
@@ -102,14 +112,39 @@ final class SidecarTaskDefinition {
         return c.toBuilder().environment(environment).mountPoints(mounts).dependsOn(dependsOn).build();
     }
 
-    private static ContainerDefinition sidecar(String group, EcsClusterSettings settings, LogConfiguration logs) {
+    /** The agent's {@code ports} of the container's port mappings, as JSON, in their order. */
+    static String gamePorts(ContainerDefinition gameServer) {
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        for (PortMapping m : gameServer.portMappings()) {
+            if (m.containerPort() == null || ports.containsValue(m.containerPort())) {
+                continue;
+            }
+            String base = m.name() != null && PORT_NAME.matcher(m.name()).matches() ? m.name() : "game";
+            String name = base;
+            for (int n = 2; ports.containsKey(name); n++) {
+                name = base + n;
+            }
+            ports.put(name, m.containerPort());
+        }
+        ObjectNode json = JSON.createObjectNode();
+        ports.forEach((name, port) -> json.putObject(name).put("from", port).put("to", port));
+        return json.toString();
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Names the agent takes for its ports (docs/agent.md, {@code ports}: up to 32), with room for a suffix. */
+    private static final Pattern PORT_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,30}");
+
+    private static ContainerDefinition sidecar(String group, EcsClusterSettings settings, LogConfiguration logs,
+            String gamePorts) {
         return ContainerDefinition.builder()
                 .name(AgentSidecar.CONTAINER_NAME)
                 .image(settings.agentImage())
                 .essential(true)
                 .environment(variable(AgentSidecar.MODE_VARIABLE, AgentSidecar.MODE),
                         variable(AgentSidecar.GSDK_CONFIG_FILE_VARIABLE, AgentSidecar.GSDK_CONFIG_FILE),
-                        variable(AgentSidecar.GROUP_VARIABLE, group))
+                        variable(AgentSidecar.GROUP_VARIABLE, group),
+                        variable(AgentSidecar.GAME_PORTS_VARIABLE, gamePorts))
                 .mountPoints(sharedVolume())
                 .healthCheck(SIDECAR_HEALTH)
                 .logConfiguration(logs)

@@ -105,6 +105,19 @@ class SidecarTaskDefinitionTest {
     }
 
     @Test
+    void theSidecarIsToldTheGameServersPortsByTheirMappingsNames() {
+        ContainerDefinition server = ContainerDefinition.builder().name("server").portMappings(
+                PortMapping.builder().containerPort(7777).name("play").build(),
+                PortMapping.builder().containerPort(7777).protocol("tcp").build(),
+                PortMapping.builder().containerPort(27015).name("not a name").build(),
+                PortMapping.builder().containerPort(8080).build()).build();
+
+        assertThat(SidecarTaskDefinition.gamePorts(server)).as("one name per port, the mapping's where the agent takes it")
+                .isEqualTo("{\"play\":{\"from\":7777,\"to\":7777},\"game\":{\"from\":27015,\"to\":27015},"
+                        + "\"game2\":{\"from\":8080,\"to\":8080}}");
+    }
+
+    @Test
     void theSidecarRunsTheAgentInSidecarModeAndIsEssential() {
         RegisterTaskDefinitionRequest r = SidecarTaskDefinition.of(studio(), group(), SERVICE, "prod", SETTINGS);
         ContainerDefinition agent = container(r, "gamefleet-agent");
@@ -114,7 +127,8 @@ class SidecarTaskDefinitionTest {
         assertThat(agent.environment()).containsExactly(
                 KeyValuePair.builder().name("GAMEFLEET_AGENT_MODE").value("sidecar").build(),
                 KeyValuePair.builder().name("GSDK_CONFIG_FILE").value("/gamefleet/gsdk.json").build(),
-                KeyValuePair.builder().name("GAMEFLEET_GAME_SERVER_GROUP").value("arena").build());
+                KeyValuePair.builder().name("GAMEFLEET_GAME_SERVER_GROUP").value("arena").build(),
+                KeyValuePair.builder().name("GAMEFLEET_GAME_PORTS").value("{\"game\":{\"from\":7777,\"to\":7777}}").build());
         assertThat(agent.mountPoints()).containsExactly(
                 MountPoint.builder().sourceVolume("gamefleet").containerPath("/gamefleet").build());
         assertThat(agent.healthCheck().command()).containsExactly("CMD-SHELL", "test -s \"$GSDK_CONFIG_FILE\"");
