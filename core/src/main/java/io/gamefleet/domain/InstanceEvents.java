@@ -72,6 +72,25 @@ public final class InstanceEvents {
     }
 
     /**
+     * An instance being ended by what also replaces it, not by a Spot interruption (an ECS task
+     * stopped by its service's deployment or scale-in, or because its essential container exited):
+     * its game servers are taken out of claims at once, as at a Spot warning, but nothing counts
+     * against its type's viability and no replacement is started. Returns whether the instance
+     * belongs to a group.
+     */
+    public boolean stopping(String instanceId) {
+        Optional<GameServerInstance> found = instances.findById(instanceId);
+        if (found.isEmpty()) {
+            return false;
+        }
+        markInterrupted(found.get());
+        servers.setInstanceStatus(servers.onInstance(instanceId), InstanceStatus.SPOT_TERMINATING);
+        log.accept("instance events: instance " + instanceId + " of group " + found.get().gameServerGroupName()
+                + " is stopping (no Spot interruption); its game servers take no claim");
+        return true;
+    }
+
+    /**
      * SPOT_TERMINATING, conditionally, so a concurrent write of the record (the balancer draining
      * it, another delivery of the warning) is not overwritten with what was read before it.
      */
