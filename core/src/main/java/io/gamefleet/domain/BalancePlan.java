@@ -212,7 +212,8 @@ public record BalancePlan(
      * strategy is a new deployment of the service, in which ECS starts tasks on the new strategy
      * before it stops old ones (within the service's maximum percent) and stops none protected
      * from scale-in (task protection holds against deployments as against scale-in) until its
-     * protection is lifted. Each task it stops takes the interruption path (TaskStateChanges).
+     * protection is lifted. Each task it stops is out of claims from then on
+     * ({@link InstanceEvents#stopping}), counted as no interruption.
      */
     private static BalancePlan containers(GameServerGroup group, ScalingGroupState scaling, List<InstanceView> instances,
             Map<String, Long> interruptionsByType, double threshold, List<String> retiring, List<Termination> ended,
