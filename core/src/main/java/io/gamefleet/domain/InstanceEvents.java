@@ -12,7 +12,8 @@ import java.util.function.Consumer;
  * EC2 events about the instances Gamefleet manages (PlayFab's "terminating" notice, FleetIQ's
  * SPOT_TERMINATING): a Spot interruption warning takes the instance's game servers out of
  * claims at once, counts against its type's viability and starts its replacement (see
- * {@link Replacements}); a terminated instance is forgotten with its game servers. Events for
+ * {@link Replacements}); an instance stopping for another reason only leaves claims
+ * ({@link #stopping}); a terminated instance is forgotten with its game servers. Events for
  * instances of no group are ignored. Safe to receive twice.
  */
 public final class InstanceEvents {
