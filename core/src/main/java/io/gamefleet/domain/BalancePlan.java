@@ -31,10 +31,13 @@ import java.util.Set;
  *     replacement will come (SPOT_ONLY without a viable type) idle ones end at once, desired
  *     shrinking down to MinSize. Draining instances with games are left to finish them, protected
  *     or not.</li>
- * <li>None of that runs for container groups, whose ECS service keeps the capacity provider
- *     strategy it was created with (ECS replaces an interrupted Fargate Spot task itself), nor for
- *     ON_DEMAND_ONLY groups or while REPLACE_INSTANCE_TYPES is suspended
- *     (their scaling group still follows updates of the definitions: see {@link #unbalanced});
+ * <li>A container group on Fargate Spot has one type judged so, FARGATE_SPOT, its tasks there its
+ *     instances. Not viable, it leaves a SPOT_PREFERRED group's capacity provider strategy (every
+ *     task on FARGATE) and returns when viable again; a SPOT_ONLY group has nothing to replace it.
+ *     No task is drained and desired capacity stays: ECS's deployment of the new strategy replaces
+ *     the tasks ({@link #containers}). Container groups on EC2 capacity are not balanced.</li>
+ * <li>None of that runs for ON_DEMAND_ONLY groups or while REPLACE_INSTANCE_TYPES is suspended
+ *     (an Auto Scaling group still follows updates of the definitions: see {@link #unbalanced});
  *     instance protection (FULL_PROTECTION: protected while it has a UTILIZED or claimed game
  *     server; a container group's task so whatever its policy), the health sweep and metrics always run.</li>
  * </ul>
@@ -111,9 +114,8 @@ public record BalancePlan(
             }
         }
         if (group.isContainerGroup()) {
-            // Its capacity provider strategy is the ECS service's, set at its creation: no instance type to change.
-            return new BalancePlan(Set.of(), Optional.empty(), List.of(), Set.of(), retiring(living, List.of()),
-                    Optional.empty(), ended, protection);
+            return containers(group, scaling, instances, interruptionsByType, threshold, retiring(living, List.of()),
+                    ended, protection);
         }
         boolean balancing = group.balancingStrategy() != BalancingStrategy.ON_DEMAND_ONLY
                 && !group.isSuspended(GameServerGroupAction.REPLACE_INSTANCE_TYPES);
@@ -122,7 +124,8 @@ public record BalancePlan(
                     retiring(living, List.of()), Optional.empty(), ended, protection);
         }
 
-        Set<String> nonViable = nonViableTypes(group, instances, interruptionsByType, threshold);
+        Set<String> nonViable = nonViableTypes(group.instanceDefinitions().stream().map(InstanceDefinition::instanceType)
+                .toList(), instances, interruptionsByType, threshold);
         List<InstanceDefinition> viable = group.instanceDefinitions().stream()
                 .filter(d -> !nonViable.contains(d.instanceType())).toList();
         boolean replacements = !viable.isEmpty() || group.balancingStrategy() == BalancingStrategy.SPOT_PREFERRED;
@@ -200,6 +203,39 @@ public record BalancePlan(
                 protection);
     }
 
+    /**
+     * A container group's plan: Fargate Spot judged as an instance type is, its tasks the instances
+     * of that type. Under SPOT_PREFERRED, while it is not viable, the service's strategy is Fargate
+     * alone (its base kept by the adapter) and the group's own strategy returns once it is viable;
+     * under SPOT_ONLY nothing can take its place, so the strategy stays and ECS goes on replacing
+     * interrupted tasks on Fargate Spot. Nothing is drained and desired capacity stays: a new
+     * strategy is a new deployment of the service, in which ECS starts tasks on the new strategy
+     * before it stops old ones (within the service's maximum percent) and stops none protected
+     * from scale-in (task protection holds against deployments as against scale-in) until its
+     * protection is lifted. Each task it stops is out of claims from then on
+     * ({@link InstanceEvents#stopping}), counted as no interruption.
+     */
+    private static BalancePlan containers(GameServerGroup group, ScalingGroupState scaling, List<InstanceView> instances,
+            Map<String, Long> interruptionsByType, double threshold, List<String> retiring, List<Termination> ended,
+            Map<String, Boolean> protection) {
+        ContainerCompute compute = group.containers();
+        BalancingStrategy balancing = group.balancingStrategy();
+        if (compute.capacity() != ContainerCompute.ContainerCapacity.FARGATE_SPOT
+                || balancing == BalancingStrategy.ON_DEMAND_ONLY
+                || group.isSuspended(GameServerGroupAction.REPLACE_INSTANCE_TYPES)) {
+            return new BalancePlan(Set.of(), Optional.empty(), List.of(), Set.of(), retiring, Optional.empty(), ended,
+                    protection);
+        }
+        Set<String> nonViable = nonViableTypes(List.of(ContainerCompute.FARGATE_SPOT), instances, interruptionsByType,
+                threshold);
+        Optional<InstanceTypeChange> typeChange = Optional.empty();
+        if (balancing == BalancingStrategy.SPOT_PREFERRED) {
+            BalancingStrategy purchase = nonViable.isEmpty() ? balancing : BalancingStrategy.ON_DEMAND_ONLY;
+            typeChange = change(new InstanceTypeChange(compute.capacityProviders(purchase), purchase), scaling);
+        }
+        return new BalancePlan(nonViable, typeChange, List.of(), Set.of(), retiring, Optional.empty(), ended, protection);
+    }
+
     /** The ACTIVE instances that are retiring and that the Spot rule does not drain this run. */
     private static List<String> retiring(List<InstanceView> living, List<String> drained) {
         return living.stream().filter(v -> v.retiring() && v.status() == InstanceStatus.ACTIVE)
@@ -237,20 +273,21 @@ public record BalancePlan(
         return weights;
     }
 
-    static Set<String> nonViableTypes(GameServerGroup group, List<InstanceView> instances,
+    /** Of these types, those whose interruption rate in the window is above the threshold. */
+    private static Set<String> nonViableTypes(List<String> types, List<InstanceView> instances,
             Map<String, Long> interruptionsByType, double threshold) {
         Set<String> nonViable = new LinkedHashSet<>();
-        for (InstanceDefinition d : group.instanceDefinitions()) {
-            long interrupted = interruptionsByType.getOrDefault(d.instanceType(), 0L);
+        for (String type : types) {
+            long interrupted = interruptionsByType.getOrDefault(type, 0L);
             if (interrupted == 0) {
                 continue;
             }
             long running = instances.stream()
                     .filter(v -> v.status() != InstanceStatus.SPOT_TERMINATING)
-                    .filter(v -> v.instance().instanceType().equals(d.instanceType()))
+                    .filter(v -> type.equals(v.instance().instanceType()))
                     .count();
             if ((double) interrupted / (running + interrupted) > threshold) {
-                nonViable.add(d.instanceType());
+                nonViable.add(type);
             }
         }
         return nonViable;

@@ -134,6 +134,11 @@ public final class GroupService {
                 throw GamefleetException.invalidRequest("InstanceDefinitions: " + g.name() + " is a container group;"
                         + " its tasks run on the capacity providers of its Capacity, not on instance types");
             }
+            if (g.isContainerGroup() && update.balancingStrategy().filter(b -> b != g.balancingStrategy()).isPresent()) {
+                // Its service's strategy, with OnDemandBase as Fargate's base, was made from it at creation.
+                throw GamefleetException.invalidRequest("BalancingStrategy: " + g.name() + " is a container group;"
+                        + " its capacity provider strategy is the one it was created with");
+            }
             GameServerGroup.Builder b = g.toBuilder();
             update.roleArn().ifPresent(b::roleArn);
             update.instanceDefinitions().ifPresent(b::instanceDefinitions);

@@ -12,7 +12,8 @@ import java.util.function.Consumer;
  * EC2 events about the instances Gamefleet manages (PlayFab's "terminating" notice, FleetIQ's
  * SPOT_TERMINATING): a Spot interruption warning takes the instance's game servers out of
  * claims at once, counts against its type's viability and starts its replacement (see
- * {@link Replacements}); a terminated instance is forgotten with its game servers. Events for
+ * {@link Replacements}); an instance stopping for another reason only leaves claims
+ * ({@link #stopping}); a terminated instance is forgotten with its game servers. Events for
  * instances of no group are ignored. Safe to receive twice.
  */
 public final class InstanceEvents {
@@ -68,6 +69,25 @@ public final class InstanceEvents {
         GameServerInstance interrupted = instance;
         groups.find(instance.gameServerGroupName()).filter(g -> g.status() == GameServerGroupStatus.ACTIVE)
                 .ifPresent(g -> replacements.start(interrupted, g.autoScalingGroupName()));
+        return true;
+    }
+
+    /**
+     * An instance being ended by what also replaces it, not by a Spot interruption (an ECS task
+     * stopped by its service's deployment or scale-in, or because its essential container exited):
+     * its game servers are taken out of claims at once, as at a Spot warning, but nothing counts
+     * against its type's viability and no replacement is started. Returns whether the instance
+     * belongs to a group.
+     */
+    public boolean stopping(String instanceId) {
+        Optional<GameServerInstance> found = instances.findById(instanceId);
+        if (found.isEmpty()) {
+            return false;
+        }
+        markInterrupted(found.get());
+        servers.setInstanceStatus(servers.onInstance(instanceId), InstanceStatus.SPOT_TERMINATING);
+        log.accept("instance events: instance " + instanceId + " of group " + found.get().gameServerGroupName()
+                + " is stopping (no Spot interruption); its game servers take no claim");
         return true;
     }
 

@@ -203,6 +203,11 @@ public final class SpotBalancer {
                     .map(InstanceDefinition::instanceType).toList() + " (" + change.purchase() + "); not viable: "
                     + plan.nonViableTypes());
         });
+        if (group.isContainerGroup() && group.balancingStrategy() == BalancingStrategy.SPOT_ONLY
+                && !plan.nonViableTypes().isEmpty()) {
+            log.accept("balancer: group " + name + ": " + plan.nonViableTypes() + " is not viable and, SPOT_ONLY, nothing"
+                    + " replaces it: ECS goes on replacing its interrupted tasks on it");
+        }
         List<String> drained = new java.util.ArrayList<>();
         for (String id : plan.drain()) {
             // Conditional: a Spot interruption that came first keeps the instance SPOT_TERMINATING.

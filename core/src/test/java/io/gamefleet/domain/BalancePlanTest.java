@@ -6,6 +6,7 @@ import io.gamefleet.domain.BalancePlan.InstanceTypeChange;
 import io.gamefleet.domain.BalancePlan.InstanceView;
 import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.domain.Compute.ScalingGroupState;
+import io.gamefleet.domain.ContainerCompute.ContainerCapacity;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -346,5 +347,116 @@ class BalancePlanTest {
         assertThat(plan.terminate()).containsExactly(new BalancePlan.Termination("ended", false, true),
                 new BalancePlan.Termination("replaced", true, true));
         assertThat(plan.retire()).as("one not in service is retired, not ended").containsExactly("launching");
+    }
+
+    // --- Container groups: Fargate Spot's viability ------------------------------------------
+
+    private static final Map<String, Long> FARGATE_SPOT_INTERRUPTED = Map.of(ContainerCompute.FARGATE_SPOT, 1L);
+
+    private static GameServerGroup containerGroup(BalancingStrategy strategy, ContainerCapacity capacity) {
+        return GameServerGroup.builder().name("arena").balancingStrategy(strategy)
+                .protectionPolicy(GameServerProtectionPolicy.NO_PROTECTION).status(GameServerGroupStatus.ACTIVE)
+                .minSize(1).maxSize(12).containers(new ContainerCompute("arena:3", "server", capacity, 1)).build();
+    }
+
+    /** Two tasks on Fargate Spot, one with a game (unprotected yet), and the base's task on Fargate. */
+    private static List<InstanceView> tasks() {
+        return List.of(view("spot-a", ContainerCompute.FARGATE_SPOT, InstanceStatus.ACTIVE, true, true, false),
+                view("spot-b", ContainerCompute.FARGATE_SPOT, InstanceStatus.ACTIVE, false, true, false),
+                view("base", ContainerCompute.FARGATE, InstanceStatus.ACTIVE, false, true, false));
+    }
+
+    /** The service as the ECS adapter describes it, its strategy that of {@code running}. */
+    private static ScalingGroupState service(GameServerGroup g, BalancingStrategy running, List<InstanceView> tasks) {
+        return new ScalingGroupState(tasks.size(), 1, 12, g.containers().capacityProviders(running),
+                running == BalancingStrategy.ON_DEMAND_ONLY, tasks.stream().map(InstanceView::instance).toList());
+    }
+
+    @Test
+    void fargateSpotNotViableUnderSpotPreferredLeavesEveryTaskToFargateUntilItIsViableAgain() {
+        GameServerGroup g = containerGroup(BalancingStrategy.SPOT_PREFERRED, ContainerCapacity.FARGATE_SPOT);
+
+        // 1 interruption among its 2 running tasks plus the interrupted one: 1/3 > 0.2.
+        BalancePlan notViable = BalancePlan.decide(g, service(g, BalancingStrategy.SPOT_PREFERRED, tasks()), tasks(),
+                FARGATE_SPOT_INTERRUPTED, THRESHOLD);
+        assertThat(notViable.nonViableTypes()).containsExactly(ContainerCompute.FARGATE_SPOT);
+        assertThat(notViable.instanceTypes()).contains(new InstanceTypeChange(
+                List.of(new InstanceDefinition(ContainerCompute.FARGATE, "1")), BalancingStrategy.ON_DEMAND_ONLY));
+        assertThat(notViable.drain()).as("ECS's deployment replaces them").isEmpty();
+        assertThat(notViable.replaced()).isEmpty();
+        assertThat(notViable.desiredCapacity()).as("the deployment's own room, not a raise").isEmpty();
+        assertThat(notViable.terminate()).isEmpty();
+        assertThat(notViable.protection()).as("the task with a game, whatever the policy").containsExactly(
+                Map.entry("spot-a", true));
+
+        BalancePlan onFargate = BalancePlan.decide(g, service(g, BalancingStrategy.ON_DEMAND_ONLY, tasks()), tasks(),
+                FARGATE_SPOT_INTERRUPTED, THRESHOLD);
+        assertThat(onFargate.nonViableTypes()).containsExactly(ContainerCompute.FARGATE_SPOT);
+        assertThat(onFargate.instanceTypes()).as("changed already").isEmpty();
+
+        BalancePlan viableAgain = BalancePlan.decide(g, service(g, BalancingStrategy.ON_DEMAND_ONLY, tasks()), tasks(),
+                Map.of(), THRESHOLD);
+        assertThat(viableAgain.nonViableTypes()).isEmpty();
+        assertThat(viableAgain.instanceTypes()).contains(new InstanceTypeChange(
+                g.containers().capacityProviders(BalancingStrategy.SPOT_PREFERRED), BalancingStrategy.SPOT_PREFERRED));
+        assertThat(viableAgain.instanceTypes().get().definitions()).containsExactly(
+                new InstanceDefinition(ContainerCompute.FARGATE, "0"), new InstanceDefinition(ContainerCompute.FARGATE_SPOT, "1"));
+        assertThat(viableAgain.desiredCapacity()).isEmpty();
+
+        BalancePlan quiet = BalancePlan.decide(g, service(g, BalancingStrategy.SPOT_PREFERRED, tasks()), tasks(),
+                Map.of(ContainerCompute.FARGATE, 3L), THRESHOLD);
+        assertThat(quiet.nonViableTypes()).as("Fargate's stopped tasks are no Spot interruptions to judge").isEmpty();
+        assertThat(quiet.instanceTypes()).isEmpty();
+    }
+
+    @Test
+    void fargateSpotAtTheThresholdIsStillViable() {
+        GameServerGroup g = containerGroup(BalancingStrategy.SPOT_PREFERRED, ContainerCapacity.FARGATE_SPOT);
+        List<InstanceView> four = List.of(view("s1", ContainerCompute.FARGATE_SPOT, InstanceStatus.ACTIVE, false, true, false),
+                view("s2", ContainerCompute.FARGATE_SPOT, InstanceStatus.ACTIVE, false, true, false),
+                view("s3", ContainerCompute.FARGATE_SPOT, InstanceStatus.ACTIVE, false, true, false),
+                view("s4", ContainerCompute.FARGATE_SPOT, InstanceStatus.ACTIVE, false, true, false),
+                view("gone", ContainerCompute.FARGATE_SPOT, InstanceStatus.SPOT_TERMINATING, false, true, false));
+        // 1 interruption among 4 running tasks plus it (the interrupted one, not counted as running): 1/5.
+        BalancePlan plan = BalancePlan.decide(g, service(g, BalancingStrategy.SPOT_PREFERRED, four), four,
+                FARGATE_SPOT_INTERRUPTED, THRESHOLD);
+        assertThat(plan.nonViableTypes()).isEmpty();
+        assertThat(plan.instanceTypes()).isEmpty();
+    }
+
+    @Test
+    void spotOnlyWithFargateSpotNotViableHasNothingToReplaceItButStillProtects() {
+        GameServerGroup g = containerGroup(BalancingStrategy.SPOT_ONLY, ContainerCapacity.FARGATE_SPOT);
+        List<InstanceView> spot = tasks().subList(0, 2);
+        BalancePlan plan = BalancePlan.decide(g, service(g, BalancingStrategy.SPOT_ONLY, spot), spot,
+                FARGATE_SPOT_INTERRUPTED, THRESHOLD);
+        assertThat(plan.nonViableTypes()).containsExactly(ContainerCompute.FARGATE_SPOT);
+        assertThat(plan.instanceTypes()).isEmpty();
+        assertThat(plan.drain()).isEmpty();
+        assertThat(plan.desiredCapacity()).isEmpty();
+        assertThat(plan.terminate()).isEmpty();
+        assertThat(plan.protection()).containsExactly(Map.entry("spot-a", true));
+    }
+
+    @Test
+    void onDemandOnlySuspendedAndEc2CapacityContainerGroupsAreNotBalancedButStillProtected() {
+        List<InstanceView> onEc2 = List.of(view("t-a", "gamefleet-spot", InstanceStatus.ACTIVE, true, true, false),
+                view("t-b", "gamefleet-spot", InstanceStatus.ACTIVE, false, true, false));
+        Map<String, Long> everyoneInterrupted = Map.of(ContainerCompute.FARGATE_SPOT, 5L, "gamefleet-spot", 5L);
+        for (GameServerGroup g : List.of(
+                containerGroup(BalancingStrategy.ON_DEMAND_ONLY, ContainerCapacity.FARGATE_SPOT),
+                containerGroup(BalancingStrategy.SPOT_PREFERRED, ContainerCapacity.FARGATE_SPOT).toBuilder()
+                        .suspendedActions(Set.of(GameServerGroupAction.REPLACE_INSTANCE_TYPES)).build(),
+                containerGroup(BalancingStrategy.SPOT_PREFERRED, ContainerCapacity.EC2),
+                containerGroup(BalancingStrategy.SPOT_ONLY, ContainerCapacity.EC2))) {
+            List<InstanceView> views = g.containers().capacity() == ContainerCapacity.EC2 ? onEc2 : tasks();
+            BalancePlan plan = BalancePlan.decide(g, service(g, g.balancingStrategy(), views), views, everyoneInterrupted,
+                    THRESHOLD);
+            assertThat(plan.nonViableTypes()).as("%s", g).isEmpty();
+            assertThat(plan.instanceTypes()).as("%s", g).isEmpty();
+            assertThat(plan.drain()).isEmpty();
+            assertThat(plan.desiredCapacity()).isEmpty();
+            assertThat(plan.protection()).hasSize(1).containsValue(true);
+        }
     }
 }

@@ -162,6 +162,64 @@ class ContainerGroupTest {
         assertThat(fleet.compute.calls()).isEmpty();
     }
 
+    private InstanceEvents events() {
+        return new InstanceEvents(fleet.groups, fleet.instances, fleet.servers, fleet.interruptions, compute,
+                fleet.metrics, Fleet.VIABILITY_WINDOW, fleet.clock, fleet.log::add);
+    }
+
+    /** Its one task interrupted and gone, and ECS's replacement on Fargate Spot recorded by a run. */
+    private void interruptedAndReplaced() {
+        assertThat(events().spotInterruptionWarning(TASK, Optional.empty())).isTrue();
+        tasks.removeInstance(SERVICE, TASK);
+        assertThat(events().terminated(TASK)).isTrue();
+        tasks.addInstance(SERVICE, new ComputeInstance("i-0fedcba9876543210", ContainerCompute.FARGATE_SPOT, "us-east-1b",
+                true, false));
+    }
+
+    @Test
+    void fargateSpotInterruptionsAboveTheThresholdMoveTheServiceToFargateUntilItIsViableAgain() {
+        active();
+        interruptedAndReplaced();
+        assertThat(fleet.interruptions.since(NAME, T0)).as("counted against its capacity provider")
+                .extracting(InterruptionRepository.Interruption::instanceType).containsExactly(ContainerCompute.FARGATE_SPOT);
+
+        // 1 interruption among the running task plus it: 1/2 > 0.2.
+        assertThat(balancer().runAll()).extracting(SpotBalancer.GroupReport::nonViableTypes)
+                .containsExactly(java.util.Set.of(ContainerCompute.FARGATE_SPOT));
+        balancer().runAll();
+        List<InstanceDefinition> fargate = List.of(new InstanceDefinition(ContainerCompute.FARGATE, "1"));
+        assertThat(tasks.calls(FakeCompute.SET_INSTANCE_TYPES)).as("once: the service keeps it")
+                .containsExactly(List.of(SERVICE, fargate, BalancingStrategy.ON_DEMAND_ONLY));
+        assertThat(fleet.log).anyMatch(l -> l.equals("balancer: group " + NAME + " now launches [FARGATE] (ON_DEMAND_ONLY);"
+                + " not viable: [FARGATE_SPOT]"));
+        assertThat(tasks.calls(FakeCompute.SET_DESIRED_CAPACITY)).as("only the interruption's replacement, and back")
+                .containsExactly(List.of(SERVICE, 2), List.of(SERVICE, 1));
+
+        fleet.clock.advance(Fleet.VIABILITY_WINDOW.plusSeconds(1));
+        balancer().runAll();
+        assertThat(tasks.calls(FakeCompute.SET_INSTANCE_TYPES)).as("viable again: the group's own strategy").containsExactly(
+                List.of(SERVICE, fargate, BalancingStrategy.ON_DEMAND_ONLY),
+                List.of(SERVICE, List.of(new InstanceDefinition(ContainerCompute.FARGATE, "0"),
+                        new InstanceDefinition(ContainerCompute.FARGATE_SPOT, "1")), BalancingStrategy.SPOT_PREFERRED));
+        assertThat(fleet.compute.calls()).isEmpty();
+    }
+
+    @Test
+    void spotOnlyFargateSpotNotViableIsLoggedAndItsStrategyKept() {
+        create(draft().balancingStrategy(BalancingStrategy.SPOT_ONLY));
+        steps.startActivation(NAME);
+        String arn = steps.createScalingGroup(NAME);
+        tasks.addInstance(SERVICE, new ComputeInstance(TASK, ContainerCompute.FARGATE_SPOT, "us-east-1a", true, false));
+        assertThat(steps.checkActivation(NAME)).isTrue();
+        steps.completeActivation(NAME, arn);
+        interruptedAndReplaced();
+
+        balancer().runAll();
+        assertThat(tasks.calls(FakeCompute.SET_INSTANCE_TYPES)).isEmpty();
+        assertThat(fleet.log).contains("balancer: group " + NAME + ": [FARGATE_SPOT] is not viable and, SPOT_ONLY, nothing"
+                + " replaces it: ECS goes on replacing its interrupted tasks on it");
+    }
+
     @Test
     void itsDeletionUnprotectsItsTasksAndDeletesItsService() {
         active();
@@ -183,6 +241,21 @@ class ContainerGroupTest {
                 Optional.of(Fleet.TYPES), Optional.empty(), Optional.empty())), GamefleetException.class);
         assertThat(e).hasMessageStartingWith("InstanceDefinitions: arena-tasks is a container group");
         assertThat(fleet.group(NAME).instanceDefinitions()).isEmpty();
+    }
+
+    @Test
+    void itsBalancingStrategyCannotBeChangedButRestatingItIsNoChange() {
+        GameServerGroup before = active();
+        GamefleetException e = catchThrowableOfType(() -> groups.update(NAME, new GroupUpdate(Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.of(BalancingStrategy.ON_DEMAND_ONLY))), GamefleetException.class);
+        assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_REQUEST);
+        assertThat(e).hasMessage("BalancingStrategy: arena-tasks is a container group; its capacity provider strategy is"
+                + " the one it was created with");
+        assertThat(fleet.group(NAME)).isEqualTo(before);
+
+        groups.update(NAME, new GroupUpdate(Optional.empty(), Optional.empty(),
+                Optional.of(GameServerProtectionPolicy.FULL_PROTECTION), Optional.of(BalancingStrategy.SPOT_PREFERRED)));
+        assertThat(fleet.group(NAME).protectionPolicy()).isEqualTo(GameServerProtectionPolicy.FULL_PROTECTION);
     }
 
     @Test

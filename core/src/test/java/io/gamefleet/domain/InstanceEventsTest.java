@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gamefleet.domain.InterruptionRepository.Interruption;
+import io.gamefleet.domain.fakes.FakeCompute;
 import io.gamefleet.domain.fakes.RecordingMetrics.InterruptionReport;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,6 +58,23 @@ class InstanceEventsTest {
         assertThat(fleet.claim(GROUP).gameServerId()).isEqualTo("gs-3");
         GameServerServiceTest.fails(() -> fleet.claim(GROUP), ErrorKind.OUT_OF_CAPACITY,
                 "no game server of game server group arena can be claimed now");
+    }
+
+    @Test
+    void aStoppingInstanceTakesNoClaimButCountsNoInterruptionAndStartsNoReplacement() {
+        assertThat(events.stopping("i-1")).isTrue();
+
+        assertThat(instanceStatus("i-1")).isEqualTo(InstanceStatus.SPOT_TERMINATING);
+        assertThat(fleet.server("gs-1").instanceStatus()).isEqualTo(InstanceStatus.SPOT_TERMINATING);
+        assertThat(fleet.server("gs-3").instanceStatus()).isEqualTo(InstanceStatus.ACTIVE);
+        assertThat(interruptions()).isEmpty();
+        assertThat(fleet.metrics.interruptions()).isEmpty();
+        assertThat(fleet.compute.calls(FakeCompute.SET_DESIRED_CAPACITY)).isEmpty();
+        assertThat(fleet.instances.find(GROUP, "i-1").orElseThrow().replacementRequested()).isFalse();
+        assertThat(fleet.log).containsExactly("instance events: instance i-1 of group arena is stopping (no Spot"
+                + " interruption); its game servers take no claim");
+        assertThat(fleet.claim(GROUP).gameServerId()).isEqualTo("gs-3");
+        assertThat(events.stopping("i-stranger")).isFalse();
     }
 
     @Test

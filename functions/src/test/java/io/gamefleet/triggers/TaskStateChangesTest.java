@@ -22,12 +22,17 @@ class TaskStateChangesTest {
     private final String service = "service:" + t.services.settings().containerServiceName("arena");
 
     private Map<String, Object> event(String group, String lastStatus, String desiredStatus, Object stoppingAt) {
+        return event(group, lastStatus, desiredStatus, stoppingAt, "SpotInterruption");
+    }
+
+    private Map<String, Object> event(String group, String lastStatus, String desiredStatus, Object stoppingAt,
+            String stopCode) {
         Map<String, Object> detail = new HashMap<>();
         detail.put("taskArn", TASK_ARN);
         detail.put("group", group);
         detail.put("lastStatus", lastStatus);
         detail.put("desiredStatus", desiredStatus);
-        detail.put("stopCode", "SpotInterruption");
+        detail.put("stopCode", stopCode);
         detail.put("stoppingAt", stoppingAt);
         Map<String, Object> event = new HashMap<>();
         event.put("source", "aws.ecs");
@@ -51,6 +56,19 @@ class TaskStateChangesTest {
             assertThat(i.at()).isEqualTo(Instant.parse("2100-01-01T00:00:30Z"));
             assertThat(i.instanceType()).isEqualTo("FARGATE_SPOT");
         });
+    }
+
+    @Test
+    void anyOtherStopOfARunningTaskTakesItOutOfClaimsWithoutCountingAnInterruption() {
+        // Its game's end (the sidecar exits), a deployment of a new capacity provider strategy, and an event without a code.
+        for (String stopCode : new String[] {"EssentialContainerExited", "ServiceSchedulerInitiated", null}) {
+            task();
+            assertThat(event(service, "RUNNING", "STOPPED", "2100-01-01T00:00:30Z", stopCode)).as("%s", stopCode)
+                    .isEqualTo(Map.of("Handled", true));
+            assertThat(t.instances.findById(INSTANCE).orElseThrow().instanceStatus()).isEqualTo(InstanceStatus.SPOT_TERMINATING);
+            t.instances.delete("arena", INSTANCE);
+        }
+        assertThat(t.interruptions.since("arena", Instant.EPOCH)).as("Fargate Spot's viability untouched").isEmpty();
     }
 
     @Test

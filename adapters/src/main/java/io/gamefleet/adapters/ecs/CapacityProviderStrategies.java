@@ -2,7 +2,6 @@ package io.gamefleet.adapters.ecs;
 
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.ContainerCompute;
-import io.gamefleet.domain.ContainerCompute.ContainerCapacity;
 import io.gamefleet.domain.InstanceDefinition;
 import java.util.List;
 import java.util.Map;
@@ -12,30 +11,22 @@ import software.amazon.awssdk.services.ecs.model.CapacityProviderStrategyItem;
 
 /**
  * A container group's capacity provider strategy: FleetIQ's balancing strategy as Fargate's
- * weights, and back. The strategy is the group's "instance types": each capacity provider an
- * {@link InstanceDefinition} of its name and weight, so the balancer reads and narrows it as it
- * does an Auto Scaling group's overrides.
+ * weights ({@link ContainerCompute#capacityProviders}), and back. The strategy is the group's
+ * "instance types": each capacity provider an {@link InstanceDefinition} of its name and weight, so
+ * the balancer reads and narrows it as it does an Auto Scaling group's overrides.
  */
 final class CapacityProviderStrategies {
-    static final String FARGATE = "FARGATE";
-    static final String FARGATE_SPOT = "FARGATE_SPOT";
-
     private CapacityProviderStrategies() {}
 
     /**
-     * SPOT_ONLY: Fargate Spot alone; SPOT_PREFERRED: the first {@code onDemandBase} tasks on Fargate,
-     * every other on Fargate Spot; ON_DEMAND_ONLY: Fargate alone. EC2 capacity: none, so that ECS
-     * uses the cluster's default strategy (its EC2 capacity providers).
+     * The group's own providers and weights, with {@code onDemandBase} as Fargate's base under
+     * SPOT_PREFERRED (the tasks that run on Fargate before any on Fargate Spot). EC2 capacity: none,
+     * so that ECS uses the cluster's default strategy (its EC2 capacity providers).
      */
     static List<CapacityProviderStrategyItem> of(ContainerCompute compute, BalancingStrategy balancing) {
-        if (compute.capacity() == ContainerCapacity.EC2) {
-            return List.of();
-        }
-        return switch (balancing) {
-            case SPOT_ONLY -> List.of(item(FARGATE_SPOT, 1, 0));
-            case SPOT_PREFERRED -> List.of(item(FARGATE, 0, compute.onDemandBase()), item(FARGATE_SPOT, 1, 0));
-            case ON_DEMAND_ONLY -> List.of(item(FARGATE, 1, 0));
-        };
+        int base = balancing == BalancingStrategy.SPOT_PREFERRED ? compute.onDemandBase() : 0;
+        return compute.capacityProviders(balancing).stream().map(d -> item(d.instanceType(), d.weight(),
+                ContainerCompute.FARGATE.equals(d.instanceType()) ? base : 0)).toList();
     }
 
     /** The strategy as instance definitions: each provider's name and weight. */
@@ -45,8 +36,8 @@ final class CapacityProviderStrategies {
 
     /**
      * The strategy of these definitions, each provider keeping the base it has in {@code current};
-     * where none is left with a weight (the balancer dropped Fargate Spot, leaving the weight-0
-     * base), every provider gets weight 1: ECS refuses a strategy without one.
+     * where none is left with a weight (Fargate Spot taken out of SPOT_PREFERRED's, leaving the
+     * weight-0 base), every provider gets weight 1: ECS refuses a strategy without one.
      */
     static List<CapacityProviderStrategyItem> of(List<InstanceDefinition> definitions,
             List<CapacityProviderStrategyItem> current) {
@@ -60,7 +51,7 @@ final class CapacityProviderStrategies {
 
     /** Whether every task runs on-demand: a strategy of Fargate alone (EC2's default strategy: unknown, so no). */
     static boolean onDemandOnly(List<CapacityProviderStrategyItem> strategy) {
-        return !strategy.isEmpty() && strategy.stream().allMatch(i -> FARGATE.equals(i.capacityProvider()));
+        return !strategy.isEmpty() && strategy.stream().allMatch(i -> ContainerCompute.FARGATE.equals(i.capacityProvider()));
     }
 
     /** Whether two strategies are the same, an absent base or weight being 0 (as ECS reads it). */

@@ -153,6 +153,10 @@ public final class EcsServiceCompute implements Compute {
                 .serviceName(name)
                 .taskDefinition(taskDefinition)
                 .desiredCount(group.minSize())
+                // A new capacity provider strategy (the balancer's, for Fargate Spot's viability) is a
+                // deployment: all of desired stays running while the new tasks start, up to twice as many
+                // running, so that no more capacity is asked for them. ECS's defaults, written so that they hold.
+                .deploymentConfiguration(d -> d.minimumHealthyPercent(100).maximumPercent(200))
                 // Players reach a Fargate task at its own public address; EC2 tasks' interfaces take none.
                 .networkConfiguration(n -> n.awsvpcConfiguration(a -> {
                     a.subnets(subnets).securityGroups(cluster.securityGroup());
@@ -269,9 +273,11 @@ public final class EcsServiceCompute implements Compute {
     }
 
     /**
-     * The balancer's narrowing of the providers (Fargate Spot found not viable) as the service's
-     * strategy; nothing is sent when it is the strategy already. A new strategy is a new deployment
-     * of the service: ECS replaces its tasks on it, protected ones once their protection is lifted.
+     * The balancer's providers (Fargate alone while Fargate Spot is not viable, the group's own
+     * once it is again) as the service's strategy, each keeping its base; nothing is sent when it
+     * is the strategy already. A new strategy is a new deployment of the service: ECS replaces its
+     * tasks on it (within the deployment configuration set at creation), protected ones once their
+     * protection is lifted.
      * No definitions (a container group has none of its own: FleetIQ's InstanceDefinitions is empty)
      * change nothing: an empty strategy would be the cluster's default, which ECS refuses for a
      * service that names one.

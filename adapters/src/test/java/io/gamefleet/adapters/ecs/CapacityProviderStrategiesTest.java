@@ -52,6 +52,8 @@ class CapacityProviderStrategiesTest {
                 CapacityProviderStrategies.of(SPOT_WITH_BASE_2, BalancingStrategy.SPOT_PREFERRED);
         assertThat(CapacityProviderStrategies.of(CapacityProviderStrategies.definitions(preferred), preferred))
                 .as("unchanged").isEqualTo(preferred);
+        assertThat(CapacityProviderStrategies.of(SPOT_WITH_BASE_2.capacityProviders(BalancingStrategy.ON_DEMAND_ONLY),
+                preferred)).as("the balancer's Fargate alone keeps the base").containsExactly(item("FARGATE", 1, 2));
         assertThat(CapacityProviderStrategies.of(List.of(new InstanceDefinition("FARGATE", "0")), preferred))
                 .as("Fargate Spot dropped: Fargate takes every task").containsExactly(item("FARGATE", 1, 2));
         assertThat(CapacityProviderStrategies.of(List.of(new InstanceDefinition("FARGATE_SPOT", "1")), preferred))

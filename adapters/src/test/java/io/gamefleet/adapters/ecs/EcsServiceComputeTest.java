@@ -72,9 +72,13 @@ class EcsServiceComputeTest {
         assertThat(registered.get("containerDefinitions").get(0).get("dependsOn").toString())
                 .isEqualTo("[{\"containerName\":\"gamefleet-agent\",\"condition\":\"HEALTHY\"}]");
 
+        assertThat(ecs.only("CreateService").get("deploymentConfiguration").toString())
+                .as("a new strategy's deployment keeps every task running until its replacements start")
+                .isEqualTo("{\"maximumPercent\":200,\"minimumHealthyPercent\":100}");
         assertThat(ecs.only("CreateService").toString()).isEqualTo(("{'cluster':'gamefleet-prod','serviceName':'" + SERVICE
                 + "','taskDefinition':'" + TASK_DEFINITION + "','desiredCount':1,'capacityProviderStrategy':["
                 + "{'capacityProvider':'FARGATE','weight':0,'base':2},{'capacityProvider':'FARGATE_SPOT','weight':1}],"
+                + "'deploymentConfiguration':{'maximumPercent':200,'minimumHealthyPercent':100},"
                 + "'networkConfiguration':{'awsvpcConfiguration':{'subnets':['subnet-a','subnet-b'],"
                 + "'securityGroups':['sg-tasks'],'assignPublicIp':'ENABLED'}},'tags':["
                 + "{'key':'gamefleet:game-server-group','value':'arena'},{'key':'gamefleet:stage','value':'prod'},"
@@ -341,20 +345,34 @@ class EcsServiceComputeTest {
     }
 
     @Test
-    void theBalancersNarrowedProvidersBecomeTheStrategyAndAnUnchangedOneSendsNothing() {
+    void theBalancersProvidersBecomeTheStrategyWithTheirBasesAndAnUnchangedOneSendsNothing() {
+        ContainerCompute containers = SidecarTaskDefinitionTest.group().containers();
+        String fargateAlone = service("ACTIVE", 3, 0, "arena", "prod").replace("{\"capacityProvider\": \"FARGATE\", \"weight\": 0,"
+                + " \"base\": 2}, {\"capacityProvider\": \"FARGATE_SPOT\", \"weight\": 1, \"base\": 0}",
+                "{\"capacityProvider\": \"FARGATE\", \"weight\": 1, \"base\": 2}");
         ecs.answer("DescribeServices", services(service("ACTIVE", 3, 0, "arena", "prod")));
-        compute.setInstanceTypes(SERVICE, List.of(new InstanceDefinition("FARGATE", "0"),
-                new InstanceDefinition("FARGATE_SPOT", "1")), BalancingStrategy.SPOT_PREFERRED);
+        compute.setInstanceTypes(SERVICE, containers.capacityProviders(BalancingStrategy.SPOT_PREFERRED),
+                BalancingStrategy.SPOT_PREFERRED);
         ecs.answer("DescribeServices", services(service("ACTIVE", 3, 0, "arena", "prod")));
-        compute.setInstanceTypes(SERVICE, List.of(new InstanceDefinition("FARGATE", "0")), BalancingStrategy.SPOT_PREFERRED);
+        compute.setInstanceTypes(SERVICE, containers.capacityProviders(BalancingStrategy.ON_DEMAND_ONLY),
+                BalancingStrategy.ON_DEMAND_ONLY);
+        ecs.answer("DescribeServices", services(fargateAlone));
+        compute.setInstanceTypes(SERVICE, containers.capacityProviders(BalancingStrategy.SPOT_PREFERRED),
+                BalancingStrategy.SPOT_PREFERRED);
         ecs.answer("DescribeServices", services(service("ACTIVE", 3, 0, "arena", "prod")));
         compute.setInstanceTypes(SERVICE, List.of(), BalancingStrategy.SPOT_PREFERRED);
 
-        assertThat(ecs.operations()).as("the group's own (empty) definitions change nothing")
-                .containsExactly("DescribeServices", "DescribeServices", "UpdateService", "DescribeServices");
-        assertThat(ecs.only("UpdateService").get("capacityProviderStrategy").toString())
+        assertThat(ecs.operations()).as("the strategy it has, and the group's own (empty) definitions, send nothing")
+                .containsExactly("DescribeServices", "DescribeServices", "UpdateService", "DescribeServices",
+                        "UpdateService", "DescribeServices");
+        List<JsonNode> updates = ecs.calls().stream().filter(c -> c.operation().equals("UpdateService"))
+                .map(EcsStub.Call::body).toList();
+        assertThat(updates.get(0).get("capacityProviderStrategy").toString()).as("Fargate Spot not viable: Fargate alone")
                 .isEqualTo("[{\"capacityProvider\":\"FARGATE\",\"weight\":1,\"base\":2}]");
-        assertThat(ecs.only("UpdateService").get("forceNewDeployment").asBoolean()).isTrue();
+        assertThat(updates.get(1).get("capacityProviderStrategy").toString()).as("viable again: the group's own")
+                .isEqualTo("[{\"capacityProvider\":\"FARGATE\",\"weight\":0,\"base\":2},"
+                        + "{\"capacityProvider\":\"FARGATE_SPOT\",\"weight\":1}]");
+        assertThat(updates).allSatisfy(u -> assertThat(u.get("forceNewDeployment").asBoolean()).isTrue());
     }
 
     @Test

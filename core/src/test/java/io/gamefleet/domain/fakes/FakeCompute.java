@@ -140,16 +140,20 @@ public final class FakeCompute implements Compute {
         return found;
     }
 
-    /** Creates it with the group's sizes and types and no instances, or finds the one created before. */
+    /**
+     * Creates it with the group's sizes and types (a container group's: its capacity providers, as
+     * the ECS adapter reads them) and no instances, or finds the one created before.
+     */
     @Override
     public synchronized String createScalingGroup(GameServerGroup group) {
         call(CREATE_SCALING_GROUP, group);
         String name = group.autoScalingGroupName();
         if (!scalingGroups.containsKey(name)) {
             int desired = Math.min(Math.max(group.minSize(), 1), group.maxSize());
-            putScalingGroup(name, new ScalingGroupState(desired, group.minSize(), group.maxSize(),
-                    group.instanceDefinitions(), group.balancingStrategy() == BalancingStrategy.ON_DEMAND_ONLY,
-                    List.of()));
+            List<InstanceDefinition> types = group.isContainerGroup()
+                    ? group.containers().capacityProviders(group.balancingStrategy()) : group.instanceDefinitions();
+            putScalingGroup(name, new ScalingGroupState(desired, group.minSize(), group.maxSize(), types,
+                    group.balancingStrategy() == BalancingStrategy.ON_DEMAND_ONLY, List.of()));
         }
         return arns.get(name);
     }
