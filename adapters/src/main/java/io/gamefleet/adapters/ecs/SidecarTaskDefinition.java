@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.catalog.AgentSidecar;
 import io.gamefleet.catalog.Catalog;
+import io.gamefleet.domain.ContainerCompute;
 import io.gamefleet.domain.GameServerGroup;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,7 +35,7 @@ import software.amazon.awssdk.services.ecs.model.Volume;
  * give a game server's task any permissions it names);
  * <li>the studio's containers are kept as they are, and any without a log configuration logs to
  * the stack's log group;
- * <li>the sidecar {@value AgentSidecar#CONTAINER_NAME} runs the agent image in sidecar mode, is
+ * <li>the sidecar {@value ContainerCompute#AGENT_CONTAINER} runs the agent image in sidecar mode, is
  * essential (a task without its agent cannot register its game server, so it ends and ECS
  * replaces it) and shares the task volume {@value AgentSidecar#VOLUME} with the game server
  * container, where it writes the GSDK configuration file that container's
@@ -62,10 +63,10 @@ final class SidecarTaskDefinition {
             throw new IllegalArgumentException("Task definition " + studio.taskDefinitionArn()
                     + " has no container named " + gameServer);
         }
-        if (studio.containerDefinitions().stream().anyMatch(c -> c.name().equals(AgentSidecar.CONTAINER_NAME))
+        if (studio.containerDefinitions().stream().anyMatch(c -> c.name().equals(ContainerCompute.AGENT_CONTAINER))
                 || studio.volumes().stream().anyMatch(v -> v.name().equals(AgentSidecar.VOLUME))) {
             throw new IllegalArgumentException("Task definition " + studio.taskDefinitionArn() + " has a container named "
-                    + AgentSidecar.CONTAINER_NAME + " or a volume named " + AgentSidecar.VOLUME
+                    + ContainerCompute.AGENT_CONTAINER + " or a volume named " + AgentSidecar.VOLUME
                     + ", which are the Gamefleet agent sidecar's");
         }
         LogConfiguration logs = logs(group.name(), settings);
@@ -107,7 +108,7 @@ final class SidecarTaskDefinition {
         List<MountPoint> mounts = new ArrayList<>(c.mountPoints());
         mounts.add(sharedVolume());
         List<ContainerDependency> dependsOn = new ArrayList<>(c.dependsOn());
-        dependsOn.add(ContainerDependency.builder().containerName(AgentSidecar.CONTAINER_NAME)
+        dependsOn.add(ContainerDependency.builder().containerName(ContainerCompute.AGENT_CONTAINER)
                 .condition(ContainerCondition.HEALTHY).build());
         return c.toBuilder().environment(environment).mountPoints(mounts).dependsOn(dependsOn).build();
     }
@@ -138,7 +139,7 @@ final class SidecarTaskDefinition {
     private static ContainerDefinition sidecar(String group, EcsClusterSettings settings, LogConfiguration logs,
             String gamePorts) {
         return ContainerDefinition.builder()
-                .name(AgentSidecar.CONTAINER_NAME)
+                .name(ContainerCompute.AGENT_CONTAINER)
                 .image(settings.agentImage())
                 .essential(true)
                 .environment(variable(AgentSidecar.MODE_VARIABLE, AgentSidecar.MODE),
