@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * EC2 events about the instances Gamefleet manages (PlayFab's "terminating" notice, FleetIQ's
  * SPOT_TERMINATING): a Spot interruption warning takes the instance's game servers out of
  * claims at once, counts against its type's viability and starts its replacement (see
- * {@link Replacements}); an instance stopping for another reason only leaves claims
+ * {@link Replacements}; a container group's task: ECS starts it); an instance stopping for another reason only leaves claims
  * ({@link #stopping}); a terminated instance is forgotten with its game servers. Events for
  * instances of no group are ignored. Safe to receive twice.
  */
@@ -65,9 +65,12 @@ public final class InstanceEvents {
         }
         instance = markInterrupted(instance);
         servers.setInstanceStatus(onIt, InstanceStatus.SPOT_TERMINATING);
-        // Not while a deletion shrinks the scaling group: a raise would launch what it ends.
+        // Not while a deletion shrinks the scaling group: a raise would launch what it ends. Nor for a
+        // container group: at a Fargate Spot warning ECS's service scheduler starts a replacement itself
+        // (within the service's maximumPercent), and a raise would add a second.
         GameServerInstance interrupted = instance;
         groups.find(instance.gameServerGroupName()).filter(g -> g.status() == GameServerGroupStatus.ACTIVE)
+                .filter(g -> !g.isContainerGroup())
                 .ifPresent(g -> replacements.start(interrupted, g.autoScalingGroupName()));
         return true;
     }

@@ -146,14 +146,14 @@ class ContainerGroupTest {
     }
 
     @Test
-    void aStoppingTaskTakesTheSpotInterruptionPathAndItsEndForgetsIt() {
+    void anInterruptedTaskTakesTheSpotInterruptionPathWithoutARaiseAndItsEndForgetsIt() {
         activeWithAServer();
         InstanceEvents events = new InstanceEvents(fleet.groups, fleet.instances, fleet.servers, fleet.interruptions,
                 compute, fleet.metrics, Fleet.VIABILITY_WINDOW, fleet.clock, fleet.log::add);
 
         assertThat(events.spotInterruptionWarning(TASK, Optional.empty())).isTrue();
         assertThat(fleet.server("gs-1").instanceStatus()).isEqualTo(InstanceStatus.SPOT_TERMINATING);
-        assertThat(tasks.calls(FakeCompute.SET_DESIRED_CAPACITY)).as("its replacement").containsExactly(List.of(SERVICE, 2));
+        assertThat(tasks.calls(FakeCompute.SET_DESIRED_CAPACITY)).as("ECS starts its replacement itself").isEmpty();
 
         tasks.removeInstance(SERVICE, TASK);
         assertThat(events.terminated(TASK)).isTrue();
@@ -192,8 +192,7 @@ class ContainerGroupTest {
                 .containsExactly(List.of(SERVICE, fargate, BalancingStrategy.ON_DEMAND_ONLY));
         assertThat(fleet.log).anyMatch(l -> l.equals("balancer: group " + NAME + " now launches [FARGATE] (ON_DEMAND_ONLY);"
                 + " not viable: [FARGATE_SPOT]"));
-        assertThat(tasks.calls(FakeCompute.SET_DESIRED_CAPACITY)).as("only the interruption's replacement, and back")
-                .containsExactly(List.of(SERVICE, 2), List.of(SERVICE, 1));
+        assertThat(tasks.calls(FakeCompute.SET_DESIRED_CAPACITY)).as("none: ECS replaces the interrupted task").isEmpty();
 
         fleet.clock.advance(Fleet.VIABILITY_WINDOW.plusSeconds(1));
         balancer().runAll();
