@@ -28,10 +28,10 @@ import java.util.stream.Collectors;
  *     PercentUtilizedGameServers is the metric's own ({@link GameServerCounts#percentUtilized}).
  *     A TargetValue of 0 (FleetIQ allows it) wants MaxSize while any server is utilized, and no
  *     change while none is.</li>
- * <li>Counted tasks are those in service and not interrupted, recorded, on which a game server has
- *     registered, or launched at least EstimatedInstanceWarmup ago if the policy has one: a task
+ * <li>Counted tasks are in service, not interrupted and recorded, and either hold a registered game
+ *     server or were launched at least EstimatedInstanceWarmup ago (if the policy has one): a task
  *     still starting has no server in the metric, so counting it would ask for more tasks again
- *     for the same load (FleetIQ's warm-up: the time a new instance takes to register its game
+ *     for the same load (FleetIQ's warm-up is the time a new instance takes to register its game
  *     servers).</li>
  * <li>Scale-out is at once: desired count raised to the wanted tasks.</li>
  * <li>Scale-in lowers it by ending idle tasks (in service, ACTIVE, no game), newest first, as

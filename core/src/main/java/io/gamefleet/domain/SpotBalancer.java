@@ -370,8 +370,11 @@ public final class SpotBalancer {
     }
 
     /**
-     * Ends an idle instance for the standby buffer, desired capacity with it, if its servers read at
-     * the start are still unclaimed (taken out of claims at once); false when a claim came meanwhile.
+     * Ends an idle instance for the standby buffer or a container group's target tracking, desired
+     * capacity with it, if its servers read at the start are still unclaimed (taken out of claims at
+     * once); false when a claim came meanwhile. It is forgotten before it is ended: ECS sends a
+     * task's state change as soon as it is asked to stop, which, finding the task still recorded,
+     * would be taken for a Spot interruption. Should the end fail, the next run records it again.
      */
     private boolean endIdle(GameServerGroup group, String instanceId, Map<String, List<GameServer>> byInstance,
             Map<String, GameServerInstance> recorded, List<GameServer> all) {
@@ -380,11 +383,11 @@ public final class SpotBalancer {
                     + " got a claim or a game during this run; it stays for now");
             return false;
         }
-        compute.terminateInstance(group.autoScalingGroupName(), instanceId, true);
         GameServerInstance ended = recorded.remove(instanceId);
         if (ended != null) {
             forget(ended, all);
         }
+        compute.terminateInstance(group.autoScalingGroupName(), instanceId, true);
         return true;
     }
 

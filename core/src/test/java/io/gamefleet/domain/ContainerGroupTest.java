@@ -68,6 +68,10 @@ class ContainerGroupTest {
     }
 
     private SpotBalancer balancer() {
+        return balancer(compute);
+    }
+
+    private SpotBalancer balancer(Compute compute) {
         return new SpotBalancer(fleet.groups, fleet.servers, fleet.instances, fleet.interruptions, compute, fleet.metrics,
                 Fleet.SETTINGS, Fleet.VIABILITY_WINDOW, Fleet.VIABILITY_THRESHOLD, Fleet.BALANCER_PERIOD, fleet.clock,
                 fleet.log::add, fleet.notices(fleet.instances), fleet.standby, fleet.summaries);
@@ -271,6 +275,35 @@ class ContainerGroupTest {
         assertThat(tasks.calls(FakeCompute.TERMINATE_INSTANCE)).containsExactly(
                 List.of(SERVICE, "i-0000000000000000c", true), List.of(SERVICE, "i-0000000000000000b", true));
         assertThat(desiredCount()).isEqualTo(1);
+    }
+
+    /**
+     * ECS sends a task's "ECS Task State Change" as soon as it is asked to stop (the local profile's
+     * simulation delivers it within the StopTask): a task tracking ends must be forgotten by then,
+     * or its end would be taken for a Spot interruption, recorded and replaced.
+     */
+    @Test
+    void aTaskTrackingEndsIsForgottenBeforeItIsStoppedSoItsStopEventIsNoInterruption() {
+        active(draft().autoScalingPolicy(new AutoScalingPolicy(null, 50)));
+        register("gs-1", TASK);
+        tasks.setDesiredCapacity(SERVICE, 2);
+        fleet.clock.advance(Duration.ofSeconds(10));
+        taskStarted("i-0000000000000000b", Optional.of("gs-2"));
+        InstanceEvents events = new InstanceEvents(fleet.groups, fleet.instances, fleet.servers, fleet.interruptions,
+                compute, fleet.metrics, Fleet.VIABILITY_WINDOW, fleet.clock, fleet.log::add);
+        Compute sendingStopEvents = Fleet.around(Compute.class, compute, (method, args, proceed) -> {
+            if (method.equals(FakeCompute.TERMINATE_INSTANCE)) {
+                events.spotInterruptionWarning((String) args[1], Optional.empty());
+            }
+            return proceed.call();
+        });
+
+        balancer(sendingStopEvents).runAll();
+
+        assertThat(tasks.calls(FakeCompute.TERMINATE_INSTANCE)).containsExactly(List.of(SERVICE, "i-0000000000000000b", true));
+        assertThat(fleet.interruptions.since(NAME, T0)).isEmpty();
+        assertThat(fleet.metrics.interruptions()).isEmpty();
+        assertThat(desiredCount()).as("no replacement").isEqualTo(1);
     }
 
     @Test
