@@ -101,6 +101,20 @@ class ContainerGroupTest {
         server.ifPresent(id -> register(id, task));
     }
 
+    /**
+     * ACTIVE with target tracking at 50%: {@link #TASK} and {@code count - 1} more tasks (i-…b, i-…c),
+     * started 10 s apart, each with one AVAILABLE server (gs-1, gs-2, …), the desired count theirs.
+     */
+    private void trackedWithIdleTasks(int count) {
+        active(draft().autoScalingPolicy(new AutoScalingPolicy(null, 50)));
+        register("gs-1", TASK);
+        tasks.setDesiredCapacity(SERVICE, count);
+        for (int i = 2; i <= count; i++) {
+            fleet.clock.advance(Duration.ofSeconds(10));
+            taskStarted("i-0000000000000000" + (char) ('a' + i - 1), Optional.of("gs-" + i));
+        }
+    }
+
     private void register(String gameServerId, String task) {
         gameServers().register(new GameServerService.Registration(NAME, gameServerId, task, Optional.of("10.0.0.1:7777"),
                 Optional.empty()), Caller.UNBOUND);
@@ -210,13 +224,7 @@ class ContainerGroupTest {
 
     @Test
     void aTaskWithAGameIsProtectedBeforeTargetTrackingEndsAnother() {
-        active(draft().autoScalingPolicy(new AutoScalingPolicy(null, 50)));
-        register("gs-1", TASK);
-        tasks.setDesiredCapacity(SERVICE, 3);
-        fleet.clock.advance(Duration.ofSeconds(10));
-        taskStarted("i-0000000000000000b", Optional.of("gs-2"));
-        fleet.clock.advance(Duration.ofSeconds(10));
-        taskStarted("i-0000000000000000c", Optional.of("gs-3"));
+        trackedWithIdleTasks(3);
         int before = tasks.calls().size();
 
         heartbeat(Optional.of(UtilizationStatus.UTILIZED));
@@ -254,15 +262,10 @@ class ContainerGroupTest {
 
     @Test
     void whileItsStandbyBufferIsOnTargetTrackingEndsNoTaskAndOnceItIsOffItDoes() {
-        active(draft().autoScalingPolicy(new AutoScalingPolicy(null, 50)));
+        trackedWithIdleTasks(3);
         StandbyService standby = new StandbyService(fleet.groups, fleet.standby, Fleet.SETTINGS, fleet.clock);
-        register("gs-1", TASK);
         standby.put(NAME, new StandbyPolicy(StandbyPolicy.Buffer.count(3), List.of(), StandbyPolicy.DEFAULT_RAMP_DOWN,
                 List.of(), StandbyPolicy.DEFAULT_SCALE_IN_COOLDOWN));
-        fleet.clock.advance(Duration.ofSeconds(10));
-        taskStarted("i-0000000000000000b", Optional.of("gs-2"));
-        fleet.clock.advance(Duration.ofSeconds(10));
-        taskStarted("i-0000000000000000c", Optional.of("gs-3"));
 
         balancer().runAll();
         // The buffer of 3 StandingBy servers needs the three tasks; tracking alone (0%) would want one.
@@ -284,11 +287,7 @@ class ContainerGroupTest {
      */
     @Test
     void aTaskTrackingEndsIsForgottenBeforeItIsStoppedSoItsStopEventIsNoInterruption() {
-        active(draft().autoScalingPolicy(new AutoScalingPolicy(null, 50)));
-        register("gs-1", TASK);
-        tasks.setDesiredCapacity(SERVICE, 2);
-        fleet.clock.advance(Duration.ofSeconds(10));
-        taskStarted("i-0000000000000000b", Optional.of("gs-2"));
+        trackedWithIdleTasks(2);
         InstanceEvents events = new InstanceEvents(fleet.groups, fleet.instances, fleet.servers, fleet.interruptions,
                 compute, fleet.metrics, Fleet.VIABILITY_WINDOW, fleet.clock, fleet.log::add);
         Compute sendingStopEvents = Fleet.around(Compute.class, compute, (method, args, proceed) -> {
