@@ -15,6 +15,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -27,6 +28,7 @@ import java.util.stream.Collectors;
  * calls per instance that changes (see {@link BalancePlan} for the rules, Spot balancing and
  * lifetimes). Game servers are written only when their instance changes status or when they are
  * swept. Each retiring instance's agent is told so at every run ({@link InstanceNotices#retiring}).
+ * A container group's AutoScalingPolicy is applied by the run itself ({@link ContainerTargetTracking}).
  */
 public final class SpotBalancer {
     private final GroupRepository groups;
@@ -255,6 +257,8 @@ public final class SpotBalancer {
         }
 
         terminated.addAll(standby.run(group, all, recorded, now, id -> endIdle(group, id, byInstance, recorded, all)));
+        // After the protection above: a task that holds a game is protected before any count goes down.
+        terminated.addAll(trackTarget(group, all, recorded, byInstance, now));
 
         tellRetiring(recorded.values(), now);
         GameServerCounts counts = count(all, recorded, now);
@@ -263,6 +267,38 @@ public final class SpotBalancer {
         metrics.processes(name, processes);
         summaries.save(name, summary(all, recorded, counts, processes, now));
         return new GroupReport(name, swept, plan.nonViableTypes(), drained, retired, terminated, desired, counts);
+    }
+
+    /**
+     * A container group's target tracking, which the balancer does itself ({@link ContainerTargetTracking}),
+     * on its service as it is after the run's other changes: desired count raised, or idle tasks
+     * ended. The tasks it ended.
+     */
+    private List<String> trackTarget(GameServerGroup group, List<GameServer> all, Map<String, GameServerInstance> recorded,
+            Map<String, List<GameServer>> byInstance, Instant now) {
+        AutoScalingPolicy policy = group.autoScalingPolicy();
+        if (!group.isContainerGroup() || policy == null) {
+            return List.of();
+        }
+        Optional<ScalingGroupState> service = compute.describeScalingGroup(group.autoScalingGroupName());
+        if (service.isEmpty()) {
+            return List.of();
+        }
+        GameServerCounts counts = count(all, recorded, now);
+        ContainerTargetTracking tracking = ContainerTargetTracking.decide(policy, ContainerTargetTracking.view(policy,
+                service.get(), recorded, all, counts, standby.holdsTrackingScaleInOff(group), now));
+        String why = String.format(Locale.ROOT, "%.1f%% of its game servers utilized, target %s%%: %d tasks",
+                counts.percentUtilized(), policy.targetValue(), tracking.wanted());
+        tracking.raiseTo().ifPresent(d -> {
+            compute.setDesiredCapacity(group.autoScalingGroupName(), d);
+            log.accept("balancer: group " + group.name() + " raised to " + d + " tasks by target tracking (" + why + ")");
+        });
+        List<String> ended = tracking.scaleIn().stream().filter(id -> endIdle(group, id, byInstance, recorded, all))
+                .toList();
+        if (!ended.isEmpty()) {
+            log.accept("balancer: group " + group.name() + " ended idle tasks " + ended + " by target tracking (" + why + ")");
+        }
+        return ended;
     }
 
     /**
@@ -339,8 +375,11 @@ public final class SpotBalancer {
     }
 
     /**
-     * Ends an idle instance for the standby buffer, desired capacity with it, if its servers read at
-     * the start are still unclaimed (taken out of claims at once); false when a claim came meanwhile.
+     * Ends an idle instance for the standby buffer or a container group's target tracking, desired
+     * capacity with it, if its servers read at the start are still unclaimed (taken out of claims at
+     * once); false when a claim came meanwhile. It is forgotten before it is ended: ECS sends a
+     * task's state change as soon as it is asked to stop, which, finding the task still recorded,
+     * would be taken for a Spot interruption. Should the end fail, the next run records it again.
      */
     private boolean endIdle(GameServerGroup group, String instanceId, Map<String, List<GameServer>> byInstance,
             Map<String, GameServerInstance> recorded, List<GameServer> all) {
@@ -349,11 +388,11 @@ public final class SpotBalancer {
                     + " got a claim or a game during this run; it stays for now");
             return false;
         }
-        compute.terminateInstance(group.autoScalingGroupName(), instanceId, true);
         GameServerInstance ended = recorded.remove(instanceId);
         if (ended != null) {
             forget(ended, all);
         }
+        compute.terminateInstance(group.autoScalingGroupName(), instanceId, true);
         return true;
     }
 

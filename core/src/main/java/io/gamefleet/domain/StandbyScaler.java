@@ -54,7 +54,7 @@ public final class StandbyScaler {
         }
         Standby s = found.get();
         boolean active = s.policy().active();
-        boolean trackingOff = active && group.autoScalingPolicy() != null;
+        boolean trackingOff = holdsTrackingScaleInOff(group, s);
         if (group.autoScalingPolicy() != null && trackingOff != s.state().targetTrackingScaleInOff()) {
             compute.setTargetTrackingScaleIn(group, !trackingOff);
             log.accept("balancer: group " + group.name() + "'s target tracking " + (trackingOff
@@ -99,6 +99,19 @@ public final class StandbyScaler {
         plan.flatMap(p -> p.next().lastEvaluation())
                 .ifPresent(e -> standby.saveEvaluation(group.name(), found.get().revision(), e));
         return plan.flatMap(StandbyPlan::raiseTo);
+    }
+
+    /**
+     * Whether the group's standby buffer holds its target tracking's scale-in off (on, and the group
+     * has an {@code AutoScalingPolicy}): what a container group's tracking, which the balancer does
+     * ({@link ContainerTargetTracking}), asks before it scales in.
+     */
+    public boolean holdsTrackingScaleInOff(GameServerGroup group) {
+        return policyOf(group).filter(s -> holdsTrackingScaleInOff(group, s)).isPresent();
+    }
+
+    private static boolean holdsTrackingScaleInOff(GameServerGroup group, Standby s) {
+        return s.policy().active() && group.autoScalingPolicy() != null;
     }
 
     /** The group's own policy: one put for an earlier group of its name is not its. */

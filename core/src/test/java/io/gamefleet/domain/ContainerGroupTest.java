@@ -47,7 +47,11 @@ class ContainerGroupTest {
 
     /** Created, activated with one running task (recorded), ACTIVE. */
     private GameServerGroup active() {
-        create(draft());
+        return active(draft());
+    }
+
+    private GameServerGroup active(GameServerGroup.Builder draft) {
+        create(draft);
         steps.startActivation(NAME);
         String arn = steps.createScalingGroup(NAME);
         tasks.addInstance(SERVICE, new ComputeInstance(TASK, "FARGATE_SPOT", "us-east-1a", true, false));
@@ -64,6 +68,10 @@ class ContainerGroupTest {
     }
 
     private SpotBalancer balancer() {
+        return balancer(compute);
+    }
+
+    private SpotBalancer balancer(Compute compute) {
         return new SpotBalancer(fleet.groups, fleet.servers, fleet.instances, fleet.interruptions, compute, fleet.metrics,
                 Fleet.SETTINGS, Fleet.VIABILITY_WINDOW, Fleet.VIABILITY_THRESHOLD, Fleet.BALANCER_PERIOD, fleet.clock,
                 fleet.log::add, fleet.notices(fleet.instances), fleet.standby, fleet.summaries);
@@ -76,7 +84,44 @@ class ContainerGroupTest {
     }
 
     private void heartbeat(Optional<UtilizationStatus> status) {
-        gameServers().update(new GameServerService.Update(NAME, "gs-1", Optional.empty(), status, true), Caller.UNBOUND);
+        heartbeat("gs-1", status);
+    }
+
+    private void heartbeat(String gameServerId, Optional<UtilizationStatus> status) {
+        gameServers().update(new GameServerService.Update(NAME, gameServerId, Optional.empty(), status, true),
+                Caller.UNBOUND);
+    }
+
+    /** A task the service started, running since now and recorded (as a balancer run records it), with one AVAILABLE server if {@code server}. */
+    private void taskStarted(String task, Optional<String> server) {
+        ComputeInstance started = new ComputeInstance(task, "FARGATE_SPOT", "us-east-1a", true, false);
+        tasks.addInstance(SERVICE, started, fleet.clock.instant());
+        fleet.instances.addIfAbsent(GameServerInstance.active(NAME, started,
+                new Compute.LaunchedInstance(fleet.clock.instant(), FakeCompute.ADDRESSES)));
+        server.ifPresent(id -> register(id, task));
+    }
+
+    /**
+     * ACTIVE with target tracking at 50%: {@link #TASK} and {@code count - 1} more tasks (i-…b, i-…c),
+     * started 10 s apart, each with one AVAILABLE server (gs-1, gs-2, …), the desired count theirs.
+     */
+    private void trackedWithIdleTasks(int count) {
+        active(draft().autoScalingPolicy(new AutoScalingPolicy(null, 50)));
+        register("gs-1", TASK);
+        tasks.setDesiredCapacity(SERVICE, count);
+        for (int i = 2; i <= count; i++) {
+            fleet.clock.advance(Duration.ofSeconds(10));
+            taskStarted("i-0000000000000000" + (char) ('a' + i - 1), Optional.of("gs-" + i));
+        }
+    }
+
+    private void register(String gameServerId, String task) {
+        gameServers().register(new GameServerService.Registration(NAME, gameServerId, task, Optional.of("10.0.0.1:7777"),
+                Optional.empty()), Caller.UNBOUND);
+    }
+
+    private int desiredCount() {
+        return tasks.scalingGroup(SERVICE).orElseThrow().desiredCapacity();
     }
 
     @Test
@@ -143,6 +188,129 @@ class ContainerGroupTest {
                 .containsExactly(List.of(SERVICE, TASK, true), List.of(SERVICE, TASK, false), List.of(SERVICE, TASK, true));
         assertThat(tasks.calls(FakeCompute.SET_INSTANCE_TYPES)).isEmpty();
         assertThat(fleet.compute.calls()).isEmpty();
+    }
+
+    @Test
+    void targetTrackingRaisesTheDesiredCountAtOnceCountsATaskOnceItsServerRegisteredAndEndsIdleTasksNewestFirst() {
+        active(draft().autoScalingPolicy(new AutoScalingPolicy(null, 50)));
+        register("gs-1", TASK);
+        heartbeat(Optional.of(UtilizationStatus.UTILIZED));
+
+        balancer().runAll();
+        // One task, its one server utilized (100%), target 50%: two tasks.
+        assertThat(tasks.calls(FakeCompute.SET_DESIRED_CAPACITY)).containsExactly(List.of(SERVICE, 2));
+
+        fleet.clock.advance(Duration.ofSeconds(30));
+        heartbeat(Optional.of(UtilizationStatus.UTILIZED));
+        taskStarted("i-0000000000000000b", Optional.empty());
+        balancer().runAll();
+        assertThat(tasks.calls(FakeCompute.SET_DESIRED_CAPACITY)).as("the new task has no server yet: not counted")
+                .containsExactly(List.of(SERVICE, 2));
+
+        register("gs-2", "i-0000000000000000b");
+        balancer().runAll();
+        assertThat(desiredCount()).as("50%: on target").isEqualTo(2);
+
+        gameServers().deregister(NAME, "gs-1", Caller.UNBOUND);
+        balancer().runAll();
+        assertThat(tasks.calls(FakeCompute.TERMINATE_INSTANCE)).as("0%: MinSize, the newer task ended with its decrement")
+                .containsExactly(List.of(SERVICE, "i-0000000000000000b", true));
+        assertThat(desiredCount()).isEqualTo(1);
+        assertThat(fleet.instances.find(NAME, "i-0000000000000000b")).as("forgotten: its stop is no interruption").isEmpty();
+        assertThat(fleet.servers.find("gs-2")).isEmpty();
+        assertThat(fleet.log).anyMatch(l -> l.contains("ended idle tasks [i-0000000000000000b] by target tracking"));
+        assertThat(fleet.compute.calls()).isEmpty();
+    }
+
+    @Test
+    void aTaskWithAGameIsProtectedBeforeTargetTrackingEndsAnother() {
+        trackedWithIdleTasks(3);
+        int before = tasks.calls().size();
+
+        heartbeat(Optional.of(UtilizationStatus.UTILIZED));
+        balancer().runAll();
+
+        // One of three servers utilized (33%), target 50%: two tasks; the newest idle one ends.
+        List<String> changes = tasks.calls().subList(before, tasks.calls().size()).stream().map(FakeCompute.Call::operation)
+                .filter(o -> o.equals(FakeCompute.SET_INSTANCE_PROTECTION) || o.equals(FakeCompute.TERMINATE_INSTANCE))
+                .toList();
+        assertThat(changes).containsExactly(FakeCompute.SET_INSTANCE_PROTECTION, FakeCompute.TERMINATE_INSTANCE);
+        assertThat(tasks.calls(FakeCompute.SET_INSTANCE_PROTECTION)).containsExactly(List.of(SERVICE, TASK, true));
+        assertThat(tasks.calls(FakeCompute.TERMINATE_INSTANCE)).containsExactly(List.of(SERVICE, "i-0000000000000000c", true));
+        assertThat(desiredCount()).isEqualTo(2);
+    }
+
+    @Test
+    void aTaskWithoutAServerCountsOnceItsWarmUpHasPassed() {
+        active(draft().autoScalingPolicy(new AutoScalingPolicy(300, 50)));
+        register("gs-1", TASK);
+        heartbeat(Optional.of(UtilizationStatus.UTILIZED));
+        balancer().runAll();
+        taskStarted("i-0000000000000000b", Optional.empty());
+
+        fleet.clock.advance(Duration.ofSeconds(299));
+        heartbeat(Optional.empty());
+        balancer().runAll();
+        assertThat(tasks.calls(FakeCompute.SET_DESIRED_CAPACITY)).as("warming up: not counted").containsExactly(List.of(SERVICE, 2));
+
+        fleet.clock.advance(Duration.ofSeconds(1));
+        heartbeat(Optional.empty());
+        balancer().runAll();
+        // Two tasks counted, 100% of the one server utilized: four.
+        assertThat(tasks.calls(FakeCompute.SET_DESIRED_CAPACITY)).containsExactly(List.of(SERVICE, 2), List.of(SERVICE, 4));
+    }
+
+    @Test
+    void whileItsStandbyBufferIsOnTargetTrackingEndsNoTaskAndOnceItIsOffItDoes() {
+        trackedWithIdleTasks(3);
+        StandbyService standby = new StandbyService(fleet.groups, fleet.standby, Fleet.SETTINGS, fleet.clock);
+        standby.put(NAME, new StandbyPolicy(StandbyPolicy.Buffer.count(3), List.of(), StandbyPolicy.DEFAULT_RAMP_DOWN,
+                List.of(), StandbyPolicy.DEFAULT_SCALE_IN_COOLDOWN));
+
+        balancer().runAll();
+        // The buffer of 3 StandingBy servers needs the three tasks; tracking alone (0%) would want one.
+        assertThat(desiredCount()).isEqualTo(3);
+        assertThat(tasks.calls(FakeCompute.TERMINATE_INSTANCE)).isEmpty();
+
+        standby.put(NAME, StandbyPolicy.none());
+        List.of("gs-1", "gs-2", "gs-3").forEach(id -> heartbeat(id, Optional.empty()));
+        balancer().runAll();
+        assertThat(tasks.calls(FakeCompute.TERMINATE_INSTANCE)).containsExactly(
+                List.of(SERVICE, "i-0000000000000000c", true), List.of(SERVICE, "i-0000000000000000b", true));
+        assertThat(desiredCount()).isEqualTo(1);
+    }
+
+    /**
+     * ECS sends a task's "ECS Task State Change" as soon as it is asked to stop (the local profile's
+     * simulation delivers it within the StopTask): a task tracking ends must be forgotten by then,
+     * or its end would be taken for a Spot interruption, recorded and replaced.
+     */
+    @Test
+    void aTaskTrackingEndsIsForgottenBeforeItIsStoppedSoItsStopEventIsNoInterruption() {
+        trackedWithIdleTasks(2);
+        InstanceEvents events = new InstanceEvents(fleet.groups, fleet.instances, fleet.servers, fleet.interruptions,
+                compute, fleet.metrics, Fleet.VIABILITY_WINDOW, fleet.clock, fleet.log::add);
+        Compute sendingStopEvents = Fleet.around(Compute.class, compute, (method, args, proceed) -> {
+            if (method.equals(FakeCompute.TERMINATE_INSTANCE)) {
+                events.spotInterruptionWarning((String) args[1], Optional.empty());
+            }
+            return proceed.call();
+        });
+
+        balancer(sendingStopEvents).runAll();
+
+        assertThat(tasks.calls(FakeCompute.TERMINATE_INSTANCE)).containsExactly(List.of(SERVICE, "i-0000000000000000b", true));
+        assertThat(fleet.interruptions.since(NAME, T0)).isEmpty();
+        assertThat(fleet.metrics.interruptions()).isEmpty();
+        assertThat(desiredCount()).as("no replacement").isEqualTo(1);
+    }
+
+    @Test
+    void aContainerGroupWithoutAPolicyIsNotTracked() {
+        activeWithAServer();
+        heartbeat(Optional.of(UtilizationStatus.UTILIZED));
+        balancer().runAll();
+        assertThat(tasks.calls(FakeCompute.SET_DESIRED_CAPACITY)).isEmpty();
     }
 
     @Test

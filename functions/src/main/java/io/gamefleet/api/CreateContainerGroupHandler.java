@@ -26,9 +26,10 @@ import java.util.regex.Pattern;
 
 /**
  * CreateContainerGroup ({@link Routes#CREATE_CONTAINER_GROUP}): a game server group on an ECS
- * service. The members FleetIQ has shapes for (the name, sizes, strategy, policy, subnets, tags)
- * are held to CreateGameServerGroup's; {@code TaskDefinition} (a family, family:revision or ARN),
- * {@code GameServerContainerName}, {@code Capacity} (FARGATE_SPOT, the default, or EC2) and
+ * service. The members FleetIQ has shapes for (the name, sizes, strategy, protection policy,
+ * AutoScalingPolicy, subnets, tags) are held to CreateGameServerGroup's; {@code TaskDefinition}
+ * (a family, family:revision or ARN), {@code GameServerContainerName}, {@code Capacity}
+ * (FARGATE_SPOT, the default, or EC2) and
  * {@code OnDemandBase} (0 to 100,000 tasks, FARGATE_SPOT only) are read here. The task definition
  * is asked of ECS and judged by the domain's rules before anything is stored; the answer is
  * CreateGameServerGroup's.
@@ -37,10 +38,11 @@ public final class CreateContainerGroupHandler extends ExtensionHandler {
     /** What CreateGameServerGroup's members of the same names are, and the shapes they are held to. */
     private static final Map<String, String> FLEETIQ_MEMBERS = Map.of("GameServerGroupName", "GameServerGroupName",
             "MinSize", "WholeNumber", "MaxSize", "PositiveInteger", "BalancingStrategy", "BalancingStrategy",
-            "GameServerProtectionPolicy", "GameServerProtectionPolicy", "VpcSubnets", "VpcSubnets", "Tags", "TagList");
+            "GameServerProtectionPolicy", "GameServerProtectionPolicy", "AutoScalingPolicy", "GameServerGroupAutoScalingPolicy",
+            "VpcSubnets", "VpcSubnets", "Tags", "TagList");
     private static final Set<String> MEMBERS = Set.of("GameServerGroupName", "MinSize", "MaxSize", "TaskDefinition",
             "GameServerContainerName", "Capacity", "OnDemandBase", "BalancingStrategy", "GameServerProtectionPolicy",
-            "VpcSubnets", "Tags");
+            "AutoScalingPolicy", "VpcSubnets", "Tags");
     /** A family (letters, digits, hyphens, underscores), with its revision, or its ARN. */
     private static final Pattern TASK_DEFINITION = Pattern.compile("[A-Za-z0-9_:/.\\-]{1,1600}");
     /** ECS's container names: up to 255 letters, digits, hyphens and underscores. */
@@ -94,6 +96,8 @@ public final class CreateContainerGroupHandler extends ExtensionHandler {
                 .ifPresent(draft::balancingStrategy);
         Optional.ofNullable(body.get("GameServerProtectionPolicy"))
                 .map(v -> GameServerProtectionPolicy.valueOf(v.asText())).ifPresent(draft::protectionPolicy);
+        // The balancer applies it to the group's ECS service (ContainerTargetTracking), stored as an EC2 group's is.
+        Optional.ofNullable(body.get("AutoScalingPolicy")).map(Inputs::autoScalingPolicy).ifPresent(draft::autoScalingPolicy);
         Optional.ofNullable(body.get("VpcSubnets")).map(v -> list(v).stream().map(JsonNode::asText).toList()).ifPresent(draft::vpcSubnets);
         Optional.ofNullable(body.get("Tags")).map(v -> list(v).stream().map(Inputs::tag).toList()).ifPresent(draft::tags);
         return draft.build();

@@ -3,7 +3,6 @@ package io.gamefleet.api;
 import io.gamefleet.catalog.Operation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.gamefleet.domain.AutoScalingPolicy;
 import io.gamefleet.domain.BalancingStrategy;
 import io.gamefleet.domain.GameServerGroup;
 import io.gamefleet.domain.GameServerProtectionPolicy;
@@ -40,9 +39,7 @@ public final class CreateGameServerGroupHandler extends ApiHandler {
                 .ifPresent(draft::protectionPolicy);
         JsonNode policy = in.get("AutoScalingPolicy");
         if (policy != null) {
-            JsonNode warmup = policy.get("EstimatedInstanceWarmup");
-            draft.autoScalingPolicy(new AutoScalingPolicy(warmup == null ? null : warmup.asInt(),
-                    policy.get("TargetTrackingConfiguration").get("TargetValue").asDouble()));
+            draft.autoScalingPolicy(Inputs.autoScalingPolicy(policy));
         }
         return Outputs.wrap("GameServerGroup", Outputs.group(services.groups().create(draft.build())));
     }

@@ -1,6 +1,7 @@
 package io.gamefleet.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gamefleet.domain.AutoScalingPolicy;
 import io.gamefleet.domain.GameServerGroupAction;
 import io.gamefleet.domain.InstanceDefinition;
 import io.gamefleet.domain.InstanceStatus;
@@ -15,6 +16,13 @@ final class Inputs {
     static InstanceDefinition instanceDefinition(JsonNode node) {
         JsonNode weight = node.get("WeightedCapacity");
         return new InstanceDefinition(node.get("InstanceType").asText(), weight == null ? null : weight.asText());
+    }
+
+    /** FleetIQ's GameServerGroupAutoScalingPolicy: CreateGameServerGroup's member, and CreateContainerGroup's. */
+    static AutoScalingPolicy autoScalingPolicy(JsonNode node) {
+        JsonNode warmup = node.get("EstimatedInstanceWarmup");
+        return new AutoScalingPolicy(warmup == null ? null : warmup.asInt(),
+                node.get("TargetTrackingConfiguration").get("TargetValue").asDouble());
     }
 
     static Tag tag(JsonNode node) {

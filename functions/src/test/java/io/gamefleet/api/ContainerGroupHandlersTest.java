@@ -8,6 +8,7 @@ import io.gamefleet.catalog.Operation;
 import io.gamefleet.catalog.Role;
 import io.gamefleet.catalog.Routes;
 import io.gamefleet.catalog.Workflows;
+import io.gamefleet.domain.AutoScalingPolicy;
 import io.gamefleet.domain.Compute.ComputeInstance;
 import io.gamefleet.domain.ContainerCompute;
 import io.gamefleet.domain.ContainerCompute.ContainerCapacity;
@@ -71,6 +72,7 @@ class ContainerGroupHandlersTest {
         JsonNode created = RestEvents.ok(create("""
                 {"GameServerGroupName": "arena", "MinSize": 1, "MaxSize": 8, "TaskDefinition": "game",
                  "OnDemandBase": 2, "BalancingStrategy": "SPOT_ONLY", "GameServerProtectionPolicy": "FULL_PROTECTION",
+                 "AutoScalingPolicy": {"EstimatedInstanceWarmup": 60, "TargetTrackingConfiguration": {"TargetValue": 62.5}},
                  "VpcSubnets": ["subnet-0123456789abcdef0"], "Tags": [{"Key": "team", "Value": "blue"}]}""", ADMIN))
                 .get("GameServerGroup");
 
@@ -85,6 +87,7 @@ class ContainerGroupHandlersTest {
         assertThat(stored.containers()).isEqualTo(new ContainerCompute(FakeTaskDefinitions.arn("game"), "server",
                 ContainerCapacity.FARGATE_SPOT, 2));
         assertThat(stored.autoScalingGroupName()).isEqualTo(test.services.settings().containerServiceName("arena"));
+        assertThat(stored.autoScalingPolicy()).as("the balancer tracks it").isEqualTo(new AutoScalingPolicy(60, 62.5));
         assertThat(stored.vpcSubnets()).containsExactly("subnet-0123456789abcdef0");
         assertThat(stored.tags()).hasSize(1);
         assertThat(test.workflows.started()).singleElement().satisfies(s -> assertThat(s.workflow()).isEqualTo(Workflow.ACTIVATION));
@@ -138,6 +141,7 @@ class ContainerGroupHandlersTest {
                 + " \"TaskDefinition\": \"game\"}", ADMIN));
         assertThat(test.groups.find("arena").orElseThrow().containers()).isEqualTo(new ContainerCompute(
                 FakeTaskDefinitions.arn("game"), "server", ContainerCapacity.FARGATE_SPOT, 0));
+        assertThat(test.groups.find("arena").orElseThrow().autoScalingPolicy()).as("no target tracking").isNull();
         assertThat(test.taskDefinitions.asked()).containsExactly("game");
     }
 
@@ -161,6 +165,11 @@ class ContainerGroupHandlersTest {
         "\"TaskDefinition\": \"game\", \"Tags\": [{\"Key\": \"gamefleet:x\", \"Value\": \"y\"}] | Tags: the key gamefleet:x is reserved",
         "\"TaskDefinition\": \"game\", \"RoleArn\": \"arn:aws:iam::1:role/x\" | RoleArn: is not a member of CreateContainerGroup's input",
         "\"Capacity\": \"EC2\"                                            | TaskDefinition: is required",
+        "\"TaskDefinition\": \"game\", \"AutoScalingPolicy\": {}            | AutoScalingPolicy.TargetTrackingConfiguration: is required",
+        "\"TaskDefinition\": \"game\", \"AutoScalingPolicy\": {\"TargetTrackingConfiguration\": {\"TargetValue\": -1}} | AutoScalingPolicy.TargetTrackingConfiguration.TargetValue: must be at least 0",
+        "\"TaskDefinition\": \"game\", \"AutoScalingPolicy\": {\"TargetTrackingConfiguration\": {\"TargetValue\": \"50\"}} | AutoScalingPolicy.TargetTrackingConfiguration.TargetValue: must be a number",
+        "\"TaskDefinition\": \"game\", \"AutoScalingPolicy\": {\"EstimatedInstanceWarmup\": 0, \"TargetTrackingConfiguration\": {\"TargetValue\": 50}} | AutoScalingPolicy.EstimatedInstanceWarmup: must be at least 1",
+        "\"TaskDefinition\": \"game\", \"AutoScalingPolicy\": {\"TargetTrackingConfiguration\": {\"TargetValue\": 50, \"DisableScaleIn\": true}} | AutoScalingPolicy.TargetTrackingConfiguration.DisableScaleIn: is not a member",
     })
     void aRefusalIsA400NamingTheMemberWithNothingStoredNorStarted(String members, String message) {
         APIGatewayV2HTTPResponse refused = create("{\"GameServerGroupName\": \"arena\", \"MinSize\": 0, \"MaxSize\": 2, "

@@ -321,7 +321,10 @@ public final class EcsServiceCompute implements Compute {
         }
     }
 
-    /** Container groups are scaled by Gamefleet's desired count alone: there is no policy to change. */
+    /**
+     * A container group's target tracking is the balancer's own ({@code ContainerTargetTracking}),
+     * which asks the standby buffer before it scales in: there is no ECS policy to change.
+     */
     @Override
     public void setTargetTrackingScaleIn(GameServerGroup group, boolean scaleIn) {}
 

@@ -116,7 +116,10 @@ public abstract class GroupRepositoryContract {
         assertThat(groups.find(name)).contains(minimal);
     }
 
-    /** A container group keeps its ECS service's compute, and has no template or instance definitions to keep. */
+    /**
+     * A container group keeps its ECS service's compute and its AutoScalingPolicy, and has no
+     * template or instance definitions to keep.
+     */
     @Test
     void aContainerGroupKeepsItsContainersThroughWritesAndAGroupOnEc2HasNone() {
         GameServerGroup containers = group(name, T0).toBuilder().launchTemplate(null).instanceDefinitions(List.of())
@@ -128,6 +131,8 @@ public abstract class GroupRepositoryContract {
         GameServerGroup active = groups.update(containers.toBuilder().status(GameServerGroupStatus.ACTIVE).build());
         assertThat(groups.find(name)).contains(active);
         assertThat(groups.find(name).orElseThrow().isContainerGroup()).isTrue();
+        assertThat(groups.find(name).orElseThrow().autoScalingPolicy()).as("the balancer tracks it")
+                .isEqualTo(new AutoScalingPolicy(60, 75.5));
 
         String onEc2 = name + "-ec2";
         groups.create(group(onEc2, T0));
