@@ -5,6 +5,15 @@ import { el, setText } from "../dom";
 import type { Live } from "../live";
 import { errorBox } from "./errors";
 
+/**
+ * The update's InstanceDefinitions, typed comma-separated; none when the field is empty, so that a
+ * container group (which has none, and refuses them) or a group whose types are kept can be updated.
+ */
+export function instanceDefinitions(text: string): { InstanceDefinitions?: { InstanceType: GameServerGroupInstanceType }[] } {
+  const types = text.split(",").map((t) => t.trim()).filter(Boolean);
+  return types.length === 0 ? {} : { InstanceDefinitions: types.map((t) => ({ InstanceType: t as GameServerGroupInstanceType })) };
+}
+
 export class GroupActions {
   readonly element: HTMLElement;
   private readonly toggle: HTMLButtonElement;
@@ -41,7 +50,7 @@ export class GroupActions {
         GameServerGroupName: name,
         BalancingStrategy: this.strategy.value as "SPOT_PREFERRED",
         GameServerProtectionPolicy: this.protection.value as "NO_PROTECTION",
-        InstanceDefinitions: this.types.value.split(",").map((t) => t.trim()).filter(Boolean).map((t) => ({ InstanceType: t as GameServerGroupInstanceType })),
+        ...instanceDefinitions(this.types.value),
       }));
     });
     this.element = el("div", { class: "actions" }, update, this.toggle, option, remove, this.result);
