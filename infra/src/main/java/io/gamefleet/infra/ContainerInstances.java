@@ -155,6 +155,8 @@ final class ContainerInstances extends Construct {
                 .targetCapacityPercent(100)
                 .build();
         cluster.addAsgCapacityProvider(capacityProvider);
+        // With a default strategy, CDK's cluster adds its capacity provider associations at every
+        // synthesis of the stack: synthesize a stack once (the tests build one per synthesis).
         cluster.addDefaultCapacityProviderStrategy(List.of(CapacityProviderStrategy.builder()
                 .capacityProvider(capacityProvider.getCapacityProviderName()).weight(1).build()));
 

@@ -113,10 +113,10 @@ final class NagRules {
             + "while its game server is claimed); nothing outside the cluster is reachable.";
     static final String CONTAINER_FUNCTION_REASON = "ECS's task definition actions (Describe, Register, "
             + "DeregisterTaskDefinition) accept no resource-level permissions, and ecs:ListTasks is authorized on "
-            + "container instances, which Fargate tasks have none of (held to the stage's cluster by the ecs:cluster "
-            + "condition); the services' '*' is the group name after this stage's prefix in this stage's own cluster, "
-            + "the tasks' '*' a task id in it, the task definitions' the revision of a group's family, tagged on "
-            + "create only.";
+            + "container instances, which Fargate tasks have none of and the EC2 capacity's get only at launch (held to "
+            + "the stage's cluster by the ecs:cluster condition); the services' '*' is the group name after this "
+            + "stage's prefix in this stage's own cluster, the tasks' '*' a task id in it, the task definitions' the "
+            + "revision of a group's family, tagged on create only.";
 
     private NagRules() {}
 
