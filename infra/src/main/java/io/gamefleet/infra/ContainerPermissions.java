@@ -20,7 +20,10 @@ import software.amazon.awscdk.services.iam.PolicyStatement;
  */
 record ContainerPermissions(Stack stack, String clusterArn, String clusterName, String servicePrefix,
         List<String> taskRoleArns) {
-    /** ListTasks is authorized on container instances, which Fargate tasks have none of: '*', held to the cluster. */
+    /**
+     * ListTasks is authorized on container instances, which Fargate tasks have none of and EC2 capacity's
+     * get only at launch: '*', held to the cluster.
+     */
     static final String LIST_TASKS = "ecs:ListTasks";
     /**
      * Task definition actions accept no resource-level permission (IAM requires '*'): the adapter

@@ -71,6 +71,14 @@ public final class DeploymentContext {
     public static final String CONTAINER_SUBNETS = "containerSubnets";
     /** The game servers' ports in the tasks' security group (a port or a range, TCP and UDP). */
     public static final String CONTAINER_GAME_PORTS = "containerGamePorts";
+    /** EC2 capacity for container groups: the instance types of its Auto Scaling group ({@link ContainerInstances}). */
+    public static final String CONTAINER_INSTANCE_TYPES = "containerInstanceTypes";
+    /** The instances kept running with no task to place. */
+    public static final String CONTAINER_INSTANCES_MIN = "containerInstancesMin";
+    /** The most instances ECS's managed scaling may run. */
+    public static final String CONTAINER_INSTANCES_MAX = "containerInstancesMax";
+    /** The first instances launched on-demand, every one above them Spot. */
+    public static final String CONTAINER_INSTANCES_ON_DEMAND_BASE = "containerInstancesOnDemandBase";
 
     private static final java.util.regex.Pattern PROFILE_ARN =
             java.util.regex.Pattern.compile("^arn:aws[a-z-]*:iam::\\d{12}:instance-profile/[\\w+=,.@/-]+$");
@@ -81,6 +89,11 @@ public final class DeploymentContext {
 
     /** The agent's example game port range (docs/agent.md's {@code ports}). */
     static final String DEFAULT_CONTAINER_GAME_PORTS = "7777-7780";
+    /** Nothing runs, and nothing is paid for, while no task needs an instance. */
+    static final int DEFAULT_CONTAINER_INSTANCES_MIN = 0;
+    static final int DEFAULT_CONTAINER_INSTANCES_MAX = 10;
+    /** The first instance on-demand: a small fleet's games are not all on Spot. */
+    static final int DEFAULT_CONTAINER_INSTANCES_ON_DEMAND_BASE = 1;
 
     static final String DEFAULT_REMOVAL_POLICY = "retain";
     static final int DEFAULT_LOG_RETENTION_DAYS = 30;
@@ -351,12 +364,29 @@ public final class DeploymentContext {
     /** The container groups' options where context {@code containers} is true (false by default). */
     Optional<ContainerOptions> containers() {
         if (!bool(CONTAINERS, false)) {
+            if (!string(CONTAINER_INSTANCE_TYPES, "").isEmpty()) {
+                throw new IllegalArgumentException("context " + CONTAINER_INSTANCE_TYPES + " needs " + CONTAINERS
+                        + "=true: the instances are the container groups' capacity");
+            }
             return Optional.empty();
         }
         List<String> subnets = java.util.Arrays.stream(string(CONTAINER_SUBNETS, "").split(",")).map(String::trim)
                 .filter(s -> !s.isEmpty()).toList();
         return Optional.of(new ContainerOptions(string(AGENT_IMAGE, ""), string(CONTAINER_VPC_ID, ""), subnets,
                 ContainerOptions.ports(string(CONTAINER_GAME_PORTS, DEFAULT_CONTAINER_GAME_PORTS))));
+    }
+
+    /** The container groups' EC2 capacity where context {@code containerInstanceTypes} names instance types. */
+    Optional<ContainerInstanceOptions> containerInstances() {
+        List<String> types = java.util.Arrays.stream(string(CONTAINER_INSTANCE_TYPES, "").split(",")).map(String::trim)
+                .filter(t -> !t.isEmpty()).toList();
+        if (types.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ContainerInstanceOptions(types,
+                integer(CONTAINER_INSTANCES_MIN, DEFAULT_CONTAINER_INSTANCES_MIN),
+                integer(CONTAINER_INSTANCES_MAX, DEFAULT_CONTAINER_INSTANCES_MAX),
+                integer(CONTAINER_INSTANCES_ON_DEMAND_BASE, DEFAULT_CONTAINER_INSTANCES_ON_DEMAND_BASE)));
     }
 
     /** The console's built files: context {@code consoleDist}, or the folder the console module's build fills. */

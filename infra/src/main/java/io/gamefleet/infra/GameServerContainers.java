@@ -29,7 +29,8 @@ import software.constructs.Construct;
 
 /**
  * What container groups run on (context {@code containers=true}): the stage's ECS cluster with
- * the FARGATE and FARGATE_SPOT capacity providers and Container Insights, the tasks' two roles, their
+ * the FARGATE and FARGATE_SPOT capacity providers (and with {@code containerInstanceTypes} an EC2 one,
+ * {@link ContainerInstances}) and Container Insights, the tasks' two roles, their
  * log group and security group; the ECS permissions of the functions that manage compute
  * ({@link ContainerPermissions}) and the settings they read; and the rule that hands the cluster's
  * stopped tasks to the function that handles EC2's interruptions.
@@ -66,6 +67,8 @@ final class GameServerContainers extends Construct {
                 .containerInsightsV2(ContainerInsights.ENABLED)
                 .enableFargateCapacityProviders(true)
                 .build();
+        context.containerInstances().ifPresent(instances -> new ContainerInstances(this, "Instances", cluster, vpc,
+                options.subnets(), instances, names));
         logs = Logs.group(this, "TaskLogs", "/" + stack.getStackName() + "/containers", context.logRetention());
 
         // The trust policy ECS documents for an execution role: ECS's agent assumes it, and the

@@ -113,10 +113,10 @@ final class NagRules {
             + "while its game server is claimed); nothing outside the cluster is reachable.";
     static final String CONTAINER_FUNCTION_REASON = "ECS's task definition actions (Describe, Register, "
             + "DeregisterTaskDefinition) accept no resource-level permissions, and ecs:ListTasks is authorized on "
-            + "container instances, which Fargate tasks have none of (held to the stage's cluster by the ecs:cluster "
-            + "condition); the services' '*' is the group name after this stage's prefix in this stage's own cluster, "
-            + "the tasks' '*' a task id in it, the task definitions' the revision of a group's family, tagged on "
-            + "create only.";
+            + "container instances, which Fargate tasks have none of and the EC2 capacity's get only at launch (held to "
+            + "the stage's cluster by the ecs:cluster condition); the services' '*' is the group name after this "
+            + "stage's prefix in this stage's own cluster, the tasks' '*' a task id in it, the task definitions' the "
+            + "revision of a group's family, tagged on create only.";
 
     private NagRules() {}
 
@@ -134,6 +134,34 @@ final class NagRules {
                 EXECUTION_ROLE_REASON, pulls.toArray(String[]::new))));
         NagSuppressions.addResourceSuppressions(defaultPolicy(task), List.of(suppression("AwsSolutions-IAM5",
                 TASK_PROTECTION_REASON, finding(stack, taskArns))));
+    }
+
+    static final String CONTAINER_INSTANCE_ROLE_REASON = "The ECS agent's calls on its own container instance (Poll, "
+            + "StartTelemetrySession, UpdateContainerInstancesState at a Spot interruption notice) name an instance id "
+            + "known only once it registers: '*', held to this stage's cluster by the ecs:cluster condition; "
+            + "ecs:DiscoverPollEndpoint accepts no resource-level permission. The role has no other grant: image pulls "
+            + "and task logs use each task's execution role.";
+
+    /** IAM5 on the container instances' role: its agent's calls on its own instance and its poll endpoint. */
+    static void containerInstanceRole(IRole role) {
+        NagSuppressions.addResourceSuppressions(defaultPolicy(role), List.of(suppression("AwsSolutions-IAM5",
+                CONTAINER_INSTANCE_ROLE_REASON, "Resource::*")));
+    }
+
+    static final String CONTAINER_INSTANCE_NOTIFICATIONS_REASON = "ECS's managed scaling launches and terminates "
+            + "these instances as tasks come and go: a notification per launch and termination would be noise to the "
+            + "alarm topic's operators. Each one is in the group's activity history and CloudTrail, and a launch that "
+            + "fails leaves the tasks PROVISIONING, which the service's events and the group's FleetIQ reads show.";
+    static final String CONTAINER_INSTANCE_VOLUMES_REASON = "AwsSolutions-EC26 reads an Auto Scaling group's "
+            + "LaunchTemplate, which a group with a MixedInstancesPolicy has none of (its launch template is inside the "
+            + "policy), and fails. The one launch template's only block device, the root volume, is encrypted gp3; "
+            + "ContainerInstancesStackTest asserts it.";
+
+    /** AS3 and EC26's validation failure on the container instances' Auto Scaling group. */
+    static void containerInstanceGroup(IConstruct group) {
+        NagSuppressions.addResourceSuppressions(group, List.of(
+                suppression("AwsSolutions-AS3", CONTAINER_INSTANCE_NOTIFICATIONS_REASON),
+                suppression("CdkNagValidationFailure", CONTAINER_INSTANCE_VOLUMES_REASON, "AwsSolutions-EC26")), true);
     }
 
     /** IAM5 on a compute function's ECS statements ({@link ContainerPermissions}). */

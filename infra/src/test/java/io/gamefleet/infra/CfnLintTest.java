@@ -52,6 +52,12 @@ class CfnLintTest {
         lint(ContainerGroupsStackTest.withContainers(), List.of("us-east-1", "ap-southeast-7"));
     }
 
+    /** Their EC2 capacity adds Auto Scaling, a launch template and an ECS capacity provider: two regions suffice. */
+    @Test
+    void theTemplateWithContainerInstancesIsValid() throws Exception {
+        lint(ContainerInstancesStackTest.withContainerInstances(), List.of("us-east-1", "ap-southeast-7"));
+    }
+
     private static void lint(Map<String, Object> context, List<String> regions) throws Exception {
         assumeTrue(cfnLintAvailable(), "cfn-lint is not installed (pip install cfn-lint): the template is not linted");
         Path template = temp.resolve("Gamefleet-prod-" + context.hashCode() + ".template.json");

@@ -188,11 +188,20 @@ class DeploymentContextStackTest extends SynthesizedStack {
                 Integer.toString(DeploymentContext.DEFAULT_AGENT_LOG_RETENTION_DAYS));
         keys.put(DeploymentContext.CRASH_LOOP_CRASHES, Integer.toString(DeploymentContext.DEFAULT_CRASH_LOOP_CRASHES));
         keys.put(DeploymentContext.CRASH_LOOP_MINUTES, Integer.toString(DeploymentContext.DEFAULT_CRASH_LOOP_MINUTES));
+        keys.put(DeploymentContext.CONTAINERS, "false");
+        keys.put(DeploymentContext.CONTAINER_GAME_PORTS, DeploymentContext.DEFAULT_CONTAINER_GAME_PORTS);
+        keys.put(DeploymentContext.CONTAINER_INSTANCE_TYPES, "none");
+        keys.put(DeploymentContext.CONTAINER_INSTANCES_MIN, Integer.toString(DeploymentContext.DEFAULT_CONTAINER_INSTANCES_MIN));
+        keys.put(DeploymentContext.CONTAINER_INSTANCES_MAX, Integer.toString(DeploymentContext.DEFAULT_CONTAINER_INSTANCES_MAX));
+        keys.put(DeploymentContext.CONTAINER_INSTANCES_ON_DEMAND_BASE,
+                Integer.toString(DeploymentContext.DEFAULT_CONTAINER_INSTANCES_ON_DEMAND_BASE));
         for (Map.Entry<String, String> key : keys.entrySet()) {
             assertThat(deploying).as(key.getKey()).containsPattern(
                     "\\| `" + Pattern.quote(key.getKey()) + "` \\| " + Pattern.quote(key.getValue()) + " \\|");
         }
         assertThat(deploying).contains("`" + DeploymentContext.ALARM_EMAIL + "`", "`" + DeploymentContext.LAMBDA_JAR + "`",
-                "`" + DeploymentContext.AGENT_JAR + "`", "`" + DeploymentContext.PEER_REGIONS + "`");
+                "`" + DeploymentContext.AGENT_JAR + "`", "`" + DeploymentContext.PEER_REGIONS + "`",
+                "`" + DeploymentContext.AGENT_IMAGE + "`", "`" + DeploymentContext.CONTAINER_VPC_ID + "`",
+                "`" + DeploymentContext.CONTAINER_SUBNETS + "`");
     }
 }

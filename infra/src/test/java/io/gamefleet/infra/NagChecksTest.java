@@ -24,7 +24,8 @@ import software.amazon.awscdk.cxapi.SynthesisMessage;
 /**
  * The app's cdk-nag AwsSolutions checks: no unsuppressed error, and no warning either, with the
  * default context, with peer regions (whose AssumeRole statements name their roles, no wildcard) and
- * with the console (console=true) and with container groups (containers=true).
+ * with the console (console=true) and with container groups (containers=true), on EC2 capacity too
+ * (containerInstanceTypes).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NagChecksTest {
@@ -37,6 +38,8 @@ class NagChecksTest {
     private Map<String, Object> consoleResources;
     private Annotations containerAnnotations;
     private Map<String, Object> containerResources;
+    private Annotations instanceAnnotations;
+    private Map<String, Object> instanceResources;
     private Map<String, Object> resources;
 
     @BeforeAll
@@ -51,6 +54,11 @@ class NagChecksTest {
         GamefleetStack containers = checked(ContainerGroupsStackTest.withContainers());
         containerAnnotations = Annotations.fromStack(containers);
         containerResources = cast(Template.fromStack(containers).toJSON().get("Resources"));
+        // Two syntheses: a second one of the same stack makes CDK's cluster add its capacity provider
+        // associations again once it has a default strategy ("already a Construct with name").
+        instanceAnnotations = Annotations.fromStack(checked(ContainerInstancesStackTest.withContainerInstances()));
+        instanceResources = cast(Template.fromStack(checked(ContainerInstancesStackTest.withContainerInstances()))
+                .toJSON().get("Resources"));
     }
 
     private static GamefleetStack checked(Map<String, Object> context) {
@@ -61,7 +69,8 @@ class NagChecksTest {
 
     @Test
     void noUnsuppressedErrors() {
-        for (Annotations checked : List.of(annotations, peeredAnnotations, consoleAnnotations, containerAnnotations)) {
+        for (Annotations checked : List.of(annotations, peeredAnnotations, consoleAnnotations, containerAnnotations,
+                instanceAnnotations)) {
             List<SynthesisMessage> errors = checked.findError("*", Match.stringLikeRegexp("AwsSolutions-.*"));
             assertThat(errors.stream().map(NagChecksTest::describe).toList()).isEmpty();
         }
@@ -69,7 +78,8 @@ class NagChecksTest {
 
     @Test
     void noUnsuppressedWarnings() {
-        for (Annotations checked : List.of(annotations, peeredAnnotations, consoleAnnotations, containerAnnotations)) {
+        for (Annotations checked : List.of(annotations, peeredAnnotations, consoleAnnotations, containerAnnotations,
+                instanceAnnotations)) {
             List<SynthesisMessage> warnings = checked.findWarning("*", Match.stringLikeRegexp("AwsSolutions-.*"));
             assertThat(warnings.stream().map(NagChecksTest::describe).toList()).isEmpty();
         }
@@ -89,6 +99,10 @@ class NagChecksTest {
         // The containers' (NagRules): EC23 the game ports open to players, IAM5 ECS's and ECR's wildcards.
         assertThat(suppressedRules(containerResources)).containsExactlyInAnyOrder("AwsSolutions-L1", "AwsSolutions-IAM5",
                 "AwsSolutions-SMG4", "AwsSolutions-SQS3", "AwsSolutions-S1", "AwsSolutions-APIG4", "AwsSolutions-EC23");
+        // Their EC2 capacity's (NagRules): AS3 no notification per instance, EC26's failure on a mixed instances policy.
+        assertThat(suppressedRules(instanceResources)).containsExactlyInAnyOrder("AwsSolutions-L1", "AwsSolutions-IAM5",
+                "AwsSolutions-SMG4", "AwsSolutions-SQS3", "AwsSolutions-S1", "AwsSolutions-APIG4", "AwsSolutions-EC23",
+                "AwsSolutions-AS3", "CdkNagValidationFailure");
     }
 
     private static Set<String> suppressedRules(Map<String, Object> resources) {
