@@ -40,16 +40,15 @@ record ContainerPermissions(Stack stack, String clusterArn, String clusterName, 
             // An existing ACTIVE service of the name is found, not created again.
             Scaling.CREATE, List.of("ecs:CreateService", "ecs:DescribeServices"),
             Scaling.DELETE, List.of("ecs:UpdateService", "ecs:DeleteService"),
-            Scaling.BALANCE, List.of("ecs:UpdateService"),
-            Scaling.REPLACE, List.of("ecs:UpdateService"));
+            // No REPLACE: at a Fargate Spot warning ECS starts the replacement task itself.
+            Scaling.BALANCE, List.of("ecs:UpdateService"));
     /** Calls on the cluster's tasks, per capability. */
     static final Map<Scaling, List<String>> TASK_ACTIONS = Map.of(
             Scaling.DESCRIBE, List.of("ecs:DescribeTasks", "ecs:GetTaskProtection"),
             Scaling.DESCRIBE_INSTANCES, List.of("ecs:DescribeTasks"),
             // A SAFE_DELETE lifts a task's protection once no game is left, as for an instance.
             Scaling.DELETE, List.of("ecs:UpdateTaskProtection"),
-            Scaling.BALANCE, List.of("ecs:UpdateTaskProtection", "ecs:StopTask"),
-            Scaling.REPLACE, List.of("ecs:StopTask"));
+            Scaling.BALANCE, List.of("ecs:UpdateTaskProtection", "ecs:StopTask"));
 
     /** Whether a function with these capabilities calls ECS at all. */
     static boolean callsEcs(Set<Scaling> scaling) {

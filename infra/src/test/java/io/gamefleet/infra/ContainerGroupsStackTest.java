@@ -233,6 +233,9 @@ class ContainerGroupsStackTest extends SynthesizedStack {
         }
         assertThat(statementsOf(Workflows.START_ACTIVATION.functionName()).stream().flatMap(s -> actions(s).stream()))
                 .noneMatch(a -> a.startsWith("ecs:"));
+        assertThat(statementsOf(Triggers.INSTANCE_EVENTS.functionName()).stream().flatMap(s -> actions(s).stream()))
+                .as("it reads: ECS replaces an interrupted task itself").noneMatch(a -> a.startsWith("ecs:")
+                        && !a.startsWith("ecs:Describe") && !a.startsWith("ecs:List") && !a.startsWith("ecs:Get"));
     }
 
     @Test
