@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.adapters.dynamodb.TableSetup;
 import io.gamefleet.adapters.ecs.EcsServiceCompute;
-import io.gamefleet.catalog.AgentSidecar;
 import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Lifetimes;
@@ -305,7 +304,7 @@ public final class LocalProfile implements AutoCloseable {
         // Its tasks' processes are ended with the profile, before what they call.
         ecs = closing(new SimulatedEcs(o.clock(), o.instanceLaunch(), o.region(), ACCOUNT_ID,
                 Set.of(DEFAULT_CLUSTER, CONTAINER_CLUSTER), new ProcessTaskLauncher(this.logs.resolve("tasks"),
-                        taskKeys(), AgentSidecar.CONTAINER_NAME, Map.of(AGENT_IMAGE, agentStandIn())), endpoint()));
+                        taskKeys(), Map.of(AGENT_IMAGE, agentStandIn())), endpoint()));
         Map<String, String> environment = environment(o, dynamoDb);
         // Container groups' services, as a stack deployed with containers=true names them, in the simulated ECS.
         environment.put("AWS_ENDPOINT_URL_ECS", endpoint().toString());
@@ -486,14 +485,17 @@ public final class LocalProfile implements AutoCloseable {
     /**
      * What runs here for a task's agent sidecar container (its image is not run): the agent jar in
      * a JVM of its own, with the agent image's one file, which the task's environment makes a
-     * sidecar's of its group ({@code docs/agent.md}); its folders are its container's own.
+     * sidecar's of its group ({@code docs/agent.md}); its folders are its container's own. Its GSDK
+     * endpoint takes a free port: in ECS each task has loopback of its own, here every task shares
+     * this machine's, so a fixed port would keep all but one task's agent from listening.
      */
     private List<String> agentStandIn() {
         ObjectNode config = new ObjectMapper().createObjectNode()
                 .put("region", options.region())
                 .put("apiEndpoint", endpoint().toString())
                 .put("pushEndpoint", edge.pushEndpoint().toString())
-                .put("workDirectory", "work");
+                .put("workDirectory", "work")
+                .put("gsdkPort", 0);
         config.putObject("ports").putObject("game").put("from", SIDECAR_GAME_PORT).put("to", SIDECAR_GAME_PORT);
         Path file = logs.resolve("agent-sidecar.json");
         try {

@@ -21,10 +21,10 @@ import java.util.Optional;
  *
  * <p>A task's volumes are folders of its own: a mount point's container path, where a variable's
  * value starts with it, is replaced by its volume's folder (so {@code /gamefleet/gsdk.json} names a
- * file the task's containers share). The container named {@code keysContainer} (the agent sidecar)
- * gets the task's own keys in {@code AWS_ACCESS_KEY_ID} and {@code AWS_SECRET_ACCESS_KEY}: a
- * GAME_SERVER principal bound to the task's FleetIQ instance id, as a simulated instance's agent gets
- * its instance profile's, admitted by the edge until the task is killed. No other container gets keys.
+ * file the task's containers share). Every container of the task gets the task's own keys in
+ * {@code AWS_ACCESS_KEY_ID} and {@code AWS_SECRET_ACCESS_KEY}, as ECS gives the task role to every
+ * container of a task (the game server's too, not only the agent sidecar's): a GAME_SERVER principal
+ * bound to the task's FleetIQ instance id, admitted by the edge until the task is killed.
  *
  * <p>The task's process groups are tethered to this JVM: a shell holding a pipe from it kills them
  * when the pipe closes, so they end with the profile even when it is killed with SIGKILL.
@@ -32,15 +32,12 @@ import java.util.Optional;
 public final class ProcessTaskLauncher implements TaskLauncher {
     private final Path folder;
     private final TaskKeys taskKeys;
-    private final String keysContainer;
     private final Map<String, List<String>> standIns;
 
     /** {@code standIns}: by image, what runs locally for a container of it that has no command. */
-    public ProcessTaskLauncher(Path folder, TaskKeys taskKeys, String keysContainer,
-            Map<String, List<String>> standIns) {
+    public ProcessTaskLauncher(Path folder, TaskKeys taskKeys, Map<String, List<String>> standIns) {
         this.folder = folder;
         this.taskKeys = taskKeys;
-        this.keysContainer = keysContainer;
         this.standIns = Map.copyOf(standIns);
     }
 
@@ -87,10 +84,8 @@ public final class ProcessTaskLauncher implements TaskLauncher {
         for (Map.Entry<String, String> variable : c.environment().entrySet()) {
             environment.put(variable.getKey(), local(task, c.mountPoints(), variable.getValue()));
         }
-        if (c.name().equals(keysContainer)) {
-            environment.put("AWS_ACCESS_KEY_ID", keys.accessKeyId());
-            environment.put("AWS_SECRET_ACCESS_KEY", keys.secretAccessKey());
-        }
+        environment.put("AWS_ACCESS_KEY_ID", keys.accessKeyId());
+        environment.put("AWS_SECRET_ACCESS_KEY", keys.secretAccessKey());
         List<String> line = new ArrayList<>();
         line.add("setsid");
         line.addAll(command);
