@@ -31,7 +31,8 @@ import software.amazon.awssdk.services.ecs.model.ProtectedTask;
  * the test signs with the keys it finds there, as that container would. They are the GAME_SERVER
  * role bound to that task's instance id: its own server's update goes through; another task's
  * server is neither updated nor deregistered, no server is claimed, and ECS refuses every call
- * (protecting another task or its own, stopping another), nothing changed.
+ * (protecting another task or its own, stopping another), nothing changed. (The two tasks, both on
+ * 127.0.0.1, are told game ports of their own.)
  */
 class GameServerContainerKeysTest {
     @RegisterExtension
@@ -68,6 +69,8 @@ class GameServerContainerKeysTest {
                     .collect(Collectors.toMap(s -> s.path("InstanceId").asText(), s -> s, (a, b) -> a));
             return servers.size() == 2 ? servers : null;
         });
+        assertThat(byInstance.values().stream().map(s -> s.path("ConnectionInfo").asText()).distinct())
+                .as("both tasks on 127.0.0.1, each told a game port of its own").hasSize(2);
         List<String> instances = List.copyOf(byInstance.keySet());
         String own = byInstance.get(instances.get(0)).path("GameServerId").asText();
         String other = byInstance.get(instances.get(1)).path("GameServerId").asText();

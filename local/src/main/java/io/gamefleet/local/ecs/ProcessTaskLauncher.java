@@ -9,13 +9,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Runs a simulated task's containers as processes on this machine. The image is not run (there is
  * no container runtime): each container's entry point and command run, under {@code setsid}, so that
  * each container is a process group of its own that one signal reaches whole; a container without a
- * command runs its image's local stand-in, if one is given (the agent image's: the agent jar), and
- * otherwise the task fails to start. Each runs in its own folder of the run's, its output in
+ * command runs its image's local stand-in, if one is given (the agent image's: the agent jar, made
+ * for the container's folder), and otherwise the task fails to start. Each runs in its own folder of the run's, its output in
  * {@code <container>.log} beside it, with the container's environment and ECS's variables only (and
  * this machine's PATH).
  *
@@ -32,10 +33,13 @@ import java.util.Optional;
 public final class ProcessTaskLauncher implements TaskLauncher {
     private final Path folder;
     private final TaskKeys taskKeys;
-    private final Map<String, List<String>> standIns;
+    private final Map<String, Function<Path, List<String>>> standIns;
 
-    /** {@code standIns}: by image, what runs locally for a container of it that has no command. */
-    public ProcessTaskLauncher(Path folder, TaskKeys taskKeys, Map<String, List<String>> standIns) {
+    /**
+     * {@code standIns}: by image, what runs locally for a container of it that has no command, given
+     * the container's folder (where it runs).
+     */
+    public ProcessTaskLauncher(Path folder, TaskKeys taskKeys, Map<String, Function<Path, List<String>>> standIns) {
         this.folder = folder;
         this.taskKeys = taskKeys;
         this.standIns = Map.copyOf(standIns);
@@ -75,10 +79,10 @@ public final class ProcessTaskLauncher implements TaskLauncher {
     }
 
     private Started start(Path task, Container c, TaskKeys.Keys keys) throws IOException {
+        Path work = Files.createDirectories(task.resolve(c.name()));
         List<String> command = c.command().isEmpty() ? Optional.ofNullable(standIns.get(c.image())).orElseThrow(() ->
                 new IllegalStateException("container " + c.name() + " has no command, and its image " + c.image()
-                        + " is not run locally")) : c.command();
-        Path work = Files.createDirectories(task.resolve(c.name()));
+                        + " is not run locally")).apply(work) : c.command();
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         for (Map.Entry<String, String> variable : c.environment().entrySet()) {
