@@ -123,8 +123,6 @@ public final class Agent implements AutoCloseable {
         boolean sidecar = config.mode() == AgentConfig.Mode.SIDECAR;
         // A sidecar's game server runs as its own container's user, which the agent does not choose.
         ServerUsers users = sidecar ? ServerUsers.agent() : ServerUsers.decide(config, context.privileges(), log);
-        URI ecsAgent = sidecar ? taskEndpoint(config.ecsAgentEndpoint(), EcsAgentTaskProtection.ENDPOINT_VARIABLE,
-                context.environment(), "keeps its ECS task from scale-in through the ECS agent's endpoint") : null;
         ServerFolders folders = new ServerFolders(config.workDirectory(), config.serversDirectory(), sidecar);
         try {
             folders.prepare();
@@ -212,12 +210,7 @@ public final class Agent implements AutoCloseable {
                             + config.gsdkConfigFile() + ")" : config.processes() + " x " + config.command() + " (" + config.mode() + ")"));
             Optional<Sidecar> sidecarRound = Optional.empty();
             if (sidecar) {
-                ExecutorService protectionThread = Executors.newSingleThreadExecutor(daemon("task-protection"));
-                opened.add(protectionThread::shutdownNow);
-                sidecarRound = Optional.of(new Sidecar(supervisor, new TaskProtection(
-                        new EcsAgentTaskProtection(ecsAgent, taskHttp), protectionThread,
-                        supervisor.lock, clock, new Backoff(config.timings().apiRetryInitial(), config.timings().apiRetryMax(),
-                                context.jitter()), log), clock));
+                sidecarRound = Optional.of(new Sidecar(supervisor));
             }
             Runnable tick = sidecarRound.<Runnable>map(r -> r::tick).orElse(supervisor::tick);
             Optional<QosBeacon> qosBeacon = config.qosPort() == 0 ? Optional.empty()
@@ -367,8 +360,8 @@ public final class Agent implements AutoCloseable {
     }
 
     /**
-     * Completes once a sidecar's game server is over: deregistered, archived, its task's protection
-     * released. Never for an instance's agent, whose processes are replaced.
+     * Completes once a sidecar's game server is over: deregistered and archived. Never for an
+     * instance's agent, whose processes are replaced.
      */
     public java.util.concurrent.CompletableFuture<Void> gameServerOver() {
         return sidecar.map(Sidecar::over).orElseGet(java.util.concurrent.CompletableFuture::new);
@@ -408,7 +401,7 @@ public final class Agent implements AutoCloseable {
         }
         Instant deadline = Instant.now().plus(shutdownBudget);
         supervisor.agentStops();
-        while (!(supervisor.settled() && sidecar.map(Sidecar::protectionSettled).orElse(true)) && Instant.now().isBefore(deadline)) {
+        while (!supervisor.settled() && Instant.now().isBefore(deadline)) {
             Thread.sleep(TICK.toMillis()); // the rounds go on on the scheduler; real processes ending
         }
         if (!supervisor.settled()) {

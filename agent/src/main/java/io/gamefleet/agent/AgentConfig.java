@@ -21,7 +21,6 @@ public record AgentConfig(
         URI pushEndpoint,
         URI metadataEndpoint,
         URI taskMetadataEndpoint,
-        URI ecsAgentEndpoint,
         String connectionAddress,
         String command,
         List<String> args,

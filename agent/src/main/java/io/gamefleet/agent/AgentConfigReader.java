@@ -157,8 +157,8 @@ public final class AgentConfigReader {
             problems.add("gsdkConfigFile is set, and only a sidecar (mode \"sidecar\") has one file at a fixed path: a "
                     + "process the agent starts gets its own, in its folder");
         }
-        if (c.mode() != AgentConfig.Mode.SIDECAR && (c.taskMetadataEndpoint() != null || c.ecsAgentEndpoint() != null)) {
-            problems.add("taskMetadataEndpoint or ecsAgentEndpoint is set, and only a sidecar (mode \"sidecar\") runs in an ECS "
+        if (c.mode() != AgentConfig.Mode.SIDECAR && c.taskMetadataEndpoint() != null) {
+            problems.add("taskMetadataEndpoint is set, and only a sidecar (mode \"sidecar\") runs in an ECS "
                     + "task: an instance's agent reads the instance metadata (metadataEndpoint)");
         }
         if (c.processes() < 1) {

@@ -312,16 +312,6 @@ final class Supervisor {
         }
     }
 
-    /**
-     * A server not ended that is claimed or in a match (or that FleetIQ holds UTILIZED): what keeps a
-     * sidecar's task protected. One that has ended holds no match, whatever FleetIQ still says.
-     */
-    boolean holdsMatch() {
-        synchronized (lock) {
-            return servers().anyMatch(s -> !s.ended() && (s.inMatch() || s.registration == ServerRecord.Registration.UTILIZED));
-        }
-    }
-
     /** A sidecar's game server has ended and is settled (deregistered, archived): the agent may exit. */
     boolean gameServerOver() {
         synchronized (lock) {

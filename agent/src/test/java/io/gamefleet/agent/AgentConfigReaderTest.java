@@ -323,7 +323,7 @@ class AgentConfigReaderTest {
                 "\"processes\": 4, \"gsdkConfigFile\": \"/gamefleet/gsdk.json\"")))
                 .hasMessageContaining("gsdkConfigFile is set, and only a sidecar (mode \"sidecar\") has one");
         assertThatThrownBy(() -> AgentConfigReader.parse("agent.json", MINIMAL.replace("\"processes\": 4",
-                "\"processes\": 4, \"ecsAgentEndpoint\": \"http://127.0.0.1:9/api/x\"")))
-                .hasMessageContaining("taskMetadataEndpoint or ecsAgentEndpoint is set, and only a sidecar");
+                "\"processes\": 4, \"taskMetadataEndpoint\": \"http://127.0.0.1:9/v4/x\"")))
+                .hasMessageContaining("taskMetadataEndpoint is set, and only a sidecar");
     }
 }

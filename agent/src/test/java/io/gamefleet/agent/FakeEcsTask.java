@@ -1,16 +1,12 @@
 package io.gamefleet.agent;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -20,31 +16,23 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * What ECS serves the containers of one task, for the sidecar's tests: the task metadata endpoint v4
- * ({@code GET <metadata>/task}, as Fargate answers it), the ECS agent's task protection endpoint
- * ({@code PUT <agent>/task-protection/v1/state}), which records each request's body with what
- * {@code witness} said at that moment, and the task role's credentials ({@code GET /v2/credentials/...},
+ * ({@code GET <metadata>/task}, as Fargate answers it) and the task role's credentials ({@code GET /v2/credentials/...},
  * what {@code AWS_CONTAINER_CREDENTIALS_FULL_URI} names), whose access key id is {@link #TASK_ROLE_KEY}.
  */
 final class FakeEcsTask implements AutoCloseable {
     static final String METADATA_PATH = "/v4/5a0ea1e8e1e84d0c9f5d0bd4a5c2b1f3-2531612879";
-    static final String AGENT_PATH = "/api/5a0ea1e8e1e84d0c9f5d0bd4a5c2b1f3-2531612879";
     static final String CREDENTIALS_PATH = "/v2/credentials/3f6a0e2b-7c1d-4e5f-9a8b-0c1d2e3f4a5b";
     static final String TASK_ROLE_KEY = "ASIATASKROLE";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     final String taskArn;
     final String privateIpv4;
-    /** Each protection request's body, and the witness's word at it. */
-    final List<JsonNode> protectionRequests = new CopyOnWriteArrayList<>();
-    final List<String> witnessed = new CopyOnWriteArrayList<>();
-    private final Supplier<String> witness;
     private final Server server = new Server();
     private final ServerConnector connector = new ServerConnector(server);
 
-    FakeEcsTask(String taskArn, String privateIpv4, Supplier<String> witness) {
+    FakeEcsTask(String taskArn, String privateIpv4) {
         this.taskArn = taskArn;
         this.privateIpv4 = privateIpv4;
-        this.witness = witness;
         connector.setHost("127.0.0.1");
         server.addConnector(connector);
         server.setHandler(new Handler.Abstract() {
@@ -61,16 +49,6 @@ final class FakeEcsTask implements AutoCloseable {
                 } else if (path.equals(METADATA_PATH + "/task") && request.getMethod().equals("GET")) {
                     status = 200;
                     body = taskDocument();
-                } else if (path.equals(AGENT_PATH + EcsAgentTaskProtection.PATH) && request.getMethod().equals("PUT")) {
-                    JsonNode asked = JSON.readTree(Content.Source.asString(request, StandardCharsets.UTF_8));
-                    witnessed.add(witness.get());
-                    protectionRequests.add(asked);
-                    status = 200;
-                    ObjectNode protection = JSON.createObjectNode();
-                    protection.putObject("protection").put("ProtectionEnabled", asked.path("ProtectionEnabled").asBoolean())
-                            .put("ExpirationDate", asked.path("ProtectionEnabled").asBoolean() ? "2026-12-01T11:00:00Z" : null)
-                            .put("TaskArn", taskArn);
-                    body = protection.put("requestID", "8d1b4c5e-0000-4000-8000-000000000001").toString();
                 }
                 response.setStatus(status);
                 response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
@@ -119,10 +97,6 @@ final class FakeEcsTask implements AutoCloseable {
 
     String credentialsUri() {
         return "http://127.0.0.1:" + connector.getLocalPort() + CREDENTIALS_PATH;
-    }
-
-    String agentUri() {
-        return "http://127.0.0.1:" + connector.getLocalPort() + AGENT_PATH;
     }
 
     @Override

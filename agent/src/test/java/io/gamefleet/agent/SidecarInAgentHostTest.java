@@ -46,12 +46,12 @@ class SidecarInAgentHostTest {
         gamefleet.metadata.put("/latest/meta-data/iam/security-credentials/gamefleet-task", JSON.createObjectNode()
                 .put("Code", "Success").put("Type", "AWS-HMAC").put("AccessKeyId", "ASIATASK").put("SecretAccessKey", "task-secret")
                 .put("Token", "task-token").put("Expiration", "2099-01-01T00:00:00Z").toString());
-        FakeEcsTask task = new FakeEcsTask(TASK_ARN, "10.0.3.9", () -> "").start();
+        FakeEcsTask task = new FakeEcsTask(TASK_ARN, "10.0.3.9").start();
         opened.add(task);
         ObjectNode c = JSON.createObjectNode().put("mode", "sidecar").put("gameServerGroupName", "g").put("region", "us-east-1")
                 .put("apiEndpoint", "http://127.0.0.1:" + gamefleet.port())
                 .put("metadataEndpoint", "http://127.0.0.1:" + gamefleet.port())
-                .put("taskMetadataEndpoint", task.metadataUri()).put("ecsAgentEndpoint", task.agentUri())
+                .put("taskMetadataEndpoint", task.metadataUri())
                 .put("gsdkPort", 0).put("qosPort", 0)
                 .put("gsdkConfigFile", work.resolve("gamefleet/gsdk.json").toString())
                 .put("workDirectory", work.resolve("agent").toString());
@@ -84,7 +84,6 @@ class SidecarInAgentHostTest {
                 .contains("agent host: the sidecar of " + instanceId + " is over (its game server ended): stopping it"));
         assertThat(gamefleet.calls).contains("DeregisterGameServer " + id);
         assertThat(ChildJvm.read(hostLog)).contains(id + ": stopping: no heartbeat for 1.0 s");
-        assertThat(task.protectionRequests).as("never claimed").isEmpty();
 
         commands.close(); // the profile's end: the host stops what is left and exits
         assertThat(host.waitFor(30, TimeUnit.SECONDS)).isTrue();

@@ -24,7 +24,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
  * The sidecar as it runs in an ECS task, with real parts: the agent started as AgentMain starts it,
- * against ECS's task metadata and ECS agent endpoints (Jetty, {@link FakeEcsTask}) and the stand-in
+ * against ECS's task metadata endpoint and the task role's credentials (Jetty, {@link FakeEcsTask}) and the stand-in
  * Gamefleet over sockets, and "the game server container": the scripted GSDK server as a child
  * process the test starts itself, with GSDK_CONFIG_FILE naming the file the agent wrote.
  */
@@ -67,13 +67,13 @@ class SidecarTaskTest {
     }
 
     @Test
-    void registeredClaimedActiveProtectedThenEndedDeregisteredAndUnprotectedAndTheSidecarIsOver() throws Exception {
+    void registeredClaimedActiveThenEndedAndDeregisteredAndTheSidecarIsOver() throws Exception {
         FakeGamefleet gamefleet = new FakeGamefleet().start();
         opened.add(gamefleet);
-        FakeEcsTask task = new FakeEcsTask(TASK_ARN, "10.0.3.7", () -> "registered " + gamefleet.registered.keySet()).start();
+        FakeEcsTask task = new FakeEcsTask(TASK_ARN, "10.0.3.7").start();
         opened.add(task);
         Map<String, String> environment = new HashMap<>(Map.of("PATH", System.getenv("PATH"),
-                TaskMetadata.ENDPOINT_VARIABLE, task.metadataUri(), EcsAgentTaskProtection.ENDPOINT_VARIABLE, task.agentUri()));
+                TaskMetadata.ENDPOINT_VARIABLE, task.metadataUri()));
         AgentConfig config = AgentConfigReader.parse("agent.json", config(gamefleet).toString());
         Agent agent = Agent.start(config, CREDENTIALS, context(environment));
         opened.add(agent::close);
@@ -94,7 +94,6 @@ class SidecarTaskTest {
         JsonNode registration = gamefleet.requests.stream().filter(r -> r.has("ConnectionInfo")).findFirst().orElseThrow();
         assertThat(registration.path("InstanceId").asText()).as("the task is the instance").isEqualTo(instanceId);
         assertThat(registration.path("ConnectionInfo").asText()).as("the task's private IPv4").isEqualTo("10.0.3.7:7777");
-        assertThat(task.protectionRequests).as("unclaimed: not protected").isEmpty();
 
         ChildJvm.await("push channel open", gamefleet::pushOpen);
         Instant now = Instant.now();
@@ -103,38 +102,29 @@ class SidecarTaskTest {
                 .put("claimExpiresAt", now.plusSeconds(60).toString()).toString());
         ChildJvm.await("UTILIZED", () -> "UTILIZED".equals(gamefleet.registered.get(id)));
         ChildJvm.await("Active in the game server container", () -> ChildJvm.read(console).contains("ACTIVE cookie={\"map\":\"dust2\"}"));
-        ChildJvm.await("the task protected", () -> !task.protectionRequests.isEmpty());
-        assertThat(task.protectionRequests.get(0)).isEqualTo(JSON.readTree("{\"ProtectionEnabled\": true, \"ExpiresInMinutes\": 60}"));
 
         Files.writeString(endFile, ""); // its match ends: Terminated, and its container exits
         assertThat(gameServer.waitFor(30, TimeUnit.SECONDS)).isTrue();
         agent.gameServerOver().get(30, TimeUnit.SECONDS);
         assertThat(gamefleet.calls).contains("DeregisterGameServer " + id);
         assertThat(gamefleet.registered).isEmpty();
-        assertThat(task.protectionRequests).hasSize(2);
-        assertThat(task.protectionRequests.get(1)).isEqualTo(JSON.readTree("{\"ProtectionEnabled\": false}"));
-        assertThat(task.witnessed.get(1)).as("released once deregistered").isEqualTo("registered []");
         assertThat(work.resolve("agent/archive/g").resolve(instanceId).resolve(id).resolve(LogArchive.REPORT)).exists();
         assertThat(gamefleet.calls.stream().filter(c -> c.startsWith("RegisterGameServer"))).as("no game server after it").hasSize(1);
     }
 
     @Test
-    void withoutTheTasksEndpointsTheSidecarDoesNotStartAndSaysWhyUnlessItsConfigurationNamesThem() throws Exception {
+    void withoutTheTaskMetadataEndpointTheSidecarDoesNotStartAndSaysWhyUnlessItsConfigurationNamesIt() throws Exception {
         FakeGamefleet gamefleet = new FakeGamefleet().start();
         opened.add(gamefleet);
         AgentConfig config = AgentConfigReader.parse("agent.json", config(gamefleet).toString());
-        assertThatThrownBy(() -> Agent.start(config, CREDENTIALS, context(Map.of(EcsAgentTaskProtection.ENDPOINT_VARIABLE,
-                "http://127.0.0.1:9/api/x")))).isInstanceOf(Agent.StartFailure.class)
+        assertThatThrownBy(() -> Agent.start(config, CREDENTIALS, context(Map.of()))).isInstanceOf(Agent.StartFailure.class)
                 .hasMessageContaining("ECS_CONTAINER_METADATA_URI_V4 is not set: mode \"sidecar\" reads its instance id and "
                         + "address from its ECS task's metadata");
-        assertThatThrownBy(() -> Agent.start(config, CREDENTIALS, context(Map.of(TaskMetadata.ENDPOINT_VARIABLE,
-                "http://127.0.0.1:9/v4/x")))).isInstanceOf(Agent.StartFailure.class)
-                .hasMessageContaining("ECS_AGENT_URI is not set: mode \"sidecar\" keeps its ECS task from scale-in");
 
         // Several sidecars in one JVM (the local profile's) name their task's endpoints in their configurations instead.
-        FakeEcsTask task = new FakeEcsTask(TASK_ARN, "10.0.3.8", () -> "").start();
+        FakeEcsTask task = new FakeEcsTask(TASK_ARN, "10.0.3.8").start();
         opened.add(task);
-        ObjectNode named = config(gamefleet).put("taskMetadataEndpoint", task.metadataUri()).put("ecsAgentEndpoint", task.agentUri());
+        ObjectNode named = config(gamefleet).put("taskMetadataEndpoint", task.metadataUri());
         Agent agent = Agent.start(AgentConfigReader.parse("agent.json", named.toString()), CREDENTIALS, context(Map.of()));
         opened.add(agent::close);
         assertThat(log).anyMatch(l -> l.contains("agent of " + ContainerTasks.instanceId(TASK_ARN) + " in g"));
@@ -144,7 +134,7 @@ class SidecarTaskTest {
     void asItsTasksProcessItSignsWithTheTaskRoleAndExitsWithZeroOnceItsGameServerIsOver() throws Exception {
         FakeGamefleet gamefleet = new FakeGamefleet().start();
         opened.add(gamefleet);
-        FakeEcsTask task = new FakeEcsTask(TASK_ARN, "10.0.3.7", () -> "registered " + gamefleet.registered.keySet()).start();
+        FakeEcsTask task = new FakeEcsTask(TASK_ARN, "10.0.3.7").start();
         opened.add(task);
         // The image's one file, as on an instance: the task's environment makes it a sidecar's.
         Path config = Files.writeString(work.resolve("agent.json"), config(gamefleet).put("mode", "gsdk").toString());
@@ -153,8 +143,7 @@ class SidecarTaskTest {
                 AgentMain.class.getName(), config.toString()).redirectErrorStream(true).redirectOutput(agentLog.toFile());
         b.environment().clear();
         b.environment().putAll(Map.of("PATH", System.getenv("PATH"), "GAMEFLEET_AGENT_MODE", "sidecar",
-                TaskMetadata.ENDPOINT_VARIABLE, task.metadataUri(), EcsAgentTaskProtection.ENDPOINT_VARIABLE, task.agentUri(),
-                "AWS_CONTAINER_CREDENTIALS_FULL_URI", task.credentialsUri(), "AWS_EC2_METADATA_DISABLED", "true",
+                TaskMetadata.ENDPOINT_VARIABLE, task.metadataUri(), "AWS_CONTAINER_CREDENTIALS_FULL_URI", task.credentialsUri(), "AWS_EC2_METADATA_DISABLED", "true",
                 "AWS_SHARED_CREDENTIALS_FILE", work.resolve("none").toString(), "AWS_CONFIG_FILE", work.resolve("none").toString()));
         Process agent = b.start();
         try {
@@ -172,14 +161,12 @@ class SidecarTaskTest {
             Instant now = Instant.now();
             gamefleet.push(JSON.createObjectNode().put("action", "claimed").put("gameServerGroupName", "g").put("gameServerId", id)
                     .put("claimedAt", now.toString()).put("claimExpiresAt", now.plusSeconds(60).toString()).toString());
-            ChildJvm.await("the task protected", () -> !task.protectionRequests.isEmpty());
+            ChildJvm.await("UTILIZED", () -> "UTILIZED".equals(gamefleet.registered.get(id)));
             Files.writeString(endFile, "");
             assertThat(agent.waitFor(60, TimeUnit.SECONDS)).as("the sidecar exits: " + ChildJvm.read(agentLog)).isTrue();
             assertThat(agent.exitValue()).as("so that ECS replaces its task, not as a failure").isZero();
             assertThat(ChildJvm.read(agentLog)).contains("the task's game server is over; the sidecar exits");
             assertThat(gamefleet.registered).isEmpty();
-            assertThat(task.protectionRequests).hasSize(2);
-            assertThat(task.protectionRequests.get(1).path("ProtectionEnabled").asBoolean()).isFalse();
         } finally {
             agent.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }

@@ -11,15 +11,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An ECS task's sidecar in-process: the real supervisor with the task's other container as its one
- * game server, on a moved clock, against the fake FleetIQ and a fake ECS agent endpoint that records
- * the task's protection calls (and fails them when told to).
+ * game server, on a moved clock, against the fake FleetIQ. The task's protection is the backend's, so
+ * nothing here protects it.
  */
 class SidecarTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -29,27 +28,9 @@ class SidecarTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
     private final FakeFleetApi api = new FakeFleetApi();
     private final List<String> log = new ArrayList<>();
-    private final FakeProtection protectionEndpoint = new FakeProtection();
     private AgentConfig config;
     private Supervisor supervisor;
     private Sidecar sidecar;
-
-    /** The ECS agent's endpoint: each call, and what FleetIQ held at it; the next {@code failing} calls fail. */
-    private final class FakeProtection implements TaskProtectionEndpoint {
-        final List<String> calls = new ArrayList<>();
-        final List<Map<String, String>> registeredAtCall = new ArrayList<>();
-        int failing;
-
-        @Override
-        public void set(boolean enabled, int minutes) {
-            calls.add((enabled ? "on " + minutes : "off") + " at " + clock.instant());
-            registeredAtCall.add(Map.copyOf(api.registered));
-            if (failing > 0) {
-                failing--;
-                throw new Failed("PUT .../task-protection/v1/state answered 500 ServerException: the ECS API is unavailable", null);
-            }
-        }
-    }
 
     @BeforeEach
     void sidecar() throws Exception {
@@ -72,9 +53,7 @@ class SidecarTest {
         supervisor = new Supervisor(config, INSTANCE, clock, new TaskContainerLauncher(clock), launch, ServerUsers.agent(), api,
                 Runnable::run, s -> false, new FolderLogArchive(config.archiveDirectory(), "g", INSTANCE, config.archiveMaxBytes(),
                         agentLog), agentLog, () -> 56001, Supervisor.Backoffs.of(config.timings(), Backoff.NO_JITTER));
-        TaskProtection protection = new TaskProtection(protectionEndpoint, Runnable::run, supervisor.lock, clock,
-                new Backoff(config.timings().apiRetryInitial(), config.timings().apiRetryMax(), Backoff.NO_JITTER), agentLog);
-        sidecar = new Sidecar(supervisor, protection, clock);
+        sidecar = new Sidecar(supervisor);
     }
 
     private ServerRecord server() {
@@ -105,7 +84,7 @@ class SidecarTest {
         return s;
     }
 
-    /** StandingBy, claimed, told Active and Active: its task protected. */
+    /** StandingBy, claimed, told Active and Active. */
     private ServerRecord inMatch() {
         ServerRecord s = standingBy();
         claim(s);
@@ -143,36 +122,27 @@ class SidecarTest {
     }
 
     @Test
-    void registeredAtStandingByClaimedActiveAndProtectedRenewedAtHalfItsTimeThenDeregisteredAndReleasedAtItsEnd() {
+    void registeredAtStandingByClaimedActiveThenDeregisteredAtItsEndAndTheSidecarIsOver() {
         ServerRecord s = standingBy();
         assertThat(api.registered).containsEntry(s.gameServerId, "AVAILABLE");
         assertThat(api.connectionInfo).containsEntry(s.gameServerId, "10.0.3.7:7777");
-        assertThat(protectionEndpoint.calls).as("an unclaimed server's task is left to scale-in").isEmpty();
 
         claim(s);
         assertThat(api.registered).containsEntry(s.gameServerId, "UTILIZED");
         sidecar.tick();
-        assertThat(protectionEndpoint.calls).containsExactly("on 60 at 2026-12-01T10:00:00Z");
         assertThat(beat(s, GameState.StandingBy).path("operation").asText()).isEqualTo("Active");
         beat(s, GameState.Active);
 
-        beatFor(s, GameState.Active, 29 * 60 + 55);
-        assertThat(protectionEndpoint.calls).as("not renewed before half its time").hasSize(1);
-        beatFor(s, GameState.Active, 5);
-        assertThat(protectionEndpoint.calls).as("renewed at half its time, 30 min")
-                .containsExactly("on 60 at 2026-12-01T10:00:00Z", "on 60 at 2026-12-01T10:30:00Z");
-        assertThat(log).anyMatch(l -> l.contains("task protected from scale-in for 60 min") && l.endsWith("renewed at 2026-12-01T11:00:00Z"));
+        beatFor(s, GameState.Active, 60);
+        assertThat(sidecar.over()).isNotDone();
 
         beat(s, GameState.Terminating);
         sidecar.tick();
         assertThat(api.registered).as("deregistered as soon as it ends").isEmpty();
-        assertThat(protectionEndpoint.calls).as("still protected while its container may play out its end").hasSize(2);
         assertThat(sidecar.over()).isNotDone();
         clock.advance(config.timings().terminateNotice());
         sidecar.tick(); // let go: ended
-        sidecar.tick(); // released
-        assertThat(protectionEndpoint.calls).hasSize(3).last().asString().startsWith("off at ");
-        assertThat(protectionEndpoint.registeredAtCall.get(2)).as("released after its deregistration").isEmpty();
+        sidecar.tick(); // retired, archived
         assertThat(sidecar.over()).as("the agent exits: its task stops and ECS replaces it").isDone();
         assertThat(log).anyMatch(l -> l.contains(s.gameServerId + ": ended in state Terminating") && l.contains("the agent exits"));
 
@@ -195,35 +165,11 @@ class SidecarTest {
         sidecar.tick();
         sidecar.tick();
         assertThat(sidecar.over()).isDone();
-        assertThat(protectionEndpoint.calls).as("never claimed: never protected").isEmpty();
         assertThat(log).anyMatch(l -> l.contains(s.gameServerId + ": stopping: no heartbeat for 10.0 s"));
     }
 
     @Test
-    void aFailedProtectionCallIsLoggedAndRetriedWithTheApiBackoffWhileTheMatchGoesOn() {
-        ServerRecord s = standingBy();
-        protectionEndpoint.failing = 2;
-        claim(s);
-        sidecar.tick();
-        assertThat(log).anyMatch(l -> l.contains("WARN protecting the task from scale-in failed (PUT .../task-protection/v1/state "
-                + "answered 500 ServerException: the ECS API is unavailable); retry in 1000 ms"));
-        sidecar.tick();
-        assertThat(protectionEndpoint.calls).as("not before its backoff").hasSize(1);
-        clock.advanceSeconds(1);
-        sidecar.tick();
-        assertThat(protectionEndpoint.calls).hasSize(2);
-        assertThat(log).anyMatch(l -> l.endsWith("retry in 2000 ms"));
-        assertThat(beat(s, GameState.StandingBy).path("operation").asText()).as("the match goes on meanwhile").isEqualTo("Active");
-        clock.advanceSeconds(2);
-        sidecar.tick();
-        assertThat(protectionEndpoint.calls).hasSize(3);
-        assertThat(log).anyMatch(l -> l.contains("protecting the task from scale-in went through after 2 failures"));
-        beatFor(s, GameState.Active, 60);
-        assertThat(protectionEndpoint.calls).as("once protected, nothing more until its renewal").hasSize(3);
-    }
-
-    @Test
-    void theAgentsStopTellsTheMatchTerminateDeregistersItAndReleasesTheTask() {
+    void theAgentsStopTellsTheMatchTerminateAndDeregistersIt() {
         ServerRecord s = inMatch();
         supervisor.agentStops(); // SIGTERM: a Fargate Spot interruption, or ECS stopping the task
         sidecar.tick();
@@ -232,9 +178,7 @@ class SidecarTest {
         clock.advance(config.timings().terminateNotice().plus(Duration.ofMillis(100)));
         sidecar.tick();
         sidecar.tick();
-        assertThat(protectionEndpoint.calls).hasSize(2).last().asString().startsWith("off at ");
         assertThat(supervisor.settled()).isTrue();
-        assertThat(sidecar.protectionSettled()).isTrue();
         assertThat(log).anyMatch(l -> l.contains("graceful end (the agent's stop"));
     }
 
@@ -254,13 +198,10 @@ class SidecarTest {
                 .isEqualTo("Continue");
         assertThat(Files.readString(root.resolve("gamefleet/gsdk.json"))).as("its config file unchanged").isEqualTo(file);
         assertThat(api.count("register")).isEqualTo(1);
-        sidecar.tick();
-        assertThat(protectionEndpoint.calls).as("the new sidecar protects its task at once, not knowing it was")
-                .hasSize(2).last().asString().startsWith("on 60");
     }
 
     @Test
-    void aMatchOverWhileFleetIqCannotBeReachedStillReleasesTheTaskAndTheSidecarEnds() {
+    void aMatchOverWhileFleetIqCannotBeReachedStillEndsTheSidecar() {
         ServerRecord s = inMatch();
         api.down = true;
         beat(s, GameState.Terminating);
@@ -269,7 +210,6 @@ class SidecarTest {
         sidecar.tick();
         sidecar.tick();
         assertThat(api.registered).as("FleetIQ still holds it UTILIZED: left to its health timeout").containsKey(s.gameServerId);
-        assertThat(protectionEndpoint.calls).as("an ended server holds no match").hasSize(2).last().asString().startsWith("off at ");
         assertThat(sidecar.over()).isDone();
     }
 }

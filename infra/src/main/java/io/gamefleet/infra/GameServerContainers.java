@@ -88,7 +88,9 @@ final class GameServerContainers extends Construct {
 
         // The tasks run as the GAME_SERVER caller role itself, as instances do: ECS names a task role's
         // session after its task, as EC2 names an instance profile's after its instance, so the API binds a
-        // sidecar to its own task exactly as it binds an agent to its own instance.
+        // sidecar to its own task exactly as it binds an agent to its own instance. It holds no ECS action:
+        // ECS gives the task role's credentials to every container of the task, the game server's too, and
+        // IAM cannot hold a task to itself, so the backend's balancer alone protects tasks from scale-in.
         taskRole = callerRoles.role(Role.GAME_SERVER);
         taskRole.getAssumeRolePolicy().addStatements(PolicyStatement.Builder.create()
                 .sid("AssumeAsContainerTasks")
@@ -100,8 +102,6 @@ final class GameServerContainers extends Construct {
         ContainerPermissions permissions = new ContainerPermissions(stack, cluster.getClusterArn(),
                 cluster.getClusterName(), names.scalingGroupPrefix(),
                 List.of(taskRole.getRoleArn(), executionRole.getRoleArn()));
-        taskRole.addToPrincipalPolicy(ScalingPermissions.statement("ProtectClusterTasks",
-                List.of("ecs:UpdateTaskProtection"), List.of(permissions.taskArns()), Map.of()));
 
         securityGroup = SecurityGroup.Builder.create(this, "TaskSecurityGroup")
                 .vpc(vpc)
@@ -116,7 +116,7 @@ final class GameServerContainers extends Construct {
             securityGroup.addIngressRule(players, Port.udpRange(game.from(), game.to()), "game ports (UDP)");
         }
         NagRules.taskSecurityGroup(securityGroup);
-        NagRules.taskRoles(executionRole, taskRole, repositories, permissions.taskArns());
+        NagRules.executionRole(executionRole, repositories);
 
         Map<String, String> settings = settings(options);
         for (Map.Entry<String, Function> entry : functions.all().entrySet()) {

@@ -108,9 +108,6 @@ final class NagRules {
             + "it authorizes are held to the repositories); the game server images are a studio's, named per container "
             + "group in its task definition and unknown at deployment, so the pulls reach this account's repositories "
             + "in this region (and the agent image's own repository), read-only.";
-    static final String TASK_PROTECTION_REASON = "A task's id is known only once ECS starts it: the '*' is the task id "
-            + "under this stage's own cluster, for ecs:UpdateTaskProtection alone (the agent sidecar protects its task "
-            + "while its game server is claimed); nothing outside the cluster is reachable.";
     static final String CONTAINER_FUNCTION_REASON = "ECS's task definition actions (Describe, Register, "
             + "DeregisterTaskDefinition) accept no resource-level permissions, and ecs:ListTasks is authorized on "
             + "container instances, which Fargate tasks have none of and the EC2 capacity's get only at launch (held to "
@@ -125,15 +122,13 @@ final class NagRules {
         NagSuppressions.addResourceSuppressions(securityGroup, List.of(suppression("AwsSolutions-EC23", TASK_PORTS_REASON)));
     }
 
-    /** IAM5 on the execution role's image pulls and the task role's protection of the cluster's tasks. */
-    static void taskRoles(IRole execution, IRole task, List<String> repositories, String taskArns) {
+    /** IAM5 on the execution role's image pulls. */
+    static void executionRole(IRole execution, List<String> repositories) {
         Stack stack = Stack.of(execution);
         List<String> pulls = new ArrayList<>(List.of("Resource::*"));
         repositories.stream().map(r -> finding(stack, r)).filter(f -> f.contains("*")).forEach(pulls::add);
         NagSuppressions.addResourceSuppressions(defaultPolicy(execution), List.of(suppression("AwsSolutions-IAM5",
                 EXECUTION_ROLE_REASON, pulls.toArray(String[]::new))));
-        NagSuppressions.addResourceSuppressions(defaultPolicy(task), List.of(suppression("AwsSolutions-IAM5",
-                TASK_PROTECTION_REASON, finding(stack, taskArns))));
     }
 
     static final String CONTAINER_INSTANCE_ROLE_REASON = "The ECS agent's calls on its own container instance (Poll, "

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.adapters.dynamodb.TableSetup;
 import io.gamefleet.adapters.ecs.EcsServiceCompute;
-import io.gamefleet.catalog.AgentSidecar;
 import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Lifetimes;
@@ -305,7 +304,7 @@ public final class LocalProfile implements AutoCloseable {
         // Its tasks' processes are ended with the profile, before what they call.
         ecs = closing(new SimulatedEcs(o.clock(), o.instanceLaunch(), o.region(), ACCOUNT_ID,
                 Set.of(DEFAULT_CLUSTER, CONTAINER_CLUSTER), new ProcessTaskLauncher(this.logs.resolve("tasks"),
-                        taskKeys(), AgentSidecar.CONTAINER_NAME, Map.of(AGENT_IMAGE, agentStandIn())), endpoint()));
+                        taskKeys(), Map.of(AGENT_IMAGE, this::agentStandIn)), endpoint()));
         Map<String, String> environment = environment(o, dynamoDb);
         // Container groups' services, as a stack deployed with containers=true names them, in the simulated ECS.
         environment.put("AWS_ENDPOINT_URL_ECS", endpoint().toString());
@@ -485,17 +484,22 @@ public final class LocalProfile implements AutoCloseable {
 
     /**
      * What runs here for a task's agent sidecar container (its image is not run): the agent jar in
-     * a JVM of its own, with the agent image's one file, which the task's environment makes a
-     * sidecar's of its group ({@code docs/agent.md}); its folders are its container's own.
+     * a JVM of its own, with the agent image's one file (in the container's {@code folder}), which
+     * the task's environment makes a sidecar's of its group ({@code docs/agent.md}); its folders are
+     * its container's own. In ECS each task has an address of its own; here every task is on
+     * 127.0.0.1, so each task's ports are remapped to free ones of this machine: its GSDK endpoint
+     * takes a free port, and its game server is told a free game port.
      */
-    private List<String> agentStandIn() {
+    private List<String> agentStandIn(Path folder) {
         ObjectNode config = new ObjectMapper().createObjectNode()
                 .put("region", options.region())
                 .put("apiEndpoint", endpoint().toString())
                 .put("pushEndpoint", edge.pushEndpoint().toString())
-                .put("workDirectory", "work");
-        config.putObject("ports").putObject("game").put("from", SIDECAR_GAME_PORT).put("to", SIDECAR_GAME_PORT);
-        Path file = logs.resolve("agent-sidecar.json");
+                .put("workDirectory", "work")
+                .put("gsdkPort", 0);
+        int gamePort = Emulators.freePort();
+        config.putObject("ports").putObject("game").put("from", gamePort).put("to", gamePort);
+        Path file = folder.resolve("agent-sidecar.json");
         try {
             Files.writeString(file, config.toString());
         } catch (IOException e) {
@@ -522,9 +526,6 @@ public final class LocalProfile implements AutoCloseable {
             }
         };
     }
-
-    /** The game port a task's game server is told of: the task's own address is loopback, shared by every task. */
-    private static final int SIDECAR_GAME_PORT = 7777;
 
     private Path agentJar() {
         return Optional.ofNullable(System.getenv("GAMEFLEET_AGENT_JAR")).map(Path::of)

@@ -176,7 +176,8 @@ class SimulatedEcsTest {
         String other = tasks.get(1);
         String environment = written(kept, "env.txt");
         assertThat(variable(environment, "MODE")).isEqualTo("test");
-        assertThat(environment).doesNotContain("AWS_SECRET_ACCESS_KEY"); // only the agent sidecar gets the task's keys
+        assertThat(variable(environment, "AWS_SECRET_ACCESS_KEY")).as("as ECS gives every container the task role")
+                .isNotBlank();
         URI metadata = URI.create(variable(environment, "ECS_CONTAINER_METADATA_URI_V4"));
         JsonNode task = GamefleetClient.JSON.readTree(http("GET", URI.create(metadata + "/task"), null).body());
         assertThat(task.get("TaskARN").asText()).isEqualTo(kept);
@@ -186,12 +187,9 @@ class SimulatedEcsTest {
         String withoutSecret = metadata.toString().replaceFirst("/[^/]+/metadata/", "/wrong/metadata/");
         assertThat(http("GET", URI.create(withoutSecret + "/task"), null).statusCode()).isEqualTo(404);
 
-        // The agent's endpoint protects the task, as the sidecar does on a claim.
-        URI protection = URI.create(variable(environment, "ECS_AGENT_URI") + "/task-protection/v1/state");
-        HttpResponse<String> protect = http("PUT", protection, "{\"ProtectionEnabled\":true,\"ExpiresInMinutes\":60}");
-        assertThat(protect.statusCode()).as(protect.body()).isEqualTo(200);
-        assertThat(GamefleetClient.JSON.readTree(protect.body()).at("/protection/ProtectionEnabled").asBoolean()).isTrue();
-        assertThat(http("PUT", protection, "{\"ProtectionEnabled\":true,\"ExpiresInMinutes\":0}").statusCode()).isEqualTo(400);
+        // Protected as the balancer protects a task that holds a game.
+        ecs.updateTaskProtection(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).tasks(kept).protectionEnabled(true)
+                .expiresInMinutes(60));
         ProtectedTask reported = ecs.getTaskProtection(r -> r.cluster(LocalProfile.CONTAINER_CLUSTER).tasks(kept))
                 .protectedTasks().get(0);
         assertThat(reported.protectionEnabled()).isTrue();
@@ -269,7 +267,7 @@ class SimulatedEcsTest {
     }
 
     @Test
-    void theAgentSidecarAloneGetsTheTasksKeysWhichTheEdgeAdmitsUntilTheTaskIsKilled() throws Exception {
+    void everyContainerGetsTheTasksKeysWhichTheEdgeAdmitsUntilTheTaskIsKilled() throws Exception {
         String script = "env > env.txt; exec sleep 600";
         TaskDefinition definition = ecs.registerTaskDefinition(r -> r.family("sidecar").networkMode(NetworkMode.AWSVPC)
                 .containerDefinitions(
@@ -281,8 +279,11 @@ class SimulatedEcsTest {
         createService("sidecar", definition.taskDefinitionArn(), 1);
         tick();
         String task = running("sidecar").get(0);
-        assertThat(written(task, "env.txt")).doesNotContain("AWS_ACCESS_KEY_ID");
         String agent = written(task, "agent-env.txt");
+        String game = written(task, "env.txt");
+        assertThat(variable(game, "AWS_ACCESS_KEY_ID")).as("the game server's container too, as ECS gives it the task role")
+                .isEqualTo(variable(agent, "AWS_ACCESS_KEY_ID"));
+        assertThat(variable(game, "AWS_SECRET_ACCESS_KEY")).isEqualTo(variable(agent, "AWS_SECRET_ACCESS_KEY"));
         EcsClient asTask = client(new Principal(variable(agent, "AWS_ACCESS_KEY_ID"), variable(agent, "AWS_SECRET_ACCESS_KEY"),
                 io.gamefleet.catalog.Role.GAME_SERVER, java.util.Optional.empty()));
         // Known to the edge, as a game server: refused by role, not by signature.

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * How ECS shows the simulated services and tasks: its API's shapes (DescribeServices,
- * DescribeTasks, task protection), task metadata v4's and the ECS agent's, and the "ECS Task State
+ * DescribeTasks, task protection), task metadata v4's, and the "ECS Task State
  * Change" event, with ECS's ARNs of this account and region.
  */
 final class EcsShapes {
@@ -124,16 +124,6 @@ final class EcsShapes {
             o.set("expirationDate", timestamp(t.protectionExpiry));
         }
         return o;
-    }
-
-    /** The ECS agent's {@code task-protection/v1/state} answer. */
-    static ObjectNode agentProtection(SimulatedTask t, Instant now) {
-        ObjectNode answer = JSON.createObjectNode();
-        ObjectNode p = answer.putObject("protection").put("ProtectionEnabled", t.protectedAt(now)).put("TaskArn", t.arn);
-        if (t.protectedAt(now)) {
-            p.put("ExpirationDate", t.protectionExpiry.toString());
-        }
-        return answer;
     }
 
     /** A capacity provider's kind; with none, the service's launch type. */

@@ -9,22 +9,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Runs a simulated task's containers as processes on this machine. The image is not run (there is
  * no container runtime): each container's entry point and command run, under {@code setsid}, so that
  * each container is a process group of its own that one signal reaches whole; a container without a
- * command runs its image's local stand-in, if one is given (the agent image's: the agent jar), and
- * otherwise the task fails to start. Each runs in its own folder of the run's, its output in
+ * command runs its image's local stand-in, if one is given (the agent image's: the agent jar, made
+ * for the container's folder), and otherwise the task fails to start. Each runs in its own folder of the run's, its output in
  * {@code <container>.log} beside it, with the container's environment and ECS's variables only (and
  * this machine's PATH).
  *
  * <p>A task's volumes are folders of its own: a mount point's container path, where a variable's
  * value starts with it, is replaced by its volume's folder (so {@code /gamefleet/gsdk.json} names a
- * file the task's containers share). The container named {@code keysContainer} (the agent sidecar)
- * gets the task's own keys in {@code AWS_ACCESS_KEY_ID} and {@code AWS_SECRET_ACCESS_KEY}: a
- * GAME_SERVER principal bound to the task's FleetIQ instance id, as a simulated instance's agent gets
- * its instance profile's, admitted by the edge until the task is killed. No other container gets keys.
+ * file the task's containers share). Every container of the task gets the task's own keys in
+ * {@code AWS_ACCESS_KEY_ID} and {@code AWS_SECRET_ACCESS_KEY}, as ECS gives the task role to every
+ * container of a task (the game server's too, not only the agent sidecar's): a GAME_SERVER principal
+ * bound to the task's FleetIQ instance id, admitted by the edge until the task is killed.
  *
  * <p>The task's process groups are tethered to this JVM: a shell holding a pipe from it kills them
  * when the pipe closes, so they end with the profile even when it is killed with SIGKILL.
@@ -32,15 +33,15 @@ import java.util.Optional;
 public final class ProcessTaskLauncher implements TaskLauncher {
     private final Path folder;
     private final TaskKeys taskKeys;
-    private final String keysContainer;
-    private final Map<String, List<String>> standIns;
+    private final Map<String, Function<Path, List<String>>> standIns;
 
-    /** {@code standIns}: by image, what runs locally for a container of it that has no command. */
-    public ProcessTaskLauncher(Path folder, TaskKeys taskKeys, String keysContainer,
-            Map<String, List<String>> standIns) {
+    /**
+     * {@code standIns}: by image, what runs locally for a container of it that has no command, given
+     * the container's folder (where it runs).
+     */
+    public ProcessTaskLauncher(Path folder, TaskKeys taskKeys, Map<String, Function<Path, List<String>>> standIns) {
         this.folder = folder;
         this.taskKeys = taskKeys;
-        this.keysContainer = keysContainer;
         this.standIns = Map.copyOf(standIns);
     }
 
@@ -78,19 +79,17 @@ public final class ProcessTaskLauncher implements TaskLauncher {
     }
 
     private Started start(Path task, Container c, TaskKeys.Keys keys) throws IOException {
+        Path work = Files.createDirectories(task.resolve(c.name()));
         List<String> command = c.command().isEmpty() ? Optional.ofNullable(standIns.get(c.image())).orElseThrow(() ->
                 new IllegalStateException("container " + c.name() + " has no command, and its image " + c.image()
-                        + " is not run locally")) : c.command();
-        Path work = Files.createDirectories(task.resolve(c.name()));
+                        + " is not run locally")).apply(work) : c.command();
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         for (Map.Entry<String, String> variable : c.environment().entrySet()) {
             environment.put(variable.getKey(), local(task, c.mountPoints(), variable.getValue()));
         }
-        if (c.name().equals(keysContainer)) {
-            environment.put("AWS_ACCESS_KEY_ID", keys.accessKeyId());
-            environment.put("AWS_SECRET_ACCESS_KEY", keys.secretAccessKey());
-        }
+        environment.put("AWS_ACCESS_KEY_ID", keys.accessKeyId());
+        environment.put("AWS_SECRET_ACCESS_KEY", keys.secretAccessKey());
         List<String> line = new ArrayList<>();
         line.add("setsid");
         line.addAll(command);

@@ -44,7 +44,7 @@ import java.util.function.Function;
  */
 public final class SimulatedEcs implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** The path of each task's own endpoints on the edge: {@code <prefix><taskId>/<secret>/metadata/<container>} and {@code .../agent}. */
+    /** The path of each task's own endpoint on the edge: {@code <prefix><taskId>/<secret>/metadata/<container>}. */
     public static final String TASK_ENDPOINTS = "/_local/tasks/";
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     /** Fargate Spot's notice: SIGTERM, then SIGKILL at most two minutes later. */
@@ -433,7 +433,7 @@ public final class SimulatedEcs implements AutoCloseable {
         t.protectionExpiry = enabled ? now.plus(Duration.ofMinutes(minutes)) : null;
     }
 
-    // ---- the task's own endpoints (task metadata v4, the ECS agent's task protection)
+    // ---- the task's own endpoint (task metadata v4)
 
     /** The task of these endpoints' path, if its secret matches and it has not stopped. */
     private Optional<SimulatedTask> ownTask(String taskId, String secret) {
@@ -449,30 +449,6 @@ public final class SimulatedEcs implements AutoCloseable {
     /** Task metadata v4's {@code ${ECS_CONTAINER_METADATA_URI_V4}/task} of the task; empty if not its endpoint. */
     public synchronized Optional<ObjectNode> taskMetadata(String taskId, String secret) {
         return ownTask(taskId, secret).map(shapes::metadata);
-    }
-
-    /** The ECS agent's task protection of the task, as {@code GET ${ECS_AGENT_URI}/task-protection/v1/state} answers it. */
-    public synchronized Optional<ObjectNode> agentProtection(String taskId, String secret) {
-        return ownTask(taskId, secret).map(t -> EcsShapes.agentProtection(t, clock.instant()));
-    }
-
-    /** {@code PUT ${ECS_AGENT_URI}/task-protection/v1/state}; empty if not its endpoint. */
-    public synchronized Optional<ObjectNode> agentProtect(String taskId, String secret, boolean enabled, Integer minutes) {
-        Optional<SimulatedTask> own = ownTask(taskId, secret);
-        if (own.isEmpty()) {
-            return Optional.empty();
-        }
-        int m = minutes == null ? DEFAULT_PROTECTION_MINUTES : minutes;
-        if (m < 1 || m > MAX_PROTECTION_MINUTES) {
-            throw new EcsException("InvalidParameterException", "ExpiresInMinutes must be from 1 to " + MAX_PROTECTION_MINUTES + ".");
-        }
-        SimulatedTask t = own.get();
-        if (!t.desiredStatus.equals("RUNNING") || t.service == null) {
-            throw new EcsException("TASK_NOT_VALID", "The task is stopping or not part of a service.");
-        }
-        Instant now = clock.instant();
-        protect(t, enabled, m, now);
-        return Optional.of(EcsShapes.agentProtection(t, now));
     }
 
     // ---- interruption, and the clock
@@ -685,7 +661,6 @@ public final class SimulatedEcs implements AutoCloseable {
             Map<String, String> environment = new LinkedHashMap<>();
             c.path("environment").forEach(e -> environment.put(e.path("name").asText(), e.path("value").asText()));
             environment.put("ECS_CONTAINER_METADATA_URI_V4", own.resolve("metadata/" + c.get("name").asText()).toString());
-            environment.put("ECS_AGENT_URI", own.resolve("agent").toString());
             environment.put("AWS_REGION", region);
             environment.put("AWS_DEFAULT_REGION", region);
             Map<String, String> mounts = new LinkedHashMap<>();

@@ -12,7 +12,7 @@ public interface TaskLauncher {
     /**
      * One container as the task definition gives it: its command (entry point and command, empty
      * if it has none: what its image would run), its image, whether it is essential, its
-     * environment (the definition's, and what ECS adds: the metadata and agent endpoints) and its
+     * environment (the definition's, and what ECS adds: the task metadata endpoint, the region) and its
      * mount points (container path to the task's volume name); {@code dependsOn}: the containers it
      * waits for and their condition (START, HEALTHY), {@code healthCheck} its health check's command
      * (ECS's form: {@code CMD-SHELL, line} or {@code CMD, args...}; empty for none).

@@ -1,31 +1,23 @@
 package io.gamefleet.local.edge;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.local.ecs.SimulatedEcs;
-import io.gamefleet.local.ecs.SimulatedEcs.EcsException;
 import java.io.IOException;
 import java.util.Optional;
 
 /**
- * Each simulated ECS task's own endpoints, at {@code /_local/tasks/<taskId>/<secret>/}, which its
- * containers are given (and no one else: the secret is the task's):
- * <ul>
- * <li>{@code metadata/<container>} is {@code ECS_CONTAINER_METADATA_URI_V4}: {@code GET .../task}
- * answers task metadata v4's task (TaskARN, Cluster, AvailabilityZone, Containers with their
- * Networks' IPv4Addresses, 127.0.0.1), {@code GET} of the endpoint itself the container's entry.</li>
- * <li>{@code agent} is {@code ECS_AGENT_URI}: {@code GET} and {@code PUT .../task-protection/v1/state}
- * (body {@code {"ProtectionEnabled": true, "ExpiresInMinutes": 60}}) read and set the task's scale-in
- * protection, answering {@code {"protection": {"ProtectionEnabled", "ExpirationDate", "TaskArn"}}}, or
- * {@code {"error": {"Arn", "Code", "Message"}}} with a 400.</li>
- * </ul>
- * Like an instance's metadata, they take no SigV4 and no local token. A task that is not running,
- * or a wrong secret, is a 404. The access log shows the secret as {@code *}.
+ * Each simulated ECS task's own task metadata endpoint, at {@code /_local/tasks/<taskId>/<secret>/metadata/<container>},
+ * which its containers are given as {@code ECS_CONTAINER_METADATA_URI_V4} (and no one else: the secret
+ * is the task's): {@code GET .../task} answers task metadata v4's task (TaskARN, Cluster,
+ * AvailabilityZone, Containers with their Networks' IPv4Addresses, 127.0.0.1), {@code GET} of the
+ * endpoint itself the container's entry. There is no ECS agent endpoint ({@code ECS_AGENT_URI}): its
+ * task protection would act with the task role, which holds no ECS action, and the backend protects
+ * tasks itself. Like an instance's metadata, it takes no SigV4 and no local token. A task that is not
+ * running, or a wrong secret, is a 404. The access log shows the secret as {@code *}.
  */
 final class TaskEndpointsService implements EdgeService {
     static final String PREFIX = SimulatedEcs.TASK_ENDPOINTS;
-    private static final String PROTECTION = "agent/task-protection/v1/state";
     private static final String METADATA = "metadata/";
 
     private final SimulatedEcs ecs;
@@ -50,11 +42,7 @@ final class TaskEndpointsService implements EdgeService {
         String secret = PercentEncoding.segment(parts[1]);
         String below = parts[2];
         String method = exchange.method();
-        if (below.equals(PROTECTION) && method.equals("GET")) {
-            answer(exchange, ecs.agentProtection(taskId, secret));
-        } else if (below.equals(PROTECTION) && method.equals("PUT")) {
-            protect(exchange, taskId, secret);
-        } else if (below.startsWith(METADATA) && method.equals("GET")) {
+        if (below.startsWith(METADATA) && method.equals("GET")) {
             String[] container = below.substring(METADATA.length()).split("/", -1);
             Optional<ObjectNode> task = ecs.taskMetadata(taskId, secret);
             if (container.length == 2 && container[1].equals("task")) {
@@ -76,34 +64,6 @@ final class TaskEndpointsService implements EdgeService {
             }
         }
         return Optional.empty();
-    }
-
-    private void protect(Exchange exchange, String taskId, String secret) throws IOException {
-        JsonNode body;
-        try {
-            body = Exchange.JSON.readTree(exchange.body());
-        } catch (JsonProcessingException e) {
-            agentError(exchange, taskId, "InvalidParameterException", "the body is not valid JSON");
-            return;
-        }
-        if (body == null || !body.path("ProtectionEnabled").isBoolean()
-                || body.has("ExpiresInMinutes") && !body.get("ExpiresInMinutes").isInt()) {
-            agentError(exchange, taskId, "InvalidParameterException",
-                    "the body must be {\"ProtectionEnabled\": true|false, \"ExpiresInMinutes\": minutes (optional)}");
-            return;
-        }
-        try {
-            answer(exchange, ecs.agentProtect(taskId, secret, body.get("ProtectionEnabled").asBoolean(),
-                    body.has("ExpiresInMinutes") ? body.get("ExpiresInMinutes").asInt() : null));
-        } catch (EcsException e) {
-            agentError(exchange, taskId, e.type(), e.getMessage());
-        }
-    }
-
-    private static void agentError(Exchange exchange, String taskId, String code, String message) throws IOException {
-        ObjectNode body = Exchange.JSON.createObjectNode();
-        body.putObject("error").put("Arn", taskId).put("Code", code).put("Message", message);
-        exchange.respond(400, body.toString());
     }
 
     private static void answer(Exchange exchange, Optional<ObjectNode> body) throws IOException {

@@ -74,7 +74,8 @@ public final class Emulators {
                 Map.of(LOCAL_TOKEN_VARIABLE, localToken), home.toFile(), logs, URI.create("http://127.0.0.1:" + port));
     }
 
-    private static int freePort() {
+    /** A loopback port free now (the system's pick), for a process to listen on next. */
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The simulated ECS's real task launcher: containers' commands as process groups of this machine,
- * signalled whole, tethered to this JVM, with a task's volumes as its own folders and its keys for
- * the agent sidecar only. It waits for real processes (bounded), never for the clock.
+ * signalled whole, tethered to this JVM, with a task's volumes as its own folders and its keys in
+ * every container, as ECS gives every container the task role. It waits for real processes (bounded), never for the clock.
  */
 class SimulatedEcsProcessesTest {
     private static final Duration PROCESS_WAIT = Duration.ofSeconds(20);
@@ -48,8 +48,7 @@ class SimulatedEcsProcessesTest {
     private TaskLauncher.Running running;
 
     private ProcessTaskLauncher launcher() {
-        return new ProcessTaskLauncher(folder, keys, "gamefleet-agent",
-                Map.of("gamefleet/agent:1", List.of("sh", "-c", "env > env.txt; exec sleep 600")));
+        return new ProcessTaskLauncher(folder, keys, Map.of("gamefleet/agent:1", work -> List.of("sh", "-c", "env > env.txt; exec sleep 600")));
     }
 
     private static TaskLauncher.Container container(String name, String image, List<String> command,
@@ -148,7 +147,7 @@ class SimulatedEcsProcessesTest {
     }
 
     @Test
-    void volumesAreTheTasksFoldersAndOnlyTheAgentSidecarGetsKeys() throws Exception {
+    void volumesAreTheTasksFoldersAndEveryContainerGetsTheTasksKeys() throws Exception {
         launch(container("game", "game:1", List.of("sh", "-c", "env > env.txt; exec sleep 600"),
                         Map.of("GSDK_CONFIG_FILE", "/gamefleet/gsdk.json", "OTHER", "/gamefleetish"),
                         Map.of("/gamefleet", "gamefleet")),
@@ -156,13 +155,16 @@ class SimulatedEcsProcessesTest {
         String game = written("game", "env.txt");
         Path volume = folder.resolve(TASK_ID).resolve("volumes").resolve("gamefleet");
         assertThat(game).contains("GSDK_CONFIG_FILE=" + volume.resolve("gsdk.json") + "\n")
-                .contains("OTHER=/gamefleetish\n").doesNotContain("AWS_ACCESS_KEY_ID");
+                .contains("OTHER=/gamefleetish\n");
         assertThat(volume).isDirectory();
 
-        // The agent image's stand-in ran, with the task's keys: a GAME_SERVER bound to the task's instance id.
+        // The agent image's stand-in ran, with the task's keys: a GAME_SERVER bound to the task's instance id;
+        // the game server's container got the very same ones.
         String agent = written("gamefleet-agent", "env.txt");
         String key = agent.lines().filter(l -> l.startsWith("AWS_ACCESS_KEY_ID=")).findFirst().orElseThrow().substring(18);
         assertThat(principals.find(key)).hasValueSatisfying(p -> assertThat(p.instanceId()).contains(INSTANCE_ID));
+        String secret = principals.find(key).orElseThrow().secretAccessKey();
+        assertThat(game).contains("AWS_ACCESS_KEY_ID=" + key + "\n").contains("AWS_SECRET_ACCESS_KEY=" + secret + "\n");
         running.kill();
         assertThat(principals.find(key)).as("taken back at the kill").isEmpty();
     }
