@@ -2,13 +2,12 @@ package io.gamefleet.catalog;
 
 /**
  * The agent sidecar Gamefleet adds to every task of a container group, as the ECS adapter writes it
- * into the task definition and the agent finds it in its container: the container's name, the
+ * into the task definition and the agent finds it in its container (the container's name is the
+ * domain's, {@code ContainerCompute.AGENT_CONTAINER}, which a studio's definition may not use): the
  * task volume it shares with the game server container, where the GSDK configuration file is, and
  * the environment that tells the agent it is a sidecar, of which group, and on which ports.
  */
 public final class AgentSidecar {
-    /** The sidecar container's name: no studio container may have it. */
-    public static final String CONTAINER_NAME = "gamefleet-agent";
     /** The task volume the sidecar and the game server container share. */
     public static final String VOLUME = "gamefleet";
     public static final String MOUNT_PATH = "/gamefleet";

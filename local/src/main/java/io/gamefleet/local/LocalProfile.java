@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gamefleet.adapters.dynamodb.TableSetup;
 import io.gamefleet.adapters.ecs.EcsServiceCompute;
+import io.gamefleet.catalog.AgentSidecar;
 import io.gamefleet.catalog.FunctionAccess;
 import io.gamefleet.catalog.LocalAccount;
 import io.gamefleet.catalog.Lifetimes;
@@ -78,6 +79,7 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  * It is one region's; {@link LocalRegions} runs several, peered.
  */
 public final class LocalProfile implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
     /**
      * What to run; see docs/local-profile.md's table of {@code local/run} flags. {@code localToken}
      * opens the edge's unsigned paths that change state; {@code keepTemp} keeps the run's folder
@@ -488,26 +490,41 @@ public final class LocalProfile implements AutoCloseable {
      * the task's environment makes a sidecar's of its group ({@code docs/agent.md}); its folders are
      * its container's own. In ECS each task has an address of its own; here every task is on
      * 127.0.0.1, so each task's ports are remapped to free ones of this machine: its GSDK endpoint
-     * takes a free port, and its game server is told a free game port.
+     * takes a free port, and each of the game server container's ports the task definition names
+     * ({@link AgentSidecar#GAME_PORTS_VARIABLE}) is told as a free one, under its name.
      */
-    private List<String> agentStandIn(Path folder) {
-        ObjectNode config = new ObjectMapper().createObjectNode()
+    private List<String> agentStandIn(Path folder, Map<String, String> environment) {
+        ObjectNode config = JSON.createObjectNode()
                 .put("region", options.region())
                 .put("apiEndpoint", endpoint().toString())
                 .put("pushEndpoint", edge.pushEndpoint().toString())
                 .put("workDirectory", "work")
                 .put("gsdkPort", 0);
-        int gamePort = Emulators.freePort();
-        config.putObject("ports").putObject("game").put("from", gamePort).put("to", gamePort);
         Path file = folder.resolve("agent-sidecar.json");
         try {
             Files.writeString(file, config.toString());
         } catch (IOException e) {
             throw new UncheckedIOException("the agent sidecar's file " + file + " could not be written", e);
         }
-        return List.of("env", "AWS_EC2_METADATA_DISABLED=true", Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        return List.of("env", "AWS_EC2_METADATA_DISABLED=true",
+                AgentSidecar.GAME_PORTS_VARIABLE + "=" + freePorts(environment.get(AgentSidecar.GAME_PORTS_VARIABLE)),
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dorg.eclipse.jetty.LEVEL=WARN",
                 "-cp", agentJar().toString(), "io.gamefleet.agent.AgentMain", file.toString());
+    }
+
+    /** The task's ports (the agent's {@code ports}, as JSON), each name's given a free port of this machine. */
+    private static String freePorts(String ports) {
+        ObjectNode remapped = JSON.createObjectNode();
+        try {
+            JSON.readTree(ports == null ? "{}" : ports).fieldNames().forEachRemaining(name -> {
+                int port = Emulators.freePort();
+                remapped.putObject(name).put("from", port).put("to", port);
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("the task's " + AgentSidecar.GAME_PORTS_VARIABLE + " is not JSON", e);
+        }
+        return remapped.toString();
     }
 
     /** A task's keys: a GAME_SERVER principal bound to its instance id, which the edge admits until the task ends. */

@@ -9,14 +9,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * Runs a simulated task's containers as processes on this machine. The image is not run (there is
  * no container runtime): each container's entry point and command run, under {@code setsid}, so that
  * each container is a process group of its own that one signal reaches whole; a container without a
  * command runs its image's local stand-in, if one is given (the agent image's: the agent jar, made
- * for the container's folder), and otherwise the task fails to start. Each runs in its own folder of the run's, its output in
+ * for the container's folder and environment), and otherwise the task fails to start. Each runs in its own folder of the run's, its output in
  * {@code <container>.log} beside it, with the container's environment and ECS's variables only (and
  * this machine's PATH).
  *
@@ -33,13 +33,13 @@ import java.util.function.Function;
 public final class ProcessTaskLauncher implements TaskLauncher {
     private final Path folder;
     private final TaskKeys taskKeys;
-    private final Map<String, Function<Path, List<String>>> standIns;
+    private final Map<String, BiFunction<Path, Map<String, String>, List<String>>> standIns;
 
     /**
      * {@code standIns}: by image, what runs locally for a container of it that has no command, given
-     * the container's folder (where it runs).
+     * the container's folder (where it runs) and environment.
      */
-    public ProcessTaskLauncher(Path folder, TaskKeys taskKeys, Map<String, Function<Path, List<String>>> standIns) {
+    public ProcessTaskLauncher(Path folder, TaskKeys taskKeys, Map<String, BiFunction<Path, Map<String, String>, List<String>>> standIns) {
         this.folder = folder;
         this.taskKeys = taskKeys;
         this.standIns = Map.copyOf(standIns);
@@ -80,9 +80,6 @@ public final class ProcessTaskLauncher implements TaskLauncher {
 
     private Started start(Path task, Container c, TaskKeys.Keys keys) throws IOException {
         Path work = Files.createDirectories(task.resolve(c.name()));
-        List<String> command = c.command().isEmpty() ? Optional.ofNullable(standIns.get(c.image())).orElseThrow(() ->
-                new IllegalStateException("container " + c.name() + " has no command, and its image " + c.image()
-                        + " is not run locally")).apply(work) : c.command();
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         for (Map.Entry<String, String> variable : c.environment().entrySet()) {
@@ -90,6 +87,9 @@ public final class ProcessTaskLauncher implements TaskLauncher {
         }
         environment.put("AWS_ACCESS_KEY_ID", keys.accessKeyId());
         environment.put("AWS_SECRET_ACCESS_KEY", keys.secretAccessKey());
+        List<String> command = c.command().isEmpty() ? Optional.ofNullable(standIns.get(c.image())).orElseThrow(() ->
+                new IllegalStateException("container " + c.name() + " has no command, and its image " + c.image()
+                        + " is not run locally")).apply(work, environment) : c.command();
         List<String> line = new ArrayList<>();
         line.add("setsid");
         line.addAll(command);

@@ -48,7 +48,7 @@ class SimulatedEcsProcessesTest {
     private TaskLauncher.Running running;
 
     private ProcessTaskLauncher launcher() {
-        return new ProcessTaskLauncher(folder, keys, Map.of("gamefleet/agent:1", work -> List.of("sh", "-c", "env > env.txt; exec sleep 600")));
+        return new ProcessTaskLauncher(folder, keys, Map.of("gamefleet/agent:1", (work, environment) -> List.of("sh", "-c", "env > env.txt; exec sleep 600")));
     }
 
     private static TaskLauncher.Container container(String name, String image, List<String> command,
