@@ -379,7 +379,7 @@ public final class SpotBalancer {
      * capacity with it, if its servers read at the start are still unclaimed (taken out of claims at
      * once); false when a claim came meanwhile. It is forgotten before it is ended: ECS sends a
      * task's state change as soon as it is asked to stop, which, finding the task still recorded,
-     * would be taken for a Spot interruption. Should the end fail, the next run records it again.
+     * would be handled as a stopping instance's. Should the end fail, the next run records it again.
      */
     private boolean endIdle(GameServerGroup group, String instanceId, Map<String, List<GameServer>> byInstance,
             Map<String, GameServerInstance> recorded, List<GameServer> all) {
