@@ -256,9 +256,10 @@ public final class SpotBalancer {
                     : "balancer: terminated draining instance " + t.instanceId() + " of group " + name);
         }
 
-        terminated.addAll(standby.run(group, all, recorded, now, id -> endIdle(group, id, byInstance, recorded, all)));
+        StandbyScaler.Kept kept = standby.run(group, all, recorded, now, id -> endIdle(group, id, byInstance, recorded, all));
+        terminated.addAll(kept.ended());
         // After the protection above: a task that holds a game is protected before any count goes down.
-        terminated.addAll(trackTarget(group, all, recorded, byInstance, now));
+        terminated.addAll(trackTarget(group, all, recorded, byInstance, now, kept.trackingScaleInOff()));
 
         tellRetiring(recorded.values(), now);
         GameServerCounts counts = count(all, recorded, now);
@@ -275,7 +276,7 @@ public final class SpotBalancer {
      * ended. The tasks it ended.
      */
     private List<String> trackTarget(GameServerGroup group, List<GameServer> all, Map<String, GameServerInstance> recorded,
-            Map<String, List<GameServer>> byInstance, Instant now) {
+            Map<String, List<GameServer>> byInstance, Instant now, boolean scaleInHeldOff) {
         AutoScalingPolicy policy = group.autoScalingPolicy();
         if (!group.isContainerGroup() || policy == null) {
             return List.of();
@@ -286,7 +287,7 @@ public final class SpotBalancer {
         }
         GameServerCounts counts = count(all, recorded, now);
         ContainerTargetTracking tracking = ContainerTargetTracking.decide(policy, ContainerTargetTracking.view(policy,
-                service.get(), recorded, all, counts, standby.holdsTrackingScaleInOff(group), now));
+                service.get(), recorded, all, counts, scaleInHeldOff, now));
         String why = String.format(Locale.ROOT, "%.1f%% of its game servers utilized, target %s%%: %d tasks",
                 counts.percentUtilized(), policy.targetValue(), tracking.wanted());
         tracking.raiseTo().ifPresent(d -> {

@@ -42,15 +42,24 @@ public final class StandbyScaler {
     }
 
     /**
+     * What a run did: the instances it ended, and whether the buffer holds the group's target
+     * tracking's scale-in off (on, and the group has an {@code AutoScalingPolicy}), which a
+     * container group's tracking, done by the balancer ({@link ContainerTargetTracking}), heeds.
+     */
+    public record Kept(List<String> ended, boolean trackingScaleInOff) {
+        static final Kept NOTHING = new Kept(List.of(), false);
+    }
+
+    /**
      * Evaluates the group's buffer, if it has one, on the run's view of its servers and instances
      * and the scaling group as it is now; {@code end} ends an idle instance (false when a claim
-     * came meanwhile). The instances it ended.
+     * came meanwhile).
      */
-    public List<String> run(GameServerGroup group, List<GameServer> all, Map<String, GameServerInstance> recorded,
+    public Kept run(GameServerGroup group, List<GameServer> all, Map<String, GameServerInstance> recorded,
             Instant now, Predicate<String> end) {
         Optional<Standby> found = policyOf(group);
         if (found.isEmpty()) {
-            return List.of();
+            return Kept.NOTHING;
         }
         Standby s = found.get();
         boolean active = s.policy().active();
@@ -64,11 +73,11 @@ public final class StandbyScaler {
             if (s.state().targetTrackingScaleInOff()) {
                 standby.saveState(group.name(), s.revision(), StandbyState.initial());
             }
-            return List.of();
+            return new Kept(List.of(), trackingOff);
         }
         Optional<StandbyPlan> plan = plan(group, s, all, recorded, now);
         if (plan.isEmpty()) {
-            return List.of();
+            return new Kept(List.of(), trackingOff);
         }
         List<String> ended = plan.get().scaleIn().stream().filter(end).toList();
         if (!ended.isEmpty()) {
@@ -77,7 +86,7 @@ public final class StandbyScaler {
         }
         // Written at every run: its evaluation (what the console and DescribeStandbyPolicy show) is new each time.
         standby.saveState(group.name(), s.revision(), plan.get().next().withTargetTrackingScaleInOff(trackingOff));
-        return ended;
+        return new Kept(ended, trackingOff);
     }
 
     /**
@@ -99,15 +108,6 @@ public final class StandbyScaler {
         plan.flatMap(p -> p.next().lastEvaluation())
                 .ifPresent(e -> standby.saveEvaluation(group.name(), found.get().revision(), e));
         return plan.flatMap(StandbyPlan::raiseTo);
-    }
-
-    /**
-     * Whether the group's standby buffer holds its target tracking's scale-in off (on, and the group
-     * has an {@code AutoScalingPolicy}): what a container group's tracking, which the balancer does
-     * ({@link ContainerTargetTracking}), asks before it scales in.
-     */
-    public boolean holdsTrackingScaleInOff(GameServerGroup group) {
-        return policyOf(group).filter(s -> holdsTrackingScaleInOff(group, s)).isPresent();
     }
 
     private static boolean holdsTrackingScaleInOff(GameServerGroup group, Standby s) {
